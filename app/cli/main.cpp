@@ -1,0 +1,42 @@
+#include "cli_options.h"
+#include "commands.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const char* const kUsage = R"(usage: ptowb-cli <command> <project> [options]
+
+commands:
+  validate <project>                       check op.json, its rules, kernel and reference
+  infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...
+                                           evaluate the shape/dtype rules; print JSON
+
+Diagnostics are printed as file:line:col: severity: message.
+Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
+)";
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace ptowb::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+        (args.empty() ? std::cerr : std::cout) << kUsage;
+        return args.empty() ? kUsageError : kSuccess;
+    }
+    CommandLine cmd;
+    cmd.command = args[0];
+    args.erase(args.begin());
+    if (const std::string error = parseCommandLine(args, {"input", "param"}, cmd); !error.empty()) {
+        std::cerr << "ptowb-cli: " << error << '\n';
+        return kUsageError;
+    }
+    if (cmd.command == "validate") return runValidate(cmd, std::cout, std::cerr);
+    if (cmd.command == "infer") return runInfer(cmd, std::cout, std::cerr);
+    std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
+    return kUsageError;
+}

@@ -1,0 +1,18 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptowb {
+
+// The candidate closest to `word` by edit distance, or "" when none is close enough to be a
+// plausible typo. Used for "did you mean" hints on unknown keys, names and functions.
+std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates);
+
+// ", did you mean 'x'?" or "" — appended to messages.
+std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates);
+
+std::string joinQuoted(const std::vector<std::string>& words, std::string_view quote = "'");
+
+} // namespace ptowb

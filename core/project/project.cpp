@@ -1,0 +1,60 @@
+#include "project/project.h"
+
+#include "json/json_document.h"
+#include "project/atomic_file.h"
+#include "spec/source_check.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace ptowb {
+
+std::optional<Project> Project::open(const QString& folderOrFile, QString& error)
+{
+    QFileInfo info(folderOrFile);
+    if (info.isFile()) info = QFileInfo(info.absolutePath());
+    if (!info.isDir()) {
+        error = QStringLiteral("%1 is not a folder").arg(folderOrFile);
+        return std::nullopt;
+    }
+    Project project;
+    project.m_folder = QDir::cleanPath(info.absoluteFilePath());
+    if (!QFileInfo(project.descriptionPath()).isFile()) {
+        error = QStringLiteral("%1 has no %2: it is not an op project").arg(project.m_folder, QString::fromLatin1(kDescriptionFile));
+        return std::nullopt;
+    }
+    project.readSourceNames();
+    return project;
+}
+
+QString Project::name() const { return QFileInfo(m_folder).fileName(); }
+
+QString Project::descriptionPath() const { return QDir(m_folder).filePath(QString::fromLatin1(kDescriptionFile)); }
+QString Project::kernelPath() const { return QDir(m_folder).filePath(m_kernelFile); }
+QString Project::referencePath() const { return QDir(m_folder).filePath(m_referenceFile); }
+
+void Project::readSourceNames()
+{
+    QByteArray text;
+    QString error;
+    if (!readTextFile(descriptionPath(), text, error)) return;
+    const JsonDocument doc = JsonDocument::parse(text.toStdString(), "");
+    if (!doc.ok() || !doc.root().is_object()) return;
+    auto fileOf = [&](const char* key, QString& into) {
+        const auto& root = doc.root();
+        if (!root.contains(key) || !root[key].is_object() || !root[key].contains("file") || !root[key]["file"].is_string()) return;
+        const std::string file = root[key]["file"].get<std::string>();
+        if (checkRelativePath(file).empty()) into = QString::fromStdString(file);
+    };
+    fileOf("kernel", m_kernelFile);
+    fileOf("reference", m_referenceFile);
+}
+
+SpecLoadResult Project::validate(const QByteArray& descriptionText) const
+{
+    return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(), m_folder.toStdString());
+}
+
+SpecLoadResult Project::validateSaved() const { return loadOpSpecFile(descriptionPath().toStdString()); }
+
+} // namespace ptowb

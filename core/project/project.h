@@ -1,0 +1,39 @@
+#pragma once
+
+#include "spec/op_spec_loader.h"
+
+#include <QString>
+
+#include <optional>
+
+namespace ptowb {
+
+// An op project folder: op.json plus the kernel and reference files it names.
+class Project
+{
+public:
+    static constexpr const char* kDescriptionFile = "op.json";
+
+    // Accepts the folder or the path of its op.json. Fails when there is no op.json.
+    static std::optional<Project> open(const QString& folderOrFile, QString& error);
+
+    QString folder() const { return m_folder; }
+    QString name() const;
+    QString descriptionPath() const;
+    // From op.json when it names them; kernel.py / reference.py otherwise.
+    QString kernelPath() const;
+    QString referencePath() const;
+
+    // Validates op.json text (saved or not) against the files in the folder.
+    SpecLoadResult validate(const QByteArray& descriptionText) const;
+    SpecLoadResult validateSaved() const;
+
+private:
+    void readSourceNames();
+
+    QString m_folder;
+    QString m_kernelFile = QStringLiteral("kernel.py");
+    QString m_referenceFile = QStringLiteral("reference.py");
+};
+
+} // namespace ptowb

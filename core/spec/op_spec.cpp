@@ -1,0 +1,40 @@
+#include "spec/op_spec.h"
+
+namespace ptowb {
+
+rules::Type ruleTypeOf(ParamType type)
+{
+    switch (type) {
+    case ParamType::Bool: return rules::Type::Bool;
+    case ParamType::Int: return rules::Type::Int;
+    case ParamType::Float: return rules::Type::Float;
+    case ParamType::Str: return rules::Type::Str;
+    case ParamType::IntList: return rules::Type::Shape;
+    case ParamType::FloatList: return rules::Type::FloatList;
+    }
+    return rules::Type::Error;
+}
+
+rules::RuleScope OpSpec::ruleScope() const
+{
+    rules::RuleScope scope;
+    for (const auto& in : inputs) scope.inputs.push_back(in.name);
+    for (const auto& p : params) scope.params.push_back({p.name, ruleTypeOf(p.type)});
+    return scope;
+}
+
+int OpSpec::inputIndex(const std::string& inputName) const
+{
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+        if (inputs[k].name == inputName) return int(k);
+    return -1;
+}
+
+int OpSpec::paramIndex(const std::string& paramName) const
+{
+    for (std::size_t k = 0; k < params.size(); ++k)
+        if (params[k].name == paramName) return int(k);
+    return -1;
+}
+
+} // namespace ptowb

@@ -1,0 +1,125 @@
+#pragma once
+
+#include "rules/rule.h"
+#include "types/dtype.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+struct SourceFileRef
+{
+    std::string file;     // relative to the project folder
+    std::string function;
+};
+
+struct InputSpec
+{
+    std::string name;
+    std::vector<DType> dtypes;
+    std::optional<int> rank;
+    std::string doc;
+};
+
+struct ParamSpec
+{
+    std::string name;
+    ParamType type = ParamType::Int;
+    std::optional<rules::Value> defaultValue; // absent: the parameter is required
+    std::string doc;
+};
+
+struct OutputSpec
+{
+    std::string name;
+    std::string shapeRule;
+    std::string dtypeRule;
+    std::string doc;
+    std::optional<rules::Rule> shape; // set when the rule compiled
+    std::optional<rules::Rule> dtype;
+};
+
+struct ConstraintSpec
+{
+    std::string check;
+    std::string message;
+    std::optional<rules::Rule> rule;
+};
+
+struct ToleranceSpec
+{
+    struct Bounds
+    {
+        double rtol = 0;
+        double atol = 0;
+    };
+    std::map<DType, Bounds> perDType;
+    std::vector<std::string> criteria; // allclose, ratio, cosine, double_thousandth
+    std::optional<double> maxErrorRatio;
+    std::optional<double> minCosine;
+};
+
+struct FillSpec
+{
+    enum class Kind { Normal, Uniform, Arange, Zeros, Ones, RandInt, File };
+    Kind kind = Kind::Normal;
+    double a = 0; // mean, lo
+    double b = 1; // std, hi
+    std::string path; // Kind::File, relative to the project folder
+};
+
+struct CaseInputSpec
+{
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::Float32;
+    FillSpec fill;
+};
+
+struct CaseSpec
+{
+    std::string name;
+    std::vector<CaseInputSpec> inputs; // one per op input, in the op's order
+    std::vector<rules::Value> params;  // one per op parameter, defaults filled in
+};
+
+struct TargetSpec
+{
+    std::vector<std::string> soc;
+    int onnxOpset = 13;
+};
+
+// The op description (op.json) after loading. Fields hold what the file says; when the
+// loader reported errors, the spec is incomplete and must not be used for generation.
+struct OpSpec
+{
+    std::string format;
+    std::string name;
+    std::string ns;
+    std::string opType;
+    std::string version;
+    std::string doc;
+    SourceFileRef kernel;
+    SourceFileRef reference;
+    std::vector<InputSpec> inputs;
+    std::vector<ParamSpec> params;
+    std::vector<OutputSpec> outputs;
+    std::vector<ConstraintSpec> constraints;
+    ToleranceSpec tolerance;
+    std::vector<CaseSpec> cases;
+    std::uint64_t seed = 0;
+    TargetSpec targets;
+
+    rules::RuleScope ruleScope() const;
+    int inputIndex(const std::string& inputName) const;
+    int paramIndex(const std::string& paramName) const;
+};
+
+inline constexpr const char* kOpFormat = "ptowb-op/1";
+
+rules::Type ruleTypeOf(ParamType type);
+
+} // namespace ptowb

@@ -1,0 +1,75 @@
+#include "spec/source_check.h"
+
+#include "diag/suggest.h"
+#include "spec/spec_reader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ptowb {
+
+namespace fs = std::filesystem;
+
+std::string checkRelativePath(std::string_view path)
+{
+    if (path.empty()) return "the file name is empty";
+    if (path.front() == '/' || path.front() == '\\' || (path.size() > 1 && path[1] == ':'))
+        return "\"" + std::string(path) + "\" must be relative to the project folder";
+    for (const auto& part : fs::path(std::string(path)))
+        if (part == "..") return "\"" + std::string(path) + "\" must stay inside the project folder (no '..')";
+    return {};
+}
+
+std::vector<std::string> topLevelFunctions(std::string_view source)
+{
+    std::vector<std::string> names;
+    std::size_t pos = 0;
+    while (pos < source.size()) {
+        std::size_t end = source.find('\n', pos);
+        if (end == std::string_view::npos) end = source.size();
+        std::string_view line = source.substr(pos, end - pos);
+        for (std::string_view prefix : {"def ", "async def "}) {
+            if (line.substr(0, prefix.size()) != prefix) continue;
+            std::string_view rest = line.substr(prefix.size());
+            while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+            std::size_t n = 0;
+            while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_')) ++n;
+            if (n > 0) names.emplace_back(rest.substr(0, n));
+        }
+        pos = end + 1;
+    }
+    return names;
+}
+
+void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir, const SourceFileRef& ref)
+{
+    const fs::path path = fs::path(projectDir) / ref.file;
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
+        reader.error(pointer + "/file", "spec.missing-file", "file \"" + ref.file + "\" does not exist in the project folder");
+        return;
+    }
+    constexpr std::uintmax_t kMaxSource = 4u << 20;
+    if (fs::file_size(path, ec) > kMaxSource) {
+        reader.error(pointer + "/file", "spec.file-too-large", "\"" + ref.file + "\" is larger than 4 MiB");
+        return;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        reader.error(pointer + "/file", "io.read", "cannot read \"" + ref.file + "\"");
+        return;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (ref.function.empty()) return;
+    const std::vector<std::string> functions = topLevelFunctions(text.str());
+    if (std::find(functions.begin(), functions.end(), ref.function) != functions.end()) return;
+    std::string message = "\"" + ref.file + "\" defines no top-level function '" + ref.function + "'";
+    const std::string hint = didYouMean(ref.function, functions);
+    if (!hint.empty()) message += hint;
+    else if (!functions.empty()) message += " (it defines " + joinQuoted(functions) + ")";
+    reader.error(pointer + "/function", "spec.missing-function", message);
+}
+
+} // namespace ptowb
