@@ -1,6 +1,7 @@
 #include "json/json_document.h"
 
 #include <cctype>
+#include <cstring>
 #include <iterator>
 #include <vector>
 
@@ -95,7 +96,12 @@ public:
 
     bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex)
     {
-        const std::size_t offset = position > 0 ? position - 1 : 0;
+        std::size_t offset = position > 0 ? position - 1 : 0;
+        // A number too large for a double is reported at its last digit; point at its first.
+        if (std::strstr(ex.what(), "number overflow")) {
+            const std::string& t = m_doc.m_text;
+            while (offset > 0 && t[offset - 1] != '\0' && std::strchr("0123456789.eE+-", t[offset - 1])) --offset;
+        }
         m_doc.m_diagnostics.push_back(m_doc.diagnosticAt({offset, offset + 1}, "", Severity::Error,
                                                          "json.syntax", cleanParserMessage(ex.what())));
         return false;

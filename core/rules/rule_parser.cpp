@@ -199,7 +199,11 @@ private:
         }
     }
 
-    void advance() { m_tok = m_lexer.next(); }
+    void advance()
+    {
+        m_prevEnd = m_tok.span.end;
+        m_tok = m_lexer.next();
+    }
     bool isPunct(const char* p) const { return m_tok.kind == Tok::Punct && m_tok.text == p; }
     bool isKeyword(const char* k) const { return m_tok.kind == Tok::Name && m_tok.text == k; }
 
@@ -213,7 +217,6 @@ private:
 
     NodePtr ternary()
     {
-        DepthGuard guard(*this);
         NodePtr then = disjunction();
         if (!isKeyword("if")) return then;
         advance();
@@ -221,6 +224,7 @@ private:
         if (!isKeyword("else"))
             fail(m_tok.span, "rule.syntax", "expected 'else' in a conditional expression, found '" + spelling(m_tok) + "'");
         advance();
+        DepthGuard guard(*this);
         NodePtr otherwise = ternary();
         auto n = makeNode(NodeKind::IfElse, join(then->span, otherwise->span));
         n->kids.push_back(std::move(then));
@@ -248,10 +252,10 @@ private:
 
     NodePtr negation()
     {
-        DepthGuard guard(*this);
         if (!isKeyword("not")) return comparison();
         const Span start = m_tok.span;
         advance();
+        DepthGuard guard(*this);
         NodePtr operand = negation();
         auto n = makeNode(NodeKind::Not, join(start, operand->span));
         n->kids.push_back(std::move(operand));
@@ -324,11 +328,11 @@ private:
 
     NodePtr factor()
     {
-        DepthGuard guard(*this);
         if (isPunct("-") || isPunct("+")) {
             const Span start = m_tok.span;
             const Op op = isPunct("-") ? Op::Neg : Op::Pos;
             advance();
+            DepthGuard guard(*this);
             NodePtr operand = factor();
             auto n = makeNode(NodeKind::Unary, join(start, operand->span));
             n->op = op;
@@ -354,6 +358,7 @@ private:
                 advance();
             } else if (isPunct("[")) {
                 advance();
+                DepthGuard guard(*this);
                 NodePtr index = subscript();
                 const Span close = m_tok.span;
                 expectPunct("]", "to close the index");
@@ -365,6 +370,7 @@ private:
                 if (n->kind != NodeKind::Name)
                     fail(m_tok.span, "rule.syntax", "only built-in functions can be called");
                 advance();
+                DepthGuard guard(*this);
                 auto call = makeNode(NodeKind::Call, n->span);
                 call->text = n->text;
                 while (!isPunct(")")) {
@@ -383,7 +389,6 @@ private:
 
     NodePtr subscript()
     {
-        DepthGuard guard(*this);
         const Span start = m_tok.span;
         NodePtr lower;
         if (!isPunct(":")) {
@@ -398,7 +403,7 @@ private:
             advance();
             if (!isPunct("]")) step = ternary();
         }
-        slice->span = join(start, m_tok.span);
+        slice->span = {start.begin, m_prevEnd};
         slice->kids.push_back(std::move(lower));
         slice->kids.push_back(std::move(upper));
         slice->kids.push_back(std::move(step));
@@ -407,7 +412,6 @@ private:
 
     NodePtr atom()
     {
-        DepthGuard guard(*this);
         const Token t = m_tok;
         switch (t.kind) {
         case Tok::Int: {
@@ -448,6 +452,7 @@ private:
         case Tok::Punct:
             if (t.text == "(") {
                 advance();
+                DepthGuard guard(*this);
                 if (isPunct(")")) fail(m_tok.span, "rule.unsupported", "tuples are not supported; use a list [a, b]");
                 NodePtr inner = ternary();
                 if (isPunct(",")) fail(m_tok.span, "rule.unsupported", "tuples are not supported; use a list [a, b]");
@@ -458,6 +463,7 @@ private:
             }
             if (t.text == "[") {
                 advance();
+                DepthGuard guard(*this);
                 auto list = makeNode(NodeKind::List, t.span);
                 while (!isPunct("]")) {
                     list->kids.push_back(ternary());
@@ -477,6 +483,7 @@ private:
     Lexer m_lexer;
     std::string_view m_text;
     Token m_tok;
+    std::uint32_t m_prevEnd = 0;
     int m_depth = 0;
 };
 

@@ -44,14 +44,17 @@ public:
         readHeader(root);
         m_spec.kernel = readSource(root, "kernel");
         m_spec.reference = readSource(root, "reference");
-        readInputs(root);
-        readParams(root);
-        readOutputs(root);
-        readConstraints(root);
+        const bool inputsRead = readInputs(root);
+        const bool paramsRead = readParams(root);
+        // Rules name inputs and parameters; without those lists every rule would report
+        // unknown names, which only buries the real problem.
+        const bool scopeKnown = inputsRead && paramsRead;
+        readOutputs(root, scopeKnown);
+        readConstraints(root, scopeKnown);
         readTolerance(root);
         readTargets(root);
         if (auto seed = m_r.integer(root, "", "seed", false, 0, INT64_MAX)) m_spec.seed = std::uint64_t(*seed);
-        loadCases(m_r, root, m_spec, m_projectDir);
+        if (scopeKnown) loadCases(m_r, root, m_spec, m_projectDir);
     }
 
 private:
@@ -126,10 +129,10 @@ private:
         return name;
     }
 
-    void readInputs(const json& root)
+    bool readInputs(const json& root)
     {
         const json* items = m_r.array(root, "", "inputs", true);
-        if (!items) return;
+        if (!items) return false;
         if (items->empty()) m_r.error("/inputs", "spec.empty", "an op needs at least one input");
         for (std::size_t k = 0; k < items->size(); ++k) {
             const std::string ptr = SpecReader::child("/inputs", k);
@@ -157,12 +160,13 @@ private:
             if (auto doc = m_r.string(item, ptr, "doc", false)) in.doc = *doc;
             m_spec.inputs.push_back(std::move(in));
         }
+        return true;
     }
 
-    void readParams(const json& root)
+    bool readParams(const json& root)
     {
         const json* items = m_r.array(root, "", "parameters", false);
-        if (!items) return;
+        if (!items) return !root.contains("parameters");
         for (std::size_t k = 0; k < items->size(); ++k) {
             const std::string ptr = SpecReader::child("/parameters", k);
             const json& item = (*items)[k];
@@ -192,11 +196,13 @@ private:
             if (auto doc = m_r.string(item, ptr, "doc", false)) p.doc = *doc;
             m_spec.params.push_back(std::move(p));
         }
+        return true;
     }
 
     // Compiles a rule string at `ptr`; errors point inside the string.
     std::optional<rules::Rule> compileRule(const std::string& ptr, const std::string& text, rules::Type want, const char* role)
     {
+        if (!m_scopeKnown) return std::nullopt;
         auto compiled = rules::Rule::compile(text, m_spec.ruleScope());
         if (auto* errors = std::get_if<std::vector<rules::RuleError>>(&compiled)) {
             for (const auto& e : *errors) m_r.errorInString(ptr, e.span.begin, e.span.end, e.code, e.message);
@@ -212,8 +218,9 @@ private:
         return rule;
     }
 
-    void readOutputs(const json& root)
+    void readOutputs(const json& root, bool scopeKnown)
     {
+        m_scopeKnown = scopeKnown;
         const json* items = m_r.array(root, "", "outputs", true);
         if (!items) return;
         if (items->empty()) m_r.error("/outputs", "spec.empty", "an op needs at least one output");
@@ -237,8 +244,9 @@ private:
         }
     }
 
-    void readConstraints(const json& root)
+    void readConstraints(const json& root, bool scopeKnown)
     {
+        m_scopeKnown = scopeKnown;
         const json* items = m_r.array(root, "", "constraints", false);
         if (!items) return;
         for (std::size_t k = 0; k < items->size(); ++k) {
@@ -310,6 +318,7 @@ private:
     OpSpec& m_spec;
     std::string m_projectDir;
     std::map<std::string, std::string> m_names;
+    bool m_scopeKnown = true;
 };
 
 } // namespace
