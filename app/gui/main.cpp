@@ -1,0 +1,32 @@
+#include "main_window.h"
+#include "recent_projects.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("PTO Workbench"));
+    QApplication::setOrganizationName(QStringLiteral("ptowb"));
+    QApplication::setApplicationVersion(QStringLiteral(PTOWB_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Edit a PyPTO kernel and its op description side by side."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Op project folder (or its op.json)."));
+    parser.process(app);
+
+    ptowb::MainWindow window;
+    const QStringList args = parser.positionalArguments();
+    if (!args.isEmpty()) {
+        window.openProject(QDir::current().absoluteFilePath(args.first()));
+    } else {
+        const QStringList recent = ptowb::RecentProjects::list();
+        if (!recent.isEmpty()) window.openProject(recent.first());
+    }
+    window.show();
+    return app.exec();
+}

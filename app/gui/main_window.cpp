@@ -1,0 +1,260 @@
+#include "main_window.h"
+
+#include "code_editor.h"
+#include "problems_model.h"
+#include "recent_projects.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemModel>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+#include <QTreeView>
+
+namespace ptowb {
+
+using Document = EditorSession::Document;
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    m_prompt = [](QWidget* parentWidget) {
+        return QMessageBox::question(parentWidget, tr("Unsaved changes"), tr("Save the changes to this project before closing it?"),
+                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    };
+    createEditors();
+    createDocks();
+    createActions();
+    connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
+    connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
+    restoreLayout();
+    updateTitle();
+}
+
+void MainWindow::createEditors()
+{
+    m_sourceTabs = new QTabWidget;
+    m_sourceTabs->setObjectName(QStringLiteral("sourceTabs"));
+    m_sourceTabs->addTab(m_session.editor(Document::Kernel), QStringLiteral("kernel.py"));
+    m_sourceTabs->addTab(m_session.editor(Document::Reference), QStringLiteral("reference.py"));
+    m_descriptionTabs = new QTabWidget;
+    m_descriptionTabs->setObjectName(QStringLiteral("descriptionTabs"));
+    m_descriptionTabs->addTab(m_session.editor(Document::Description), QStringLiteral("op.json"));
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->setObjectName(QStringLiteral("editorSplitter"));
+    splitter->addWidget(m_sourceTabs);
+    splitter->addWidget(m_descriptionTabs);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    m_cursorPosition = new QLabel;
+    m_problemCount = new QLabel;
+    statusBar()->addPermanentWidget(m_problemCount);
+    statusBar()->addPermanentWidget(m_cursorPosition);
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
+        connect(m_session.editor(d), &CodeEditor::cursorPositionChanged, this,
+                [this](int line, int index) { m_cursorPosition->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1)); });
+    }
+}
+
+void MainWindow::createDocks()
+{
+    m_files = new QFileSystemModel(this);
+    m_files->setReadOnly(true);
+    m_projectView = new QTreeView;
+    m_projectView->setModel(m_files);
+    m_projectView->setHeaderHidden(true);
+    for (int c = 1; c < m_files->columnCount(); ++c) m_projectView->hideColumn(c);
+    auto* projectDock = new QDockWidget(tr("Project"), this);
+    projectDock->setObjectName(QStringLiteral("projectDock"));
+    projectDock->setWidget(m_projectView);
+    addDockWidget(Qt::LeftDockWidgetArea, projectDock);
+    connect(m_projectView, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        jumpTo(m_files->filePath(index), 0, 0);
+    });
+
+    m_problems = new ProblemsModel(this);
+    m_problemsView = new QTreeView;
+    m_problemsView->setObjectName(QStringLiteral("problemsView"));
+    m_problemsView->setModel(m_problems);
+    m_problemsView->setRootIsDecorated(false);
+    m_problemsView->setAlternatingRowColors(true);
+    m_problemsView->setUniformRowHeights(true);
+    m_problemsView->header()->setStretchLastSection(false);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::SeverityColumn, QHeaderView::ResizeToContents);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::LocationColumn, QHeaderView::ResizeToContents);
+    auto* problemsDock = new QDockWidget(tr("Problems"), this);
+    problemsDock->setObjectName(QStringLiteral("problemsDock"));
+    problemsDock->setWidget(m_problemsView);
+    addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    connect(m_problemsView, &QTreeView::activated, this, [this](const QModelIndex& index) {
+        jumpTo(index.data(ProblemsModel::FileRole).toString(), index.data(ProblemsModel::LineRole).toInt(),
+               index.data(ProblemsModel::ColumnRole).toInt());
+    });
+}
+
+void MainWindow::createActions()
+{
+    QStyle* s = style();
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open Project…"), this, &MainWindow::chooseProject);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* save = file->addAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, &MainWindow::saveAll);
+    save->setShortcut(QKeySequence::Save);
+    save->setToolTip(tr("Save all changed files (Ctrl+S)"));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* build = menuBar()->addMenu(tr("&Operator"));
+    QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton), tr("&Validate"), &m_session, &EditorSession::validateNow);
+    validate->setShortcut(Qt::Key_F7);
+    validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About PTO Workbench"), this, [this] {
+        QMessageBox::about(this, tr("About PTO Workbench"),
+                           tr("<b>PTO Workbench</b><p>Describe a PyPTO kernel once in op.json; the workbench checks the "
+                              "description, its shape and dtype rules, and the files it names.</p>"));
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(open);
+    bar->addAction(save);
+    bar->addAction(validate);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = RecentProjects::list();
+    for (const QString& folder : recent)
+        m_recentMenu->addAction(folder, this, [this, folder] {
+            if (confirmDiscard()) openProject(folder);
+        });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+bool MainWindow::openProject(const QString& folderOrFile)
+{
+    QString error;
+    if (!m_session.open(folderOrFile, error)) {
+        statusBar()->showMessage(error, 10000);
+        RecentProjects::remove(folderOrFile);
+        rebuildRecentMenu();
+        return false;
+    }
+    const Project& project = *m_session.project();
+    m_sourceTabs->setTabText(0, QFileInfo(project.kernelPath()).fileName());
+    m_sourceTabs->setTabText(1, QFileInfo(project.referencePath()).fileName());
+    m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
+    RecentProjects::add(project.folder());
+    rebuildRecentMenu();
+    updateTitle();
+    statusBar()->showMessage(tr("Opened %1").arg(project.folder()), 5000);
+    return true;
+}
+
+bool MainWindow::confirmDiscard()
+{
+    if (!m_session.isModified()) return true;
+    switch (m_prompt(this)) {
+    case QMessageBox::Save: {
+        QString error;
+        if (m_session.saveAll(error)) return true;
+        QMessageBox::warning(this, tr("Save failed"), error);
+        return false;
+    }
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+void MainWindow::chooseProject()
+{
+    if (!confirmDiscard()) return;
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Op Project"),
+                                                             m_session.project() ? m_session.project()->folder() : QString());
+    if (!folder.isEmpty()) openProject(folder);
+}
+
+void MainWindow::saveAll()
+{
+    QString error;
+    if (!m_session.saveAll(error)) {
+        statusBar()->showMessage(error, 10000);
+        QMessageBox::warning(this, tr("Save failed"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Saved"), 2000);
+}
+
+void MainWindow::showDiagnostics(const Diagnostics& diagnostics)
+{
+    m_problems->setDiagnostics(diagnostics);
+    const int errors = m_problems->errorCount(), warnings = m_problems->warningCount();
+    m_problemCount->setText(errors + warnings == 0 ? tr("No problems") : tr("%n error(s)", nullptr, errors) + QStringLiteral(", ") +
+                                                                             tr("%n warning(s)", nullptr, warnings));
+}
+
+void MainWindow::jumpTo(const QString& file, int line, int col)
+{
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
+        if (QFileInfo(m_session.path(d)) != QFileInfo(file)) continue;
+        CodeEditor* editor = m_session.editor(d);
+        QTabWidget* tabs = d == Document::Description ? m_descriptionTabs : m_sourceTabs;
+        tabs->setCurrentWidget(editor);
+        if (line > 0) editor->goTo(line, col);
+        else editor->setFocus();
+        return;
+    }
+}
+
+void MainWindow::updateTitle()
+{
+    const QString project = m_session.project() ? m_session.project()->name() : tr("No project");
+    setWindowTitle(QStringLiteral("%1[*] — PTO Workbench").arg(project));
+    setWindowModified(m_session.isModified());
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!confirmDiscard()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    event->accept();
+}
+
+} // namespace ptowb

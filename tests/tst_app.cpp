@@ -1,0 +1,198 @@
+// The app shell, offscreen: open a sample project, break a rule in op.json and see the
+// diagnostic at the right line in the editor and the Problems dock; fix it; save; close.
+#include "code_editor.h"
+#include "main_window.h"
+#include "problems_model.h"
+#include "recent_projects.h"
+
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace ptowb;
+using Document = EditorSession::Document;
+
+namespace {
+
+// A writable copy of a sample project.
+QString copySample(const QTemporaryDir& dir, const char* name)
+{
+    const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QLatin1String(name));
+    for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+    return dir.path();
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+int lineOf(const QString& text, const QString& needle) { return text.left(text.indexOf(needle)).count('\n') + 1; }
+
+} // namespace
+
+class TestApp : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_app"));
+    }
+
+    void brokenRuleShowsAndClears()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QAbstractItemModelTester tester(&w.problems(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.show();
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        const QString folder = copySample(dir, "scale_gelu");
+        QVERIFY(w.openProject(folder));
+        QVERIFY(validated.wait(5000));
+        QCOMPARE(w.problems().rowCount(), 0);
+        QCOMPARE(w.windowTitle(), QFileInfo(folder).fileName() + QStringLiteral("[*] — PTO Workbench"));
+        QVERIFY(!w.isWindowModified());
+
+        CodeEditor* description = w.session().editor(Document::Description);
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        QVERIFY(description->text().contains(QStringLiteral("\"format\": \"ptowb-op/1\"")));
+        QVERIFY(kernel->text().contains(QStringLiteral("def scale_gelu_kernel")));
+        QVERIFY(w.session().editor(Document::Reference)->text().contains(QStringLiteral("def scale_gelu_reference")));
+
+        // Break the shape rule the way a typo would.
+        const QString good = description->text();
+        const QString broken = QString(good).replace(QStringLiteral("[x.shape[0], channels]"), QStringLiteral("[x.shape[0], chanels]"));
+        const int ruleLine = lineOf(good, QStringLiteral("[x.shape[0], channels]"));
+        const int ruleColumn = good.split('\n')[ruleLine - 1].indexOf(QStringLiteral("channels]")) + 1;
+        validated.clear();
+        description->setText(broken);
+        QVERIFY(w.isWindowModified());
+        QVERIFY(validated.wait(5000)); // after the typing pause
+        QTRY_COMPARE(w.problems().rowCount(), 1);
+        const QModelIndex row = w.problems().index(0, ProblemsModel::MessageColumn);
+        QCOMPARE(row.data(ProblemsModel::LineRole).toInt(), ruleLine);
+        QCOMPARE(row.data(ProblemsModel::ColumnRole).toInt(), ruleColumn);
+        QVERIFY(row.data().toString().contains(QStringLiteral("unknown name 'chanels'; did you mean 'channels'?")));
+        QCOMPARE(description->markedLines(), QList<int>{ruleLine - 1});
+        QVERIFY(description->annotationAt(ruleLine - 1).contains(QStringLiteral("unknown name 'chanels'")));
+        QVERIFY(kernel->markedLines().isEmpty());
+
+        // Activating the problem puts the cursor on the offending word.
+        emit w.problemsView().activated(row);
+        int line = -1, index = -1;
+        description->getCursorPosition(&line, &index);
+        QCOMPARE(line, ruleLine - 1);
+        QCOMPARE(index, ruleColumn - 1);
+
+        // Fix it: the diagnostic disappears from the dock and the editor.
+        validated.clear();
+        description->setText(good);
+        QVERIFY(validated.wait(5000));
+        QCOMPARE(w.problems().rowCount(), 0);
+        QVERIFY(description->markedLines().isEmpty());
+        QVERIFY(description->annotationAt(ruleLine - 1).isEmpty());
+    }
+
+    void saveWritesAtomicallyAndValidates()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        const QString folder = copySample(dir, "softmax");
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(folder));
+        QVERIFY(validated.wait(5000));
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        kernel->append(QStringLiteral("# tuned\n"));
+        QVERIFY(w.session().isModified());
+        QString error;
+        QVERIFY(w.session().saveAll(error));
+        QVERIFY(!w.session().isModified());
+        QVERIFY(!w.isWindowModified());
+        QVERIFY(readFile(dir.filePath("kernel.py")).endsWith("# tuned\n"));
+        // No temporary files are left next to the saved one.
+        QCOMPARE(QDir(folder).entryList(QDir::Files).size(), 3);
+    }
+
+    void saveFailureKeepsTheText()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        const QString folder = copySample(dir, "softmax");
+        QVERIFY(w.openProject(folder));
+        CodeEditor* description = w.session().editor(Document::Description);
+        description->append(QStringLiteral(" "));
+        // The folder vanishes under the open project (unmounted, deleted elsewhere).
+        QVERIFY(QDir(folder).removeRecursively());
+        QString error;
+        QVERIFY(!w.session().saveAll(error));
+        QVERIFY(error.contains(QStringLiteral("op.json")));
+        QVERIFY(w.session().isModified()); // nothing lost: the edit is still in the editor
+        QVERIFY(description->text().endsWith(' '));
+    }
+
+    void unsavedChangesAreNotLostOnClose()
+    {
+        QTemporaryDir dir;
+        const QString folder = copySample(dir, "matmul_bias");
+        auto* w = new MainWindow;
+        QVERIFY(w->openProject(folder));
+        w->show();
+        w->session().editor(Document::Reference)->append(QStringLiteral("# note\n"));
+        int asked = 0;
+        w->setUnsavedChangesPrompt([&](QWidget*) {
+            ++asked;
+            return QMessageBox::Cancel;
+        });
+        QVERIFY(!w->close());
+        QCOMPARE(asked, 1);
+        QVERIFY(w->isVisible());
+        w->setUnsavedChangesPrompt([&](QWidget*) {
+            ++asked;
+            return QMessageBox::Save;
+        });
+        QVERIFY(w->close());
+        QCOMPARE(asked, 2);
+        QVERIFY(readFile(dir.filePath("reference.py")).endsWith("# note\n"));
+        delete w;
+    }
+
+    void openErrorsAndRecentProjects()
+    {
+        QTemporaryDir empty;
+        MainWindow w;
+        QVERIFY(!w.openProject(empty.path()));
+        QVERIFY(!w.openProject(QStringLiteral("/nonexistent/folder")));
+        QTemporaryDir dir;
+        const QString folder = copySample(dir, "scale_gelu");
+        QVERIFY(w.openProject(folder + "/op.json")); // the op.json path works too
+        QCOMPARE(RecentProjects::list().first(), QDir::cleanPath(folder));
+    }
+
+    void invalidJsonWhileTyping()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(copySample(dir, "scale_gelu")));
+        QVERIFY(validated.wait(5000));
+        CodeEditor* description = w.session().editor(Document::Description);
+        validated.clear();
+        description->setText(description->text().left(40)); // truncated mid-file, as while typing
+        QVERIFY(validated.wait(5000));
+        QCOMPARE(w.problems().rowCount(), 1);
+        QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::CodeRole).toString(), QStringLiteral("json.syntax"));
+    }
+};
+
+QTEST_MAIN(TestApp)
+#include "tst_app.moc"

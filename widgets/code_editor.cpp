@@ -1,0 +1,178 @@
+#include "code_editor.h"
+
+#include <Qsci/qsciapis.h>
+#include <Qsci/qscilexerjson.h>
+#include <Qsci/qscilexerpython.h>
+#include <Qsci/qscistyle.h>
+
+#include <QFile>
+#include <QFontDatabase>
+
+// Resources in a static library must be registered explicitly, and outside any namespace.
+static void registerWidgetResources()
+{
+    static const bool registered = [] {
+        Q_INIT_RESOURCE(ptowb);
+        return true;
+    }();
+    Q_UNUSED(registered);
+}
+
+namespace ptowb {
+namespace {
+
+constexpr int kErrorAnnotationStyle = 200;
+constexpr int kWarningAnnotationStyle = 201;
+
+const QColor kErrorColor(0xd3, 0x2f, 0x2f);
+const QColor kWarningColor(0xe0, 0x8a, 0x00);
+
+} // namespace
+
+CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(parent), m_language(language)
+{
+    registerWidgetResources();
+    configureCommon();
+    configureDiagnosticStyles();
+}
+
+void CodeEditor::configureCommon()
+{
+    const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    setUtf8(true);
+    setFont(font);
+
+    QsciLexer* lexer = nullptr;
+    if (m_language == Language::Python) {
+        auto* python = new QsciLexerPython(this);
+        python->setFoldComments(true);
+        python->setIndentationWarning(QsciLexerPython::Inconsistent);
+        lexer = python;
+    } else {
+        auto* json = new QsciLexerJSON(this);
+        json->setFoldCompact(false);
+        lexer = json;
+    }
+    lexer->setDefaultFont(font);
+    lexer->setFont(font);
+    setLexer(lexer);
+
+    // Completion words ship as resources, one per line, so they can grow without code changes.
+    m_apis = new QsciAPIs(lexer);
+    m_apis->load(m_language == Language::Python ? QStringLiteral(":/completion/pypto.api")
+                                                : QStringLiteral(":/completion/opjson.api"));
+    m_apis->prepare();
+    setAutoCompletionSource(QsciScintilla::AcsAll);
+    setAutoCompletionThreshold(2);
+    setAutoCompletionCaseSensitivity(false);
+    setCallTipsStyle(QsciScintilla::CallTipsContext);
+
+    setMarginType(0, QsciScintilla::NumberMargin);
+    setMarginWidth(0, QStringLiteral("00000"));
+    setMarginLineNumbers(0, true);
+    setMarginType(1, QsciScintilla::SymbolMargin);
+    setMarginWidth(1, 14);
+    setFolding(QsciScintilla::BoxedTreeFoldStyle, 2);
+    setBraceMatching(QsciScintilla::SloppyBraceMatch);
+    setAutoIndent(true);
+    setIndentationsUseTabs(false);
+    setIndentationWidth(m_language == Language::Python ? 4 : 2);
+    setTabWidth(4);
+    setIndentationGuides(true);
+    setCaretLineVisible(true);
+    setCaretLineBackgroundColor(QColor(0xf5, 0xf7, 0xfa));
+    setEdgeMode(QsciScintilla::EdgeLine);
+    setEdgeColumn(100);
+    setEdgeColor(QColor(0xe8, 0xe8, 0xe8));
+    setWrapMode(QsciScintilla::WrapNone);
+    setEolMode(QsciScintilla::EolUnix);
+}
+
+void CodeEditor::configureDiagnosticStyles()
+{
+    m_errorIndicator = indicatorDefine(QsciScintilla::SquiggleIndicator);
+    setIndicatorForegroundColor(kErrorColor, m_errorIndicator);
+    setIndicatorDrawUnder(true, m_errorIndicator);
+    m_warningIndicator = indicatorDefine(QsciScintilla::SquiggleIndicator);
+    setIndicatorForegroundColor(kWarningColor, m_warningIndicator);
+    setIndicatorDrawUnder(true, m_warningIndicator);
+
+    m_errorMarker = markerDefine(QsciScintilla::Circle);
+    setMarkerBackgroundColor(kErrorColor, m_errorMarker);
+    setMarkerForegroundColor(kErrorColor, m_errorMarker);
+    m_warningMarker = markerDefine(QsciScintilla::Circle);
+    setMarkerBackgroundColor(kWarningColor, m_warningMarker);
+    setMarkerForegroundColor(kWarningColor, m_warningMarker);
+    setMarginMarkerMask(1, (1 << m_errorMarker) | (1 << m_warningMarker));
+
+    QFont small = font();
+    small.setPointSizeF(font().pointSizeF() * 0.9);
+    QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("error annotation"), kErrorColor.darker(120),
+                         QColor(0xfd, 0xec, 0xec), small);
+    QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("warning annotation"), kWarningColor.darker(140),
+                           QColor(0xfd, 0xf5, 0xe6), small);
+    errorStyle.apply(this);
+    warningStyle.apply(this);
+    setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
+}
+
+void CodeEditor::setDiagnostics(const Diagnostics& diagnostics)
+{
+    m_diagnostics = diagnostics;
+    const int lastLine = std::max(0, lines() - 1);
+    clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), m_errorIndicator);
+    clearIndicatorRange(0, 0, lastLine, lineLength(lastLine), m_warningIndicator);
+    markerDeleteAll(m_errorMarker);
+    markerDeleteAll(m_warningMarker);
+    clearAnnotations();
+
+    QMap<int, QStringList> errorNotes, warningNotes;
+    for (const Diagnostic& d : diagnostics) {
+        if (d.line <= 0) continue;
+        const int line = std::min(d.line - 1, lastLine);
+        const bool error = d.severity == Severity::Error;
+        const int col = std::max(0, d.col - 1);
+        int endLine = d.endLine > 0 ? std::min(d.endLine - 1, lastLine) : line;
+        int endCol = d.endCol > 0 ? d.endCol - 1 : col + 1;
+        if (endLine == line && endCol <= col) endCol = col + 1;
+        fillIndicatorRange(line, col, endLine, endCol, error ? m_errorIndicator : m_warningIndicator);
+        markerAdd(line, error ? m_errorMarker : m_warningMarker);
+        (error ? errorNotes : warningNotes)[line] << QString::fromStdString(d.message);
+    }
+    // One annotation per line; errors take its style when a line has both.
+    QSet<int> annotated;
+    for (auto it = errorNotes.cbegin(); it != errorNotes.cend(); ++it) {
+        QStringList notes = it.value() + warningNotes.value(it.key());
+        annotate(it.key(), notes.join('\n'), kErrorAnnotationStyle);
+        annotated.insert(it.key());
+    }
+    for (auto it = warningNotes.cbegin(); it != warningNotes.cend(); ++it)
+        if (!annotated.contains(it.key())) annotate(it.key(), it.value().join('\n'), kWarningAnnotationStyle);
+}
+
+QList<int> CodeEditor::markedLines() const
+{
+    QList<int> result;
+    const unsigned mask = (1u << m_errorMarker) | (1u << m_warningMarker);
+    for (int line = 0; line < lines(); ++line)
+        if (markersAtLine(line) & mask) result << line;
+    return result;
+}
+
+QString CodeEditor::annotationAt(int line) const { return annotation(line); }
+
+void CodeEditor::goTo(int line, int col)
+{
+    const int l = std::clamp(line - 1, 0, std::max(0, lines() - 1));
+    setCursorPosition(l, std::max(0, col - 1));
+    ensureLineVisible(l);
+    setFocus();
+}
+
+void CodeEditor::setDocumentText(const QString& text)
+{
+    setText(text);
+    setModified(false);
+}
+
+} // namespace ptowb

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+
+#include <Qsci/qsciscintilla.h>
+
+class QsciAPIs;
+
+namespace ptowb {
+
+// A source editor for the files of an op project: Python or JSON highlighting, line numbers,
+// folding, brace matching, completion, and diagnostics drawn as a squiggle under the text, a
+// marker in the margin and an annotation below the line.
+class CodeEditor : public QsciScintilla
+{
+    Q_OBJECT
+
+public:
+    enum class Language { Python, Json };
+
+    explicit CodeEditor(Language language, QWidget* parent = nullptr);
+
+    Language language() const { return m_language; }
+
+    // Replaces the diagnostics shown; those for other files are ignored by the caller.
+    void setDiagnostics(const Diagnostics& diagnostics);
+    const Diagnostics& diagnostics() const { return m_diagnostics; }
+    // 0-based lines that carry an error or warning marker (for tests and navigation).
+    QList<int> markedLines() const;
+    QString annotationAt(int line) const;
+
+    // 1-based line and column, as diagnostics give them.
+    void goTo(int line, int col);
+
+    // Loads text without marking the document modified.
+    void setDocumentText(const QString& text);
+
+private:
+    void configureCommon();
+    void configureDiagnosticStyles();
+
+    Language m_language;
+    Diagnostics m_diagnostics;
+    QsciAPIs* m_apis = nullptr;
+    int m_errorIndicator = -1;
+    int m_warningIndicator = -1;
+    int m_errorMarker = -1;
+    int m_warningMarker = -1;
+};
+
+} // namespace ptowb
