@@ -214,8 +214,10 @@ void MainWindow::showDiagnostics(const Diagnostics& diagnostics)
 {
     m_problems->setDiagnostics(diagnostics);
     const int errors = m_problems->errorCount(), warnings = m_problems->warningCount();
-    m_problemCount->setText(errors + warnings == 0 ? tr("No problems") : tr("%n error(s)", nullptr, errors) + QStringLiteral(", ") +
-                                                                             tr("%n warning(s)", nullptr, warnings));
+    auto count = [](int n, const QString& one, const QString& many) { return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many); };
+    m_problemCount->setText(errors + warnings == 0 ? tr("No problems")
+                                                   : count(errors, tr("error"), tr("errors")) + QStringLiteral(", ") +
+                                                         count(warnings, tr("warning"), tr("warnings")));
 }
 
 void MainWindow::jumpTo(const QString& file, int line, int col)
@@ -242,7 +244,12 @@ void MainWindow::restoreLayout()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
+    // First start: the editors get most of the room.
+    auto* projectDock = findChild<QDockWidget*>(QStringLiteral("projectDock"));
+    auto* problemsDock = findChild<QDockWidget*>(QStringLiteral("problemsDock"));
+    resizeDocks({projectDock}, {200}, Qt::Horizontal);
+    resizeDocks({problemsDock}, {150}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

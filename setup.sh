@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# PTO Workbench set-up on Debian 12: installs the Debian packages that are missing, builds,
+# then either starts the app on a sample project (`./setup.sh run`) or runs every test
+# (`./setup.sh test`). Safe to run again: it installs and rebuilds only what changed.
+set -euo pipefail
+
+mode=${1:-}
+if [[ "$mode" != "run" && "$mode" != "test" ]]; then
+  echo "usage: $0 run|test" >&2
+  exit 2
+fi
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+build="$root/build/release"
+
+packages=(
+  cmake g++ make ccache pkg-config
+  qt6-base-dev libqscintilla2-qt6-dev nlohmann-json3-dev libgl-dev
+  libbenchmark-dev
+)
+[[ "$mode" == "run" ]] && packages+=(xvfb xauth)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+  echo "== installing: ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+echo "== configuring and building in $build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" -j "$(nproc)"
+
+if [[ "$mode" == "test" ]]; then
+  echo "== running the test suite"
+  cd "$build"
+  ctest --output-on-failure -j "$(nproc)"
+  exit $?
+fi
+
+app="$build/app/gui/ptowb"
+project="$root/projects/scale_gelu"
+if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
+  exec "$app" "$project"
+fi
+echo "== no display found: starting the app under a virtual X server (xvfb-run)"
+exec xvfb-run -a -s "-screen 0 1400x860x24" "$app" "$project"
