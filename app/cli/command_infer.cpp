@@ -13,16 +13,8 @@ namespace ptowb::cli {
 
 int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    if (cmd.positional.size() != 1) {
-        err << "usage: ptowb-cli infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...\n";
-        return kUsageError;
-    }
-    QString error;
-    auto project = Project::open(QString::fromStdString(cmd.positional[0]), error);
-    if (!project) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
-        return kUsageError;
-    }
+    auto project = openProjectArgument(cmd, "ptowb-cli infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...", err);
+    if (!project) return kUsageError;
     const SpecLoadResult loaded = project->validateSaved();
     if (!loaded.usable()) {
         for (const Diagnostic& d : loaded.diagnostics)

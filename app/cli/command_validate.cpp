@@ -6,18 +6,22 @@
 
 namespace ptowb::cli {
 
-int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
+std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err)
 {
     if (cmd.positional.size() != 1) {
-        err << "usage: ptowb-cli validate <project>\n";
-        return kUsageError;
+        err << "usage: " << usage << '\n';
+        return std::nullopt;
     }
     QString error;
     auto project = Project::open(QString::fromStdString(cmd.positional[0]), error);
-    if (!project) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
-        return kUsageError;
-    }
+    if (!project) err << "ptowb-cli: " << error.toStdString() << '\n';
+    return project;
+}
+
+int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
+{
+    auto project = openProjectArgument(cmd, "ptowb-cli validate <project>", err);
+    if (!project) return kUsageError;
     const SpecLoadResult result = project->validateSaved();
     for (const Diagnostic& d : result.diagnostics) (d.code.rfind("io.", 0) == 0 ? err : out) << formatDiagnostic(d) << '\n';
     for (const Diagnostic& d : result.diagnostics)
