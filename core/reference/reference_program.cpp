@@ -1,0 +1,401 @@
+#include "reference/reference_program.h"
+
+#include "diag/suggest.h"
+#include "spec/source_check.h"
+
+#include <torch/jit.h>
+#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/csrc/jit/frontend/resolver.h>
+#include <torch/csrc/jit/frontend/sugared_value.h>
+#include <torch/torch.h>
+
+#include <atomic>
+#include <cmath>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <unordered_map>
+
+namespace ptowb {
+
+namespace jit = torch::jit;
+
+struct ReferenceProgram::Impl
+{
+    std::shared_ptr<jit::CompilationUnit> unit;
+    jit::Function* function = nullptr;
+};
+
+namespace {
+
+std::atomic<int> g_compilations{0};
+
+std::optional<at::ScalarType> torchDType(const std::string& name)
+{
+    static const std::unordered_map<std::string, at::ScalarType> kNames{
+        {"float32", at::kFloat}, {"float", at::kFloat},     {"float64", at::kDouble}, {"double", at::kDouble},
+        {"float16", at::kHalf},  {"half", at::kHalf},       {"bfloat16", at::kBFloat16}, {"int8", at::kChar},
+        {"uint8", at::kByte},    {"int16", at::kShort},     {"short", at::kShort},    {"int32", at::kInt},
+        {"int", at::kInt},       {"int64", at::kLong},      {"long", at::kLong},      {"bool", at::kBool},
+    };
+    auto it = kNames.find(name);
+    if (it == kNames.end()) return std::nullopt;
+    return it->second;
+}
+
+at::ScalarType toTorch(DType d)
+{
+    switch (d) {
+    case DType::Bool: return at::kBool;
+    case DType::UInt8: return at::kByte;
+    case DType::Int8: return at::kChar;
+    case DType::Int16: return at::kShort;
+    case DType::Int32: return at::kInt;
+    case DType::Int64: return at::kLong;
+    case DType::Float16: return at::kHalf;
+    case DType::BFloat16: return at::kBFloat16;
+    case DType::Float32: return at::kFloat;
+    case DType::Float64: return at::kDouble;
+    }
+    return at::kFloat;
+}
+
+std::optional<DType> fromTorch(at::ScalarType t)
+{
+    for (const auto& info : allDTypes())
+        if (toTorch(info.dtype) == t) return info.dtype;
+    return std::nullopt;
+}
+
+// `torch`, `torch.nn` and `torch.nn.functional` as Python would resolve them: dtype names are
+// constants, functional ops are the aten operators of the same name.
+struct TorchNamespace : jit::SugaredValue
+{
+    explicit TorchNamespace(std::string path) : path(std::move(path)) {}
+    std::string kind() const override { return "module '" + path + "'"; }
+
+    std::shared_ptr<jit::SugaredValue> attr(const jit::SourceRange& loc, jit::GraphFunction& m, const std::string& field) override
+    {
+        if (path == "torch") {
+            if (auto dtype = torchDType(field))
+                return std::make_shared<jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(*dtype), loc));
+            if (field == "nn") return std::make_shared<TorchNamespace>("torch.nn");
+        }
+        if (path == "torch.nn" && field == "functional") return std::make_shared<TorchNamespace>("torch.nn.functional");
+        if (path == "math") {
+            static const std::unordered_map<std::string, double> kConstants{
+                {"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", HUGE_VAL}, {"nan", std::nan("")}};
+            if (auto it = kConstants.find(field); it != kConstants.end())
+                return std::make_shared<jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(it->second), loc));
+        }
+        return std::make_shared<jit::BuiltinFunction>(c10::Symbol::aten(field), c10::nullopt);
+    }
+
+    std::string path;
+};
+
+struct ReferenceResolver : jit::Resolver
+{
+    std::vector<std::pair<std::string, std::string>> aliases;
+
+    std::shared_ptr<jit::SugaredValue> resolveValue(const std::string& name, jit::GraphFunction& m, const jit::SourceRange& loc) override
+    {
+        for (const auto& [alias, target] : aliases) {
+            if (alias != name) continue;
+            const std::size_t dot = target.rfind('.');
+            if (target == "torch" || target == "torch.nn" || target == "torch.nn.functional" || target == "math")
+                return std::make_shared<TorchNamespace>(target);
+            // `from torch.nn.functional import gelu`, `from torch import float32`.
+            auto module = std::make_shared<TorchNamespace>(target.substr(0, dot));
+            return module->attr(loc, m, target.substr(dot + 1));
+        }
+        // TorchScript knows `torch` without an import; so do we.
+        if (name == "torch") return std::make_shared<TorchNamespace>("torch");
+        return nullptr;
+    }
+};
+
+struct CacheEntry
+{
+    std::string source;
+    std::shared_ptr<const ReferenceProgram::Impl> impl;
+};
+
+std::mutex g_cacheMutex;
+std::unordered_map<std::size_t, std::vector<CacheEntry>> g_cache;
+
+Diagnostic referenceDiagnostic(const std::string& file, int line, int col, std::string code, std::string message)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = line;
+    d.col = col;
+    d.endLine = line;
+    d.endCol = col + 1;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    return d;
+}
+
+// TorchScript reports read: "<message>\n  File "<string>", line 6\n<excerpt with ~~~ <--- HERE>".
+Diagnostic diagnosticFromReport(const std::string& report, const std::string& file)
+{
+    int line = 1, col = 1;
+    std::smatch match;
+    static const std::regex kLine(R"re(File "[^"]*", line (\d+))re");
+    if (std::regex_search(report, match, kLine)) line = std::stoi(match[1]);
+    std::string message = report.substr(0, match.empty() ? report.size() : std::size_t(match.position(0)));
+    std::istringstream lines(report);
+    for (std::string l; std::getline(lines, l);)
+        if (l.find("<--- HERE") != std::string::npos) {
+            col = int(l.find('~')) + 1;
+            break;
+        }
+    // Keep the message itself: trimmed, one line.
+    std::string cleaned;
+    for (char c : message) cleaned += (c == '\n') ? ' ' : c;
+    while (!cleaned.empty() && (cleaned.back() == ' ' || cleaned.back() == ':')) cleaned.pop_back();
+    while (!cleaned.empty() && cleaned.front() == ' ') cleaned.erase(cleaned.begin());
+    return referenceDiagnostic(file, line, std::max(col, 1), "reference.compile", cleaned.empty() ? "TorchScript cannot compile the reference" : cleaned);
+}
+
+std::variant<std::shared_ptr<const ReferenceProgram::Impl>, Diagnostic>
+compileCached(const std::string& source, const std::string& function, const std::string& file)
+{
+    const std::size_t key = std::hash<std::string>()(source) ^ (std::hash<std::string>()(function) << 1);
+    {
+        std::lock_guard lock(g_cacheMutex);
+        for (const auto& entry : g_cache[key])
+            if (entry.source == source && entry.impl->function->name() == function) return entry.impl;
+    }
+    auto resolver = std::make_shared<ReferenceResolver>();
+    const std::string stripped = stripImports(source, resolver->aliases);
+    auto impl = std::make_shared<ReferenceProgram::Impl>();
+    try {
+        ++g_compilations;
+        impl->unit = std::make_shared<jit::CompilationUnit>();
+        impl->unit->define(c10::nullopt, stripped, resolver, nullptr);
+    } catch (const std::exception& e) {
+        return diagnosticFromReport(e.what(), file);
+    }
+    impl->function = impl->unit->find_function(c10::QualifiedName(function));
+    if (!impl->function) return referenceDiagnostic(file, 1, 1, "reference.missing-function", "no function '" + function + "' in the reference");
+    std::lock_guard lock(g_cacheMutex);
+    g_cache[key].push_back({source, impl});
+    return std::shared_ptr<const ReferenceProgram::Impl>(impl);
+}
+
+int lineOfDef(const std::string& source, const std::string& function)
+{
+    std::istringstream in(source);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++n;
+        if (line.rfind("def " + function, 0) == 0) return n;
+    }
+    return 1;
+}
+
+int lineOfLastReturn(const std::string& source, int defLine)
+{
+    std::istringstream in(source);
+    int n = 0, last = defLine;
+    for (std::string line; std::getline(in, line);) {
+        ++n;
+        if (n <= defLine) continue;
+        if (!line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#') break; // next top-level statement
+        if (line.find_first_not_of(" \t") != std::string::npos && line.substr(line.find_first_not_of(" \t"), 7) == "return ") last = n;
+    }
+    return last;
+}
+
+bool argumentFits(const c10::TypePtr& type, ParamType p)
+{
+    using c10::TypeKind;
+    switch (p) {
+    case ParamType::Bool: return type->kind() == TypeKind::BoolType;
+    case ParamType::Int: return type->kind() == TypeKind::IntType;
+    case ParamType::Float: return type->kind() == TypeKind::FloatType;
+    case ParamType::Str: return type->kind() == TypeKind::StringType;
+    case ParamType::IntList: return type->kind() == TypeKind::ListType && type->containedType(0)->kind() == TypeKind::IntType;
+    case ParamType::FloatList: return type->kind() == TypeKind::ListType && type->containedType(0)->kind() == TypeKind::FloatType;
+    }
+    return false;
+}
+
+c10::IValue toIValue(const rules::Value& v)
+{
+    switch (v.type) {
+    case rules::Type::Bool: return c10::IValue(v.asBool());
+    case rules::Type::Int: return c10::IValue(v.i);
+    case rules::Type::Float: return c10::IValue(v.f);
+    case rules::Type::Str: return c10::IValue(v.s);
+    case rules::Type::Shape: return c10::IValue(v.ints);
+    case rules::Type::FloatList: return c10::IValue(v.floats);
+    default: return {};
+    }
+}
+
+// TorchScript's runtime errors carry a traceback; keep its last line and the reference line.
+std::string runtimeMessage(const std::string& what)
+{
+    static const std::regex kLine(R"re(File "<string>", line (\d+))re");
+    std::string lineNote;
+    for (auto it = std::sregex_iterator(what.begin(), what.end(), kLine); it != std::sregex_iterator(); ++it)
+        lineNote = " (reference line " + (*it)[1].str() + ")";
+    std::string last;
+    std::istringstream in(what);
+    for (std::string l; std::getline(in, l);)
+        if (!l.empty() && l.find_first_not_of(' ') != std::string::npos) last = l;
+    const std::size_t exception = last.find("Error: ");
+    if (exception != std::string::npos) last = last.substr(exception + 7);
+    return "the reference failed" + lineNote + ": " + last;
+}
+
+} // namespace
+
+std::string stripImports(const std::string& source, std::vector<std::pair<std::string, std::string>>& aliases)
+{
+    std::istringstream in(source);
+    std::string out;
+    bool inParenthesizedImport = false;
+    std::string fromModule;
+    auto addNames = [&](std::string names, const std::string& module) {
+        for (char& c : names)
+            if (c == '(' || c == ')') c = ' ';
+        std::istringstream list(names);
+        for (std::string item; std::getline(list, item, ',');) {
+            std::istringstream words(item);
+            std::string name, as, alias;
+            words >> name >> as >> alias;
+            if (name.empty()) continue;
+            const std::string full = module.empty() ? name : module + "." + name;
+            const std::string bound = as == "as" ? alias : module.empty() ? name.substr(0, name.find('.')) : name;
+            aliases.emplace_back(bound, module.empty() && as != "as" ? full.substr(0, full.find('.')) : full);
+        }
+    };
+    for (std::string line; std::getline(in, line);) {
+        if (inParenthesizedImport) {
+            addNames(line, fromModule);
+            inParenthesizedImport = line.find(')') == std::string::npos;
+            out += "\n";
+            continue;
+        }
+        if (line.rfind("import ", 0) == 0) {
+            addNames(line.substr(7), "");
+            out += "\n";
+        } else if (line.rfind("from ", 0) == 0 && line.find(" import ") != std::string::npos) {
+            const std::size_t at = line.find(" import ");
+            fromModule = line.substr(5, at - 5);
+            fromModule.erase(fromModule.find_last_not_of(' ') + 1);
+            const std::string names = line.substr(at + 8);
+            addNames(names, fromModule);
+            inParenthesizedImport = names.find('(') != std::string::npos && names.find(')') == std::string::npos;
+            out += "\n";
+        } else {
+            out += line + "\n";
+        }
+    }
+    return out;
+}
+
+int ReferenceProgram::compilationCount() { return g_compilations.load(); }
+
+ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const std::string& source, const std::string& fileName)
+{
+    LoadResult result;
+    const std::string& function = spec.reference.function;
+    const int defLine = lineOfDef(source, function);
+    auto compiled = compileCached(source, function, fileName);
+    if (auto* d = std::get_if<Diagnostic>(&compiled)) {
+        result.diagnostics.push_back(*d);
+        return result;
+    }
+    auto program = std::make_shared<ReferenceProgram>();
+    program->m_impl = std::get<std::shared_ptr<const Impl>>(compiled);
+    program->m_fileName = fileName;
+    program->m_returnLine = lineOfLastReturn(source, defLine);
+    const c10::FunctionSchema& schema = program->m_impl->function->getSchema();
+
+    auto error = [&](std::string message) {
+        result.diagnostics.push_back(referenceDiagnostic(fileName, defLine, 1, "reference.signature", std::move(message)));
+    };
+    std::vector<std::string> names;
+    for (const auto& in : spec.inputs) names.push_back(in.name);
+    for (const auto& p : spec.params) names.push_back(p.name);
+    std::vector<bool> used(names.size(), false);
+    for (const c10::Argument& arg : schema.arguments()) {
+        const int input = spec.inputIndex(arg.name());
+        const int param = spec.paramIndex(arg.name());
+        if (input >= 0) {
+            if (arg.type()->kind() != c10::TypeKind::TensorType)
+                error("argument '" + arg.name() + "' is op input '" + arg.name() + "' and must be annotated Tensor, not " + arg.type()->str());
+            program->m_binding.push_back(input);
+            used[std::size_t(input)] = true;
+        } else if (param >= 0) {
+            const ParamType type = spec.params[std::size_t(param)].type;
+            if (!argumentFits(arg.type(), type))
+                error("argument '" + arg.name() + "' is a " + std::string(paramTypeInfo(type).name) + " parameter, but is annotated " + arg.type()->str());
+            program->m_binding.push_back(-(param + 1));
+            used[spec.inputs.size() + std::size_t(param)] = true;
+        } else {
+            error("argument '" + arg.name() + "' is neither an input nor a parameter of the op" + didYouMean(arg.name(), names));
+        }
+    }
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
+        if (!used[k]) error("the reference takes no argument for input '" + spec.inputs[k].name + "'");
+
+    const c10::TypePtr& returns = schema.returns().at(0).type();
+    if (returns->kind() == c10::TypeKind::TensorType) {
+        program->m_outputCount = 1;
+    } else if (returns->kind() == c10::TypeKind::TupleType) {
+        program->m_outputCount = returns->containedTypes().size();
+        for (const auto& t : returns->containedTypes())
+            if (t->kind() != c10::TypeKind::TensorType) program->m_outputCount = 0;
+    }
+    if (program->m_outputCount != spec.outputs.size()) {
+        const std::string want = spec.outputs.size() == 1 ? "a Tensor" : "a tuple of " + std::to_string(spec.outputs.size()) + " Tensors";
+        result.diagnostics.push_back(referenceDiagnostic(fileName, program->m_returnLine, 1, "reference.return-type",
+                                                         "the op has " + std::to_string(spec.outputs.size()) + " output" +
+                                                             (spec.outputs.size() == 1 ? "" : "s") + ", so the reference must return " + want +
+                                                             ", not " + returns->str()));
+    }
+    if (!hasErrors(result.diagnostics)) result.program = std::move(program);
+    return result;
+}
+
+std::variant<std::vector<Tensor>, std::string> ReferenceProgram::run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const
+{
+    try {
+        c10::InferenceMode guard;
+        std::vector<c10::IValue> stack;
+        for (int slot : m_binding) {
+            if (slot >= 0) {
+                const Tensor& t = inputs[std::size_t(slot)];
+                auto wrapped = torch::from_blob(const_cast<std::byte*>(t.bytes()), t.shape(), torch::TensorOptions().dtype(toTorch(t.dtype())));
+                stack.emplace_back(wrapped.clone()); // the reference may write to its arguments
+            } else {
+                stack.push_back(toIValue(params[std::size_t(-slot - 1)]));
+            }
+        }
+        c10::IValue result = (*m_impl->function)(std::move(stack));
+        std::vector<at::Tensor> produced;
+        if (result.isTensor()) produced.push_back(result.toTensor());
+        else
+            for (const auto& element : result.toTupleRef().elements()) produced.push_back(element.toTensor());
+        std::vector<Tensor> outputs;
+        for (std::size_t k = 0; k < produced.size(); ++k) {
+            at::Tensor t = produced[k].contiguous().cpu();
+            auto dtype = fromTorch(t.scalar_type());
+            if (!dtype) return "output " + std::to_string(k) + " has dtype " + std::string(c10::toString(t.scalar_type())) + ", which op outputs cannot have";
+            Tensor out(*dtype, t.sizes().vec());
+            if (out.byteSize()) std::memcpy(out.mutableBytes(), t.data_ptr(), out.byteSize());
+            outputs.push_back(std::move(out));
+        }
+        return outputs;
+    } catch (const std::exception& e) {
+        return runtimeMessage(e.what());
+    }
+}
+
+} // namespace ptowb

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+#include "rules/rule_value.h"
+#include "spec/op_spec.h"
+#include "tensor/tensor.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ptowb {
+
+// The CPU reference, compiled in-process from reference.py (the TorchScript subset of Python)
+// with libtorch: no Python interpreter involved. Compiled code is cached by content, so
+// recompiling an unchanged file is free. This header exposes no torch types.
+class ReferenceProgram
+{
+public:
+    struct LoadResult
+    {
+        std::shared_ptr<const ReferenceProgram> program; // null when diagnostics has errors
+        Diagnostics diagnostics;
+    };
+
+    // Compiles `source` and binds the reference function's arguments, by name, to the op's
+    // inputs and parameters. Problems become diagnostics on lines of `fileName`.
+    static LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName);
+
+    // Runs the reference; returns one tensor per op output, or why it failed.
+    std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const;
+
+    // 1-based line of the reference function's last `return` (its `def` when none), where
+    // problems with what it returns are reported.
+    int returnLine() const { return m_returnLine; }
+
+    // Number of programs compiled since start (cache misses), for tests.
+    static int compilationCount();
+
+    struct Impl;
+
+private:
+    std::shared_ptr<const Impl> m_impl;
+    // For each function argument: input slot (>= 0) or -(param slot + 1).
+    std::vector<int> m_binding;
+    std::size_t m_outputCount = 0;
+    int m_returnLine = 1;
+    std::string m_fileName;
+};
+
+// Blanks `import` / `from ... import` lines (keeping line numbers) and records the names they
+// bind: {"F": "torch.nn.functional", "torch": "torch", "gelu": "torch.nn.functional.gelu"}.
+std::string stripImports(const std::string& source, std::vector<std::pair<std::string, std::string>>& aliases);
+
+} // namespace ptowb

@@ -1,0 +1,23 @@
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <string>
+#include <variant>
+
+namespace ptowb {
+
+// NumPy .npy files, format versions 1.0, 2.0 and 3.0, C order, little-endian. bfloat16 has
+// no NumPy dtype: it is stored as '<u2' raw bits, and a '<u2' file reads as bfloat16.
+// Files are memory-mapped, not copied; every malformed file is an error value.
+inline constexpr std::size_t kMaxNpyHeaderBytes = 1u << 20;
+
+std::variant<Tensor, std::string> readNpy(const std::string& path);
+// Parses an in-memory file (the bytes must outlive the returned tensor's use, so they are copied).
+std::variant<Tensor, std::string> parseNpy(std::span<const std::byte> file);
+
+// Writes version 1.0 (2.0 when the header needs it) to a temporary file renamed into place.
+// Returns "" on success, otherwise the reason.
+std::string writeNpy(const std::string& path, const Tensor& tensor);
+
+} // namespace ptowb
