@@ -13,5 +13,8 @@ std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* u
 
 int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

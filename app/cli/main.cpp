@@ -13,6 +13,12 @@ commands:
   validate <project>                       check op.json, its rules, kernel and reference
   infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...
                                            evaluate the shape/dtype rules; print JSON
+  run <project> --backend ref|NAME [--case C] [--out DIR]
+                                           run the cases; write the run folder
+  compare ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A] [--json]
+                                           metrics and verdict for two tensors
+  verify <project> [--against NAME] [--case C] [--json FILE] [--junit FILE]
+                                           the reference against a runner, every case and output
 
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
@@ -31,12 +37,19 @@ int main(int argc, char** argv)
     CommandLine cmd;
     cmd.command = args[0];
     args.erase(args.begin());
-    if (const std::string error = parseCommandLine(args, {"input", "param"}, cmd); !error.empty()) {
+    // `compare --json` is a switch; `verify --json FILE` names a file.
+    const std::vector<std::string> valued = cmd.command == "compare"
+                                                ? std::vector<std::string>{"rtol", "atol"}
+                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit"};
+    if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
     }
     if (cmd.command == "validate") return runValidate(cmd, std::cout, std::cerr);
     if (cmd.command == "infer") return runInfer(cmd, std::cout, std::cerr);
+    if (cmd.command == "run") return runRun(cmd, std::cout, std::cerr);
+    if (cmd.command == "compare") return runCompare(cmd, std::cout, std::cerr);
+    if (cmd.command == "verify") return runVerify(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace ptowb {
 
@@ -54,6 +55,14 @@ SpecLoadResult Project::validate(const QByteArray& descriptionText) const
 {
     return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(), m_folder.toStdString());
 }
+
+std::vector<std::string> Project::runnerConfigFiles() const
+{
+    const QString user = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/runners.json");
+    return {user.toStdString(), QDir(m_folder).filePath(QStringLiteral("runners.json")).toStdString()};
+}
+
+QString Project::runsFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs")); }
 
 SpecLoadResult Project::validateSaved() const { return loadOpSpecFile(descriptionPath().toStdString()); }
 

@@ -5,6 +5,8 @@
 #include <QString>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace ptowb {
 
@@ -23,6 +25,11 @@ public:
     // From op.json when it names them; kernel.py / reference.py otherwise.
     QString kernelPath() const;
     QString referencePath() const;
+
+    // The user's runners.json, then the project's (which wins for runners of the same name).
+    std::vector<std::string> runnerConfigFiles() const;
+    // Where run folders go: <project>/.ptowb/runs.
+    QString runsFolder() const;
 
     // Validates op.json text (saved or not) against the files in the folder.
     SpecLoadResult validate(const QByteArray& descriptionText) const;

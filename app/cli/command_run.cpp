@@ -1,0 +1,76 @@
+#include "commands.h"
+
+#include "run/verification.h"
+
+#include <QDir>
+
+#include <iostream>
+#include <ostream>
+
+namespace ptowb::cli {
+
+// Loads the project's op and runner configuration; prints problems. Exit code or -1 to go on.
+int loadForRun(const CommandLine& cmd, const char* usage, std::ostream& err, std::optional<Project>& project, SpecLoadResult& spec,
+               RunnerConfigs& runners)
+{
+    project = openProjectArgument(cmd, usage, err);
+    if (!project) return kUsageError;
+    spec = project->validateSaved();
+    if (!spec.usable()) {
+        for (const Diagnostic& d : spec.diagnostics)
+            if (d.isError()) err << formatDiagnostic(d) << '\n';
+        return kFailure;
+    }
+    runners = loadRunnerConfigs(project->runnerConfigFiles());
+    for (const Diagnostic& d : runners.diagnostics) err << formatDiagnostic(d) << '\n';
+    if (const std::string c = cmd.values("case").empty() ? "" : cmd.values("case").back(); !c.empty()) {
+        bool found = false;
+        for (const auto& testCase : spec.spec.cases) found = found || testCase.name == c;
+        if (!found) {
+            err << "ptowb-cli: the op has no case '" << c << "'\n";
+            return kUsageError;
+        }
+    }
+    return -1;
+}
+
+int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
+{
+    const char* usage = "ptowb-cli run <project> --backend ref|NAME [--case C] [--out DIR]";
+    std::optional<Project> project;
+    SpecLoadResult loaded;
+    RunnerConfigs runners;
+    if (int code = loadForRun(cmd, usage, err, project, loaded, runners); code >= 0) return code;
+    const auto backends = cmd.values("backend");
+    if (backends.empty()) {
+        err << "usage: " << usage << '\n';
+        return kUsageError;
+    }
+    const std::string projectDir = project->folder().toStdString();
+    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, runners);
+    for (const Diagnostic& d : choice.diagnostics) err << formatDiagnostic(d) << '\n';
+    if (!choice.backend) {
+        err << "ptowb-cli: " << choice.error << '\n';
+        return choice.diagnostics.empty() ? kUsageError : kFailure;
+    }
+    RunOptions options;
+    options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();
+    options.runDir = cmd.values("out").empty()
+                         ? QDir(project->runsFolder()).filePath(QString::fromStdString(runfolder::newRunId(choice.backend->name()))).toStdString()
+                         : cmd.values("out").back();
+    const std::vector<CaseRun> runs = runCases(loaded.spec, projectDir, *choice.backend, options);
+    int failed = 0;
+    for (const CaseRun& r : runs) {
+        if (r.ok()) {
+            out << r.caseName << ": ok (" << r.record.durationSeconds << " s) -> " << r.dir << '\n';
+            continue;
+        }
+        ++failed;
+        out << r.caseName << ": " << r.record.status << ": " << r.record.error << '\n';
+        if (!r.record.stderrTail.empty()) out << "  stderr: " << r.record.stderrTail << '\n';
+    }
+    err << runs.size() << " case" << (runs.size() == 1 ? "" : "s") << " run, " << failed << " failed; run folder " << options.runDir << '\n';
+    return failed ? kFailure : kSuccess;
+}
+
+} // namespace ptowb::cli

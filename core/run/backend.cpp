@@ -1,0 +1,134 @@
+#include "run/backend.h"
+
+#include "diag/suggest.h"
+#include "run/process_runner.h"
+#include "rules/shape_functions.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ptowb {
+
+RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                                const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>*)
+{
+    const auto start = std::chrono::steady_clock::now();
+    auto result = m_program->run(inputs, params);
+    record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (auto* e = std::get_if<std::string>(&result)) {
+        record.status = "error";
+        record.error = *e;
+        return record;
+    }
+    outputs = std::move(std::get<std::vector<Tensor>>(result));
+    for (std::size_t k = 0; k < outputs.size() && k < record.expectedOutputs.size(); ++k) {
+        const InferredOutput& want = record.expectedOutputs[k];
+        if (outputs[k].shape() != want.shape || outputs[k].dtype() != want.dtype) {
+            record.status = "error";
+            record.error = "reference output '" + want.name + "' is " + describe(outputs[k]) + ", but the rules say " +
+                           std::string(dtypeName(want.dtype)) + shapefn::toString(want.shape) + " (reference line " +
+                           std::to_string(m_program->returnLine()) + ")";
+            outputs.clear();
+            return record;
+        }
+    }
+    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) {
+        record.status = "error";
+        record.error = e;
+        return record;
+    }
+    record.status = "ok";
+    return record;
+}
+
+RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>&, const std::string& caseDir,
+                               RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
+{
+    const std::map<std::string, std::string> values{
+        {"run_dir", caseDir},
+        {"case", record.caseName},
+        {"project", m_projectDir},
+        {"op", spec.name},
+        {"kernel", (std::filesystem::path(m_projectDir) / spec.kernel.file).string()},
+        {"function", spec.kernel.function},
+    };
+    QStringList argv;
+    for (const std::string& arg : expandCommand(m_runner, values)) argv << QString::fromStdString(arg);
+    // A relative program path means one next to the runners.json that named it.
+    if (!argv.isEmpty() && argv.first().contains('/') && QFileInfo(argv.first()).isRelative())
+        argv.first() = QFileInfo(QString::fromStdString(m_runner.sourceFile)).dir().absoluteFilePath(argv.first());
+
+    const ProcessOutcome p = runProcess(argv, QString::fromStdString(caseDir), m_runner.timeoutSeconds, cancel);
+    record.durationSeconds = p.seconds;
+    record.exitCode = p.exitCode;
+    record.stderrTail = p.stderrTail.toStdString();
+    const std::string who = "runner '" + m_runner.name + "'";
+    switch (p.status) {
+    case ProcessOutcome::Status::FailedToStart:
+        record.status = "error";
+        record.error = who + ": " + p.error.toStdString();
+        return record;
+    case ProcessOutcome::Status::TimedOut:
+        record.status = "timeout";
+        record.error = who + " did not finish within " + std::to_string(int(m_runner.timeoutSeconds)) + " s and was stopped";
+        return record;
+    case ProcessOutcome::Status::Cancelled:
+        record.status = "cancelled";
+        record.error = who + " was cancelled";
+        return record;
+    case ProcessOutcome::Status::Crashed:
+        record.status = "crashed";
+        record.error = who + " crashed";
+        return record;
+    case ProcessOutcome::Status::Finished: break;
+    }
+    if (p.exitCode != 0) {
+        record.status = "error";
+        record.error = who + " exited with status " + std::to_string(p.exitCode);
+        return record;
+    }
+    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
+    if (auto* e = std::get_if<std::string>(&read)) {
+        record.status = "error";
+        record.error = who + ": " + *e;
+        return record;
+    }
+    outputs = std::move(std::get<std::vector<Tensor>>(read));
+    record.status = "ok";
+    return record;
+}
+
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners)
+{
+    BackendChoice choice;
+    if (name == "ref") {
+        const std::string path = (std::filesystem::path(projectDir) / spec.reference.file).string();
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            choice.error = "cannot read " + path;
+            return choice;
+        }
+        std::stringstream text;
+        text << in.rdbuf();
+        auto loaded = ReferenceProgram::load(spec, text.str(), path);
+        choice.diagnostics = loaded.diagnostics;
+        if (loaded.program) choice.backend = std::make_unique<ReferenceBackend>(loaded.program);
+        else choice.error = "the reference does not compile";
+        return choice;
+    }
+    if (const RunnerConfig* runner = runners.find(name)) {
+        choice.backend = std::make_unique<ExternalBackend>(*runner, projectDir);
+        return choice;
+    }
+    std::vector<std::string> known{"ref"};
+    for (const auto& n : runners.names()) known.push_back(n);
+    choice.error = "no backend named '" + name + "'" + didYouMean(name, known) + " (available: " + joinQuoted(known) + "; runners come from runners.json)";
+    return choice;
+}
+
+} // namespace ptowb

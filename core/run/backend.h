@@ -1,0 +1,63 @@
+#pragma once
+
+#include "reference/reference_program.h"
+#include "run/run_folder.h"
+#include "run/runner_config.h"
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+// Turns (op, case) into output tensors, using a case folder already holding inputs/,
+// params.json and a pending run.json.
+class Backend
+{
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    // Fills `outputs` and returns the finished record (status ok or why not).
+    virtual RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                          const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) = 0;
+};
+
+// `ref`: the CPU reference, in-process.
+class ReferenceBackend : public Backend
+{
+public:
+    explicit ReferenceBackend(std::shared_ptr<const ReferenceProgram> program) : m_program(std::move(program)) {}
+    std::string name() const override { return "ref"; }
+    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                  const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
+
+private:
+    std::shared_ptr<const ReferenceProgram> m_program;
+};
+
+// A runner from runners.json: a separate process, given the case folder.
+class ExternalBackend : public Backend
+{
+public:
+    ExternalBackend(RunnerConfig runner, std::string projectDir) : m_runner(std::move(runner)), m_projectDir(std::move(projectDir)) {}
+    std::string name() const override { return m_runner.name; }
+    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                  const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
+
+private:
+    RunnerConfig m_runner;
+    std::string m_projectDir;
+};
+
+struct BackendChoice
+{
+    std::unique_ptr<Backend> backend; // null when it cannot be made
+    Diagnostics diagnostics;          // e.g. reference.py does not compile
+    std::string error;                // e.g. no such runner
+};
+
+// "ref" or the name of a configured runner.
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners);
+
+} // namespace ptowb

@@ -1,0 +1,123 @@
+#include "run/run_folder.h"
+
+#include "rules/shape_functions.h"
+#include "tensor/npy.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace ptowb {
+
+namespace fs = std::filesystem;
+
+std::string writeTextAtomically(const std::string& path, const std::string& text)
+{
+    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::remove(temporary.c_str());
+            return "cannot write " + path;
+        }
+    }
+    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+        std::remove(temporary.c_str());
+        return "cannot write " + path;
+    }
+    return {};
+}
+
+namespace runfolder {
+
+std::string newRunId(const std::string& backend)
+{
+    static std::atomic<int> counter{0};
+    const std::time_t now = std::time(nullptr);
+    std::tm local{};
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    const int n = counter++;
+    return std::string(stamp) + (n ? "-" + std::to_string(n) : "") + "-" + backend;
+}
+
+std::string caseDir(const std::string& runDir, const std::string& caseName) { return (fs::path(runDir) / caseName).string(); }
+
+nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype)
+{
+    return {{"name", name}, {"shape", shape}, {"dtype", std::string(dtypeName(dtype))}};
+}
+
+std::string writeRecord(const std::string& dir, const RunRecord& r)
+{
+    nlohmann::ordered_json j;
+    j["backend"] = r.backend;
+    j["case"] = r.caseName;
+    j["status"] = r.status;
+    j["exit_code"] = r.exitCode;
+    j["duration_s"] = r.durationSeconds;
+    j["error"] = r.error;
+    j["stderr_tail"] = r.stderrTail;
+    j["inputs"] = nlohmann::json::array();
+    for (const auto& i : r.inputs) j["inputs"].push_back(tensorInfoJson(i.name, i.shape, i.dtype));
+    j["outputs"] = nlohmann::json::array();
+    for (const auto& o : r.expectedOutputs) j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
+    j["cost_estimate"] = nullptr;
+    return writeTextAtomically((fs::path(dir) / "run.json").string(), j.dump(2) + "\n");
+}
+
+std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,
+                        const std::vector<rules::Value>& params, const RunRecord& record)
+{
+    std::error_code ec;
+    fs::create_directories(fs::path(dir) / "inputs", ec);
+    fs::create_directories(fs::path(dir) / "outputs", ec);
+    if (ec) return "cannot create " + dir + ": " + ec.message();
+    // A previous run's outputs must not pass for this run's.
+    for (const auto& o : spec.outputs) fs::remove(fs::path(dir) / "outputs" / (o.name + ".npy"), ec);
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+        if (std::string e = writeNpy((fs::path(dir) / "inputs" / (spec.inputs[k].name + ".npy")).string(), inputs[k]); !e.empty()) return e;
+    nlohmann::ordered_json p = nlohmann::ordered_json::object();
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) p[spec.params[k].name] = paramValueToJson(params[k]);
+    if (std::string e = writeTextAtomically((fs::path(dir) / "params.json").string(), p.dump(2) + "\n"); !e.empty()) return e;
+    return writeRecord(dir, record);
+}
+
+std::string writeOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& outputs)
+{
+    for (std::size_t k = 0; k < outputs.size() && k < spec.outputs.size(); ++k)
+        if (std::string e = writeNpy((fs::path(dir) / "outputs" / (spec.outputs[k].name + ".npy")).string(), outputs[k]); !e.empty()) return e;
+    return {};
+}
+
+std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& dir, const OpSpec& spec, const std::vector<InferredOutput>& expected)
+{
+    std::vector<Tensor> outputs;
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
+        const std::string& name = spec.outputs[k].name;
+        const fs::path file = fs::path(dir) / "outputs" / (name + ".npy");
+        std::error_code ec;
+        if (!fs::exists(file, ec)) return "output '" + name + "' was not written (expected outputs/" + name + ".npy)";
+        auto read = readNpy(file.string());
+        if (auto* e = std::get_if<std::string>(&read)) return "output '" + name + "' is unreadable: " + *e;
+        Tensor& t = std::get<Tensor>(read);
+        if (k < expected.size()) {
+            const InferredOutput& want = expected[k];
+            if (t.shape() != want.shape || t.dtype() != want.dtype)
+                return "output '" + name + "' is " + describe(t) + ", but the rules say " + std::string(dtypeName(want.dtype)) +
+                       shapefn::toString(want.shape);
+        }
+        outputs.push_back(std::move(t));
+    }
+    return outputs;
+}
+
+} // namespace runfolder
+} // namespace ptowb

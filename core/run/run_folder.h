@@ -1,0 +1,55 @@
+#pragma once
+
+#include "spec/inference.h"
+#include "spec/op_spec.h"
+#include "tensor/tensor.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ptowb {
+
+// What run.json records about one case run by one backend.
+struct RunRecord
+{
+    std::string backend;
+    std::string caseName;
+    std::string status = "pending"; // pending, ok, error, timeout, crashed, cancelled
+    int exitCode = 0;
+    double durationSeconds = 0;
+    std::string error;
+    std::string stderrTail;
+    std::vector<InferredOutput> inputs;          // name, shape and dtype of every input
+    std::vector<InferredOutput> expectedOutputs; // what the rules say the outputs must be
+};
+
+// The one writer and reader of the run-folder protocol: <run>/<case>/ holds inputs/<name>.npy,
+// params.json, outputs/<name>.npy and run.json. External runners read the first two and
+// run.json's "outputs" (the shapes and dtypes they must write), and write outputs/.
+namespace runfolder {
+
+std::string newRunId(const std::string& backend); // "20261129-234501-ref", unique within the process
+std::string caseDir(const std::string& runDir, const std::string& caseName);
+
+// Creates the case folder and writes inputs, params.json and a pending run.json.
+std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,
+                        const std::vector<rules::Value>& params, const RunRecord& record);
+std::string writeOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& outputs);
+std::string writeRecord(const std::string& dir, const RunRecord& record);
+
+// Reads outputs/<name>.npy for every output and checks them against the expected shapes
+// and dtypes; the error names the output and what is wrong.
+std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& dir, const OpSpec& spec,
+                                                           const std::vector<InferredOutput>& expected);
+
+nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype);
+
+} // namespace runfolder
+
+// Writes text to a temporary file renamed into place; "" or the reason it failed.
+std::string writeTextAtomically(const std::string& path, const std::string& text);
+
+} // namespace ptowb

@@ -1,0 +1,139 @@
+#include "run/runner_config.h"
+
+#include "json/json_document.h"
+#include "spec/identifiers.h"
+#include "spec/spec_reader.h"
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace ptowb {
+
+namespace {
+
+const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case", "project", "op", "kernel", "function"};
+
+void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file, RunnerConfigs& out)
+{
+    if (!r.isType(item, ptr, nlohmann::json::value_t::object, "a runner object")) return;
+    RunnerConfig runner;
+    runner.sourceFile = file;
+    bool ok = true;
+    if (auto name = r.string(item, ptr, "name", true)) {
+        static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
+        if (!std::regex_match(*name, kName) || *name == "ref" || *name == "sim") {
+            r.error(ptr + "/name", "runner.bad-name", "runner name \"" + *name + "\" must be letters, digits, '_', '.', '-' and not 'ref' or 'sim'");
+            ok = false;
+        }
+        runner.name = *name;
+    } else {
+        ok = false;
+    }
+    if (auto kind = r.string(item, ptr, "kind", false)) runner.kind = *kind;
+    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400)) runner.timeoutSeconds = *timeout;
+    for (const auto& [key, value] : item.items())
+        if (value.is_string() && key != "name" && key != "kind") runner.fields[key] = value.get<std::string>();
+    if (const auto* command = r.array(item, ptr, "command", true)) {
+        if (command->empty()) {
+            r.error(ptr + "/command", "runner.empty-command", "the command needs at least the program to run");
+            ok = false;
+        }
+        static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
+        for (std::size_t k = 0; k < command->size(); ++k) {
+            const std::string aptr = SpecReader::child(ptr + "/command", k);
+            if (!r.isType((*command)[k], aptr, nlohmann::json::value_t::string, "a string")) {
+                ok = false;
+                continue;
+            }
+            const std::string arg = (*command)[k].get<std::string>();
+            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder); it != std::sregex_iterator(); ++it) {
+                const std::string key = (*it)[1];
+                const bool known = std::find(kBuiltInPlaceholders.begin(), kBuiltInPlaceholders.end(), key) != kBuiltInPlaceholders.end() ||
+                                   runner.fields.count(key);
+                if (!known) {
+                    r.error(aptr, "runner.unknown-placeholder", "unknown placeholder {" + key + "}; add a \"" + key + "\" field to the runner or use one of {run_dir} {case} {project} {op} {kernel} {function}");
+                    ok = false;
+                }
+            }
+            runner.command.push_back(arg);
+        }
+    } else {
+        ok = false;
+    }
+    if (!ok) return;
+    for (auto& existing : out.runners)
+        if (existing.name == runner.name) {
+            existing = runner; // the later file (the project's) wins
+            return;
+        }
+    out.runners.push_back(std::move(runner));
+}
+
+} // namespace
+
+const RunnerConfig* RunnerConfigs::find(const std::string& name) const
+{
+    for (const auto& r : runners)
+        if (r.name == name) return &r;
+    return nullptr;
+}
+
+std::vector<std::string> RunnerConfigs::names() const
+{
+    std::vector<std::string> out;
+    for (const auto& r : runners) out.push_back(r.name);
+    return out;
+}
+
+RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
+{
+    RunnerConfigs out;
+    for (const std::string& file : files) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec)) continue;
+        if (std::filesystem::file_size(file, ec) > JsonDocument::kMaxBytes) {
+            Diagnostic d;
+            d.file = file;
+            d.code = "runner.too-large";
+            d.message = "runner configuration is larger than 16 MiB";
+            out.diagnostics.push_back(d);
+            continue;
+        }
+        std::ifstream in(file, std::ios::binary);
+        std::stringstream text;
+        text << in.rdbuf();
+        const JsonDocument doc = JsonDocument::parse(text.str(), file);
+        for (const auto& d : doc.diagnostics()) out.diagnostics.push_back(d);
+        if (!doc.ok()) continue;
+        SpecReader r(doc, out.diagnostics);
+        const nlohmann::json& root = doc.root();
+        if (root.is_array()) {
+            for (std::size_t k = 0; k < root.size(); ++k) readRunner(r, root[k], SpecReader::child("", k), file, out);
+        } else if (root.is_object() && root.contains("runners")) {
+            if (const auto* list = r.array(root, "", "runners", true))
+                for (std::size_t k = 0; k < list->size(); ++k) readRunner(r, (*list)[k], SpecReader::child("/runners", k), file, out);
+        } else {
+            readRunner(r, root, "", file, out);
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> expandCommand(const RunnerConfig& runner, const std::map<std::string, std::string>& values)
+{
+    std::vector<std::string> argv;
+    for (std::string arg : runner.command) {
+        auto substitute = [&](const std::string& key, const std::string& value) {
+            const std::string token = "{" + key + "}";
+            for (std::size_t at = arg.find(token); at != std::string::npos; at = arg.find(token, at + value.size())) arg.replace(at, token.size(), value);
+        };
+        for (const auto& [key, value] : values) substitute(key, value);
+        for (const auto& [key, value] : runner.fields) substitute(key, value);
+        argv.push_back(arg);
+    }
+    return argv;
+}
+
+} // namespace ptowb

@@ -1,0 +1,69 @@
+#pragma once
+
+#include "run/backend.h"
+#include "tensor/compare.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+struct RunOptions
+{
+    std::string caseFilter;  // empty: every case
+    std::string runDir;      // the run folder to write
+    std::function<void(int done, int total, const std::string& caseName)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct CaseRun
+{
+    std::string caseName;
+    std::string dir;
+    RunRecord record;
+    std::vector<Tensor> inputs;
+    std::vector<Tensor> outputs;
+    bool ok() const { return record.status == "ok"; }
+};
+
+// Runs every (selected) case on one backend, writing <runDir>/<case>/ for each.
+std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend, const RunOptions& options);
+
+struct OutputCheck
+{
+    std::string name;
+    Comparison comparison;
+    Criteria criteria;
+    Verdict verdict;
+};
+
+struct CaseVerification
+{
+    std::string caseName;
+    std::string error; // the case could not be compared (a backend failed)
+    std::string stderrTail;
+    double seconds = 0;
+    std::vector<OutputCheck> outputs;
+    bool pass() const;
+};
+
+struct VerificationReport
+{
+    std::string op;
+    std::string reference = "ref";
+    std::string target;
+    std::string referenceRunDir;
+    std::string targetRunDir;
+    std::vector<CaseVerification> cases;
+    bool cancelled = false;
+    bool pass() const;
+};
+
+// Runs the reference and the target on the same inputs and compares every output under the
+// op's tolerance. `runsRoot` receives one run folder per backend.
+VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference, Backend& target,
+                          const std::string& runsRoot, RunOptions options);
+
+} // namespace ptowb
