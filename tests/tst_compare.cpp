@@ -1,0 +1,257 @@
+// compare(): every metric against a float64 NumPy computation, NaN/Inf accounting, worst
+// elements, ULPs, verdict rules and per-dtype defaults.
+#include "run/reports.h"
+#include "tensor/compare.h"
+#include "tensor/npy.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace ptowb;
+
+namespace {
+
+Tensor tensorOf(DType dtype, std::vector<std::int64_t> shape, const std::vector<double>& values)
+{
+    Tensor t(dtype, std::move(shape));
+    for (std::size_t k = 0; k < values.size(); ++k) t.set(std::int64_t(k), values[k]);
+    return t;
+}
+
+Comparison run(const Tensor& a, const Tensor& e, double rtol = 1e-3, double atol = 1e-3, int topK = 10)
+{
+    CompareOptions o;
+    o.rtol = rtol;
+    o.atol = atol;
+    o.topK = topK;
+    return compareTensors(a, e, o);
+}
+
+bool closeRel(double a, double b, double rel = 1e-6) { return std::fabs(a - b) <= rel * std::max({std::fabs(a), std::fabs(b), 1e-300}); }
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void identicalTensors()
+    {
+        const Tensor a = tensorOf(DType::Float32, {2, 2}, {1, -2, 3, 4});
+        const Comparison c = run(a, a);
+        QVERIFY(c.shapesMatch);
+        QCOMPARE(c.metrics.maxAbsError, 0.0);
+        QCOMPARE(c.metrics.cosine, 1.0);
+        QCOMPARE(c.metrics.mismatchCount, std::int64_t(0));
+        QCOMPARE(*c.metrics.maxUlp, 0.0);
+        QCOMPARE(c.metrics.doubleThousandthRatio, 1.0);
+        QVERIFY(judge(c, defaultCriteria(DType::Float32)).pass);
+    }
+
+    void hand_computed_metrics()
+    {
+        const Tensor a = tensorOf(DType::Float64, {4}, {1.0, 2.0, 3.5, 0.0});
+        const Tensor e = tensorOf(DType::Float64, {4}, {1.0, 2.5, 3.0, 0.0});
+        const ErrorMetrics m = run(a, e, 0, 0.1).metrics;
+        QCOMPARE(m.maxAbsError, 0.5);
+        QCOMPARE(m.meanAbsError, 0.25);
+        QCOMPARE(m.maxRelError, 0.2);                       // 0.5 / 2.5
+        QVERIFY(closeRel(m.meanRelError, (0.2 + 0.5 / 3.0) / 4));
+        QCOMPARE(m.rmse, std::sqrt(0.5 / 4));
+        QVERIFY(closeRel(m.cosine, (1 + 5 + 10.5) / (std::sqrt(1 + 4 + 12.25) * std::sqrt(1 + 6.25 + 9))));
+        QVERIFY(closeRel(m.relEuclidean, std::sqrt(0.5 / (1 + 6.25 + 9))));
+        QCOMPARE(m.mismatchCount, std::int64_t(2));
+        QCOMPARE(m.mismatchRatio, 0.5);
+        QCOMPARE(m.doubleThousandthRatio, 0.5); // 1.0 and 0.0 (|e| below the floor counts as 0)
+    }
+
+    void matchesNumPy_data()
+    {
+        QTest::addColumn<QString>("dtype");
+        QTest::addColumn<bool>("specials");
+        QTest::newRow("float32") << "float32" << false;
+        QTest::newRow("float32 with NaN and Inf") << "float32" << true;
+        QTest::newRow("float16") << "float16" << false;
+        QTest::newRow("float64") << "float64" << true;
+        QTest::newRow("int32") << "int32" << false;
+        QTest::newRow("large float32, multithreaded") << "float32-large" << false;
+    }
+
+    void matchesNumPy()
+    {
+        QFETCH(QString, dtype);
+        QFETCH(bool, specials);
+        if (!QFileInfo::exists("/usr/bin/python3")) QSKIP("Debian's python3 is not installed");
+        const bool large = dtype.endsWith("-large");
+        const DType d = *dtypeFromName(dtype.section('-', 0, 0).toStdString());
+        const std::int64_t n = large ? 3'000'001 : 10'007;
+        std::mt19937_64 rng(42);
+        std::normal_distribution<double> normal(0.0, 3.0);
+        Tensor a(d, {n}), e(d, {n});
+        for (std::int64_t k = 0; k < n; ++k) {
+            const double v = normal(rng);
+            e.set(k, isFloating(d) ? v : std::round(v * 10));
+            a.set(k, isFloating(d) ? v * (1 + 1e-3 * normal(rng)) + 1e-4 * normal(rng) : std::round(v * 10) + (k % 97 == 0 ? 1 : 0));
+        }
+        if (specials) {
+            a.set(3, std::nan(""));
+            e.set(5, std::nan(""));
+            a.set(7, HUGE_VAL);
+            e.set(7, HUGE_VAL);
+            a.set(11, -HUGE_VAL);
+            e.set(13, 0.0);
+        }
+        QTemporaryDir dir;
+        const std::string pa = dir.filePath("a.npy").toStdString(), pe = dir.filePath("e.npy").toStdString();
+        QCOMPARE(writeNpy(pa, a), std::string());
+        QCOMPARE(writeNpy(pe, e), std::string());
+        QProcess p;
+        p.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/tests/tools/compare_metrics.py", QString::fromStdString(pa), QString::fromStdString(pe), "0.001", "0.0001"});
+        QVERIFY(p.waitForFinished(120000));
+        if (p.exitCode() != 0) QSKIP(qPrintable("numpy is unavailable: " + p.readAllStandardError()));
+        const QJsonObject want = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+
+        const Comparison c = run(a, e, 1e-3, 1e-4);
+        const auto got = comparisonJson(c, judge(c, defaultCriteria(d)))["metrics"];
+        for (const QString& key : want.keys()) {
+            const double expected = want[key].toDouble();
+            const double actual = got[key.toStdString()].get<double>();
+            QVERIFY2(closeRel(actual, expected, 1e-6) || std::fabs(actual - expected) < 1e-12,
+                     qPrintable(QStringLiteral("%1: %2 vs numpy %3").arg(key).arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+        }
+    }
+
+    void nanAndInfAccounting()
+    {
+        const Tensor a = tensorOf(DType::Float32, {5}, {NAN, HUGE_VAL, 1, -HUGE_VAL, NAN});
+        const Tensor e = tensorOf(DType::Float32, {5}, {1, HUGE_VAL, 1, 2, NAN});
+        const Comparison c = run(a, e);
+        QCOMPARE(c.metrics.nanActual, std::int64_t(2));
+        QCOMPARE(c.metrics.nanExpected, std::int64_t(1));
+        QCOMPARE(c.metrics.infActual, std::int64_t(2));
+        QCOMPARE(c.metrics.infExpected, std::int64_t(1));
+        QCOMPARE(c.metrics.finitePairs, std::int64_t(1));
+        QCOMPARE(c.metrics.mismatchCount, std::int64_t(3)); // NaN vs 1, -Inf vs 2, NaN vs NaN; +Inf == +Inf
+        const Verdict v = judge(c, defaultCriteria(DType::Float32));
+        QVERIFY(!v.pass);
+        QVERIFY(v.reason.find("NaN") != std::string::npos);
+        QVERIFY(std::isinf(c.worst.front().absError));
+    }
+
+    void worstElementsWithIndices()
+    {
+        Tensor e(DType::Float32, {3, 4});
+        Tensor a(DType::Float32, {3, 4});
+        a.set(6, 5.0);  // [1, 2]
+        a.set(11, -2.0); // [2, 3]
+        a.set(0, 0.5);   // [0, 0]
+        const Comparison c = run(a, e, 1e-3, 1e-3, 2);
+        QCOMPARE(c.worst.size(), std::size_t(2));
+        QCOMPARE(c.worst[0].index, (std::vector<std::int64_t>{1, 2}));
+        QCOMPARE(c.worst[0].actual, 5.0);
+        QCOMPARE(c.worst[0].absError, 5.0);
+        QCOMPARE(c.worst[1].index, (std::vector<std::int64_t>{2, 3}));
+        // Many threads, many candidates: still the global top-K, in order.
+        Tensor big(DType::Float32, {4'000'000}), zero(DType::Float32, {4'000'000});
+        for (std::int64_t k = 0; k < big.numel(); k += 1000) big.set(k, double(k) / 1e6);
+        const Comparison cb = run(big, zero, 0, 0, 5);
+        QCOMPARE(cb.worst.size(), std::size_t(5));
+        QCOMPARE(cb.worst[0].index, std::vector<std::int64_t>{3'999'000});
+        QCOMPARE(cb.worst[4].index, std::vector<std::int64_t>{3'995'000});
+    }
+
+    void ulps()
+    {
+        const Tensor a = tensorOf(DType::Float16, {3}, {1.0, -1.0, 0.0});
+        Tensor e = a;
+        e.mutableValues<std::uint16_t>()[0] = 0x3c03; // 3 ulps above 1.0
+        e.mutableValues<std::uint16_t>()[2] = 0x8001; // smallest negative subnormal: 1 ulp from +0
+        QCOMPARE(*run(a, e).metrics.maxUlp, 3.0);
+        const Tensor f = tensorOf(DType::Float32, {1}, {1.0});
+        const Tensor g = tensorOf(DType::Float32, {1}, {std::nextafter(1.0f, 2.0f)});
+        QCOMPARE(*run(f, g).metrics.maxUlp, 1.0);
+        const Tensor i = tensorOf(DType::Int32, {2}, {10, 3});
+        const Tensor j = tensorOf(DType::Int32, {2}, {7, 3});
+        QCOMPARE(*run(i, j).metrics.maxUlp, 3.0);
+        QVERIFY(!run(f, tensorOf(DType::Float64, {1}, {1.0})).metrics.maxUlp); // different dtypes: no ULP
+    }
+
+    void shapeAndDTypeMismatchAreVerdicts()
+    {
+        const Comparison shape = run(Tensor(DType::Float32, {4, 32}), Tensor(DType::Float32, {4, 64}));
+        QVERIFY(!shape.shapesMatch);
+        const Verdict v = judge(shape, defaultCriteria(DType::Float32));
+        QVERIFY(!v.pass);
+        QCOMPARE(v.reason, std::string("shape [4, 32] differs from the expected [4, 64]"));
+        QCOMPARE(comparisonJson(shape, v)["metrics"], nlohmann::ordered_json(nullptr));
+        const Comparison dtype = run(Tensor(DType::Float16, {2}), Tensor(DType::Float32, {2}));
+        QVERIFY(dtype.shapesMatch);
+        QVERIFY(judge(dtype, defaultCriteria(DType::Float32)).reason.find("dtype float16 differs") != std::string::npos);
+    }
+
+    void criteria()
+    {
+        // 10 elements, one off by 0.5: allclose fails, ratio 0.1 passes only with a loose limit.
+        std::vector<double> values(10, 1.0);
+        const Tensor e = tensorOf(DType::Float32, {10}, values);
+        values[3] = 1.5;
+        const Tensor a = tensorOf(DType::Float32, {10}, values);
+        const Comparison c = run(a, e);
+        Criteria crit = defaultCriteria(DType::Float32);
+        QVERIFY(!judge(c, crit).pass);
+        crit.names = {"ratio"};
+        QVERIFY(!judge(c, crit).pass);
+        crit.maxErrorRatio = 0.1;
+        QVERIFY(judge(c, crit).pass);
+        crit.names = {"cosine"};
+        crit.minCosine = 0.999;
+        QVERIFY(!judge(c, crit).pass); // cosine = 10.5 / sqrt(11.25 * 10) = 0.98995
+        crit.minCosine = 0.98;
+        QVERIFY(judge(c, crit).pass);
+        crit.names = {"double_thousandth"};
+        QVERIFY(!judge(c, crit).pass); // 0.9 within 0.1%
+        crit.names = {"cosine", "allclose"};
+        const Verdict both = judge(c, crit);
+        QVERIFY(!both.pass);
+        QCOMPARE(both.rule, std::string("cosine >= 0.98 and allclose(rtol=0.001, atol=0.001)"));
+        QVERIFY(both.reason.find("1 of 10 elements exceed") != std::string::npos);
+    }
+
+    void defaultsAndOverrides()
+    {
+        QCOMPARE(defaultCriteria(DType::Float16).rtol, 1e-3);
+        QCOMPARE(defaultCriteria(DType::BFloat16).atol, 1e-2);
+        QCOMPARE(defaultCriteria(DType::Int32).atol, 0.0);
+        ToleranceSpec tol;
+        tol.perDType[DType::Float16] = {5e-3, 1e-4};
+        tol.criteria = {"allclose", "cosine"};
+        tol.minCosine = 0.99;
+        const Criteria c = criteriaFor(tol, DType::Float16);
+        QCOMPARE(c.rtol, 5e-3);
+        QCOMPARE(c.atol, 1e-4);
+        QCOMPARE(c.minCosine, 0.99);
+        QCOMPARE(c.names, (std::vector<std::string>{"allclose", "cosine"}));
+        QCOMPARE(criteriaFor(tol, DType::Float32).rtol, 1e-3); // no override for float32
+    }
+
+    void emptyAndBool()
+    {
+        const Comparison empty = run(Tensor(DType::Float32, {0, 3}), Tensor(DType::Float32, {0, 3}));
+        QVERIFY(judge(empty, defaultCriteria(DType::Float32)).pass);
+        const Tensor t = tensorOf(DType::Bool, {3}, {1, 0, 1});
+        const Tensor f = tensorOf(DType::Bool, {3}, {1, 1, 1});
+        const Comparison b = run(t, f, 0, 0);
+        QCOMPARE(b.metrics.mismatchCount, std::int64_t(1));
+        QVERIFY(!judge(b, defaultCriteria(DType::Bool)).pass);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"

@@ -1,0 +1,288 @@
+// ptowb-cli run / compare / verify against stand-in runners: a runner that is right, one that
+// is wrong, and every way a runner can break. Real processes, real run folders and reports.
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString out, err;
+    qint64 ms = 0;
+};
+
+Run cli(const QStringList& args)
+{
+    QProcess p;
+    QElapsedTimer clock;
+    clock.start();
+    p.start(QStringLiteral(PTOWB_CLI), args);
+    if (!p.waitForFinished(120000)) p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError()), clock.elapsed()};
+}
+
+const char* const kModes[] = {"close", "scale2", "crash", "hang", "spawn-hang", "wrong-shape", "nothing", "truncated", "garbage", "exit3"};
+
+// A copy of scale_gelu with one runner per fake_runner mode, plus a missing program and the
+// pypto template.
+QString makeProject(const QTemporaryDir& dir)
+{
+    const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
+    for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+    QJsonArray runners;
+    for (const char* mode : kModes)
+        runners.append(QJsonObject{{"name", mode},
+                                   {"kind", "device"},
+                                   {"timeout_s", 2},
+                                   {"command", QJsonArray{PTOWB_FAKE_RUNNER, mode, "{run_dir}"}}});
+    runners.append(QJsonObject{{"name", "missing"}, {"command", QJsonArray{"/nonexistent/runner", "{run_dir}"}}});
+    runners.append(QJsonObject{{"name", "pypto"},
+                               {"kind", "sim"},
+                               {"run_mode", "sim"},
+                               {"soc", "KirinX90"},
+                               {"timeout_s", 60},
+                               {"command", QJsonArray{"/usr/bin/python3", PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py", "{run_dir}", "--kernel",
+                                                      "{kernel}", "--function", "{function}", "--run-mode", "{run_mode}", "--soc", "{soc}"}}});
+    QFile f(dir.filePath("runners.json"));
+    f.open(QIODevice::WriteOnly);
+    f.write(QJsonDocument(QJsonObject{{"runners", runners}}).toJson());
+    return dir.path();
+}
+
+QJsonObject readJson(const QString& path)
+{
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+} // namespace
+
+class TestVerify : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_project;
+
+    Run verify(const QString& against, const QStringList& extra = {}) { return cli(QStringList{"verify", m_project, "--against", against} + extra); }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_project = makeProject(m_dir);
+    }
+
+    void passesAgainstACorrectRunner()
+    {
+        const QString json = m_dir.filePath("pass.json"), junit = m_dir.filePath("pass.xml");
+        const Run r = verify("close", {"--json", json, "--junit", junit});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(r.out.contains("PASS  small/y"));
+        QVERIFY(r.out.contains("PASS  wide_fp32/y"));
+        const QJsonObject report = readJson(json);
+        QCOMPARE(report["verdict"].toString(), QStringLiteral("pass"));
+        QCOMPARE(report["against"].toString(), QStringLiteral("close"));
+        const QJsonArray cases = report["cases"].toArray();
+        QCOMPARE(cases.size(), 2);
+        const QJsonObject y = cases[1].toObject()["outputs"].toObject()["y"].toObject();
+        QCOMPARE(y["verdict"].toString(), QStringLiteral("pass"));
+        QCOMPARE(y["rule"].toString(), QStringLiteral("allclose(rtol=1e-05, atol=1e-05)"));
+        QCOMPARE(y["shape"].toArray(), (QJsonArray{16, 256}));
+        const QJsonObject metrics = y["metrics"].toObject();
+        for (const char* key : {"max_abs_error", "mean_abs_error", "max_rel_error", "mean_rel_error", "rmse", "cosine", "rel_euclidean",
+                                "mismatch_count", "mismatch_ratio", "double_thousandth_ratio", "max_ulp", "nan_actual", "nan_expected",
+                                "inf_actual", "inf_expected"})
+            QVERIFY2(metrics.contains(key), key);
+        // Computed in double vs the reference's float32: small but real differences.
+        QVERIFY(metrics["max_abs_error"].toDouble() > 0);
+        QVERIFY(metrics["max_abs_error"].toDouble() < 1e-5);
+        QVERIFY(metrics["cosine"].toDouble() > 0.99999);
+
+        // JUnit: one testcase per case and output, none failed.
+        QFile xml(junit);
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        QXmlStreamReader reader(&xml);
+        int testcases = 0, failures = 0;
+        while (!reader.atEnd()) {
+            reader.readNext();
+            if (reader.isStartElement() && reader.name() == QLatin1String("testcase")) ++testcases;
+            if (reader.isStartElement() && reader.name() == QLatin1String("failure")) ++failures;
+        }
+        QVERIFY(!reader.hasError());
+        QCOMPARE(testcases, 2);
+        QCOMPARE(failures, 0);
+
+        // The runs can be reopened: both folders follow the protocol.
+        const QString target = report["target_run"].toString(), reference = report["reference_run"].toString();
+        for (const QString& run : {target, reference}) {
+            QVERIFY(QFileInfo::exists(run + "/small/inputs/x.npy"));
+            QVERIFY(QFileInfo::exists(run + "/small/outputs/y.npy"));
+            QVERIFY(QFileInfo::exists(run + "/small/params.json"));
+            QCOMPARE(readJson(run + "/small/run.json")["status"].toString(), QStringLiteral("ok"));
+        }
+        QCOMPARE(readJson(target + "/small/params.json")["channels"].toInt(), 32);
+        const Run again = cli({"compare", target + "/wide_fp32/outputs/y.npy", reference + "/wide_fp32/outputs/y.npy", "--json"});
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["verdict"].toString(), QStringLiteral("pass"));
+    }
+
+    void failsAgainstAWrongRunner()
+    {
+        const QString json = m_dir.filePath("fail.json"), junit = m_dir.filePath("fail.xml");
+        const Run r = verify("scale2", {"--json", json, "--junit", junit});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.out.contains("FAIL  small/y"));
+        QVERIFY(r.out.contains("worst at ["));
+        const QJsonObject report = readJson(json);
+        QCOMPARE(report["verdict"].toString(), QStringLiteral("fail"));
+        const QJsonObject y = report["cases"].toArray()[0].toObject()["outputs"].toObject()["y"].toObject();
+        QCOMPARE(y["verdict"].toString(), QStringLiteral("fail"));
+        QVERIFY(y["reason"].toString().contains("elements exceed atol + rtol*|expected|"));
+        QCOMPARE(y["worst"].toArray().size(), 10);
+        const QJsonObject worst = y["worst"].toArray()[0].toObject();
+        QCOMPARE(worst["index"].toArray().size(), 2);
+        QVERIFY(std::abs(worst["actual"].toDouble() - 2 * worst["expected"].toDouble()) < 0.01 * std::abs(worst["actual"].toDouble()) + 1e-3);
+        QFile xml(junit);
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(xml.readAll());
+        QCOMPARE(text.count("<failure "), 2);
+        QVERIFY(text.contains("failures=\"2\""));
+    }
+
+    void brokenRunners_data()
+    {
+        QTest::addColumn<QString>("runner");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("crash") << "crash" << "runner 'crash' crashed";
+        QTest::newRow("hang") << "hang" << "did not finish within 2 s and was stopped";
+        QTest::newRow("hang with children") << "spawn-hang" << "did not finish within 2 s";
+        QTest::newRow("wrong shape") << "wrong-shape" << "output 'y' is float16[1, 1], but the rules say float16[4, 32]";
+        QTest::newRow("no output") << "nothing" << "output 'y' was not written (expected outputs/y.npy)";
+        QTest::newRow("truncated output") << "truncated" << "output 'y' is unreadable";
+        QTest::newRow("garbage output") << "garbage" << "bad magic";
+        QTest::newRow("non-zero exit") << "exit3" << "exited with status 3";
+        QTest::newRow("missing program") << "missing" << "cannot start /nonexistent/runner";
+    }
+
+    void brokenRunners()
+    {
+        QFETCH(QString, runner);
+        QFETCH(QString, message);
+        const QString json = m_dir.filePath(runner + ".json"), junit = m_dir.filePath(runner + ".xml");
+        const Run r = verify(runner, {"--case", "small", "--json", json, "--junit", junit});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("ERROR small: ") && r.out.contains(message), qPrintable(r.out + r.err));
+        QVERIFY2(r.ms < 15000, "a broken runner must not hang the caller");
+        const QJsonObject c = readJson(json)["cases"].toArray()[0].toObject();
+        QCOMPARE(c["verdict"].toString(), QStringLiteral("fail"));
+        QVERIFY(c["error"].toString().contains(message));
+        QFile xml(junit);
+        QVERIFY(xml.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(xml.readAll()).contains("<error message="));
+        if (runner == "exit3") QVERIFY(c["stderr_tail"].toString().contains("device not found"));
+    }
+
+    void pyptoTemplateExplainsMissingPyPTO()
+    {
+        if (!QFileInfo::exists("/usr/bin/python3")) QSKIP("Debian's python3 is not installed");
+        QProcess probe;
+        probe.start("/usr/bin/python3", {"-c", "import pypto"});
+        probe.waitForFinished();
+        if (probe.exitCode() == 0) QSKIP("PyPTO is installed here; the missing-PyPTO path cannot be shown");
+        const Run r = verify("pypto", {"--case", "small"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("exited with status") && r.out.contains("is not available in /usr/bin/python3"), qPrintable(r.out));
+        // Its own argument handling.
+        QProcess usage;
+        usage.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py"});
+        usage.waitForFinished();
+        QCOMPARE(usage.exitCode(), 2);
+        QVERIFY(usage.readAllStandardError().contains("required"));
+        QProcess notACase;
+        notACase.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py", m_dir.path(), "--kernel", "k.py", "--function", "f"});
+        notACase.waitForFinished();
+        QCOMPARE(notACase.exitCode(), 2);
+        QVERIFY(notACase.readAllStandardError().contains("is not a case folder"));
+    }
+
+    void runWritesTheRunFolder()
+    {
+        const QString out = m_dir.filePath("refrun");
+        const Run r = cli({"run", m_project, "--backend", "ref", "--out", out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("small: ok"));
+        const QJsonObject record = readJson(out + "/wide_fp32/run.json");
+        QCOMPARE(record["backend"].toString(), QStringLiteral("ref"));
+        QCOMPARE(record["inputs"].toArray()[0].toObject()["dtype"].toString(), QStringLiteral("float32"));
+        QCOMPARE(record["outputs"].toArray()[0].toObject()["shape"].toArray(), (QJsonArray{16, 256}));
+        const Run external = cli({"run", m_project, "--backend", "crash", "--case", "small", "--out", m_dir.filePath("crashrun")});
+        QCOMPARE(external.exitCode, 1);
+        QCOMPARE(readJson(m_dir.filePath("crashrun/small/run.json"))["status"].toString(), QStringLiteral("crashed"));
+    }
+
+    void usageErrors()
+    {
+        QCOMPARE(verify("nosuch").exitCode, 2);
+        QVERIFY(verify("nosuch").err.contains("available: 'ref', 'close'"));
+        QCOMPARE(cli({"verify", m_project, "--against", "close", "--case", "nosuch"}).exitCode, 2);
+        QCOMPARE(cli({"run", m_project}).exitCode, 2);
+        QCOMPARE(cli({"compare", "/nonexistent.npy", "/nonexistent.npy"}).exitCode, 2);
+        QCOMPARE(cli({"compare", "a.npy"}).exitCode, 2);
+        QTemporaryDir empty;
+        const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"));
+        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), empty.filePath(f));
+        const Run none = cli({"verify", empty.path()});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY(none.err.contains("configure one in runners.json"));
+    }
+
+    void brokenRunnerConfigIsADiagnostic()
+    {
+        QTemporaryDir dir;
+        const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"));
+        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+        QFile f(dir.filePath("runners.json"));
+        f.open(QIODevice::WriteOnly);
+        f.write("[{\"name\": \"x\", \"command\": [\"prog\", \"{nope}\"]}]");
+        f.close();
+        const Run r = cli({"verify", dir.path(), "--against", "x"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("runners.json:1:36: error: unknown placeholder {nope}"), qPrintable(r.err));
+    }
+
+    void compareCommand()
+    {
+        const QString out = m_dir.filePath("cmp");
+        QVERIFY(cli({"run", m_project, "--backend", "close", "--case", "small", "--out", out + "-a"}).exitCode == 0);
+        QVERIFY(cli({"run", m_project, "--backend", "scale2", "--case", "small", "--out", out + "-b"}).exitCode == 0);
+        const QString a = out + "-a/small/outputs/y.npy", b = out + "-b/small/outputs/y.npy";
+        const Run same = cli({"compare", a, a});
+        QCOMPARE(same.exitCode, 0);
+        QVERIFY(same.out.startsWith("PASS: "));
+        const Run differ = cli({"compare", b, a, "--json"});
+        QCOMPARE(differ.exitCode, 1);
+        const QJsonObject j = QJsonDocument::fromJson(differ.out.toUtf8()).object();
+        QCOMPARE(j["verdict"].toString(), QStringLiteral("fail"));
+        QCOMPARE(j["dtype"].toString(), QStringLiteral("float16"));
+        const Run loose = cli({"compare", b, a, "--rtol", "1.5", "--atol", "0.1"});
+        QCOMPARE(loose.exitCode, 0);
+        QVERIFY(loose.out.contains("allclose(rtol=1.5, atol=0.1)"));
+        QCOMPARE(cli({"compare", b, a, "--rtol", "abc"}).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVerify)
+#include "tst_verify.moc"
