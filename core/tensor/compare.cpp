@@ -103,49 +103,63 @@ void keepWorst(Partial& p, int k, double absError, std::int64_t index)
 }
 
 // The one loop: every metric for elements [begin, end). getA/getE return the pair's values
-// as double and their ULP ordinals.
-template <class GetA, class GetE>
-void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, const CompareOptions& o, bool ulps, Partial& p)
+// as double and their ULP ordinals. Accumulators are locals so they stay in registers.
+template <bool Ulps, class GetA, class GetE>
+void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, const CompareOptions& o, Partial& p)
 {
-    const double floor = o.relativeFloor;
+    const double floor = o.relativeFloor, atol = o.atol, rtol = o.rtol;
+    double sumAbs = 0, sumRel = 0, sumSq = 0, sumAE = 0, sumAA = 0, sumEE = 0, maxAbs = 0, maxRel = 0;
+    std::int64_t maxUlp = 0, mismatches = 0, within = 0, finite = 0;
     double threshold = 0; // smallest error worth a look for the worst list, once the list is full
     for (std::int64_t k = begin; k < end; ++k) {
         const auto [a, ordA] = getA(k);
         const auto [e, ordE] = getE(k);
-        const bool finiteA = std::isfinite(a), finiteE = std::isfinite(e);
-        if (!(finiteA && finiteE)) {
+        if (!(std::isfinite(a) && std::isfinite(e))) {
             p.nanA += std::isnan(a);
             p.nanE += std::isnan(e);
             p.infA += std::isinf(a);
             p.infE += std::isinf(e);
             const bool sameInfinity = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
             if (!sameInfinity) {
-                ++p.mismatches;
+                ++mismatches;
                 keepWorst(p, o.topK, HUGE_VAL, k);
+                if (int(p.worst.size()) == o.topK) threshold = p.worst.front().first;
             }
             continue;
         }
-        ++p.finite;
+        ++finite;
         const double diff = a - e;
         const double absDiff = std::fabs(diff);
         const double absE = std::fabs(e);
         const double rel = absE > floor ? absDiff / absE : 0.0;
-        p.sumAbs += absDiff;
-        p.sumRel += rel;
-        p.sumSq += diff * diff;
-        p.sumAE += a * e;
-        p.sumAA += a * a;
-        p.sumEE += e * e;
-        p.maxAbs = std::max(p.maxAbs, absDiff);
-        p.maxRel = std::max(p.maxRel, rel);
-        p.mismatches += absDiff > o.atol + o.rtol * absE;
-        p.withinThousandth += rel < 1e-3;
-        if (ulps) p.maxUlp = std::max(p.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
+        sumAbs += absDiff;
+        sumRel += rel;
+        sumSq += diff * diff;
+        sumAE += a * e;
+        sumAA += a * a;
+        sumEE += e * e;
+        maxAbs = std::max(maxAbs, absDiff);
+        maxRel = std::max(maxRel, rel);
+        mismatches += absDiff > atol + rtol * absE;
+        within += rel < 1e-3;
+        if constexpr (Ulps) maxUlp = std::max(maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
         if (absDiff > threshold) {
             keepWorst(p, o.topK, absDiff, k);
             if (int(p.worst.size()) == o.topK) threshold = p.worst.front().first;
         }
     }
+    p.sumAbs += sumAbs;
+    p.sumRel += sumRel;
+    p.sumSq += sumSq;
+    p.sumAE += sumAE;
+    p.sumAA += sumAA;
+    p.sumEE += sumEE;
+    p.maxAbs = std::max(p.maxAbs, maxAbs);
+    p.maxRel = std::max(p.maxRel, maxRel);
+    p.maxUlp = std::max(p.maxUlp, maxUlp);
+    p.mismatches += mismatches;
+    p.withinThousandth += within;
+    p.finite += finite;
 }
 
 template <class T> auto typedGetter(const Tensor& t)
@@ -177,7 +191,7 @@ void runTyped(const Tensor& a, const Tensor& e, const CompareOptions& o, std::ve
 {
     auto getA = typedGetter<T>(a);
     auto getE = typedGetter<T>(e);
-    forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate(getA, getE, b, end, o, true, p); }, partials);
+    forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate<true>(getA, getE, b, end, o, p); }, partials);
 }
 
 void run(const Tensor& a, const Tensor& e, const CompareOptions& o, std::vector<Partial>& partials)
@@ -185,7 +199,7 @@ void run(const Tensor& a, const Tensor& e, const CompareOptions& o, std::vector<
     if (a.dtype() != e.dtype() || a.dtype() == DType::Bool) {
         auto getA = genericGetter(a);
         auto getE = genericGetter(e);
-        forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate(getA, getE, b, end, o, false, p); }, partials);
+        forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate<false>(getA, getE, b, end, o, p); }, partials);
         return;
     }
     switch (a.dtype()) {
