@@ -233,6 +233,20 @@ private slots:
         QCOMPARE(readJson(m_dir.filePath("crashrun/small/run.json"))["status"].toString(), QStringLiteral("crashed"));
     }
 
+    void missingReferenceEngine()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("PTOWB_REFERENCE_MODULE", "/nonexistent/libptowb_reference.so");
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(PTOWB_CLI), {"run", m_project, "--backend", "ref", "--out", m_dir.filePath("noengine")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("reference.py:1:1: error: the CPU reference engine (libtorch) cannot be loaded: "
+                              "/nonexistent/libptowb_reference.so does not exist"), qPrintable(err));
+    }
+
     void usageErrors()
     {
         QCOMPARE(verify("nosuch").exitCode, 2);

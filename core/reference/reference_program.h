@@ -15,7 +15,8 @@ namespace ptowb {
 
 // The CPU reference, compiled in-process from reference.py (the TorchScript subset of Python)
 // with libtorch: no Python interpreter involved. Compiled code is cached by content, so
-// recompiling an unchanged file is free. This header exposes no torch types.
+// recompiling an unchanged file is free. The libtorch-based engine is a module loaded on
+// first use, so tools that never run a reference never load libtorch.
 class ReferenceProgram
 {
 public:
@@ -25,30 +26,34 @@ public:
         Diagnostics diagnostics;
     };
 
+    virtual ~ReferenceProgram() = default;
+
     // Compiles `source` and binds the reference function's arguments, by name, to the op's
     // inputs and parameters. Problems become diagnostics on lines of `fileName`.
     static LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName);
 
     // Runs the reference; returns one tensor per op output, or why it failed.
-    std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const;
+    virtual std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const = 0;
 
     // 1-based line of the reference function's last `return` (its `def` when none), where
     // problems with what it returns are reported.
-    int returnLine() const { return m_returnLine; }
+    virtual int returnLine() const = 0;
 
     // Number of programs compiled since start (cache misses), for tests.
     static int compilationCount();
-
-    struct Impl;
-
-private:
-    std::shared_ptr<const Impl> m_impl;
-    // For each function argument: input slot (>= 0) or -(param slot + 1).
-    std::vector<int> m_binding;
-    std::size_t m_outputCount = 0;
-    int m_returnLine = 1;
-    std::string m_fileName;
 };
+
+// What the engine module provides (see torch_reference.cpp).
+class ReferenceEngine
+{
+public:
+    virtual ~ReferenceEngine() = default;
+    virtual ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName) const = 0;
+    virtual int compilationCount() const = 0;
+};
+
+// The module's one exported symbol: extern "C" const ReferenceEngine* ptowb_reference_engine().
+inline constexpr const char* kReferenceEngineSymbol = "ptowb_reference_engine";
 
 // Blanks `import` / `from ... import` lines (keeping line numbers) and records the names they
 // bind: {"F": "torch.nn.functional", "torch": "torch", "gelu": "torch.nn.functional.gelu"}.

@@ -20,13 +20,26 @@ namespace ptowb {
 
 namespace jit = torch::jit;
 
-struct ReferenceProgram::Impl
+namespace {
+
+struct CompiledUnit
 {
     std::shared_ptr<jit::CompilationUnit> unit;
     jit::Function* function = nullptr;
 };
 
-namespace {
+class TorchReferenceProgram : public ReferenceProgram
+{
+public:
+    std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const override;
+    int returnLine() const override { return m_returnLine; }
+
+    std::shared_ptr<const CompiledUnit> m_impl;
+    // For each function argument: input slot (>= 0) or -(param slot + 1).
+    std::vector<int> m_binding;
+    std::size_t m_outputCount = 0;
+    int m_returnLine = 1;
+};
 
 std::atomic<int> g_compilations{0};
 
@@ -118,7 +131,7 @@ struct ReferenceResolver : jit::Resolver
 struct CacheEntry
 {
     std::string source;
-    std::shared_ptr<const ReferenceProgram::Impl> impl;
+    std::shared_ptr<const CompiledUnit> impl;
 };
 
 std::mutex g_cacheMutex;
@@ -159,7 +172,7 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
     return referenceDiagnostic(file, line, std::max(col, 1), "reference.compile", cleaned.empty() ? "TorchScript cannot compile the reference" : cleaned);
 }
 
-std::variant<std::shared_ptr<const ReferenceProgram::Impl>, Diagnostic>
+std::variant<std::shared_ptr<const CompiledUnit>, Diagnostic>
 compileCached(const std::string& source, const std::string& function, const std::string& file)
 {
     const std::size_t key = std::hash<std::string>()(source) ^ (std::hash<std::string>()(function) << 1);
@@ -170,7 +183,7 @@ compileCached(const std::string& source, const std::string& function, const std:
     }
     auto resolver = std::make_shared<ReferenceResolver>();
     const std::string stripped = stripImports(source, resolver->aliases);
-    auto impl = std::make_shared<ReferenceProgram::Impl>();
+    auto impl = std::make_shared<CompiledUnit>();
     try {
         ++g_compilations;
         impl->unit = std::make_shared<jit::CompilationUnit>();
@@ -182,7 +195,7 @@ compileCached(const std::string& source, const std::string& function, const std:
     if (!impl->function) return referenceDiagnostic(file, 1, 1, "reference.missing-function", "no function '" + function + "' in the reference");
     std::lock_guard lock(g_cacheMutex);
     g_cache[key].push_back({source, impl});
-    return std::shared_ptr<const ReferenceProgram::Impl>(impl);
+    return std::shared_ptr<const CompiledUnit>(impl);
 }
 
 int lineOfDef(const std::string& source, const std::string& function)
@@ -254,55 +267,9 @@ std::string runtimeMessage(const std::string& what)
 
 } // namespace
 
-std::string stripImports(const std::string& source, std::vector<std::pair<std::string, std::string>>& aliases)
+ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::string& source, const std::string& fileName)
 {
-    std::istringstream in(source);
-    std::string out;
-    bool inParenthesizedImport = false;
-    std::string fromModule;
-    auto addNames = [&](std::string names, const std::string& module) {
-        for (char& c : names)
-            if (c == '(' || c == ')') c = ' ';
-        std::istringstream list(names);
-        for (std::string item; std::getline(list, item, ',');) {
-            std::istringstream words(item);
-            std::string name, as, alias;
-            words >> name >> as >> alias;
-            if (name.empty()) continue;
-            const std::string full = module.empty() ? name : module + "." + name;
-            const std::string bound = as == "as" ? alias : module.empty() ? name.substr(0, name.find('.')) : name;
-            aliases.emplace_back(bound, module.empty() && as != "as" ? full.substr(0, full.find('.')) : full);
-        }
-    };
-    for (std::string line; std::getline(in, line);) {
-        if (inParenthesizedImport) {
-            addNames(line, fromModule);
-            inParenthesizedImport = line.find(')') == std::string::npos;
-            out += "\n";
-            continue;
-        }
-        if (line.rfind("import ", 0) == 0) {
-            addNames(line.substr(7), "");
-            out += "\n";
-        } else if (line.rfind("from ", 0) == 0 && line.find(" import ") != std::string::npos) {
-            const std::size_t at = line.find(" import ");
-            fromModule = line.substr(5, at - 5);
-            fromModule.erase(fromModule.find_last_not_of(' ') + 1);
-            const std::string names = line.substr(at + 8);
-            addNames(names, fromModule);
-            inParenthesizedImport = names.find('(') != std::string::npos && names.find(')') == std::string::npos;
-            out += "\n";
-        } else {
-            out += line + "\n";
-        }
-    }
-    return out;
-}
-
-int ReferenceProgram::compilationCount() { return g_compilations.load(); }
-
-ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const std::string& source, const std::string& fileName)
-{
+    using LoadResult = ReferenceProgram::LoadResult;
     LoadResult result;
     const std::string& function = spec.reference.function;
     const int defLine = lineOfDef(source, function);
@@ -311,9 +278,8 @@ ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const st
         result.diagnostics.push_back(*d);
         return result;
     }
-    auto program = std::make_shared<ReferenceProgram>();
-    program->m_impl = std::get<std::shared_ptr<const Impl>>(compiled);
-    program->m_fileName = fileName;
+    auto program = std::make_shared<TorchReferenceProgram>();
+    program->m_impl = std::get<std::shared_ptr<const CompiledUnit>>(compiled);
     program->m_returnLine = lineOfLastReturn(source, defLine);
     const c10::FunctionSchema& schema = program->m_impl->function->getSchema();
 
@@ -364,7 +330,7 @@ ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const st
     return result;
 }
 
-std::variant<std::vector<Tensor>, std::string> ReferenceProgram::run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const
+std::variant<std::vector<Tensor>, std::string> TorchReferenceProgram::run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const
 {
     try {
         c10::InferenceMode guard;
@@ -398,4 +364,20 @@ std::variant<std::vector<Tensor>, std::string> ReferenceProgram::run(std::span<c
     }
 }
 
+class TorchReferenceEngine : public ReferenceEngine
+{
+public:
+    ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName) const override
+    {
+        return loadTorchReference(spec, source, fileName);
+    }
+    int compilationCount() const override { return g_compilations.load(); }
+};
+
 } // namespace ptowb
+
+extern "C" __attribute__((visibility("default"))) const ptowb::ReferenceEngine* ptowb_reference_engine()
+{
+    static const ptowb::TorchReferenceEngine engine;
+    return &engine;
+}
