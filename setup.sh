@@ -16,7 +16,8 @@ build="$root/build/release"
 packages=(
   cmake g++ make ccache pkg-config
   qt6-base-dev libqscintilla2-qt6-dev nlohmann-json3-dev libgl-dev
-  libbenchmark-dev
+  libtorch-dev libbenchmark-dev
+  python3 python3-numpy
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)
 
