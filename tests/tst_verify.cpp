@@ -1,5 +1,7 @@
 // ptowb-cli run / compare / verify against stand-in runners: a runner that is right, one that
 // is wrong, and every way a runner can break. Real processes, real run folders and reports.
+#include "run/process_runner.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -10,6 +12,9 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
+
+#include <atomic>
+#include <thread>
 
 namespace {
 
@@ -43,7 +48,7 @@ QString makeProject(const QTemporaryDir& dir)
     for (const char* mode : kModes)
         runners.append(QJsonObject{{"name", mode},
                                    {"kind", "device"},
-                                   {"timeout_s", 2},
+                                   {"timeout_s", QString(mode).contains("hang") ? 2 : 60},
                                    {"command", QJsonArray{PTOWB_FAKE_RUNNER, mode, "{run_dir}"}}});
     runners.append(QJsonObject{{"name", "missing"}, {"command", QJsonArray{"/nonexistent/runner", "{run_dir}"}}});
     runners.append(QJsonObject{{"name", "pypto"},
@@ -231,6 +236,46 @@ private slots:
         const Run external = cli({"run", m_project, "--backend", "crash", "--case", "small", "--out", m_dir.filePath("crashrun")});
         QCOMPARE(external.exitCode, 1);
         QCOMPARE(readJson(m_dir.filePath("crashrun/small/run.json"))["status"].toString(), QStringLiteral("crashed"));
+    }
+
+    void cancelKillsTheRunner()
+    {
+        QTemporaryDir dir;
+        std::atomic<bool> cancel{false};
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        QElapsedTimer clock;
+        clock.start();
+        const ptowb::ProcessOutcome outcome = ptowb::runProcess({PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(), 600, &cancel);
+        canceller.join();
+        QCOMPARE(outcome.status, ptowb::ProcessOutcome::Status::Cancelled);
+        QVERIFY(clock.elapsed() < 5000);
+        // The runner's child went with it: nothing in its process group survives.
+        auto survivors = [&] {
+            QProcess pgrep;
+            pgrep.start("pgrep", {"-f", QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path()});
+            pgrep.waitForFinished();
+            return pgrep.readAllStandardOutput().trimmed();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(survivors().isEmpty(), 2000);
+    }
+
+    void referenceReturningTheWrongShape()
+    {
+        QTemporaryDir dir;
+        const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
+        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+        QFile reference(dir.filePath("reference.py"));
+        QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+                        "    y = x * scale\n    return y\n");
+        reference.close();
+        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("out")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(dir.filePath("reference.py") + ":7:1: error: the reference returns 'y' as float16[4, 64], but the rules say float16[4, 32]"),
+                 qPrintable(r.out));
     }
 
     void missingReferenceEngine()

@@ -30,9 +30,9 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& i
         const InferredOutput& want = record.expectedOutputs[k];
         if (outputs[k].shape() != want.shape || outputs[k].dtype() != want.dtype) {
             record.status = "error";
-            record.error = "reference output '" + want.name + "' is " + describe(outputs[k]) + ", but the rules say " +
-                           std::string(dtypeName(want.dtype)) + shapefn::toString(want.shape) + " (reference line " +
-                           std::to_string(m_program->returnLine()) + ")";
+            record.error = m_file + ":" + std::to_string(m_program->returnLine()) + ":1: error: the reference returns '" + want.name +
+                           "' as " + describe(outputs[k]) + ", but the rules say " + std::string(dtypeName(want.dtype)) +
+                           shapefn::toString(want.shape);
             outputs.clear();
             return record;
         }
@@ -117,7 +117,7 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
         text << in.rdbuf();
         auto loaded = ReferenceProgram::load(spec, text.str(), path);
         choice.diagnostics = loaded.diagnostics;
-        if (loaded.program) choice.backend = std::make_unique<ReferenceBackend>(loaded.program);
+        if (loaded.program) choice.backend = std::make_unique<ReferenceBackend>(loaded.program, path);
         else choice.error = "the reference does not compile";
         return choice;
     }

@@ -27,13 +27,17 @@ public:
 class ReferenceBackend : public Backend
 {
 public:
-    explicit ReferenceBackend(std::shared_ptr<const ReferenceProgram> program) : m_program(std::move(program)) {}
+    ReferenceBackend(std::shared_ptr<const ReferenceProgram> program, std::string file)
+        : m_program(std::move(program)), m_file(std::move(file))
+    {
+    }
     std::string name() const override { return "ref"; }
     RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
                   const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
 
 private:
     std::shared_ptr<const ReferenceProgram> m_program;
+    std::string m_file; // reference.py, for file:line in errors
 };
 
 // A runner from runners.json: a separate process, given the case folder.
