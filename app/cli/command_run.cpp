@@ -9,10 +9,11 @@
 
 namespace ptowb::cli {
 
-// Loads the project's op and runner configuration; prints problems. Exit code or -1 to go on.
-int loadForRun(const CommandLine& cmd, const char* usage, std::ostream& err, std::optional<Project>& project, SpecLoadResult& spec,
-               RunnerConfigs& runners)
+int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err, RunnableProject& out)
 {
+    std::optional<Project>& project = out.project;
+    SpecLoadResult& spec = out.loaded;
+    RunnerConfigs& runners = out.runners;
     project = openProjectArgument(cmd, usage, err);
     if (!project) return kUsageError;
     spec = project->validateSaved();
@@ -37,17 +38,17 @@ int loadForRun(const CommandLine& cmd, const char* usage, std::ostream& err, std
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const char* usage = "ptowb-cli run <project> --backend ref|NAME [--case C] [--out DIR]";
-    std::optional<Project> project;
-    SpecLoadResult loaded;
-    RunnerConfigs runners;
-    if (int code = loadForRun(cmd, usage, err, project, loaded, runners); code >= 0) return code;
+    RunnableProject p;
+    if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
+    const std::optional<Project>& project = p.project;
+    const SpecLoadResult& loaded = p.loaded;
     const auto backends = cmd.values("backend");
     if (backends.empty()) {
         err << "usage: " << usage << '\n';
         return kUsageError;
     }
     const std::string projectDir = project->folder().toStdString();
-    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, runners);
+    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, p.runners);
     for (const Diagnostic& d : choice.diagnostics) err << formatDiagnostic(d) << '\n';
     if (!choice.backend) {
         err << "ptowb-cli: " << choice.error << '\n';

@@ -8,16 +8,14 @@
 
 namespace ptowb::cli {
 
-int loadForRun(const CommandLine& cmd, const char* usage, std::ostream& err, std::optional<Project>& project, SpecLoadResult& spec,
-               RunnerConfigs& runners);
-
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const char* usage = "ptowb-cli verify <project> [--against NAME] [--case C] [--json FILE] [--junit FILE]";
-    std::optional<Project> project;
-    SpecLoadResult loaded;
-    RunnerConfigs runners;
-    if (int code = loadForRun(cmd, usage, err, project, loaded, runners); code >= 0) return code;
+    RunnableProject p;
+    if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
+    const std::optional<Project>& project = p.project;
+    const SpecLoadResult& loaded = p.loaded;
+    const RunnerConfigs& runners = p.runners;
     std::string against = cmd.values("against").empty() ? "" : cmd.values("against").back();
     if (against.empty()) {
         if (runners.runners.empty()) {

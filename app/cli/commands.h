@@ -2,11 +2,24 @@
 
 #include "cli_options.h"
 #include "project/project.h"
+#include "run/runner_config.h"
 
 #include <iosfwd>
 #include <optional>
 
 namespace ptowb::cli {
+
+// A project ready to run: its op (valid) and its runners.
+struct RunnableProject
+{
+    std::optional<Project> project;
+    SpecLoadResult loaded;
+    RunnerConfigs runners;
+};
+
+// Loads what `run` and `verify` need and checks --case; prints problems. Returns the exit
+// code to stop with, or -1 to go on.
+int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err, RunnableProject& out);
 
 // Opens the one project a command names, or prints why not (usage or I/O: exit code 2).
 std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err);

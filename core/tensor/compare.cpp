@@ -86,6 +86,27 @@ struct Partial
     std::int64_t nanA = 0, nanE = 0, infA = 0, infE = 0;
     // Min-heap on absError of the K largest errors seen.
     std::vector<std::pair<double, std::int64_t>> worst;
+
+    // Adds another range's sums and counts; the worst lists are merged by the caller.
+    void merge(const Partial& o)
+    {
+        sumAbs += o.sumAbs;
+        sumRel += o.sumRel;
+        sumSq += o.sumSq;
+        sumAE += o.sumAE;
+        sumAA += o.sumAA;
+        sumEE += o.sumEE;
+        maxAbs = std::max(maxAbs, o.maxAbs);
+        maxRel = std::max(maxRel, o.maxRel);
+        maxUlp = std::max(maxUlp, o.maxUlp);
+        mismatches += o.mismatches;
+        withinThousandth += o.withinThousandth;
+        finite += o.finite;
+        nanA += o.nanA;
+        nanE += o.nanE;
+        infA += o.infA;
+        infE += o.infE;
+    }
 };
 
 void keepWorst(Partial& p, int k, double absError, std::int64_t index)
@@ -108,58 +129,48 @@ template <bool Ulps, class GetA, class GetE>
 void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, const CompareOptions& o, Partial& p)
 {
     const double floor = o.relativeFloor, atol = o.atol, rtol = o.rtol;
-    double sumAbs = 0, sumRel = 0, sumSq = 0, sumAE = 0, sumAA = 0, sumEE = 0, maxAbs = 0, maxRel = 0;
-    std::int64_t maxUlp = 0, mismatches = 0, within = 0, finite = 0;
+    Partial acc; // a local, so that its fields can live in registers
     double threshold = 0; // smallest error worth a look for the worst list, once the list is full
     for (std::int64_t k = begin; k < end; ++k) {
         const auto [a, ordA] = getA(k);
         const auto [e, ordE] = getE(k);
-        if (!(std::isfinite(a) && std::isfinite(e))) {
-            p.nanA += std::isnan(a);
-            p.nanE += std::isnan(e);
-            p.infA += std::isinf(a);
-            p.infE += std::isinf(e);
+        const double diff = a - e;
+        // One test for the common case: a finite difference means both sides are finite.
+        // (Only a double overflow gives an infinite difference of finite values; re-checked.)
+        if (!std::isfinite(diff) && !(std::isfinite(a) && std::isfinite(e))) {
+            acc.nanA += std::isnan(a);
+            acc.nanE += std::isnan(e);
+            acc.infA += std::isinf(a);
+            acc.infE += std::isinf(e);
             const bool sameInfinity = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
             if (!sameInfinity) {
-                ++mismatches;
+                ++acc.mismatches;
                 keepWorst(p, o.topK, HUGE_VAL, k);
                 if (int(p.worst.size()) == o.topK) threshold = p.worst.front().first;
             }
             continue;
         }
-        ++finite;
-        const double diff = a - e;
+        ++acc.finite;
         const double absDiff = std::fabs(diff);
         const double absE = std::fabs(e);
         const double rel = absE > floor ? absDiff / absE : 0.0;
-        sumAbs += absDiff;
-        sumRel += rel;
-        sumSq += diff * diff;
-        sumAE += a * e;
-        sumAA += a * a;
-        sumEE += e * e;
-        maxAbs = std::max(maxAbs, absDiff);
-        maxRel = std::max(maxRel, rel);
-        mismatches += absDiff > atol + rtol * absE;
-        within += rel < 1e-3;
-        if constexpr (Ulps) maxUlp = std::max(maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
+        acc.sumAbs += absDiff;
+        acc.sumRel += rel;
+        acc.sumSq += diff * diff;
+        acc.sumAE += a * e;
+        acc.sumAA += a * a;
+        acc.sumEE += e * e;
+        acc.maxAbs = std::max(acc.maxAbs, absDiff);
+        acc.maxRel = std::max(acc.maxRel, rel);
+        acc.mismatches += absDiff > atol + rtol * absE;
+        acc.withinThousandth += rel < 1e-3;
+        if constexpr (Ulps) acc.maxUlp = std::max(acc.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
         if (absDiff > threshold) {
             keepWorst(p, o.topK, absDiff, k);
             if (int(p.worst.size()) == o.topK) threshold = p.worst.front().first;
         }
     }
-    p.sumAbs += sumAbs;
-    p.sumRel += sumRel;
-    p.sumSq += sumSq;
-    p.sumAE += sumAE;
-    p.sumAA += sumAA;
-    p.sumEE += sumEE;
-    p.maxAbs = std::max(p.maxAbs, maxAbs);
-    p.maxRel = std::max(p.maxRel, maxRel);
-    p.maxUlp = std::max(p.maxUlp, maxUlp);
-    p.mismatches += mismatches;
-    p.withinThousandth += within;
-    p.finite += finite;
+    p.merge(acc);
 }
 
 template <class T> auto typedGetter(const Tensor& t)
@@ -240,22 +251,7 @@ Comparison compareTensors(const Tensor& actual, const Tensor& expected, const Co
     Partial total;
     std::vector<std::pair<double, std::int64_t>> worst;
     for (const Partial& p : partials) {
-        total.sumAbs += p.sumAbs;
-        total.sumRel += p.sumRel;
-        total.sumSq += p.sumSq;
-        total.sumAE += p.sumAE;
-        total.sumAA += p.sumAA;
-        total.sumEE += p.sumEE;
-        total.maxAbs = std::max(total.maxAbs, p.maxAbs);
-        total.maxRel = std::max(total.maxRel, p.maxRel);
-        total.maxUlp = std::max(total.maxUlp, p.maxUlp);
-        total.mismatches += p.mismatches;
-        total.withinThousandth += p.withinThousandth;
-        total.finite += p.finite;
-        total.nanA += p.nanA;
-        total.nanE += p.nanE;
-        total.infA += p.infA;
-        total.infE += p.infE;
+        total.merge(p);
         worst.insert(worst.end(), p.worst.begin(), p.worst.end());
     }
     ErrorMetrics& m = c.metrics;
