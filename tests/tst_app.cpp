@@ -178,6 +178,30 @@ private slots:
         QCOMPARE(RecentProjects::list().first(), QDir::cleanPath(folder));
     }
 
+    void referenceErrorsShowInTheReferenceEditor()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QVERIFY(validated.wait(10000));
+        QCOMPARE(w.problems().rowCount(), 0);
+        CodeEditor* reference = w.session().editor(Document::Reference);
+        const QString good = reference->text();
+        validated.clear();
+        reference->setText(QString(good).replace(QStringLiteral("torch.softmax("), QStringLiteral("torch.sofmax(")));
+        QVERIFY(validated.wait(10000));
+        QCOMPARE(w.problems().rowCount(), 1);
+        const int line = lineOf(good, QStringLiteral("torch.softmax("));
+        QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::LineRole).toInt(), line);
+        QCOMPARE(reference->markedLines(), QList<int>{line - 1});
+        QVERIFY(w.session().editor(Document::Description)->markedLines().isEmpty());
+        validated.clear();
+        reference->setText(good);
+        QVERIFY(validated.wait(10000));
+        QCOMPARE(w.problems().rowCount(), 0);
+    }
+
     void invalidJsonWhileTyping()
     {
         QTemporaryDir dir;

@@ -83,6 +83,21 @@ private slots:
         QVERIFY(r.out.contains(QStringLiteral(": warning: unknown key \"dco\"")));
     }
 
+    void validateCompilesTheReference()
+    {
+        QTemporaryDir dir;
+        const QString path = brokenProject(dir, project("scale_gelu") + "/op.json");
+        QFile reference(dir.filePath("reference.py"));
+        QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+                        "    return torch.gelu_typo(x[:, :channels]) * scale\n");
+        reference.close();
+        const Run r = cli({"validate", path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.startsWith(dir.filePath("reference.py") + ":6:12: error: "), qPrintable(r.out));
+        QVERIFY(r.out.contains("[reference.compile]"));
+    }
+
     void validateUsageAndIoErrors()
     {
         QCOMPARE(cli({}).exitCode, 2);

@@ -1,5 +1,6 @@
 #include "commands.h"
 
+#include "project/atomic_file.h"
 #include "project/project.h"
 
 #include <ostream>
@@ -22,12 +23,17 @@ int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     auto project = openProjectArgument(cmd, "ptowb-cli validate <project>", err);
     if (!project) return kUsageError;
-    const SpecLoadResult result = project->validateSaved();
-    for (const Diagnostic& d : result.diagnostics) (d.code.rfind("io.", 0) == 0 ? err : out) << formatDiagnostic(d) << '\n';
-    for (const Diagnostic& d : result.diagnostics)
-        if (d.code.rfind("io.", 0) == 0) return kUsageError;
-    const int errors = countErrors(result.diagnostics);
-    const int warnings = int(result.diagnostics.size()) - errors;
+    QByteArray description, reference;
+    QString error;
+    if (!readTextFile(project->descriptionPath(), description, error)) {
+        err << "ptowb-cli: " << error.toStdString() << '\n';
+        return kUsageError;
+    }
+    readTextFile(project->referencePath(), reference, error); // a missing file is a diagnostic from the description
+    const Diagnostics diagnostics = project->check(description, reference);
+    for (const Diagnostic& d : diagnostics) out << formatDiagnostic(d) << '\n';
+    const int errors = countErrors(diagnostics);
+    const int warnings = int(diagnostics.size()) - errors;
     err << project->name().toStdString() << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings
         << " warning" << (warnings == 1 ? "" : "s") << '\n';
     return errors ? kFailure : kSuccess;

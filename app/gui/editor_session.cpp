@@ -24,7 +24,7 @@ EditorSession::EditorSession(QObject* parent) : QObject(parent)
     m_validationTimer.setSingleShot(true);
     m_validationTimer.setInterval(kValidationDelayMs);
     connect(&m_validationTimer, &QTimer::timeout, this, &EditorSession::validateNow);
-    connect(&m_watcher, &QFutureWatcher<SpecLoadResult>::finished, this, &EditorSession::onValidationFinished);
+    connect(&m_watcher, &QFutureWatcher<Diagnostics>::finished, this, &EditorSession::onValidationFinished);
 }
 
 EditorSession::~EditorSession()
@@ -106,19 +106,20 @@ void EditorSession::validateNow()
     }
     m_runningGeneration = m_generation;
     const Project project = *m_project;
-    const QByteArray text = editor(Document::Description)->text().toUtf8();
-    m_watcher.setFuture(QtConcurrent::run([project, text] { return project.validate(text); }));
+    const QByteArray description = editor(Document::Description)->text().toUtf8();
+    const QByteArray reference = editor(Document::Reference)->text().toUtf8();
+    m_watcher.setFuture(QtConcurrent::run([project, description, reference] { return project.check(description, reference); }));
 }
 
 void EditorSession::onValidationFinished()
 {
-    const SpecLoadResult result = m_watcher.result();
+    Diagnostics result = m_watcher.result();
     if (m_validateAgain || m_runningGeneration != m_generation) {
         m_validateAgain = false;
         validateNow();
         return;
     }
-    m_diagnostics = result.diagnostics;
+    m_diagnostics = std::move(result);
     distribute(m_diagnostics);
     Q_EMIT validated(m_diagnostics);
 }

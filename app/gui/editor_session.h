@@ -14,8 +14,9 @@ namespace ptowb {
 
 class CodeEditor;
 
-// The open project and its three editable files. Saves atomically, and validates the
-// description while the author types (after a pause) and on every save, off the GUI thread.
+// The open project and its three editable files. Saves atomically, and checks the
+// description and the reference while the author types (after a pause) and on every save,
+// off the GUI thread.
 class EditorSession : public QObject
 {
     Q_OBJECT
@@ -54,7 +55,7 @@ private:
     std::array<CodeEditor*, kDocumentCount> m_editors{};
     std::optional<Project> m_project;
     QTimer m_validationTimer;
-    QFutureWatcher<SpecLoadResult> m_watcher;
+    QFutureWatcher<Diagnostics> m_watcher;
     quint64 m_generation = 0;
     quint64 m_runningGeneration = 0;
     bool m_validateAgain = false;

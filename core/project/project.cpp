@@ -2,6 +2,7 @@
 
 #include "json/json_document.h"
 #include "project/atomic_file.h"
+#include "reference/reference_program.h"
 #include "spec/source_check.h"
 
 #include <QDir>
@@ -65,5 +66,21 @@ std::vector<std::string> Project::runnerConfigFiles() const
 QString Project::runsFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs")); }
 
 SpecLoadResult Project::validateSaved() const { return loadOpSpecFile(descriptionPath().toStdString()); }
+
+Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText) const
+{
+    return ReferenceProgram::load(spec, referenceText.toStdString(), referencePath().toStdString()).diagnostics;
+}
+
+Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText) const
+{
+    SpecLoadResult result = validate(descriptionText);
+    // A reference can only be checked against a sound description (its names and outputs).
+    if (result.usable() && QFileInfo::exists(referencePath())) {
+        const Diagnostics reference = checkReference(result.spec, referenceText);
+        result.diagnostics.insert(result.diagnostics.end(), reference.begin(), reference.end());
+    }
+    return result.diagnostics;
+}
 
 } // namespace ptowb

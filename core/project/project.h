@@ -34,6 +34,11 @@ public:
     // Validates op.json text (saved or not) against the files in the folder.
     SpecLoadResult validate(const QByteArray& descriptionText) const;
     SpecLoadResult validateSaved() const;
+    // Compiles reference.py text (saved or not) against a valid op; problems are diagnostics on
+    // reference.py lines. Loads the libtorch reference engine on first use.
+    Diagnostics checkReference(const OpSpec& spec, const QByteArray& referenceText) const;
+    // Both, on the texts given: what `ptowb-cli validate` and the editor report.
+    Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText) const;
 
 private:
     void readSourceNames();
