@@ -158,6 +158,14 @@ private slots:
         QVERIFY2(firstDiagnostic(r).startsWith(expected), qPrintable(firstDiagnostic(r)));
         QCOMPARE(r.diagnostics[0].file, std::string("reference.py"));
         QVERIFY(r.diagnostics[0].message.find("<string>") == std::string::npos);
+        QVERIFY(r.diagnostics[0].message.find("original call") == std::string::npos);
+    }
+
+    void unknownTorchFunctionSuggestsTheRightOne()
+    {
+        const OpSpec spec = loadSpec("softmax");
+        const auto r = loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> Tensor:\n    return torch.sofmax(x, -1)\n");
+        QCOMPARE(firstDiagnostic(r), QStringLiteral("3:12 reference.compile: unknown torch function 'sofmax'; did you mean 'softmax' or 'fmax'?"));
     }
 
     void signatureChecks()

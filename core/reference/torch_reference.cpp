@@ -164,9 +164,28 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
             col = int(l.find('~')) + 1;
             break;
         }
-    // Keep the message itself: trimmed, one line.
+    // Keep the message itself: one line, without TorchScript's trailer about the original call.
+    if (const std::size_t trailer = message.find("The original call is"); trailer != std::string::npos) message.erase(trailer);
+    static const std::regex kUnknownOp(R"re(Unknown builtin op: aten::(\w+)\.\s*(Here are some suggestions:([\s\S]*))?)re");
+    if (std::regex_search(message, match, kUnknownOp)) {
+        std::string suggestions;
+        static const std::regex kSuggestion(R"re(aten::(\w+))re");
+        const std::string listed = match[3];
+        for (auto it = std::sregex_iterator(listed.begin(), listed.end(), kSuggestion); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[1].str();
+            if (name.front() == '_' || suggestions.find("'" + name + "'") != std::string::npos) continue; // private aten ops
+            suggestions += std::string(suggestions.empty() ? "" : " or ") + "'" + name + "'";
+        }
+        message = "unknown torch function '" + match[1].str() + "'" + (suggestions.empty() ? "" : "; did you mean " + suggestions + "?");
+    }
     std::string cleaned;
-    for (char c : message) cleaned += (c == '\n') ? ' ' : c;
+    bool space = false;
+    for (char c : message) {
+        const bool blank = c == '\n' || c == '\t' || c == ' ';
+        if (blank && space) continue;
+        cleaned += blank ? ' ' : c;
+        space = blank;
+    }
     while (!cleaned.empty() && (cleaned.back() == ' ' || cleaned.back() == ':')) cleaned.pop_back();
     while (!cleaned.empty() && cleaned.front() == ' ') cleaned.erase(cleaned.begin());
     return referenceDiagnostic(file, line, std::max(col, 1), "reference.compile", cleaned.empty() ? "TorchScript cannot compile the reference" : cleaned);
