@@ -1,0 +1,300 @@
+#include "codegen/python_rule_emitter.h"
+
+#include "types/dtype.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ptowb::codegen {
+
+using rules::Node;
+using rules::NodeKind;
+using rules::Op;
+
+std::string pythonStringLiteral(const std::string& text)
+{
+    std::string out = "'";
+    for (unsigned char c : text) {
+        switch (c) {
+        case '\\': out += "\\\\"; break;
+        case '\'': out += "\\'"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20 || c >= 0x7f) {
+                // Byte escapes keep the generated file ASCII; decode() restores the UTF-8 text.
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", c);
+                out += buf;
+            } else {
+                out += char(c);
+            }
+        }
+    }
+    out += "'";
+    // Non-ASCII bytes were escaped individually: rebuild them as UTF-8 text.
+    if (out.find("\\x") != std::string::npos) {
+        bool nonAscii = false;
+        for (unsigned char c : text) nonAscii = nonAscii || c >= 0x80;
+        if (nonAscii) return "b" + out + ".decode('utf-8')";
+    }
+    return out;
+}
+
+namespace {
+
+std::string floatLiteral(double v)
+{
+    if (std::isinf(v)) return v > 0 ? "float('inf')" : "float('-inf')";
+    if (std::isnan(v)) return "float('nan')";
+    char buf[40];
+    for (int precision = 1; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    std::string s = buf;
+    if (s.find_first_of(".en") == std::string::npos) s += ".0";
+    return s;
+}
+
+class Emitter
+{
+public:
+    explicit Emitter(const PythonNames& names) : m_names(names) {}
+
+    std::string emit(const Node& n)
+    {
+        switch (n.kind) {
+        case NodeKind::IntLit: return std::to_string(n.intValue);
+        case NodeKind::FloatLit: return floatLiteral(n.floatValue);
+        case NodeKind::BoolLit: return n.intValue ? "True" : "False";
+        case NodeKind::StrLit: return pythonStringLiteral(n.text);
+        case NodeKind::DTypeLit: return "_pt_dt(" + pythonStringLiteral(std::string(dtypeName(n.dtype))) + ")";
+        case NodeKind::Input: return m_names.inputs.at(std::size_t(n.slot));
+        case NodeKind::Param: return m_names.params.at(std::size_t(n.slot));
+        case NodeKind::List: {
+            std::string out = "[";
+            for (std::size_t k = 0; k < n.kids.size(); ++k) out += (k ? ", " : "") + emitNumber(*n.kids[k], n.type == rules::Type::FloatList);
+            return out + "]";
+        }
+        case NodeKind::Attr: {
+            static const char* const kAccessor[] = {"_pt_shape", "_pt_rank", "_pt_dtype", "_pt_numel"};
+            return std::string(kAccessor[int(n.attr)]) + "(" + emit(*n.kids[0]) + ")";
+        }
+        case NodeKind::Index: {
+            const Node& sub = *n.kids[1];
+            if (sub.kind != NodeKind::Slice) return "_pt_index(" + emit(*n.kids[0]) + ", " + emit(sub) + ")";
+            std::string s = emit(*n.kids[0]) + "[";
+            for (std::size_t k = 0; k < 3; ++k) {
+                if (k) s += ":";
+                if (sub.kids[k]) s += emit(*sub.kids[k]);
+            }
+            // A zero step is an error in the rule language, as in Python.
+            return s + "]";
+        }
+        case NodeKind::Unary: return std::string("(") + (n.op == Op::Neg ? "-" : "+") + emit(*n.kids[0]) + ")";
+        case NodeKind::Binary: return binary(n);
+        case NodeKind::Compare: {
+            std::string out = "(" + emit(*n.kids[0]);
+            for (std::size_t k = 0; k < n.ops.size(); ++k) out += std::string(" ") + rules::opSpelling(n.ops[k]) + " " + emit(*n.kids[k + 1]);
+            return out + ")";
+        }
+        case NodeKind::And: return "(" + emit(*n.kids[0]) + " and " + emit(*n.kids[1]) + ")";
+        case NodeKind::Or: return "(" + emit(*n.kids[0]) + " or " + emit(*n.kids[1]) + ")";
+        case NodeKind::Not: return "(not " + emit(*n.kids[0]) + ")";
+        case NodeKind::IfElse: {
+            const bool widen = n.type == rules::Type::Float || n.type == rules::Type::FloatList;
+            return "(" + (widen ? emitNumber(*n.kids[0], true) : emit(*n.kids[0])) + " if " + emit(*n.kids[1]) + " else " +
+                   (widen ? emitNumber(*n.kids[2], true) : emit(*n.kids[2])) + ")";
+        }
+        case NodeKind::Call: return call(n);
+        default: return "None";
+        }
+    }
+
+private:
+    // An int (or list of ints) where the rule wants floats: converted, so results print alike.
+    std::string emitNumber(const Node& n, bool asFloat)
+    {
+        const std::string text = emit(n);
+        if (!asFloat) return text;
+        if (n.type == rules::Type::Int) return "float(" + text + ")";
+        if (n.type == rules::Type::Shape) return "[float(_v) for _v in " + text + "]";
+        return text;
+    }
+
+    std::string binary(const Node& n)
+    {
+        const std::string a = emit(*n.kids[0]), b = emit(*n.kids[1]);
+        if (n.type == rules::Type::FloatList && n.op == Op::Add)
+            return "([float(_v) for _v in " + a + "] + [float(_v) for _v in " + b + "])";
+        if (n.type == rules::Type::Float && n.op != Op::Div)
+            return "(" + emitNumber(*n.kids[0], true) + " " + rules::opSpelling(n.op) + " " + emitNumber(*n.kids[1], true) + ")";
+        if (n.op == Op::Div) return "_pt_div(" + a + ", " + b + ")";
+        if (n.op == Op::Mul && rules::isList(n.type)) return "_pt_repeat(" + a + ", " + b + ")";
+        return "(" + a + " " + rules::opSpelling(n.op) + " " + b + ")";
+    }
+
+    std::string call(const Node& n)
+    {
+        std::string args;
+        for (std::size_t k = 0; k < n.kids.size(); ++k) args += (k ? ", " : "") + emit(*n.kids[k]);
+        switch (n.builtin) {
+        case rules::Builtin::Min:
+        case rules::Builtin::Max: {
+            const char* f = n.builtin == rules::Builtin::Min ? "min" : "max";
+            if (n.kids.size() == 1) return std::string("_pt_") + f + "_of(" + args + ")";
+            if (n.type == rules::Type::Float) {
+                args.clear();
+                for (std::size_t k = 0; k < n.kids.size(); ++k) args += (k ? ", " : "") + emitNumber(*n.kids[k], true);
+            }
+            return std::string(f) + "(" + args + ")";
+        }
+        case rules::Builtin::Abs: return "abs(" + args + ")";
+        case rules::Builtin::Len: return "len(" + args + ")";
+        case rules::Builtin::Prod: return n.type == rules::Type::Float ? "float(_pt_prod(" + args + "))" : "_pt_prod(" + args + ")";
+        case rules::Builtin::Sum: return n.type == rules::Type::Float ? "float(sum(" + args + "))" : "sum(" + args + ")";
+        case rules::Builtin::CeilDiv: return "_pt_ceil_div(" + args + ")";
+        case rules::Builtin::Broadcast: return "_pt_broadcast(" + args + ")";
+        case rules::Builtin::Promote: return "_pt_promote(" + args + ")";
+        case rules::Builtin::Reduce: return "_pt_reduce(" + args + ")";
+        case rules::Builtin::Transpose: return "_pt_transpose(" + args + ")";
+        case rules::Builtin::MatmulShape: return "_pt_matmul_shape(" + args + ")";
+        }
+        return "None";
+    }
+
+    const PythonNames& m_names;
+};
+
+} // namespace
+
+std::string emitPython(const rules::Node& root, const PythonNames& names) { return Emitter(names).emit(root); }
+
+const std::string& pythonRulePrelude()
+{
+    static const std::string prelude = R"PY(
+class RuleError(ValueError):
+    """A rule of the op description does not hold for these inputs."""
+
+
+def _pt_index(seq, i):
+    if i < -len(seq) or i >= len(seq):
+        raise RuleError("index %d is out of range for a list of length %d" % (i, len(seq)))
+    return seq[i]
+
+
+def _pt_div(a, b):
+    if b == 0:
+        raise RuleError("division by zero")
+    return a / b
+
+
+def _pt_ceil_div(a, b):
+    if b == 0:
+        raise RuleError("ceil_div: division by zero")
+    return -((-a) // b)
+
+
+def _pt_prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _pt_min_of(values):
+    if len(values) == 0:
+        raise RuleError("min() of an empty list")
+    return min(values)
+
+
+def _pt_max_of(values):
+    if len(values) == 0:
+        raise RuleError("max() of an empty list")
+    return max(values)
+
+
+def _pt_repeat(a, b):
+    seq, times = (a, b) if isinstance(a, list) else (b, a)
+    if times > 0 and len(seq) * times > 1000000:
+        raise RuleError("list repetition is too large")
+    return list(seq) * times
+
+
+def _pt_norm_dim(d, rank):
+    if d < -rank or d >= rank:
+        raise RuleError("dim %d is out of range for rank %d" % (d, rank))
+    return d + rank if d < 0 else d
+
+
+def _pt_broadcast(*shapes):
+    result = []
+    for shape in shapes:
+        shape = list(shape)
+        if len(shape) > len(result):
+            result = [1] * (len(shape) - len(result)) + result
+        for k, d in enumerate(shape):
+            i = len(result) - len(shape) + k
+            if d == result[i] or d == 1:
+                continue
+            if result[i] == 1:
+                result[i] = d
+                continue
+            raise RuleError("cannot broadcast %s with %s" % (shape, result))
+    return result
+
+
+def _pt_reduce(shape, dims, keepdim=False):
+    shape = list(shape)
+    dims = [dims] if isinstance(dims, int) else list(dims)
+    reduced = [len(dims) == 0] * len(shape)
+    for d in dims:
+        k = _pt_norm_dim(d, len(shape))
+        if reduced[k]:
+            raise RuleError("dim %d is listed twice" % d)
+        reduced[k] = True
+    out = []
+    for k, n in enumerate(shape):
+        if not reduced[k]:
+            out.append(n)
+        elif keepdim:
+            out.append(1)
+    return out
+
+
+def _pt_transpose(shape, d0, d1):
+    shape = list(shape)
+    a, b = _pt_norm_dim(d0, len(shape)), _pt_norm_dim(d1, len(shape))
+    shape[a], shape[b] = shape[b], shape[a]
+    return shape
+
+
+def _pt_matmul_shape(a, b, trans_a=False, trans_b=False):
+    a, b = list(a), list(b)
+    if not a or not b:
+        raise RuleError("matmul needs tensors of rank >= 1")
+    if trans_a and len(a) >= 2:
+        a[-1], a[-2] = a[-2], a[-1]
+    if trans_b and len(b) >= 2:
+        b[-1], b[-2] = b[-2], b[-1]
+    vector_a, vector_b = len(a) == 1, len(b) == 1
+    if vector_a:
+        a = [1] + a
+    if vector_b:
+        b = b + [1]
+    if a[-1] != b[-2]:
+        raise RuleError("matmul inner dimensions differ: a is %s (k = %d), b is %s (k = %d)" % (a, a[-1], b, b[-2]))
+    out = _pt_broadcast(a[:-2], b[:-2])
+    if not vector_a:
+        out.append(a[-2])
+    if not vector_b:
+        out.append(b[-1])
+    return out
+)PY";
+    return prelude;
+}
+
+} // namespace ptowb::codegen
