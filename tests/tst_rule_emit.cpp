@@ -1,5 +1,6 @@
 // The rule emitters: every rule of the shared table, emitted as Python and run by Debian's
 // python3, must give what the C++ evaluator gives (or fail where it fails).
+#include "codegen/cpp_rule_emitter.h"
 #include "codegen/python_rule_emitter.h"
 #include "rule_table.h"
 
@@ -118,6 +119,75 @@ private slots:
         qInfo("%d rules agree", checked);
     }
 
+    void cppAgreesWithTheEvaluator()
+    {
+        testing::Fixture fixture;
+        codegen::CppNames names;
+        names.inputs = fixture.scope.inputs;
+        for (const auto& p : fixture.scope.params) names.params.push_back(p.name);
+        std::vector<Emitted> cases;
+        for (const auto& [rule, expected] : testing::ruleTable()) {
+            auto compiled = Rule::compile(rule, fixture.scope);
+            if (!std::holds_alternative<Rule>(compiled)) continue;
+            const Rule& r = std::get<Rule>(compiled);
+            auto value = r.evaluate({fixture.inputs, fixture.params});
+            const QString want = std::holds_alternative<Value>(value) ? QString::fromStdString(std::get<Value>(value).toString()) : QStringLiteral("error");
+            cases.push_back({QString::fromUtf8(rule), want, codegen::emitCpp(r.root(), names)});
+        }
+        std::string program = R"CPP(
+#include "rules/emitted_support.h"
+#include "rules/rule_value.h"
+#include <climits>
+#include <cmath>
+#include <iostream>
+using ptowb::rules::Value;
+struct FakeTensor { std::vector<std::int64_t> shape; ptowb::DType dtype; };
+static std::vector<std::int64_t> ptShape(const FakeTensor& t) { return t.shape; }
+static std::int64_t ptRank(const FakeTensor& t) { return std::int64_t(t.shape.size()); }
+static std::int64_t ptNumel(const FakeTensor& t) { return ptowb::emitted::prod(t.shape); }
+static ptowb::DType ptDType(const FakeTensor& t) { return t.dtype; }
+static std::string fmt(bool v) { return Value::ofBool(v).toString(); }
+static std::string fmt(std::int64_t v) { return Value::ofInt(v).toString(); }
+static std::string fmt(double v) { return Value::ofFloat(v).toString(); }
+static std::string fmt(const std::string& v) { return Value::ofStr(v).toString(); }
+static std::string fmt(ptowb::DType v) { return Value::ofDType(v).toString(); }
+static std::string fmt(const std::vector<std::int64_t>& v) { return Value::ofShape(v).toString(); }
+static std::string fmt(const std::vector<double>& v) { return Value::ofFloatList(v).toString(); }
+int main()
+{
+    const FakeTensor x{{4, 64}, ptowb::DType::Float16}, v{{64}, ptowb::DType::Float32}, w{{2, 3, 4, 5}, ptowb::DType::Float32},
+        s{{}, ptowb::DType::Int32}, h{{8, 1, 16}, ptowb::DType::BFloat16};
+    const std::int64_t channels = 32, big = INT64_MAX, zero = 0, neg = -7;
+    const double scale = 0.5;
+    const bool flag = true;
+    const std::string mode = "fast";
+    const std::vector<std::int64_t> dims{0, -1}, empty{};
+    const std::vector<double> weights{0.5, 1.5};
+)CPP";
+        for (const Emitted& c : cases)
+            program += "    try { std::cout << fmt(" + c.python + ") << '\\n'; } catch (const std::exception&) { std::cout << \"error\\n\"; }\n";
+        program += "    return 0;\n}\n";
+        QTemporaryDir dir;
+        QFile file(dir.filePath("rules.cpp"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(program));
+        file.close();
+        QProcess compiler;
+        compiler.start(QStringLiteral(PTOWB_CXX), {"-std=c++20", "-O0", "-I" PTOWB_SOURCE_DIR "/core", file.fileName(), PTOWB_RUNTIME_LIB, "-o", dir.filePath("rules")});
+        QVERIFY(compiler.waitForFinished(300000));
+        QVERIFY2(compiler.exitCode() == 0, compiler.readAllStandardError().left(4000).constData());
+        QProcess run;
+        run.start(dir.filePath("rules"));
+        QVERIFY(run.waitForFinished(30000));
+        const QStringList lines = QString::fromUtf8(run.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), int(cases.size()));
+        for (std::size_t k = 0; k < cases.size(); ++k)
+            QVERIFY2(lines[int(k)] == cases[k].expected,
+                     qPrintable(QStringLiteral("%1\n  C++: %2\n  gives %3, the evaluator %4")
+                                    .arg(cases[k].rule, QString::fromStdString(cases[k].python), lines[int(k)], cases[k].expected)));
+        qInfo("%d rules agree", int(cases.size()));
+    }
+
     void stringLiteralsCannotBreakOut()
     {
         if (!QFileInfo::exists(kPython)) QSKIP("Debian's python3 is not installed");
@@ -139,6 +209,28 @@ private slots:
         const QList<QByteArray> back = p.readAllStandardOutput().split('\0');
         QCOMPARE(back.size(), int(hostile.size()));
         for (std::size_t k = 0; k < hostile.size(); ++k) QCOMPARE(back[int(k)].toStdString(), hostile[k]);
+
+        // The same strings through the C++ literal, compiled and printed back.
+        std::string program = "#include <iostream>\n#include <string>\n// " + std::string("*/ /* comment-breaking text lives in literals only") +
+                              "\nint main()\n{\n";
+        for (const auto& text : hostile) program += "    std::cout << " + codegen::cppStringLiteral(text) + " << '\\0';\n";
+        program += "}\n";
+        QTemporaryDir dir;
+        QFile file(dir.filePath("strings.cpp"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QByteArray::fromStdString(program));
+        file.close();
+        QProcess compiler;
+        compiler.start(QStringLiteral(PTOWB_CXX), {"-std=c++20", "-Wall", "-Werror", file.fileName(), "-o", dir.filePath("strings")});
+        QVERIFY(compiler.waitForFinished(120000));
+        QVERIFY2(compiler.exitCode() == 0, compiler.readAllStandardError().constData());
+        QProcess run;
+        run.start(dir.filePath("strings"));
+        QVERIFY(run.waitForFinished(30000));
+        QList<QByteArray> printed = run.readAllStandardOutput().split('\0');
+        printed.removeLast(); // after the final separator
+        QCOMPARE(printed.size(), int(hostile.size()));
+        for (std::size_t k = 0; k < hostile.size(); ++k) QCOMPARE(printed[int(k)].toStdString(), hostile[k]);
     }
 };
 

@@ -37,6 +37,7 @@ struct DTypeInfo
     std::string_view npyDescr;  // NumPy descr, little-endian ("<f2"); bfloat16 is stored as "<u2"
     int itemSize;
     DTypeKind kind;
+    std::string_view cppEnum;   // ptowb::DType enumerator, for generated C++ ("Float16")
 };
 
 std::span<const DTypeInfo> allDTypes();
