@@ -251,6 +251,26 @@ private slots:
         QCOMPARE(ones.at(2), 1.0);
     }
 
+    void integerStoresSaturate()
+    {
+        Tensor t(DType::Int8, {5});
+        t.set(0, 1000.0);
+        t.set(1, -1000.0);
+        t.set(2, 2.6);
+        t.set(3, std::nan(""));
+        t.set(4, -2.5); // nearest, ties to even
+        QCOMPARE(t.at(0), 127.0);
+        QCOMPARE(t.at(1), -128.0);
+        QCOMPARE(t.at(2), 3.0);
+        QCOMPARE(t.at(3), 0.0);
+        QCOMPARE(t.at(4), -2.0);
+        Tensor big(DType::Int64, {1});
+        big.set(0, 1e30);
+        QCOMPARE(big.values<std::int64_t>()[0], std::numeric_limits<std::int64_t>::max());
+        const Tensor wide = fillTensor({FillSpec::Kind::Uniform, 0, 1000, {}}, DType::UInt8, {1000}, 3);
+        for (std::int64_t k = 0; k < wide.numel(); ++k) QVERIFY(wide.at(k) >= 0 && wide.at(k) <= 255);
+    }
+
     void fileFillChecksShapeAndDType()
     {
         QTemporaryDir dir;

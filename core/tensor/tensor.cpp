@@ -3,7 +3,9 @@
 #include "rules/shape_functions.h"
 #include "tensor/half.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace ptowb {
 
@@ -84,17 +86,30 @@ double Tensor::at(std::int64_t k) const
     return 0;
 }
 
+namespace {
+// Nearest integer, saturated to I's range (NaN gives 0): a plain cast of an out-of-range
+// double is undefined behaviour.
+template <class I> I saturate(double v)
+{
+    if (std::isnan(v)) return 0;
+    const double r = std::nearbyint(v);
+    if (r <= double(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+    if (r >= double(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+    return I(r);
+}
+} // namespace
+
 void Tensor::set(std::int64_t k, double v)
 {
     std::byte* p = mutableBytes() + std::size_t(k) * std::size_t(dtypeInfo(m_dtype).itemSize);
     auto store = [p](auto value) { std::memcpy(p, &value, sizeof value); };
     switch (m_dtype) {
     case DType::Bool: store(std::uint8_t(v != 0)); break;
-    case DType::UInt8: store(std::uint8_t(v)); break;
-    case DType::Int8: store(std::int8_t(v)); break;
-    case DType::Int16: store(std::int16_t(v)); break;
-    case DType::Int32: store(std::int32_t(v)); break;
-    case DType::Int64: store(std::int64_t(v)); break;
+    case DType::UInt8: store(saturate<std::uint8_t>(v)); break;
+    case DType::Int8: store(saturate<std::int8_t>(v)); break;
+    case DType::Int16: store(saturate<std::int16_t>(v)); break;
+    case DType::Int32: store(saturate<std::int32_t>(v)); break;
+    case DType::Int64: store(saturate<std::int64_t>(v)); break;
     case DType::Float16: store(half::floatToFp16(float(v))); break;
     case DType::BFloat16: store(half::floatToBf16(float(v))); break;
     case DType::Float32: store(float(v)); break;

@@ -37,8 +37,8 @@ public:
 
     // Element k (flat, C order) as a double; fp16 and bf16 are decoded exactly.
     double at(std::int64_t k) const;
-    // Stores v rounded to the tensor's dtype (nearest-even for fp16/bf16; saturating casts
-    // are not applied to integers: v must be in range).
+    // Stores v rounded to the tensor's dtype: nearest-even for fp16/bf16, nearest and
+    // saturated for integers (NaN stores 0), non-zero is true for bool.
     void set(std::int64_t k, double v);
 
     // Multi-dimensional index of flat element k.
