@@ -173,7 +173,10 @@ int main()
         file.write(QByteArray::fromStdString(program));
         file.close();
         QProcess compiler;
-        compiler.start(QStringLiteral(PTOWB_CXX), {"-std=c++20", "-O0", "-I" PTOWB_SOURCE_DIR "/core", file.fileName(), PTOWB_RUNTIME_LIB, "-o", dir.filePath("rules")});
+        // The build's own flags: a sanitizer build's runtime library needs its runtime linked in.
+        const QStringList buildFlags = QStringLiteral(PTOWB_CXX_FLAGS).split(' ', Qt::SkipEmptyParts);
+        compiler.start(QStringLiteral(PTOWB_CXX), buildFlags + QStringList{"-std=c++20", "-O0", "-I" PTOWB_SOURCE_DIR "/core", file.fileName(),
+                                                                          PTOWB_RUNTIME_LIB, "-o", dir.filePath("rules")});
         QVERIFY(compiler.waitForFinished(300000));
         QVERIFY2(compiler.exitCode() == 0, compiler.readAllStandardError().left(4000).constData());
         QProcess run;

@@ -268,8 +268,9 @@ private slots:
     void identifiers()
     {
         for (const char* ok : {"x", "scale_gelu", "_private", "a1", "channels"}) QVERIFY2(checkIdentifier(ok).empty(), ok);
+        const std::string tooLong(65, 'a');
         for (const char* bad : {"", "X", "1a", "a-b", "a b", "class", "def", "lambda", "None", "new", "delete", "int", "namespace",
-                                "template", "__init", "é", std::string(65, 'a').c_str()})
+                                "template", "__init", "é", tooLong.c_str()})
             QVERIFY2(!checkIdentifier(bad).empty(), bad);
         for (const char* ok : {"ScaleGelu", "A", "Op2"}) QVERIFY2(checkOpTypeName(ok).empty(), ok);
         for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"}) QVERIFY2(!checkOpTypeName(bad).empty(), bad);
