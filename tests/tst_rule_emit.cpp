@@ -68,6 +68,26 @@ struct Emitted
     std::string python;
 };
 
+// Every rule of the table that compiles, with the evaluator's answer and its emitted form.
+template <class Emit> std::vector<Emitted> emitTable(const testing::Fixture& fixture, Emit emitRule, bool skipOverflow)
+{
+    std::vector<Emitted> cases;
+    for (const auto& [rule, expected] : testing::ruleTable()) {
+        auto compiled = Rule::compile(rule, fixture.scope);
+        if (!std::holds_alternative<Rule>(compiled)) continue; // emitters only see checked rules
+        const Rule& r = std::get<Rule>(compiled);
+        auto value = r.evaluate({fixture.inputs, fixture.params});
+        if (auto* e = std::get_if<RuleError>(&value); e && skipOverflow && e->code == "rule.overflow") continue;
+        const QString want = std::holds_alternative<Value>(value) ? QString::fromStdString(std::get<Value>(value).toString()) : QStringLiteral("error");
+        Emitted item;
+        item.rule = QString::fromUtf8(rule);
+        item.expected = want;
+        item.python = emitRule(r.root());
+        cases.push_back(std::move(item));
+    }
+    return cases;
+}
+
 } // namespace
 
 class TestRuleEmit : public QObject
@@ -83,16 +103,8 @@ private slots:
         names.inputs = fixture.scope.inputs;
         for (const auto& p : fixture.scope.params) names.params.push_back(p.name);
 
-        std::vector<Emitted> cases;
-        for (const auto& [rule, expected] : testing::ruleTable()) {
-            auto compiled = Rule::compile(rule, fixture.scope);
-            if (!std::holds_alternative<Rule>(compiled)) continue; // emitters only see checked rules
-            const Rule& r = std::get<Rule>(compiled);
-            auto value = r.evaluate({fixture.inputs, fixture.params});
-            if (auto* e = std::get_if<RuleError>(&value); e && e->code == "rule.overflow") continue; // Python ints do not overflow
-            const QString want = std::holds_alternative<Value>(value) ? QString::fromStdString(std::get<Value>(value).toString()) : QStringLiteral("error");
-            cases.push_back({QString::fromUtf8(rule), want, codegen::emitPython(r.root(), names)});
-        }
+        // Python ints do not overflow, so the overflow rows are the C++ test's.
+        const std::vector<Emitted> cases = emitTable(fixture, [&](const Node& root) { return codegen::emitPython(root, names); }, true);
         QVERIFY(cases.size() > 150);
 
         std::string script = codegen::pythonRulePrelude() + kTestContext;
@@ -125,15 +137,7 @@ private slots:
         codegen::CppNames names;
         names.inputs = fixture.scope.inputs;
         for (const auto& p : fixture.scope.params) names.params.push_back(p.name);
-        std::vector<Emitted> cases;
-        for (const auto& [rule, expected] : testing::ruleTable()) {
-            auto compiled = Rule::compile(rule, fixture.scope);
-            if (!std::holds_alternative<Rule>(compiled)) continue;
-            const Rule& r = std::get<Rule>(compiled);
-            auto value = r.evaluate({fixture.inputs, fixture.params});
-            const QString want = std::holds_alternative<Value>(value) ? QString::fromStdString(std::get<Value>(value).toString()) : QStringLiteral("error");
-            cases.push_back({QString::fromUtf8(rule), want, codegen::emitCpp(r.root(), names)});
-        }
+        const std::vector<Emitted> cases = emitTable(fixture, [&](const Node& root) { return codegen::emitCpp(root, names); }, false);
         std::string program = R"CPP(
 #include "rules/emitted_support.h"
 #include "rules/rule_value.h"

@@ -1,5 +1,6 @@
 #include "codegen/python_rule_emitter.h"
 
+#include "rules/rule_value.h"
 #include "types/dtype.h"
 
 #include <cmath>
@@ -49,14 +50,7 @@ std::string floatLiteral(double v)
 {
     if (std::isinf(v)) return v > 0 ? "float('inf')" : "float('-inf')";
     if (std::isnan(v)) return "float('nan')";
-    char buf[40];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v) break;
-    }
-    std::string s = buf;
-    if (s.find_first_of(".en") == std::string::npos) s += ".0";
-    return s;
+    return rules::formatFloat(v);
 }
 
 class Emitter

@@ -64,14 +64,11 @@ Value Value::ofFloatList(std::vector<double> v)
     return r;
 }
 
-namespace {
-std::string floatToString(double v)
+std::string formatFloat(double v)
 {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    // Shortest representation that reads back the same, like Python's repr.
     for (int precision = 1; precision <= 17; ++precision) {
         std::snprintf(buf, sizeof buf, "%.*g", precision, v);
         if (std::strtod(buf, nullptr) == v) break;
@@ -80,13 +77,12 @@ std::string floatToString(double v)
     if (s.find_first_of(".en") == std::string::npos) s += ".0";
     return s;
 }
-} // namespace
 
 std::string Value::toString() const
 {
     switch (type) {
     case Type::Int: return std::to_string(i);
-    case Type::Float: return floatToString(f);
+    case Type::Float: return formatFloat(f);
     case Type::Bool: return i ? "True" : "False";
     case Type::Str: return "'" + s + "'";
     case Type::DType: return std::string(dtypeName(dtype));
@@ -95,7 +91,7 @@ std::string Value::toString() const
         std::string out = "[";
         for (std::size_t k = 0; k < floats.size(); ++k) {
             if (k) out += ", ";
-            out += floatToString(floats[k]);
+            out += formatFloat(floats[k]);
         }
         return out + "]";
     }

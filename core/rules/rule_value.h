@@ -38,6 +38,10 @@ struct Value
     bool operator==(const Value& other) const;
 };
 
+// The shortest decimal text that reads back as exactly `v`, as Python's repr prints it
+// ("0.5", "1e-05", "3.0"); "inf", "-inf" and "nan" for the non-finite values.
+std::string formatFloat(double v);
+
 // Shape and dtype of one op input, as the rules see it.
 struct TensorInfo
 {
