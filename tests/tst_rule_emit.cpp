@@ -68,6 +68,27 @@ struct Emitted
     std::string python;
 };
 
+// Compiles a C++ program with the build's compiler and flags (plus `extra`), runs it and
+// returns what it printed; on failure `error` says why.
+QByteArray compileAndRun(const std::string& source, const QStringList& extra, QString& error)
+{
+    QTemporaryDir dir;
+    QFile file(dir.filePath("program.cpp"));
+    if (!file.open(QIODevice::WriteOnly)) return error = "cannot write the program", QByteArray();
+    file.write(QByteArray::fromStdString(source));
+    file.close();
+    // The build's own flags: a sanitizer build's runtime library needs its runtime linked in.
+    const QStringList flags = QStringLiteral(PTOWB_CXX_FLAGS).split(' ', Qt::SkipEmptyParts);
+    QProcess compiler;
+    compiler.start(QStringLiteral(PTOWB_CXX), flags + QStringList{"-std=c++20", file.fileName()} + extra + QStringList{"-o", dir.filePath("program")});
+    if (!compiler.waitForFinished(300000) || compiler.exitCode() != 0)
+        return error = QString::fromUtf8(compiler.readAllStandardError().left(4000)), QByteArray();
+    QProcess run;
+    run.start(dir.filePath("program"));
+    if (!run.waitForFinished(30000) || run.exitCode() != 0) return error = "the program failed", QByteArray();
+    return run.readAllStandardOutput();
+}
+
 // Every rule of the table that compiles, with the evaluator's answer and its emitted form.
 template <class Emit> std::vector<Emitted> emitTable(const testing::Fixture& fixture, Emit emitRule, bool skipOverflow)
 {
@@ -171,22 +192,10 @@ int main()
         for (const Emitted& c : cases)
             program += "    try { std::cout << fmt(" + c.python + ") << '\\n'; } catch (const std::exception&) { std::cout << \"error\\n\"; }\n";
         program += "    return 0;\n}\n";
-        QTemporaryDir dir;
-        QFile file(dir.filePath("rules.cpp"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(program));
-        file.close();
-        QProcess compiler;
-        // The build's own flags: a sanitizer build's runtime library needs its runtime linked in.
-        const QStringList buildFlags = QStringLiteral(PTOWB_CXX_FLAGS).split(' ', Qt::SkipEmptyParts);
-        compiler.start(QStringLiteral(PTOWB_CXX), buildFlags + QStringList{"-std=c++20", "-O0", "-I" PTOWB_SOURCE_DIR "/core", file.fileName(),
-                                                                          PTOWB_RUNTIME_LIB, "-o", dir.filePath("rules")});
-        QVERIFY(compiler.waitForFinished(300000));
-        QVERIFY2(compiler.exitCode() == 0, compiler.readAllStandardError().left(4000).constData());
-        QProcess run;
-        run.start(dir.filePath("rules"));
-        QVERIFY(run.waitForFinished(30000));
-        const QStringList lines = QString::fromUtf8(run.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+        QString error;
+        const QByteArray output = compileAndRun(program, {"-O0", "-I" PTOWB_SOURCE_DIR "/core", PTOWB_RUNTIME_LIB}, error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QStringList lines = QString::fromUtf8(output).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), int(cases.size()));
         for (std::size_t k = 0; k < cases.size(); ++k)
             QVERIFY2(lines[int(k)] == cases[k].expected,
@@ -222,19 +231,9 @@ int main()
                               "\nint main()\n{\n";
         for (const auto& text : hostile) program += "    std::cout << " + codegen::cppStringLiteral(text) + " << '\\0';\n";
         program += "}\n";
-        QTemporaryDir dir;
-        QFile file(dir.filePath("strings.cpp"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(QByteArray::fromStdString(program));
-        file.close();
-        QProcess compiler;
-        compiler.start(QStringLiteral(PTOWB_CXX), {"-std=c++20", "-Wall", "-Werror", file.fileName(), "-o", dir.filePath("strings")});
-        QVERIFY(compiler.waitForFinished(120000));
-        QVERIFY2(compiler.exitCode() == 0, compiler.readAllStandardError().constData());
-        QProcess run;
-        run.start(dir.filePath("strings"));
-        QVERIFY(run.waitForFinished(30000));
-        QList<QByteArray> printed = run.readAllStandardOutput().split('\0');
+        QString error;
+        QList<QByteArray> printed = compileAndRun(program, {"-Wall", "-Werror"}, error).split('\0');
+        QVERIFY2(error.isEmpty(), qPrintable(error));
         printed.removeLast(); // after the final separator
         QCOMPARE(printed.size(), int(hostile.size()));
         for (std::size_t k = 0; k < hostile.size(); ++k) QCOMPARE(printed[int(k)].toStdString(), hostile[k]);
