@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "io/atomic_write.h"
+
 #include "run/reports.h"
 #include "run/verification.h"
 
@@ -42,7 +44,7 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     out << verificationSummary(report);
     auto writeReport = [&](const char* option, const std::string& text) {
         for (const std::string& path : cmd.values(option)) {
-            if (std::string e = writeTextAtomically(path, text); !e.empty()) {
+            if (std::string e = writeAtomically(path, {text}); !e.empty()) {
                 err << "ptowb-cli: " << e << '\n';
                 return false;
             }

@@ -2,7 +2,6 @@
 
 #include "diag/suggest.h"
 #include "run/process_runner.h"
-#include "rules/shape_functions.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -27,12 +26,10 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& i
     }
     outputs = std::move(std::get<std::vector<Tensor>>(result));
     for (std::size_t k = 0; k < outputs.size() && k < record.expectedOutputs.size(); ++k) {
-        const InferredOutput& want = record.expectedOutputs[k];
-        if (outputs[k].shape() != want.shape || outputs[k].dtype() != want.dtype) {
+        if (const std::string mismatch = runfolder::mismatchWithRules(outputs[k], record.expectedOutputs[k]); !mismatch.empty()) {
             record.status = "error";
-            record.error = m_file + ":" + std::to_string(m_program->returnLine()) + ":1: error: the reference returns '" + want.name +
-                           "' as " + describe(outputs[k]) + ", but the rules say " + std::string(dtypeName(want.dtype)) +
-                           shapefn::toString(want.shape);
+            record.error = m_file + ":" + std::to_string(m_program->returnLine()) + ":1: error: the reference returns '" +
+                           record.expectedOutputs[k].name + "' as " + mismatch;
             outputs.clear();
             return record;
         }

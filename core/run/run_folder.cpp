@@ -1,5 +1,7 @@
 #include "run/run_folder.h"
 
+#include "io/atomic_write.h"
+
 #include "rules/shape_functions.h"
 #include "tensor/npy.h"
 
@@ -9,30 +11,10 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 namespace ptowb {
 
 namespace fs = std::filesystem;
-
-std::string writeTextAtomically(const std::string& path, const std::string& text)
-{
-    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) {
-            std::remove(temporary.c_str());
-            return "cannot write " + path;
-        }
-    }
-    if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        return "cannot write " + path;
-    }
-    return {};
-}
 
 namespace runfolder {
 
@@ -49,6 +31,12 @@ std::string newRunId(const std::string& backend)
 }
 
 std::string caseDir(const std::string& runDir, const std::string& caseName) { return (fs::path(runDir) / caseName).string(); }
+
+std::string mismatchWithRules(const Tensor& t, const InferredOutput& expected)
+{
+    if (t.shape() == expected.shape && t.dtype() == expected.dtype) return {};
+    return describe(t) + ", but the rules say " + std::string(dtypeName(expected.dtype)) + shapefn::toString(expected.shape);
+}
 
 nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype)
 {
@@ -70,7 +58,7 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
     j["outputs"] = nlohmann::json::array();
     for (const auto& o : r.expectedOutputs) j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
     j["cost_estimate"] = nullptr;
-    return writeTextAtomically((fs::path(dir) / "run.json").string(), j.dump(2) + "\n");
+    return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
 
 std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,
@@ -86,7 +74,7 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::v
         if (std::string e = writeNpy((fs::path(dir) / "inputs" / (spec.inputs[k].name + ".npy")).string(), inputs[k]); !e.empty()) return e;
     nlohmann::ordered_json p = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) p[spec.params[k].name] = paramValueToJson(params[k]);
-    if (std::string e = writeTextAtomically((fs::path(dir) / "params.json").string(), p.dump(2) + "\n"); !e.empty()) return e;
+    if (std::string e = writeAtomically((fs::path(dir) / "params.json").string(), {p.dump(2), "\n"}); !e.empty()) return e;
     return writeRecord(dir, record);
 }
 
@@ -108,12 +96,8 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
         auto read = readNpy(file.string());
         if (auto* e = std::get_if<std::string>(&read)) return "output '" + name + "' is unreadable: " + *e;
         Tensor& t = std::get<Tensor>(read);
-        if (k < expected.size()) {
-            const InferredOutput& want = expected[k];
-            if (t.shape() != want.shape || t.dtype() != want.dtype)
-                return "output '" + name + "' is " + describe(t) + ", but the rules say " + std::string(dtypeName(want.dtype)) +
-                       shapefn::toString(want.shape);
-        }
+        if (k < expected.size())
+            if (const std::string mismatch = mismatchWithRules(t, expected[k]); !mismatch.empty()) return "output '" + name + "' is " + mismatch;
         outputs.push_back(std::move(t));
     }
     return outputs;

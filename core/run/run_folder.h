@@ -45,11 +45,11 @@ std::string writeRecord(const std::string& dir, const RunRecord& record);
 std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& dir, const OpSpec& spec,
                                                            const std::vector<InferredOutput>& expected);
 
+// "" when `t` is what the rules expect; otherwise "float16[1, 1], but the rules say float16[4, 32]".
+std::string mismatchWithRules(const Tensor& t, const InferredOutput& expected);
+
 nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype);
 
 } // namespace runfolder
-
-// Writes text to a temporary file renamed into place; "" or the reason it failed.
-std::string writeTextAtomically(const std::string& path, const std::string& text);
 
 } // namespace ptowb

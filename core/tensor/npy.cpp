@@ -1,5 +1,6 @@
 #include "tensor/npy.h"
 
+#include "io/atomic_write.h"
 #include "rules/shape_functions.h"
 
 #include <cerrno>
@@ -221,24 +222,11 @@ std::string writeNpy(const std::string& path, const Tensor& tensor)
     header.append((64 - total % 64) % 64, ' ');
     header += '\n';
 
-    const std::string temporary = path + ".tmp-" + std::to_string(::getpid());
-    std::FILE* f = std::fopen(temporary.c_str(), "wb");
-    if (!f) return "cannot write " + path + ": " + std::strerror(errno);
-    unsigned char pre[12] = {0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<unsigned char>(v2 ? 2 : 1), 0};
+    char prefixBytes[12] = {'\x93', 'N', 'U', 'M', 'P', 'Y', char(v2 ? 2 : 1), 0};
     const std::size_t n = header.size();
-    pre[8] = static_cast<unsigned char>(n & 0xff);
-    pre[9] = static_cast<unsigned char>((n >> 8) & 0xff);
-    pre[10] = static_cast<unsigned char>((n >> 16) & 0xff);
-    pre[11] = static_cast<unsigned char>((n >> 24) & 0xff);
-    bool ok = std::fwrite(pre, 1, prefix, f) == prefix && std::fwrite(header.data(), 1, n, f) == n &&
-              (tensor.byteSize() == 0 || std::fwrite(tensor.bytes(), 1, tensor.byteSize(), f) == tensor.byteSize());
-    const int writeError = errno;
-    ok = (std::fclose(f) == 0) && ok;
-    if (!ok || std::rename(temporary.c_str(), path.c_str()) != 0) {
-        std::remove(temporary.c_str());
-        return "cannot write " + path + ": " + std::strerror(ok ? errno : writeError);
-    }
-    return {};
+    for (int k = 0; k < 4; ++k) prefixBytes[8 + k] = char((n >> (8 * k)) & 0xff);
+    return writeAtomically(path, {std::string_view(prefixBytes, prefix), header,
+                                  std::string_view(reinterpret_cast<const char*>(tensor.bytes()), tensor.byteSize())});
 }
 
 } // namespace ptowb
