@@ -29,5 +29,6 @@ int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runGenerate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

@@ -19,6 +19,7 @@ commands:
                                            metrics and verdict for two tensors
   verify <project> [--against NAME] [--case C] [--json FILE] [--junit FILE]
                                            the reference against a runner, every case and output
+  generate <project> [--out DIR]           write the torch, ONNX and CANN glue (default <project>/.ptowb/glue)
 
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
@@ -50,6 +51,7 @@ int main(int argc, char** argv)
     if (cmd.command == "run") return runRun(cmd, std::cout, std::cerr);
     if (cmd.command == "compare") return runCompare(cmd, std::cout, std::cerr);
     if (cmd.command == "verify") return runVerify(cmd, std::cout, std::cerr);
+    if (cmd.command == "generate") return runGenerate(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

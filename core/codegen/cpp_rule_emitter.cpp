@@ -27,9 +27,11 @@ const char* cppType(Type type)
     }
 }
 
-std::string cppStringLiteral(const std::string& text)
+std::string cppStringLiteral(const std::string& text) { return "std::string(" + cppCharLiteral(text) + ")"; }
+
+std::string cppCharLiteral(const std::string& text)
 {
-    std::string out = "std::string(\"";
+    std::string out = "\"";
     for (unsigned char c : text) {
         if (c == '\\' || c == '"') {
             out += '\\';
@@ -44,7 +46,7 @@ std::string cppStringLiteral(const std::string& text)
             out += char(c);
         }
     }
-    return out + "\")";
+    return out + "\"";
 }
 
 namespace {

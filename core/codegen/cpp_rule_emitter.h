@@ -25,5 +25,7 @@ const char* cppType(rules::Type type);
 // A C++ string literal for any text: quotes, backslashes, newlines, "*/", trigraph-like
 // sequences and non-ASCII bytes are escaped, so nothing can break out of generated code.
 std::string cppStringLiteral(const std::string& text);
+// The same text as a plain "..." literal (a const char array).
+std::string cppCharLiteral(const std::string& text);
 
 } // namespace ptowb::codegen

@@ -2,12 +2,8 @@
 
 #include "diag/suggest.h"
 #include "spec/source_check.h"
+#include "torchscript/torchscript.h"
 
-#include <torch/jit.h>
-#include <torch/csrc/jit/api/compilation_unit.h>
-#include <torch/csrc/jit/frontend/resolver.h>
-#include <torch/csrc/jit/frontend/sugared_value.h>
-#include <torch/torch.h>
 
 #include <atomic>
 #include <cmath>
@@ -19,6 +15,8 @@
 namespace ptowb {
 
 namespace jit = torch::jit;
+using torchscript::fromTorch;
+using torchscript::toTorch;
 
 namespace {
 
@@ -42,91 +40,6 @@ public:
 };
 
 std::atomic<int> g_compilations{0};
-
-std::optional<at::ScalarType> torchDType(const std::string& name)
-{
-    static const std::unordered_map<std::string, at::ScalarType> kNames{
-        {"float32", at::kFloat}, {"float", at::kFloat},     {"float64", at::kDouble}, {"double", at::kDouble},
-        {"float16", at::kHalf},  {"half", at::kHalf},       {"bfloat16", at::kBFloat16}, {"int8", at::kChar},
-        {"uint8", at::kByte},    {"int16", at::kShort},     {"short", at::kShort},    {"int32", at::kInt},
-        {"int", at::kInt},       {"int64", at::kLong},      {"long", at::kLong},      {"bool", at::kBool},
-    };
-    auto it = kNames.find(name);
-    if (it == kNames.end()) return std::nullopt;
-    return it->second;
-}
-
-at::ScalarType toTorch(DType d)
-{
-    switch (d) {
-    case DType::Bool: return at::kBool;
-    case DType::UInt8: return at::kByte;
-    case DType::Int8: return at::kChar;
-    case DType::Int16: return at::kShort;
-    case DType::Int32: return at::kInt;
-    case DType::Int64: return at::kLong;
-    case DType::Float16: return at::kHalf;
-    case DType::BFloat16: return at::kBFloat16;
-    case DType::Float32: return at::kFloat;
-    case DType::Float64: return at::kDouble;
-    }
-    return at::kFloat;
-}
-
-std::optional<DType> fromTorch(at::ScalarType t)
-{
-    for (const auto& info : allDTypes())
-        if (toTorch(info.dtype) == t) return info.dtype;
-    return std::nullopt;
-}
-
-// `torch`, `torch.nn` and `torch.nn.functional` as Python would resolve them: dtype names are
-// constants, functional ops are the aten operators of the same name.
-struct TorchNamespace : jit::SugaredValue
-{
-    explicit TorchNamespace(std::string path) : path(std::move(path)) {}
-    std::string kind() const override { return "module '" + path + "'"; }
-
-    std::shared_ptr<jit::SugaredValue> attr(const jit::SourceRange& loc, jit::GraphFunction& m, const std::string& field) override
-    {
-        if (path == "torch") {
-            if (auto dtype = torchDType(field))
-                return std::make_shared<jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(*dtype), loc));
-            if (field == "nn") return std::make_shared<TorchNamespace>("torch.nn");
-        }
-        if (path == "torch.nn" && field == "functional") return std::make_shared<TorchNamespace>("torch.nn.functional");
-        if (path == "math") {
-            static const std::unordered_map<std::string, double> kConstants{
-                {"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", HUGE_VAL}, {"nan", std::nan("")}};
-            if (auto it = kConstants.find(field); it != kConstants.end())
-                return std::make_shared<jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(it->second), loc));
-        }
-        return std::make_shared<jit::BuiltinFunction>(c10::Symbol::aten(field), c10::nullopt);
-    }
-
-    std::string path;
-};
-
-struct ReferenceResolver : jit::Resolver
-{
-    std::vector<std::pair<std::string, std::string>> aliases;
-
-    std::shared_ptr<jit::SugaredValue> resolveValue(const std::string& name, jit::GraphFunction& m, const jit::SourceRange& loc) override
-    {
-        for (const auto& [alias, target] : aliases) {
-            if (alias != name) continue;
-            const std::size_t dot = target.rfind('.');
-            if (target == "torch" || target == "torch.nn" || target == "torch.nn.functional" || target == "math")
-                return std::make_shared<TorchNamespace>(target);
-            // `from torch.nn.functional import gelu`, `from torch import float32`.
-            auto module = std::make_shared<TorchNamespace>(target.substr(0, dot));
-            return module->attr(loc, m, target.substr(dot + 1));
-        }
-        // TorchScript knows `torch` without an import; so do we.
-        if (name == "torch") return std::make_shared<TorchNamespace>("torch");
-        return nullptr;
-    }
-};
 
 struct CacheEntry
 {
@@ -200,13 +113,10 @@ compileCached(const std::string& source, const std::string& function, const std:
         for (const auto& entry : g_cache[key])
             if (entry.source == source && entry.impl->function->name() == function) return entry.impl;
     }
-    auto resolver = std::make_shared<ReferenceResolver>();
-    const std::string stripped = stripImports(source, resolver->aliases);
     auto impl = std::make_shared<CompiledUnit>();
     try {
         ++g_compilations;
-        impl->unit = std::make_shared<jit::CompilationUnit>();
-        impl->unit->define(c10::nullopt, stripped, resolver, nullptr);
+        impl->unit = torchscript::compile(source);
     } catch (const std::exception& e) {
         return diagnosticFromReport(e.what(), file);
     }

@@ -29,12 +29,14 @@ constexpr std::array kDTypes{
 };
 
 constexpr std::array kParamTypes{
-    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool"},
-    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int"},
-    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float"},
-    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String"},
-    ParamTypeInfo{ParamType::IntList, "int[]", "int[]", "ints", "ListInt"},
-    ParamTypeInfo{ParamType::FloatList, "float[]", "float[]", "floats", "ListFloat"},
+    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool", "bool", "b", "i", "bool", "bool"},
+    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int", "int64_t", "i", "i", "std::int64_t", "int"},
+    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float", "double", "f", "f", "double", "float"},
+    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String", "c10::string_view", "s", "s", "std::string", "str"},
+    ParamTypeInfo{ParamType::IntList, "int[]", "int[]", "ints", "ListInt", "c10::IntArrayRef", "is", "i",
+                  "std::vector<std::int64_t>", "listInt"},
+    ParamTypeInfo{ParamType::FloatList, "float[]", "float[]", "floats", "ListFloat", "c10::ArrayRef<double>",
+                  "fs", "f", "std::vector<double>", "listFloat"},
 };
 
 // Position in torch's promotion lattice: a higher rank wins within the same kind.

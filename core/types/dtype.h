@@ -61,6 +61,11 @@ struct ParamTypeInfo
     std::string_view torchSchema; // torch schema type
     std::string_view onnxAttr;    // ONNX attribute kind ("i", "ints", ...)
     std::string_view cann;        // REG_OP attribute type ("ListInt")
+    std::string_view torchCppArg; // C++ kernel argument type in a TORCH_LIBRARY op
+    std::string_view torchOnnxArg; // torch.onnx parse_args descriptor ("i", "fs", ...)
+    std::string_view torchOnnxSuffix; // g.op attribute suffix: bool travels as an int
+    std::string_view cppValue;    // C++ type of the value in generated code
+    std::string_view cannIni;     // op info .ini / msOpGen attribute type ("listInt")
 };
 
 std::span<const ParamTypeInfo> allParamTypes();

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "spec/op_spec.h"
+
+#include <string>
+#include <vector>
+
+namespace ptowb::codegen {
+
+// Everything the glue is generated from: the loaded description (without errors) and the
+// texts whose hashes go into every file header and ONNX record.
+struct GlueSource
+{
+    const OpSpec& spec;
+    std::string opJson;
+    std::string kernel;
+    std::string reference;
+    // Where torch/CMakeLists.txt looks for ptowb's CMake package unless told otherwise.
+    std::string ptowbCMakeDir;
+};
+
+struct GeneratedFile
+{
+    std::string path; // relative, '/'-separated: "python/pto_scale_gelu/__init__.py"
+    std::string content;
+};
+
+// All glue of DESIGN §9 (python/, torch/, onnx/, cann/), in a fixed order. Deterministic:
+// the same source gives byte-identical files.
+std::vector<GeneratedFile> generateGlue(const GlueSource& source);
+
+std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source);
+std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source);
+std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source);
+std::vector<GeneratedFile> generateCannDescription(const GlueSource& source);
+
+} // namespace ptowb::codegen

@@ -1,0 +1,36 @@
+#pragma once
+
+// TorchScript support shared by the reference engine and generated C++ op libraries. This
+// header includes libtorch: include it only from core .cpp files and generated op code.
+#include "types/dtype.h"
+
+#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/torch.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ptowb::torchscript {
+
+// Compiles reference.py text (the TorchScript subset of Python) the way the workbench does:
+// `import` lines resolve `torch`, `torch.nn.functional`, `math` and their aliases, which C++
+// TorchScript cannot do on its own. Throws the TorchScript error on failure.
+std::shared_ptr<torch::jit::CompilationUnit> compile(const std::string& source);
+
+// Calls `function`, binding each of its arguments by name from `named`; throws when one is
+// missing, so argument order in the source does not matter.
+c10::IValue callByName(torch::jit::Function& function, const std::unordered_map<std::string, c10::IValue>& named);
+
+at::ScalarType toTorch(DType dtype);
+std::optional<DType> fromTorch(at::ScalarType type);
+
+// The tensor accessors that rules emitted as C++ (codegen/cpp_rule_emitter.h) call.
+inline std::vector<std::int64_t> ptShape(const at::Tensor& t) { return t.sizes().vec(); }
+inline std::int64_t ptRank(const at::Tensor& t) { return t.dim(); }
+inline std::int64_t ptNumel(const at::Tensor& t) { return t.numel(); }
+DType ptDType(const at::Tensor& t);
+
+} // namespace ptowb::torchscript
