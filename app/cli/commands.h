@@ -30,5 +30,9 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runGenerate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

@@ -20,6 +20,11 @@ commands:
   verify <project> [--against NAME] [--case C] [--json FILE] [--junit FILE]
                                            the reference against a runner, every case and output
   generate <project> [--out DIR]           write the torch, ONNX and CANN glue (default <project>/.ptowb/glue)
+  export <project> [--out DIR] [--archive] write the op package (default <project>/packages), and a .tar.gz
+  check-package <package>                  recompute the manifest's hashes; name missing, extra, changed files
+  onnx-infer MODEL.onnx --package DIR [--out FILE]
+                                           ONNX shape inference with the op's schema; print every value
+  inspect MODEL.onnx [--package DIR]       list custom nodes and their records; compare with a package
 
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
@@ -41,7 +46,7 @@ int main(int argc, char** argv)
     // `compare --json` is a switch; `verify --json FILE` names a file.
     const std::vector<std::string> valued = cmd.command == "compare"
                                                 ? std::vector<std::string>{"rtol", "atol"}
-                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit"};
+                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
@@ -52,6 +57,10 @@ int main(int argc, char** argv)
     if (cmd.command == "compare") return runCompare(cmd, std::cout, std::cerr);
     if (cmd.command == "verify") return runVerify(cmd, std::cout, std::cerr);
     if (cmd.command == "generate") return runGenerate(cmd, std::cout, std::cerr);
+    if (cmd.command == "export") return runExport(cmd, std::cout, std::cerr);
+    if (cmd.command == "check-package") return runCheckPackage(cmd, std::cout, std::cerr);
+    if (cmd.command == "onnx-infer") return runOnnxInfer(cmd, std::cout, std::cerr);
+    if (cmd.command == "inspect") return runInspect(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

@@ -34,4 +34,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source);
 std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source);
 std::vector<GeneratedFile> generateCannDescription(const GlueSource& source);
 
+// README.md of an exported package: what is in it and how to build, load and run the op.
+std::string generatePackageReadme(const GlueSource& source);
+
 } // namespace ptowb::codegen

@@ -324,7 +324,11 @@ def export_onnx(model, args, f, **kwargs):
     kwargs.setdefault('opset_version', ONNX_OPSET)
     custom_opsets = dict(kwargs.pop('custom_opsets', None) or {})
     custom_opsets.setdefault(ONNX_DOMAIN, 1)
-    torch.onnx.export(model, args, f, custom_opsets=custom_opsets, **kwargs)
+    import warnings
+    with warnings.catch_warnings():
+        # torch before 2.0 warns that it cannot infer the op's output; stamp_onnx_types does.
+        warnings.filterwarnings('ignore', message=re.escape('The shape inference of %s::%s' % (ONNX_DOMAIN, OP_TYPE)))
+        torch.onnx.export(model, args, f, custom_opsets=custom_opsets, **kwargs)
     if isinstance(f, (str, os.PathLike)):
         onnx.save(stamp_onnx_types(onnx.load(f)), f)
 )PY";

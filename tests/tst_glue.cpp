@@ -1,0 +1,198 @@
+// End to end: every sample project is exported, and its generated glue runs for real —
+// Python with Debian's torch and onnx, the C++ op library and the ONNX schema library built
+// with CMake against libtorch and libonnx, and ptowb-cli onnx-infer / inspect on the model
+// the Python side exported. C++ builds are cached in the build tree (and by ccache).
+#include "package/package_check.h"
+#include "package/package_export.h"
+#include "spec/inference.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace ptowb;
+
+namespace {
+
+struct Output
+{
+    int exitCode = -1;
+    QString text;
+};
+
+Output run(const QString& program, const QStringList& args, int timeoutMs = 600000)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(program, args);
+    Output out;
+    if (!p.waitForStarted(10000)) {
+        out.text = QStringLiteral("cannot start %1").arg(program);
+        return out;
+    }
+    p.waitForFinished(timeoutMs);
+    out.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    out.text = QString::fromUtf8(p.readAll());
+    return out;
+}
+
+// Copies a package into the cache folder, touching only files whose bytes changed, so the
+// cached CMake builds do not rebuild what did not change.
+void syncFolder(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
+        QFile in(source), existing(target);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray data = in.readAll();
+        if (existing.open(QIODevice::ReadOnly) && existing.readAll() == data) continue;
+        existing.close();
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        QFile out(target);
+        QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        out.write(data);
+    }
+}
+
+// Inputs and parameters that break a constraint of the op, found by mutating its first case,
+// with the message the op must raise; {} when no mutation breaks one.
+nlohmann::json findViolation(const OpSpec& spec)
+{
+    if (spec.cases.empty() || spec.constraints.empty()) return nlohmann::json::object();
+    const CaseSpec& base = spec.cases[0];
+    auto attempt = [&](std::vector<rules::TensorInfo> inputs, std::vector<rules::Value> params) -> nlohmann::json {
+        auto inferred = inferOutputs(spec, inputs, params);
+        auto* error = std::get_if<InferenceError>(&inferred);
+        if (!error || error->where != InferenceError::Where::Constraint) return nullptr;
+        nlohmann::json v{{"message", error->message}};
+        for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+            v["shapes"][spec.inputs[k].name] = inputs[k].shape;
+            v["dtypes"][spec.inputs[k].name] = std::string(dtypeName(inputs[k].dtype));
+        }
+        v["params"] = nlohmann::json::object();
+        for (std::size_t k = 0; k < spec.params.size(); ++k) v["params"][spec.params[k].name] = paramValueToJson(params[k]);
+        return v;
+    };
+    std::vector<rules::TensorInfo> inputs;
+    for (const auto& in : base.inputs) inputs.push_back({in.shape, in.dtype});
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+        for (std::size_t d = 0; d < inputs[k].shape.size(); ++d)
+            for (std::int64_t value : {std::int64_t(0), inputs[k].shape[d] + 1, std::int64_t(1)}) {
+                auto mutated = inputs;
+                mutated[k].shape[d] = value;
+                if (auto v = attempt(mutated, base.params); !v.is_null()) return v;
+            }
+    for (std::size_t k = 0; k < base.params.size(); ++k)
+        for (std::int64_t value : {std::int64_t(1) << 20, std::int64_t(0), std::int64_t(-1)}) {
+            if (base.params[k].type != rules::Type::Int) continue;
+            auto params = base.params;
+            params[k].i = value;
+            if (auto v = attempt(inputs, params); !v.is_null()) return v;
+        }
+    return nlohmann::json::object();
+}
+
+} // namespace
+
+class TestGlue : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void sample_data()
+    {
+        QTest::addColumn<QString>("project");
+        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"}) QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void sample()
+    {
+        QFETCH(QString, project);
+        const QString projectDir = QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + project;
+        QString error;
+        auto opened = Project::open(projectDir, error);
+        QVERIFY2(opened, qPrintable(error));
+
+        QTemporaryDir exportDir;
+        ExportOptions options;
+        options.outputFolder = exportDir.path();
+        const ExportResult exported = exportPackage(*opened, options);
+        QVERIFY2(exported.ok(), qPrintable(exported.error));
+        QVERIFY(checkPackage(exported.packageFolder).ok());
+
+        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + project;
+        const QString package = cache + QStringLiteral("/package");
+        syncFolder(exported.packageFolder, package);
+        const SpecLoadResult loaded = opened->validateSaved();
+        const OpSpec& spec = loaded.spec;
+        const QString qualified = QString::fromStdString(spec.ns + "::" + spec.name);
+        const QString library = QString::fromStdString(spec.ns + "_" + spec.name);
+
+        // Python: import, CPU = reference, meta shapes, constraint message, trace, ONNX export.
+        QTemporaryDir work;
+        const QString violation = work.filePath(QStringLiteral("violation.json"));
+        {
+            QFile f(violation);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(findViolation(spec).dump()));
+        }
+        const Output python = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, work.path(), violation});
+        QVERIFY2(python.exitCode == 0, qPrintable(python.text));
+        QVERIFY(python.text.contains(QStringLiteral(" passed, 0 failed")));
+        if (!spec.constraints.empty()) QVERIFY2(python.text.contains(QStringLiteral("violated constraint raises with the op.json message")), qPrintable(python.text));
+
+        // C++: build the op library, run every case, load the model Python saved.
+        const QStringList launcher = QStringLiteral(PTOWB_CCACHE).isEmpty() ? QStringList{} : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
+        const QString torchBuild = cache + QStringLiteral("/torch-build");
+        Output configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"), QStringLiteral("-B"), torchBuild,
+                                                                      QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} + launcher);
+        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
+        Output build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
+        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        const Output torchCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
+                                                                           work.filePath(QStringLiteral("model.pt"))});
+        QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral("TorchScript model saved by Python runs in C++")), qPrintable(torchCheck.text));
+
+        // ONNX: ptowb-cli onnx-infer with the workbench's schema, then the generated schema library.
+        const QString model = work.filePath(QStringLiteral("model.onnx"));
+        const QString inferredModel = work.filePath(QStringLiteral("inferred.onnx"));
+        const Output infer = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("onnx-infer"), model, QStringLiteral("--package"), package, QStringLiteral("--out"), inferredModel});
+        QVERIFY2(infer.exitCode == 0, qPrintable(infer.text));
+        QVERIFY2(!infer.text.contains(QLatin1Char('?')), qPrintable(infer.text)); // every value after the op is known
+        QVERIFY(QFileInfo(inferredModel).size() > 0);
+        const auto cases = [&] {
+            QFile f(package + QStringLiteral("/tests/cases.json"));
+            f.open(QIODevice::ReadOnly);
+            return nlohmann::json::parse(f.readAll().toStdString())["cases"];
+        }();
+        for (const auto& [name, entry] : cases[0]["outputs"].items()) {
+            QString dims;
+            for (const auto& d : entry["shape"]) dims += (dims.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(d.get<qint64>());
+            const QString expected = QStringLiteral(": %1[%2]").arg(QString::fromStdString(entry["dtype"].get<std::string>()), dims);
+            QVERIFY2(infer.text.contains(expected), qPrintable(infer.text + QStringLiteral("\nexpected ") + expected));
+        }
+
+        const QString onnxBuild = cache + QStringLiteral("/onnx-build");
+        configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/onnx"), QStringLiteral("-B"), onnxBuild,
+                                                               QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} + launcher);
+        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
+        build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), onnxBuild});
+        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        const Output generated = run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK), {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
+                                                                             library + QStringLiteral("_register_onnx_schema"), model});
+        QVERIFY2(generated.exitCode == 0, qPrintable(generated.text));
+        QCOMPARE(generated.text, infer.text); // emitted C++ rules infer exactly what the evaluator infers
+
+        const Output inspect = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("inspect"), model, QStringLiteral("--package"), package});
+        QVERIFY2(inspect.exitCode == 0 && inspect.text.contains(QStringLiteral("matches the package")), qPrintable(inspect.text));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGlue)
+#include "tst_glue.moc"
