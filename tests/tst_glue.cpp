@@ -71,10 +71,9 @@ nlohmann::json findViolation(const OpSpec& spec)
         auto* error = std::get_if<InferenceError>(&inferred);
         if (!error || error->where != InferenceError::Where::Constraint) return nullptr;
         nlohmann::json v{{"message", error->message}};
-        for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-            v["shapes"][spec.inputs[k].name] = inputs[k].shape;
-            v["dtypes"][spec.inputs[k].name] = std::string(dtypeName(inputs[k].dtype));
-        }
+        v["inputs"] = nlohmann::json::array(); // in the op's order
+        for (std::size_t k = 0; k < spec.inputs.size(); ++k)
+            v["inputs"].push_back({{"shape", inputs[k].shape}, {"dtype", std::string(dtypeName(inputs[k].dtype))}});
         v["params"] = nlohmann::json::object();
         for (std::size_t k = 0; k < spec.params.size(); ++k) v["params"][spec.params[k].name] = paramValueToJson(params[k]);
         return v;
@@ -108,13 +107,16 @@ private Q_SLOTS:
     void sample_data()
     {
         QTest::addColumn<QString>("project");
-        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"}) QTest::newRow(name) << QString::fromLatin1(name);
+        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"})
+            QTest::newRow(name) << QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name);
+        // Every parameter type, names like `torch` and `std`, and text built to break generated code.
+        QTest::newRow("hostile") << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
     }
 
     void sample()
     {
         QFETCH(QString, project);
-        const QString projectDir = QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + project;
+        const QString projectDir = project;
         QString error;
         auto opened = Project::open(projectDir, error);
         QVERIFY2(opened, qPrintable(error));
@@ -126,7 +128,7 @@ private Q_SLOTS:
         QVERIFY2(exported.ok(), qPrintable(exported.error));
         QVERIFY(checkPackage(exported.packageFolder).ok());
 
-        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + project;
+        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + QString::fromLatin1(QTest::currentDataTag());
         const QString package = cache + QStringLiteral("/package");
         syncFolder(exported.packageFolder, package);
         const SpecLoadResult loaded = opened->validateSaved();

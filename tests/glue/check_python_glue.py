@@ -62,8 +62,7 @@ for case in cases:
 
 violation = json.load(open(VIOLATION))
 if violation:
-    dtypes = {name: getattr(torch, d) for name, d in violation['dtypes'].items()}
-    bad_inputs = [torch.zeros(shape, dtype=dtypes[name]) for name, shape in violation['shapes'].items()]
+    bad_inputs = [torch.zeros(i['shape'], dtype=getattr(torch, i['dtype'])) for i in violation['inputs']]
     try:
         module.op(*bad_inputs, **violation['params'])
         check('violated constraint raises', False, 'no error')

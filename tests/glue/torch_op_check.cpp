@@ -84,7 +84,7 @@ int main(int argc, char** argv)
         const auto op = c10::Dispatcher::singleton().findSchemaOrThrow(argv[3], "");
         const auto& arguments = op.schema().arguments();
         std::ifstream casesFile(package + "/tests/cases.json");
-        const auto cases = nlohmann::json::parse(casesFile)["cases"];
+        const auto cases = nlohmann::ordered_json::parse(casesFile)["cases"]; // inputs in the op's order
         std::vector<at::Tensor> firstInputs, firstGoldens;
         for (const auto& c : cases) {
             std::vector<at::Tensor> inputs, goldens;
