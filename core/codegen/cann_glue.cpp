@@ -77,9 +77,9 @@ std::string protoHeader(const OpSpec& spec, const GlueFacts& facts, const std::v
     out += "#ifndef " + upperGuard + "\n#define " + upperGuard + "\n\n#include \"graph/operator_reg.h\"\n\nnamespace ge {\n\n";
     out += "REG_OP(" + spec.opType + ")\n";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        out += "    .INPUT(" + spec.inputs[k].name + ", TensorType({" + geTypes(inputDTypes(combos, k), "DT_") + "}))\n";
+        out += "    .INPUT(" + spec.inputs[k].name + ", TensorType({" + geTypes(inputDTypes(combos, k), "") + "}))\n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        out += "    .OUTPUT(" + spec.outputs[k].name + ", TensorType({" + geTypes(outputDTypes(combos, k), "DT_") + "}))\n";
+        out += "    .OUTPUT(" + spec.outputs[k].name + ", TensorType({" + geTypes(outputDTypes(combos, k), "") + "}))\n";
     for (const auto& p : spec.params) {
         const std::string type(paramTypeInfo(p.type).cann);
         out += p.defaultValue ? "    .ATTR(" + p.name + ", " + type + ", " + cannDefault(*p.defaultValue, p.type) + ")\n"
@@ -187,9 +187,8 @@ std::string hostSource(const OpSpec& spec, const GlueFacts& facts, const std::ve
         case ParamType::Float: value = "double(*" + v + "_attr)"; break;
         default: value = "*" + v + "_attr"; break;
         }
-        readAttrs += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + v + " = " + v + "_attr ? " +
-                     std::string(paramTypeInfo(p.type).cppValue) + "(" + value + ") : " + std::string(paramTypeInfo(p.type).cppValue) + "(" +
-                     fallback + ");\n";
+        if (!p.defaultValue) readAttrs += "    if (" + v + "_attr == nullptr) return ge::GRAPH_FAILED; // required\n";
+        readAttrs += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + v + " = " + v + "_attr ? " + value + " : " + fallback + ";\n";
     }
 
     auto inferFunction = [&](const std::string& name, const std::string& context, bool shapes) {

@@ -203,9 +203,7 @@ std::string readAttribute(const ParamSpec& p, const std::string& variable)
     case ParamType::IntList: value = "std::vector<std::int64_t>(" + a + "->ints().begin(), " + a + "->ints().end())"; break;
     case ParamType::FloatList: value = "std::vector<double>(" + a + "->floats().begin(), " + a + "->floats().end())"; break;
     }
-    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a + " ? " +
-           std::string(paramTypeInfo(p.type).cppValue) + "(" + value + ") : " + std::string(paramTypeInfo(p.type).cppValue) + "(" +
-           fallback + ");\n";
+    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a + " ? " + value + " : " + fallback + ";\n";
     return out;
 }
 

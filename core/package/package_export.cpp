@@ -37,6 +37,7 @@ QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& pac
     run.runDir = runDir.path().toStdString();
     run.cancel = options.cancel;
     const std::vector<CaseRun> runs = runCases(spec, project.folder().toStdString(), *choice.backend, run);
+    if (cancelled(options)) return QStringLiteral("cancelled");
     nlohmann::ordered_json cases = nlohmann::ordered_json::array();
     for (const CaseRun& r : runs) {
         if (r.record.status != "ok") return QStringLiteral("case '%1': %2").arg(QString::fromStdString(r.caseName), QString::fromStdString(r.record.error));

@@ -1,0 +1,220 @@
+// The op package: layout and manifest, reproducible archives, check-package on tampered
+// packages, and failures (bad description, unwritable target, cancellation) that leave
+// nothing behind and keep the previous package.
+#include "io/sha256.h"
+#include "package/package_check.h"
+#include "package/package_export.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace ptowb;
+
+namespace {
+
+void copyFolder(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        if (source.contains(QStringLiteral("/.ptowb/")) || source.contains(QStringLiteral("/packages/"))) continue;
+        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
+        QDir().mkpath(QFileInfo(target).absolutePath());
+        QFile::copy(source, target);
+    }
+}
+
+Project openProject(const QString& folder)
+{
+    QString error;
+    auto project = Project::open(folder, error);
+    if (!project) qFatal("%s", qPrintable(error));
+    return *project;
+}
+
+QByteArray readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QStringList entries(const QString& folder) { return QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden); }
+
+} // namespace
+
+class TestPackage : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_work;
+    QString m_project;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_project = m_work.filePath(QStringLiteral("scale_gelu"));
+        copyFolder(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"), m_project);
+    }
+
+    void layoutAndManifest()
+    {
+        QTemporaryDir out;
+        ExportOptions options;
+        options.outputFolder = out.path();
+        QStringList steps;
+        options.progress = [&](const QString& step) { steps << step; };
+        const ExportResult result = exportPackage(openProject(m_project), options);
+        QVERIFY2(result.ok(), qPrintable(result.error));
+        QCOMPARE(result.packageFolder, out.filePath(QStringLiteral("scale_gelu-1.0.0")));
+        QVERIFY(steps.size() >= 4);
+        const QDir package(result.packageFolder);
+        for (const char* file : {"manifest.json", "op.json", "kernel/kernel.py", "reference/reference.py", "README.md", "python/pto_scale_gelu/__init__.py",
+                                 "torch/CMakeLists.txt", "onnx/CMakeLists.txt", "cann/op_info/scale_gelu.ini", "tests/cases.json",
+                                 "tests/small/inputs/x.npy", "tests/small/golden/y.npy", "tests/small/params.json", "tests/wide_fp32/golden/y.npy"})
+            QVERIFY2(QFileInfo::exists(package.filePath(QString::fromLatin1(file))), file);
+        QCOMPARE(readFile(package.filePath(QStringLiteral("kernel/kernel.py"))), readFile(m_project + QStringLiteral("/kernel.py")));
+        const auto manifest = nlohmann::json::parse(readFile(package.filePath(QStringLiteral("manifest.json"))).toStdString());
+        QCOMPARE(manifest["format"].get<std::string>(), std::string(kPackageFormat));
+        QCOMPARE(manifest["op_json_sha256"].get<std::string>(), sha256Hex(readFile(m_project + QStringLiteral("/op.json")).toStdString()));
+        int files = 0;
+        QDirIterator it(result.packageFolder, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString name = package.relativeFilePath(it.next());
+            if (name == QLatin1String("manifest.json")) continue;
+            ++files;
+            QVERIFY2(manifest["files"].contains(name.toStdString()), qPrintable(name));
+        }
+        QCOMPARE(int(manifest["files"].size()), files);
+        QVERIFY(checkPackage(result.packageFolder).ok());
+        // Nothing else was left in the output folder.
+        QCOMPARE(entries(out.path()), QStringList{QStringLiteral("scale_gelu-1.0.0")});
+    }
+
+    void archiveIsReproducible()
+    {
+        QTemporaryDir a, b;
+        QByteArray first, second;
+        for (auto* dir : {&a, &b}) {
+            ExportOptions options;
+            options.outputFolder = dir->path();
+            options.archive = true;
+            const ExportResult result = exportPackage(openProject(m_project), options);
+            QVERIFY2(result.ok(), qPrintable(result.error));
+            (dir == &a ? first : second) = readFile(result.archivePath);
+            QTest::qWait(1100); // a different second on the clock must not change the bytes
+        }
+        QVERIFY(first.size() > 1000);
+        QCOMPARE(first, second);
+        QCOMPARE(quint8(first[0]), quint8(0x1f)); // gzip ...
+        QCOMPARE(first.mid(4, 4), QByteArray(4, '\0')); // ... without a timestamp
+    }
+
+    void checkPackageNamesTamperedFiles()
+    {
+        QTemporaryDir out;
+        ExportOptions options;
+        options.outputFolder = out.path();
+        options.goldens = false;
+        const ExportResult result = exportPackage(openProject(m_project), options);
+        QVERIFY(result.ok());
+        const QDir package(result.packageFolder);
+        {
+            QFile kernel(package.filePath(QStringLiteral("kernel/kernel.py")));
+            QVERIFY(kernel.open(QIODevice::Append));
+            kernel.write("# edited after export\n");
+        }
+        QVERIFY(QFile::remove(package.filePath(QStringLiteral("cann/scale_gelu.json"))));
+        {
+            QFile extra(package.filePath(QStringLiteral("python/notes.txt")));
+            QVERIFY(extra.open(QIODevice::WriteOnly));
+        }
+        const PackageCheck check = checkPackage(result.packageFolder);
+        QVERIFY(!check.ok());
+        QCOMPARE(check.changed, QStringList{QStringLiteral("kernel/kernel.py")});
+        QCOMPARE(check.missing, QStringList{QStringLiteral("cann/scale_gelu.json")});
+        QCOMPARE(check.extra, QStringList{QStringLiteral("python/notes.txt")});
+
+        QProcess cli;
+        cli.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("check-package"), result.packageFolder});
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 1);
+        const QString text = QString::fromUtf8(cli.readAllStandardOutput());
+        QVERIFY(text.contains(QStringLiteral("changed: kernel/kernel.py")) && text.contains(QStringLiteral("missing: cann/scale_gelu.json")));
+
+        QVERIFY(QFile::remove(package.filePath(QStringLiteral("manifest.json"))));
+        QVERIFY(!checkPackage(result.packageFolder).error.isEmpty());
+        {
+            QFile garbage(package.filePath(QStringLiteral("manifest.json")));
+            QVERIFY(garbage.open(QIODevice::WriteOnly));
+            garbage.write("{\"format\": 3, \"files\": [");
+        }
+        QVERIFY(!checkPackage(result.packageFolder).error.isEmpty());
+    }
+
+    void badDescriptionWritesNothing()
+    {
+        QTemporaryDir copy, out;
+        copyFolder(m_project, copy.path());
+        {
+            QFile op(copy.filePath(QStringLiteral("op.json")));
+            QVERIFY(op.open(QIODevice::WriteOnly));
+            op.write("{\"format\": \"ptowb-op/1\", \"name\": \"Bad Name\"}");
+        }
+        ExportOptions options;
+        options.outputFolder = out.path();
+        const ExportResult result = exportPackage(openProject(copy.path()), options);
+        QVERIFY(!result.ok());
+        QVERIFY(hasErrors(result.diagnostics));
+        QVERIFY(entries(out.path()).isEmpty());
+    }
+
+    void unwritableTargetFailsCleanly()
+    {
+        QTemporaryDir out;
+        const QString blocker = out.filePath(QStringLiteral("not-a-folder"));
+        {
+            QFile f(blocker);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("keep me");
+        }
+        ExportOptions options;
+        options.outputFolder = blocker;
+        const ExportResult result = exportPackage(openProject(m_project), options);
+        QVERIFY(!result.ok());
+        QVERIFY(!result.error.isEmpty());
+        QCOMPARE(readFile(blocker), QByteArray("keep me"));
+        QCOMPARE(entries(out.path()), QStringList{QStringLiteral("not-a-folder")});
+    }
+
+    void cancellationKeepsThePreviousPackage()
+    {
+        QTemporaryDir out;
+        ExportOptions options;
+        options.outputFolder = out.path();
+        options.goldens = false;
+        const ExportResult first = exportPackage(openProject(m_project), options);
+        QVERIFY(first.ok());
+        const QByteArray manifest = readFile(first.packageFolder + QStringLiteral("/manifest.json"));
+
+        std::atomic<bool> cancel{false};
+        options.goldens = true;
+        options.cancel = &cancel;
+        options.progress = [&](const QString& step) {
+            if (step.contains(QStringLiteral("golden"))) cancel = true; // cancel midway
+        };
+        const ExportResult second = exportPackage(openProject(m_project), options);
+        QVERIFY(!second.ok());
+        QCOMPARE(second.error, QStringLiteral("cancelled"));
+        QCOMPARE(entries(out.path()), QStringList{QStringLiteral("scale_gelu-1.0.0")}); // no staging folder left
+        QCOMPARE(readFile(first.packageFolder + QStringLiteral("/manifest.json")), manifest);
+        QVERIFY(checkPackage(first.packageFolder).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackage)
+#include "tst_package.moc"
