@@ -31,10 +31,11 @@ ProjectSources readProjectSources(const Project& project)
 std::string defaultPtowbCMakeDir()
 {
     if (const QByteArray env = qgetenv("PTOWB_CMAKE_DIR"); !env.isEmpty()) return env.toStdString();
-    if (QCoreApplication::instance()) {
-        const QString installed = QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../lib/cmake/ptowb"));
-        if (QFileInfo::exists(installed + QStringLiteral("/ptowbConfig.cmake"))) return QDir::cleanPath(installed).toStdString();
-    }
+    // The running executable's folder, with or without a QCoreApplication.
+    const QString exeDir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath()
+                                                        : QFileInfo(QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath()).absolutePath();
+    const QString installed = QDir(exeDir).filePath(QStringLiteral("../lib/cmake/ptowb"));
+    if (QFileInfo::exists(installed + QStringLiteral("/ptowbConfig.cmake"))) return QDir::cleanPath(installed).toStdString();
     return PTOWB_CMAKE_BUILD_DIR;
 }
 
