@@ -23,14 +23,16 @@ int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     auto project = openProjectArgument(cmd, "ptowb-cli validate <project>", err);
     if (!project) return kUsageError;
-    QByteArray description, reference;
+    QByteArray description, reference, kernel;
     QString error;
     if (!readTextFile(project->descriptionPath(), description, error)) {
         err << "ptowb-cli: " << error.toStdString() << '\n';
         return kUsageError;
     }
-    readTextFile(project->referencePath(), reference, error); // a missing file is a diagnostic from the description
-    const Diagnostics diagnostics = project->check(description, reference);
+    // A missing file is a diagnostic from the description.
+    readTextFile(project->referencePath(), reference, error);
+    readTextFile(project->kernelPath(), kernel, error);
+    const Diagnostics diagnostics = project->check(description, reference, kernel);
     for (const Diagnostic& d : diagnostics) out << formatDiagnostic(d) << '\n';
     const int errors = countErrors(diagnostics);
     const int warnings = int(diagnostics.size()) - errors;

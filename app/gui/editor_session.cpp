@@ -108,7 +108,8 @@ void EditorSession::validateNow()
     const Project project = *m_project;
     const QByteArray description = editor(Document::Description)->text().toUtf8();
     const QByteArray reference = editor(Document::Reference)->text().toUtf8();
-    m_watcher.setFuture(QtConcurrent::run([project, description, reference] { return project.check(description, reference); }));
+    const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
+    m_watcher.setFuture(QtConcurrent::run([project, description, reference, kernel] { return project.check(description, reference, kernel); }));
 }
 
 void EditorSession::onValidationFinished()

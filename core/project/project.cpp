@@ -1,6 +1,7 @@
 #include "project/project.h"
 
 #include "json/json_document.h"
+#include "kernel/kernel_check.h"
 #include "project/atomic_file.h"
 #include "reference/reference_program.h"
 #include "spec/source_check.h"
@@ -72,9 +73,18 @@ Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& refere
     return ReferenceProgram::load(spec, referenceText.toStdString(), referencePath().toStdString()).diagnostics;
 }
 
-Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText) const
+Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelText) const
+{
+    return kernel::checkKernelSource(kernelText.toStdString(), spec, kernelPath().toStdString());
+}
+
+Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText, const QByteArray& kernelText) const
 {
     SpecLoadResult result = validate(descriptionText);
+    if (result.usable() && QFileInfo::exists(kernelPath())) {
+        const Diagnostics kernel = checkKernel(result.spec, kernelText);
+        result.diagnostics.insert(result.diagnostics.end(), kernel.begin(), kernel.end());
+    }
     // A reference can only be checked against a sound description (its names and outputs).
     if (result.usable() && QFileInfo::exists(referencePath())) {
         const Diagnostics reference = checkReference(result.spec, referenceText);

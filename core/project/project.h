@@ -37,8 +37,10 @@ public:
     // Compiles reference.py text (saved or not) against a valid op; problems are diagnostics on
     // reference.py lines. Loads the libtorch reference engine on first use.
     Diagnostics checkReference(const OpSpec& spec, const QByteArray& referenceText) const;
-    // Both, on the texts given: what `ptowb-cli validate` and the editor report.
-    Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText) const;
+    // Parses the kernel and checks it against a valid op (bindings, annotations, pypto calls).
+    Diagnostics checkKernel(const OpSpec& spec, const QByteArray& kernelText) const;
+    // All three, on the texts given: what `ptowb-cli validate` and the editor report.
+    Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText, const QByteArray& kernelText) const;
 
 private:
     void readSourceNames();

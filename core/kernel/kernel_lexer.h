@@ -1,0 +1,33 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptowb::kernel {
+
+// A position in the kernel file: 1-based line and column (code points).
+struct Pos
+{
+    int line = 1;
+    int col = 1;
+};
+
+enum class TokenKind { Name, Int, Float, String, Op, Newline, Indent, Dedent, End };
+
+struct Token
+{
+    TokenKind kind = TokenKind::End;
+    std::string text; // names, operators, number text, the decoded string value
+    Pos pos;
+    Pos end;
+};
+
+// Splits the Python subset of DESIGN §5 into tokens: comments, indentation (INDENT/DEDENT),
+// implicit line joining inside brackets and after a backslash, strings (quotes, triple quotes,
+// escapes, prefixes r/b/f), numbers (1e-3, 0x1f, 1_000, .5). Problems are diagnostics.
+std::vector<Token> tokenize(std::string_view source, const std::string& file, Diagnostics& diagnostics);
+
+} // namespace ptowb::kernel
