@@ -37,7 +37,7 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli run <project> --backend ref|NAME [--case C] [--out DIR]";
+    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;
@@ -48,7 +48,9 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         return kUsageError;
     }
     const std::string projectDir = project->folder().toStdString();
-    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, p.runners);
+    SimRunOptions sim;
+    if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
+    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, p.runners, sim);
     for (const Diagnostic& d : choice.diagnostics) err << formatDiagnostic(d) << '\n';
     if (!choice.backend) {
         err << "ptowb-cli: " << choice.error << '\n';
@@ -63,13 +65,16 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     int failed = 0;
     for (const CaseRun& r : runs) {
         if (r.ok()) {
-            out << r.caseName << ": ok (" << r.record.durationSeconds << " s) -> " << r.dir << '\n';
+            out << r.caseName << ": ok (" << r.record.durationSeconds << " s";
+            if (r.record.costEstimateUs >= 0) out << ", estimated " << r.record.costEstimateUs << " us on the device";
+            out << ") -> " << r.dir << '\n';
             continue;
         }
         ++failed;
         out << r.caseName << ": " << r.record.status << ": " << r.record.error << '\n';
         if (!r.record.stderrTail.empty()) out << "  stderr: " << r.record.stderrTail << '\n';
     }
+    if (!runs.empty() && !copyTrace(cmd, options.runDir, runs.front().caseName, err)) return kUsageError;
     err << runs.size() << " case" << (runs.size() == 1 ? "" : "s") << " run, " << failed << " failed; run folder " << options.runDir << '\n';
     return failed ? kFailure : kSuccess;
 }

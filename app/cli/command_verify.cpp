@@ -12,7 +12,7 @@ namespace ptowb::cli {
 
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli verify <project> [--against NAME] [--case C] [--json FILE] [--junit FILE]";
+    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;
@@ -28,7 +28,9 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     }
     const std::string projectDir = project->folder().toStdString();
     BackendChoice reference = makeBackend("ref", loaded.spec, projectDir, runners);
-    BackendChoice target = makeBackend(against, loaded.spec, projectDir, runners);
+    SimRunOptions sim;
+    if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
+    BackendChoice target = makeBackend(against, loaded.spec, projectDir, runners, sim);
     for (const BackendChoice* choice : {&reference, &target}) {
         for (const Diagnostic& d : choice->diagnostics) err << formatDiagnostic(d) << '\n';
         if (!choice->backend) {
@@ -42,6 +44,7 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         verify(loaded.spec, projectDir, *reference.backend, *target.backend, project->runsFolder().toStdString(), options);
 
     out << verificationSummary(report);
+    if (!report.cases.empty() && !copyTrace(cmd, report.targetRunDir, report.cases.front().caseName, err)) return kUsageError;
     auto writeReport = [&](const char* option, const std::string& text) {
         for (const std::string& path : cmd.values(option)) {
             if (std::string e = writeAtomically(path, {text}); !e.empty()) {

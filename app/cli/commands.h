@@ -3,6 +3,7 @@
 #include "cli_options.h"
 #include "project/project.h"
 #include "run/runner_config.h"
+#include "sim/sim_outcome.h"
 
 #include <iosfwd>
 #include <optional>
@@ -23,6 +24,11 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 
 // Opens the one project a command names, or prints why not (usage or I/O: exit code 2).
 std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err);
+
+// --platform NAME|FILE, --trace FILE (implies a platform), --capture: how `sim` runs.
+bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options);
+// Copies the named case's trace.json to --trace FILE when given.
+bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName, std::ostream& err);
 
 int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);

@@ -77,6 +77,22 @@ ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const st
     return result;
 }
 
+SimOutcome simulateKernel(const OpSpec& spec, const std::string& kernelSource, const std::string& fileName, std::span<const Tensor> inputs,
+                          std::span<const rules::Value> params, const SimRunOptions& options)
+{
+    const EngineHandle& h = engine();
+    if (h.engine) return h.engine->simulate(spec, kernelSource, fileName, inputs, params, options);
+    SimOutcome outcome;
+    Diagnostic d;
+    d.file = fileName;
+    d.line = 1;
+    d.col = 1;
+    d.code = "sim.engine";
+    d.message = "the simulator (libtorch) cannot be loaded: " + h.error;
+    outcome.diagnostics.push_back(std::move(d));
+    return outcome;
+}
+
 int ReferenceProgram::compilationCount()
 {
     const EngineHandle& h = engine();

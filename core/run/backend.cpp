@@ -2,6 +2,7 @@
 
 #include "diag/suggest.h"
 #include "run/process_runner.h"
+#include "run/sim_backend.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -100,9 +101,22 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, c
     return record;
 }
 
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners)
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners,
+                          const SimRunOptions& simOptions)
 {
     BackendChoice choice;
+    if (name == "sim") {
+        const std::string path = (std::filesystem::path(projectDir) / spec.kernel.file).string();
+        std::ifstream in(path, std::ios::binary);
+        if (!in) {
+            choice.error = "cannot read " + path;
+            return choice;
+        }
+        std::stringstream text;
+        text << in.rdbuf();
+        choice.backend = std::make_unique<SimBackend>(text.str(), path, simOptions);
+        return choice;
+    }
     if (name == "ref") {
         const std::string path = (std::filesystem::path(projectDir) / spec.reference.file).string();
         std::ifstream in(path, std::ios::binary);
@@ -122,7 +136,7 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
         choice.backend = std::make_unique<ExternalBackend>(*runner, projectDir);
         return choice;
     }
-    std::vector<std::string> known{"ref"};
+    std::vector<std::string> known{"ref", "sim"};
     for (const auto& n : runners.names()) known.push_back(n);
     choice.error = "no backend named '" + name + "'" + didYouMean(name, known) + " (available: " + joinQuoted(known) + "; runners come from runners.json)";
     return choice;

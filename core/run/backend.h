@@ -61,7 +61,8 @@ struct BackendChoice
     std::string error;                // e.g. no such runner
 };
 
-// "ref" or the name of a configured runner.
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners);
+// "ref", "sim" (the built-in simulator, with `simOptions`) or the name of a configured runner.
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners,
+                          const SimRunOptions& simOptions = {});
 
 } // namespace ptowb

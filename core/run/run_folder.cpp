@@ -57,7 +57,7 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
     for (const auto& i : r.inputs) j["inputs"].push_back(tensorInfoJson(i.name, i.shape, i.dtype));
     j["outputs"] = nlohmann::json::array();
     for (const auto& o : r.expectedOutputs) j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
-    j["cost_estimate"] = nullptr;
+    j["cost_estimate"] = r.costEstimateUs >= 0 ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", "trace.json"}} : nlohmann::ordered_json();
     return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
 

@@ -20,6 +20,7 @@ struct RunRecord
     std::string status = "pending"; // pending, ok, error, timeout, crashed, cancelled
     int exitCode = 0;
     double durationSeconds = 0;
+    double costEstimateUs = -1; // the simulator's estimate for the target platform; < 0: none
     std::string error;
     std::string stderrTail;
     std::vector<InferredOutput> inputs;          // name, shape and dtype of every input

@@ -1,0 +1,35 @@
+#include "commands.h"
+
+#include "run/platforms.h"
+#include "run/run_folder.h"
+
+#include <filesystem>
+#include <ostream>
+
+namespace ptowb::cli {
+
+bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options)
+{
+    options.capture = cmd.hasFlag("capture");
+    const auto platforms = cmd.values("platform");
+    std::string platform = platforms.empty() ? "" : platforms.back();
+    if (platform.empty() && !cmd.values("trace").empty()) platform = "generic"; // a trace needs estimates
+    if (platform.empty()) return true;
+    std::string error;
+    options.platformFile = findPlatformFile(platform, error);
+    if (options.platformFile.empty()) err << "ptowb-cli: " << error << '\n';
+    return !options.platformFile.empty();
+}
+
+bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName, std::ostream& err)
+{
+    const auto traces = cmd.values("trace");
+    if (traces.empty()) return true;
+    const std::string source = runfolder::caseDir(runDir, caseName) + "/trace.json";
+    std::error_code ec;
+    std::filesystem::copy_file(source, traces.back(), std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec) err << "ptowb-cli: cannot write the trace " << traces.back() << ": " << ec.message() << '\n';
+    return !ec;
+}
+
+} // namespace ptowb::cli

@@ -1,0 +1,86 @@
+#include "sim/cost_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+
+namespace ptowb::sim {
+
+Platform loadPlatform(const std::string& path, std::string& error)
+{
+    Platform p;
+    std::ifstream in(path);
+    if (!in) {
+        error = "cannot open the platform file " + path;
+        return p;
+    }
+    const auto json = nlohmann::json::parse(in, nullptr, false);
+    if (json.is_discarded() || !json.is_object()) {
+        error = path + " is not JSON";
+        return p;
+    }
+    try {
+        p.name = json.at("name").get<std::string>();
+        p.cores = json.at("cores").get<int>();
+        p.unifiedBufferBytes = json.at("unified_buffer_bytes").get<std::int64_t>();
+        p.vectorElementsPerCycle = json.at("vector_fp16_elements_per_cycle").get<double>();
+        p.cubeFlopsPerCycle = json.at("cube_fp16_flops_per_cycle").get<double>();
+        p.clockGHz = json.at("clock_ghz").get<double>();
+        p.memoryGBps = json.at("memory_gbps").get<double>();
+        p.source = json.value("source", "");
+    } catch (const std::exception& e) {
+        error = path + ": " + e.what();
+        return p;
+    }
+    if (p.cores < 1 || p.unifiedBufferBytes <= 0 || p.vectorElementsPerCycle <= 0 || p.cubeFlopsPerCycle <= 0 || p.clockGHz <= 0 || p.memoryGBps <= 0)
+        error = path + ": every throughput must be positive";
+    return p;
+}
+
+void CostModel::add(int line, const std::string& what, UnitKind unit, double us, CostReport& report) const
+{
+    // Statements run one after another on one core: the estimate is a sequential schedule.
+    report.events.push_back({line, what, unit, report.totalUs, us});
+    report.totalUs += us;
+}
+
+void CostModel::vector(int line, const std::string& what, std::int64_t elements, int itemSize, CostReport& report) const
+{
+    const double rate = m_platform.vectorElementsPerCycle * (itemSize >= 4 ? 0.5 : 1.0);
+    add(line, what, UnitKind::Vector, double(elements) / rate / (m_platform.clockGHz * 1e3), report);
+}
+
+void CostModel::cube(int line, const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k, CostReport& report) const
+{
+    const double flops = 2.0 * double(m) * double(n) * double(k);
+    add(line, what, UnitKind::Cube, flops / m_platform.cubeFlopsPerCycle / (m_platform.clockGHz * 1e3), report);
+}
+
+void CostModel::memory(int line, const std::string& what, std::int64_t bytes, CostReport& report) const
+{
+    add(line, what, UnitKind::Memory, double(bytes) / (m_platform.memoryGBps * 1e3), report);
+}
+
+std::vector<std::pair<int, double>> CostReport::perLine() const
+{
+    std::map<int, double> lines;
+    for (const auto& e : events) lines[e.line] += e.durationUs;
+    return {lines.begin(), lines.end()};
+}
+
+std::string CostReport::traceJson(const std::string& kernelName) const
+{
+    static const char* const kUnits[] = {"vector", "cube", "memory", "scalar"};
+    nlohmann::json trace = nlohmann::json::array();
+    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", kernelName + " on " + platform + " (estimate)"}}}});
+    for (int unit = 0; unit < 4; ++unit)
+        trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", unit}, {"args", {{"name", kUnits[unit]}}}});
+    for (const auto& e : events)
+        trace.push_back({{"name", e.what}, {"ph", "X"}, {"pid", 1}, {"tid", int(e.unit)}, {"ts", e.startUs}, {"dur", e.durationUs},
+                          {"args", {{"line", e.line}}}});
+    return nlohmann::json{{"traceEvents", trace}, {"displayTimeUnit", "ns"}}.dump(1) + "\n";
+}
+
+} // namespace ptowb::sim

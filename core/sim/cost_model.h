@@ -1,0 +1,65 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ptowb::sim {
+
+// A target's throughput, from resources/platforms/<name>.json. Every number is an estimate
+// whose source the file names.
+struct Platform
+{
+    std::string name;
+    int cores = 1;
+    std::int64_t unifiedBufferBytes = 0;
+    double vectorElementsPerCycle = 0; // per core, fp16 elements (fp32 at half the rate)
+    double cubeFlopsPerCycle = 0;      // per core, fp16 multiply-adds x 2
+    double clockGHz = 1;
+    double memoryGBps = 1;
+    std::string source; // where the numbers come from
+};
+
+// Reads a platform file; on failure returns an error message in `error`.
+Platform loadPlatform(const std::string& path, std::string& error);
+
+enum class UnitKind { Vector, Cube, Memory, Scalar };
+
+// The estimate of one statement execution, for the total, per line, and the trace.
+struct CostEvent
+{
+    int line = 0;
+    std::string what;   // "pypto.exp [1, 64] float16"
+    UnitKind unit = UnitKind::Vector;
+    double startUs = 0;
+    double durationUs = 0;
+};
+
+struct CostReport
+{
+    std::string platform;
+    double totalUs = 0;
+    std::vector<CostEvent> events;
+
+    // Microseconds per source line, summed over every execution of it.
+    std::vector<std::pair<int, double>> perLine() const;
+    // Chrome trace-event JSON (opens in Perfetto / chrome://tracing).
+    std::string traceJson(const std::string& kernelName) const;
+};
+
+class CostModel
+{
+public:
+    explicit CostModel(const Platform& platform) : m_platform(platform) {}
+    void vector(int line, const std::string& what, std::int64_t elements, int itemSize, CostReport& report) const;
+    void cube(int line, const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k, CostReport& report) const;
+    void memory(int line, const std::string& what, std::int64_t bytes, CostReport& report) const;
+
+private:
+    void add(int line, const std::string& what, UnitKind unit, double us, CostReport& report) const;
+    const Platform& m_platform;
+};
+
+} // namespace ptowb::sim
