@@ -292,10 +292,31 @@ private slots:
                               "/nonexistent/libptowb_reference.so does not exist"), qPrintable(err));
     }
 
+    void samplesVerifyAgainstTheSimulator_data()
+    {
+        QTest::addColumn<QString>("sample");
+        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"}) QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    // The real kernel files, run by the built-in simulator, match the reference.
+    void samplesVerifyAgainstTheSimulator()
+    {
+        QFETCH(QString, sample);
+        QTemporaryDir dir;
+        for (const char* file : {"op.json", "kernel.py", "reference.py"})
+            QVERIFY(QFile::copy(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + sample + "/" + file, dir.filePath(file)));
+        const QString trace = dir.filePath("trace.json");
+        const Run r = cli({"verify", dir.path(), "--against", "sim", "--platform", "KirinX90", "--trace", trace});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY(!r.out.contains("FAIL"));
+        const QJsonObject json = readJson(trace);
+        QVERIFY(json["traceEvents"].toArray().size() > 5);
+    }
+
     void usageErrors()
     {
         QCOMPARE(verify("nosuch").exitCode, 2);
-        QVERIFY(verify("nosuch").err.contains("available: 'ref', 'close'"));
+        QVERIFY(verify("nosuch").err.contains("available: 'ref', 'sim', 'close'"));
         QCOMPARE(cli({"verify", m_project, "--against", "close", "--case", "nosuch"}).exitCode, 2);
         QCOMPARE(cli({"run", m_project}).exitCode, 2);
         QCOMPARE(cli({"compare", "/nonexistent.npy", "/nonexistent.npy"}).exitCode, 2);

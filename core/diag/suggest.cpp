@@ -29,6 +29,7 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
     std::size_t bestDistance = std::max<std::size_t>(2, word.size() / 3) + 1;
     for (const auto& candidate : candidates) {
         const std::size_t d = editDistance(word, candidate);
+        if (d >= word.size()) continue; // nothing of the word is left: not a typo of it
         if (d < bestDistance) {
             bestDistance = d;
             best = candidate;

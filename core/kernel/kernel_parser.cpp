@@ -265,7 +265,7 @@ private:
             }
             return s;
         }
-        if (keyword.text == "if") {
+        if (keyword.text == "if" || keyword.text == "elif") {
             s.kind = StmtKind::If;
             s.value = expression();
             expectOp(":");
