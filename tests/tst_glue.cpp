@@ -24,9 +24,14 @@ struct Output
     QString text;
 };
 
-Output run(const QString& program, const QStringList& args, int timeoutMs = 600000)
+Output run(const QString& program, const QStringList& args, int timeoutMs = 600000, const QString& backend = {})
 {
     QProcess p;
+    if (!backend.isEmpty()) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PTOWB_BACKEND"), backend);
+        p.setProcessEnvironment(env);
+    }
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
     Output out;
@@ -160,6 +165,12 @@ private Q_SLOTS:
         const Output torchCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
                                                                            work.filePath(QStringLiteral("model.pt"))});
         QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral("TorchScript model saved by Python runs in C++")), qPrintable(torchCheck.text));
+        if (QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile")) { // its kernel is a stub
+            // PTOWB_BACKEND=sim: the same library and model run the real kernel file in the simulator.
+            const Output simCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
+                                                                             work.filePath(QStringLiteral("model.pt"))}, 600000, QStringLiteral("sim"));
+            QVERIFY2(simCheck.exitCode == 0 && simCheck.text.contains(QStringLiteral("PASS sim cpu kernel matches")), qPrintable(simCheck.text));
+        }
 
         // ONNX: ptowb-cli onnx-infer with the workbench's schema, then the generated schema library.
         const QString model = work.filePath(QStringLiteral("model.onnx"));

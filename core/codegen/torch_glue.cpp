@@ -19,20 +19,24 @@ set(PTOWB_DIR "@PTOWB_DIR@" CACHE PATH "folder holding ptowbConfig.cmake (a ptow
 find_package(ptowb CONFIG REQUIRED HINTS "${PTOWB_DIR}")
 
 add_library(@PACKAGE@ SHARED @SOURCE@)
-target_link_libraries(@PACKAGE@ PRIVATE ptowb::ptowb_torchscript)
+target_link_libraries(@PACKAGE@ PRIVATE ptowb::ptowb_sim)
 )CMAKE";
 
 constexpr const char* kSourceTemplate = R"CPP(@HEADER@
 // The libtorch op library of @QUALIFIED@: the schema, a Meta kernel that evaluates the
 // description's shape and dtype rules, and a CPU kernel that runs the embedded reference.
-// PTOWB_BACKEND chooses the CPU implementation: ref (the reference, the default).
+// PTOWB_BACKEND chooses the CPU implementation: ref (the reference, the default) or sim (the
+// kernel file, run by the workbench's simulator).
 #include "rules/emitted_support.h"
+#include "sim/simulator.h"
 #include "torchscript/torchscript.h"
 
 #include <torch/library.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -49,6 +53,10 @@ const char* const kSchema = @SCHEMA_LIT@;
 const char* const kReferenceFunction = @REFERENCE_FUNCTION_LIT@;
 // reference.py, verbatim: on CPU the deployed op computes exactly what the workbench checked.
 const std::string kReferenceSource = @REFERENCE_LIT@;
+// The kernel file, verbatim: what PTOWB_BACKEND=sim runs.
+const char* const kKernelFile = @KERNEL_FILE_LIT@;
+const char* const kKernelFunction = @KERNEL_FUNCTION_LIT@;
+const std::string kKernelSource = @KERNEL_LIT@;
 
 [[noreturn]] void fail(const std::string& message) { TORCH_CHECK(false, kQualifiedName, ": ", message); }
 
@@ -194,8 +202,26 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     gen += returnType + " cpuKernel(" + dispatcherParams + ")\n{\n" + converted;
     gen += "    check(" + args + ");\n";
     gen += "    const std::vector<OutputType> expected = outputTypes(" + args + ");\n";
+    gen += "    if (std::string(backendName()) == \"sim\") {\n";
+    gen += "        std::map<std::string, ptowb::sim::Value> arguments;\n";
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
+        gen += "        arguments[" + cppCharLiteral(spec.inputs[k].name) + "] = ptowb::sim::toValue(" + names.inputs[k] + ".contiguous().clone());\n";
+    for (std::size_t k = 0; k < spec.params.size(); ++k)
+        gen += "        arguments[" + cppCharLiteral(spec.params[k].name) + "] = ptowb::sim::toValue(" + names.params[k] + ");\n";
+    gen += "        std::vector<at::Tensor> tensors;\n";
+    gen += "        for (const OutputType& type : expected) // NaN where the kernel writes nothing\n";
+    gen += "            tensors.push_back(at::full(type.shape, NAN, at::TensorOptions().dtype(ptowb::torchscript::toTorch(type.dtype))));\n";
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k)
+        gen += "        arguments[" + cppCharLiteral(spec.outputs[k].name) + "] = ptowb::sim::toValue(tensors[" + std::to_string(k) + "]);\n";
+    gen += "        try {\n";
+    gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, arguments);\n";
+    gen += "        } catch (const std::exception& error) {\n";
+    gen += "            fail(std::string(\"the kernel failed in the simulator:\\n\") + error.what());\n";
+    gen += "        }\n";
+    gen += returnTensors("tensors").insert(0, "    ");
+    gen += "    }\n";
     gen += "    if (std::string(backendName()) != \"ref\")\n";
-    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of this library; it provides ref (the reference)\");\n";
+    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of this library; it provides ref (the reference) and sim (the kernel in the simulator)\");\n";
     gen += "    static const auto unit = ptowb::torchscript::compile(kReferenceSource);\n";
     gen += "    const c10::IValue result = ptowb::torchscript::callByName(unit->get_function(kReferenceFunction), {\n" + referenceArgs + "    });\n";
     gen += "    const std::vector<at::Tensor> tensors = checkedOutputs(result, expected);\n";
@@ -218,6 +244,9 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
         {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
         {"REFERENCE_LIT", cppCharLiteral(source.reference)},
+        {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
+        {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
+        {"KERNEL_LIT", cppCharLiteral(source.kernel)},
         {"NAMESPACE", spec.ns},
         {"NAME_LIT", cppCharLiteral(spec.name)},
         {"GENERATED", gen},

@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include "diag/suggest.h"
+#include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
 #include "rules/shape_functions.h"
 
@@ -907,6 +908,22 @@ private:
 };
 
 } // namespace
+
+void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function,
+                       const std::map<std::string, Value>& arguments)
+{
+    Diagnostics diagnostics;
+    const kernel::Module module = kernel::parseKernel(kernelSource, file, diagnostics);
+    const kernel::FunctionDef* entry = nullptr;
+    for (const auto& f : module.functions)
+        if (f.name == function) entry = &f;
+    if (!hasErrors(diagnostics) && entry) diagnostics = runKernel(module, *entry, arguments, file, {}).diagnostics;
+    else if (!entry && !hasErrors(diagnostics)) throw std::runtime_error(file + " defines no function '" + function + "'");
+    std::string message;
+    for (const Diagnostic& d : diagnostics)
+        if (d.isError()) message += (message.empty() ? "" : "\n") + formatDiagnostic(d);
+    if (!message.empty()) throw std::runtime_error(message);
+}
 
 RunResult runKernel(const kernel::Module& module, const kernel::FunctionDef& function, const std::map<std::string, Value>& arguments,
                     const std::string& file, const RunOptions& options)

@@ -65,4 +65,22 @@ RunResult runKernel(const kernel::Module& module, const kernel::FunctionDef& fun
 
 at::ScalarType scalarType(DType dtype);
 
+// For generated op libraries: parses kernel text, runs `function` with the arguments bound by
+// name (inputs, outputs allocated by the caller and written in place, parameters), and throws
+// std::runtime_error carrying the file:line:col diagnostics when the kernel cannot run.
+void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function,
+                       const std::map<std::string, Value>& arguments);
+
+inline Value toValue(const at::Tensor& t) { return Value::ofTensor(t); }
+inline Value toValue(bool v) { return Value::ofBool(v); }
+inline Value toValue(std::int64_t v) { return Value::ofInt(v); }
+inline Value toValue(double v) { return Value::ofFloat(v); }
+inline Value toValue(const std::string& v) { return Value::ofStr(v); }
+template <class T> Value toValue(const std::vector<T>& list)
+{
+    std::vector<Value> items;
+    for (const T& item : list) items.push_back(toValue(item));
+    return Value::ofTuple(std::move(items));
+}
+
 } // namespace ptowb::sim

@@ -62,9 +62,15 @@ std::vector<at::Tensor> tensorsOf(const std::vector<c10::IValue>& values)
     return out;
 }
 
+// The reference reproduces the golden bit for bit up to float noise; the kernel in the
+// simulator rounds per op in fp16/bf16, so it gets that dtype's tolerance.
 bool close(const at::Tensor& a, const at::Tensor& b)
 {
-    return a.sizes() == b.sizes() && a.scalar_type() == b.scalar_type() && at::allclose(a.to(at::kDouble), b.to(at::kDouble), 1e-5, 1e-6, true);
+    const char* backend = std::getenv("PTOWB_BACKEND");
+    const bool sim = backend && std::string(backend) == "sim";
+    const bool low = a.scalar_type() == at::kHalf || a.scalar_type() == at::kBFloat16;
+    const double tol = !sim ? 1e-5 : low ? 1e-2 : 1e-4;
+    return a.sizes() == b.sizes() && a.scalar_type() == b.scalar_type() && at::allclose(a.to(at::kDouble), b.to(at::kDouble), tol, tol, true);
 }
 
 } // namespace
@@ -102,7 +108,7 @@ int main(int argc, char** argv)
             const auto outputs = call(inputs);
             bool same = outputs.size() == goldens.size();
             for (std::size_t k = 0; same && k < outputs.size(); ++k) same = close(outputs[k], goldens[k]);
-            check("cpu kernel equals the reference golden: " + c["name"].get<std::string>(), same);
+            check(std::string(std::getenv("PTOWB_BACKEND") ? std::getenv("PTOWB_BACKEND") : "ref") + " cpu kernel matches the reference golden: " + c["name"].get<std::string>(), same);
             std::vector<at::Tensor> metaInputs;
             for (const auto& t : inputs) metaInputs.push_back(t.to(at::kMeta));
             const auto metas = call(metaInputs);
