@@ -3,7 +3,9 @@
 #include "kernel/kernel_parser.h"
 #include "sim/simulator.h"
 
+#include <QDir>
 #include <QFile>
+#include "kernel/pypto_api.h"
 #include <QTest>
 
 using namespace ptowb;
@@ -96,10 +98,12 @@ private Q_SLOTS:
 
     void compareWhere()
     {
-        const auto x = randn({6, 10}) * 2;
+        auto x = randn({6, 10}) * 2;
+        x[0][0] = 0.5;
         auto r = runFile("compare_where", {{"x", tv(x)}, {"y", tv(out({6, 10}))}, {"slope", Value::ofFloat(0.1)}});
         noErrors(r.result);
-        const auto want = at::where(x > 0, x, x * 0.1) + (x <= -1).to(at::kFloat) + 2 * (x >= 1).to(at::kFloat);
+        const auto f = [](const at::Tensor& b) { return b.to(at::kFloat); };
+        const auto want = at::where(x > 0, x, x * 0.1) + f(x <= -1) + 2 * f(x >= 1) + 4 * f(x == 0.5) + 8 * f(x != x) + 16 * f(x < -2) + 32 * f(x >= 2);
         QVERIFY(close(r.args["y"].tensor, want));
     }
 
@@ -227,6 +231,23 @@ private Q_SLOTS:
         QVERIFY(std::abs(simulated - fp32) < 64.0);
     }
 
+    // Together, the samples and tests/data/sim_kernels call every function the simulator supports.
+    void everySupportedFunctionIsExercised()
+    {
+        std::string all;
+        for (const QString& folder : {QStringLiteral(PTOWB_TEST_DATA "/sim_kernels"), QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"),
+                                      QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"), QStringLiteral(PTOWB_SOURCE_DIR "/projects/matmul_bias")})
+            for (const QString& name : QDir(folder).entryList({QStringLiteral("*.py")})) {
+                QFile f(QDir(folder).filePath(name));
+                if (f.open(QIODevice::ReadOnly)) all += f.readAll().toStdString();
+            }
+        QStringList missing;
+        for (const auto& api : kernel::pyptoApi())
+            if (all.find("pypto." + std::string(api.name) + "(") == std::string::npos) missing << QString::fromLatin1(api.name.data(), int(api.name.size()));
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QStringLiteral(", "))));
+        QVERIFY(QDir(QStringLiteral(PTOWB_TEST_DATA "/sim_kernels")).entryList({QStringLiteral("*.py")}).size() >= 15);
+    }
+
     void deterministic()
     {
         const auto x = randn({16, 48}, at::kHalf);
@@ -261,6 +282,29 @@ private Q_SLOTS:
         QCOMPARE(r.result.diagnostics.size(), std::size_t(1));
         const Diagnostic& d = r.result.diagnostics[0];
         QCOMPARE(QString::fromStdString(std::to_string(d.line) + ":" + std::to_string(d.col) + " " + d.code + " " + d.message), expected);
+    }
+
+    void tileExceedingTheUnifiedBuffer()
+    {
+        sim::Platform platform;
+        platform.name = "tiny";
+        platform.unifiedBufferBytes = 32768;
+        platform.vectorElementsPerCycle = 128;
+        platform.cubeFlopsPerCycle = 8192;
+        sim::RunOptions options;
+        options.platform = &platform;
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(64, 64)\n    y[:] = x * 2.0\n",
+                           {{"x", tv(randn({128, 128}))}, {"y", tv(out({128, 128}))}}, options);
+        QCOMPARE(r.result.diagnostics.size(), std::size_t(1));
+        const Diagnostic& d = r.result.diagnostics[0];
+        QCOMPARE(d.line, 4);
+        QCOMPARE(d.col, 5);
+        QCOMPARE(d.message, std::string("the vec tile shape [64, 64] needs 49152 bytes for the 3 live buffers of '*' at line 5, more than the unified "
+                                        "buffer of tiny (32768 bytes)"));
+        // The same kernel with a tile that fits runs.
+        auto fits = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(32, 64)\n    y[:] = x * 2.0\n",
+                              {{"x", tv(randn({128, 128}))}, {"y", tv(out({128, 128}))}}, options);
+        noErrors(fits.result);
     }
 
     void costAndTrace()

@@ -540,6 +540,28 @@ private:
     // --- tensor semantics ---
     Value tensorResult(at::Tensor t, const std::string&) { return Value::ofTensor(std::move(t)); }
 
+    // A vec tile must have the rank of the tensors it tiles, and the buffers one vector op
+    // keeps live (its operands and result, one tile each) must fit in the unified buffer.
+    void checkTile(const at::Tensor& result, int liveBuffers, const std::string& fn, Pos pos)
+    {
+        if (m_vecTile.empty()) return;
+        if (std::int64_t(m_vecTile.size()) != result.dim())
+            throw SimError{m_vecTilePos,
+                           "the vec tile shape " + shapefn::toString(m_vecTile) + " has rank " + std::to_string(m_vecTile.size()) + ", but " + fn + " at line " +
+                               std::to_string(pos.line) + " works on a rank-" + std::to_string(result.dim()) + " tensor " + shapeText(result.sizes()),
+                           "sim.tile"};
+        if (!m_options.platform) return;
+        std::int64_t elements = 1;
+        for (std::size_t d = 0; d < m_vecTile.size(); ++d) elements *= std::min(m_vecTile[d], std::max<std::int64_t>(result.size(std::int64_t(d)), 1));
+        const std::int64_t bytes = elements * std::int64_t(widened(result).element_size()) * liveBuffers;
+        if (bytes > m_options.platform->unifiedBufferBytes)
+            throw SimError{m_vecTilePos,
+                           "the vec tile shape " + shapefn::toString(m_vecTile) + " needs " + std::to_string(bytes) + " bytes for the " + std::to_string(liveBuffers) +
+                               " live buffers of " + fn + " at line " + std::to_string(pos.line) + ", more than the unified buffer of " + m_options.platform->name +
+                               " (" + std::to_string(m_options.platform->unifiedBufferBytes) + " bytes)",
+                           "sim.tile"};
+    }
+
     void vectorCost(const std::string& what, const at::Tensor& t, int passes = 1)
     {
         if (m_cost) m_cost->vector(m_line, what + " " + shapeText(t.sizes()) + " " + dtypeText(t), t.numel() * passes, int(t.element_size()), m_result.cost);
@@ -567,6 +589,7 @@ private:
         else if (name == "trunc") r = w.trunc();
         else if (name == "logical_not") return Value::ofTensor(w.logical_not());
         else throw SimError{e.pos, "pypto." + name + " is not supported by the simulator", "kernel.unsupported"};
+        checkTile(x, 2, "pypto." + name, e.pos);
         vectorCost("pypto." + name, x);
         return tensorResult(rounded(r, x.scalar_type()), name);
     }
@@ -595,6 +618,7 @@ private:
         else if (op == "@") return matmul(a.tensor, b.tensor, dtypeOf(a.tensor, pos), Args{}, Expr{});
         else throw SimError{pos, "operator " + op + " is not supported on tensors", "kernel.unsupported"};
         const at::Tensor& shaped = a.kind == Value::Kind::Tensor ? a.tensor : b.tensor;
+        checkTile(r.dim() ? r : shaped, 3, "'" + op + "'", pos);
         vectorCost("'" + op + "'", r.dim() ? r : shaped);
         return tensorResult(rounded(r, type), op);
     }
@@ -676,11 +700,7 @@ private:
             checkDim(d, x, e.pos, "pypto." + name);
             if (d < 0) d += x.dim();
         }
-        if (!m_vecTile.empty() && std::int64_t(m_vecTile.size()) != x.dim())
-            throw SimError{m_vecTilePos,
-                           "the vec tile shape " + shapefn::toString(m_vecTile) + " has rank " + std::to_string(m_vecTile.size()) + ", but pypto." + name +
-                               " at line " + std::to_string(e.pos.line) + " works on a rank-" + std::to_string(x.dim()) + " tensor " + shapeText(x.sizes()),
-                           "sim.tile"};
+        checkTile(x, 2, "pypto." + name, e.pos);
         at::Tensor acc = x;
         std::sort(dims.begin(), dims.end());
         for (auto it = dims.rbegin(); it != dims.rend(); ++it) acc = reduceDim(name, acc, *it);

@@ -10,6 +10,6 @@ def kernel(x: pypto.Tensor[...], y: pypto.Tensor[...], scale: float):
     for i in pypto.loop(0, rows, tile_r, name="ROWS", idx_name="i"):
         for j in pypto.loop(cols // tile_c):
             block = pypto.view(x, [tile_r, tile_c], [i, j * tile_c])
-            if pypto.is_loop_begin(i):
+            if pypto.is_loop_begin(i) or pypto.is_loop_end(j):
                 pass
             y[i:i + tile_r, j * tile_c:(j + 1) * tile_c] = block * scale + i
