@@ -40,5 +40,7 @@ int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runRedeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

@@ -25,6 +25,9 @@ commands:
   onnx-infer MODEL.onnx --package DIR [--out FILE]
                                            ONNX shape inference with the op's schema; print every value
   inspect MODEL.onnx [--package DIR]       list custom nodes and their records; compare with a package
+  redeploy <project> [--target NAME] [--against sim|NAME] [--platform P]
+                                           validate, generate, verify, export, deploy; unchanged steps are skipped
+  deploy <project> --target NAME           deploy the exported package (targets in deploy.json)
 
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
@@ -46,7 +49,7 @@ int main(int argc, char** argv)
     // `compare --json` is a switch; `verify --json FILE` names a file.
     const std::vector<std::string> valued = cmd.command == "compare"
                                                 ? std::vector<std::string>{"rtol", "atol"}
-                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace"};
+                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
@@ -61,6 +64,8 @@ int main(int argc, char** argv)
     if (cmd.command == "check-package") return runCheckPackage(cmd, std::cout, std::cerr);
     if (cmd.command == "onnx-infer") return runOnnxInfer(cmd, std::cout, std::cerr);
     if (cmd.command == "inspect") return runInspect(cmd, std::cout, std::cerr);
+    if (cmd.command == "redeploy") return runRedeploy(cmd, std::cout, std::cerr);
+    if (cmd.command == "deploy") return runDeploy(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

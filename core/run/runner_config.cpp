@@ -1,6 +1,7 @@
 #include "run/runner_config.h"
 
 #include "json/json_document.h"
+#include "run/config_files.h"
 #include "spec/identifiers.h"
 #include "spec/spec_reader.h"
 
@@ -90,25 +91,7 @@ std::vector<std::string> RunnerConfigs::names() const
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
 {
     RunnerConfigs out;
-    for (const std::string& file : files) {
-        std::error_code ec;
-        if (!std::filesystem::is_regular_file(file, ec)) continue;
-        if (std::filesystem::file_size(file, ec) > JsonDocument::kMaxBytes) {
-            Diagnostic d;
-            d.file = file;
-            d.code = "runner.too-large";
-            d.message = "runner configuration is larger than 16 MiB";
-            out.diagnostics.push_back(d);
-            continue;
-        }
-        std::ifstream in(file, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        const JsonDocument doc = JsonDocument::parse(text.str(), file);
-        for (const auto& d : doc.diagnostics()) out.diagnostics.push_back(d);
-        if (!doc.ok()) continue;
-        SpecReader r(doc, out.diagnostics);
-        const nlohmann::json& root = doc.root();
+    readJsonConfigFiles(files, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
         if (root.is_array()) {
             for (std::size_t k = 0; k < root.size(); ++k) readRunner(r, root[k], SpecReader::child("", k), file, out);
         } else if (root.is_object() && root.contains("runners")) {
@@ -117,7 +100,7 @@ RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
         } else {
             readRunner(r, root, "", file, out);
         }
-    }
+    });
     return out;
 }
 

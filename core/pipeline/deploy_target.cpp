@@ -1,0 +1,154 @@
+#include "pipeline/deploy_target.h"
+
+#include "run/config_files.h"
+#include "run/process_runner.h"
+#include "spec/spec_reader.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+
+#include <cstring>
+#include <regex>
+
+namespace ptowb {
+
+namespace {
+
+void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file, DeployTargets& out)
+{
+    if (!r.isType(item, ptr, nlohmann::json::value_t::object, "a deploy target object")) return;
+    r.checkKeys(item, ptr, {"name", "folder", "command", "timeout_s"});
+    DeployTarget t;
+    t.sourceFile = file;
+    const auto name = r.string(item, ptr, "name", true);
+    if (!name) return;
+    static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
+    if (!std::regex_match(*name, kName)) {
+        r.error(ptr + "/name", "deploy.bad-name", "deploy target name \"" + *name + "\" must be letters, digits, '_', '.', '-'");
+        return;
+    }
+    t.name = *name;
+    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400)) t.timeoutSeconds = *timeout;
+    const bool hasFolder = item.contains("folder"), hasCommand = item.contains("command");
+    if (hasFolder == hasCommand) {
+        r.error(ptr, "deploy.kind", "a deploy target needs either \"folder\" or \"command\"");
+        return;
+    }
+    if (hasFolder) {
+        const auto folder = r.string(item, ptr, "folder", true);
+        if (!folder || folder->empty()) return;
+        t.folder = *folder;
+    } else {
+        const auto* command = r.array(item, ptr, "command", true);
+        if (!command) return;
+        if (command->empty()) {
+            r.error(ptr + "/command", "deploy.empty-command", "the command needs at least the program to run");
+            return;
+        }
+        for (std::size_t k = 0; k < command->size(); ++k) {
+            const std::string aptr = SpecReader::child(ptr + "/command", k);
+            if (!r.isType((*command)[k], aptr, nlohmann::json::value_t::string, "a string")) return;
+            const std::string arg = (*command)[k].get<std::string>();
+            static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
+            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder); it != std::sregex_iterator(); ++it) {
+                const std::string key = (*it)[1];
+                if (key != "package" && key != "archive" && key != "op" && key != "version") {
+                    r.error(aptr, "deploy.unknown-placeholder", "unknown placeholder {" + key + "}; use {package} {archive} {op} {version}");
+                    return;
+                }
+            }
+            t.command.push_back(arg);
+        }
+    }
+    for (auto& existing : out.targets)
+        if (existing.name == t.name) {
+            existing = t;
+            return;
+        }
+    out.targets.push_back(std::move(t));
+}
+
+bool copyTree(const QString& from, const QString& to)
+{
+    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString source = it.next();
+        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target)) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+const DeployTarget* DeployTargets::find(const std::string& name) const
+{
+    for (const auto& t : targets)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+DeployTargets loadDeployTargets(const std::vector<std::string>& files)
+{
+    DeployTargets out;
+    readJsonConfigFiles(files, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
+        if (root.is_array()) {
+            for (std::size_t k = 0; k < root.size(); ++k) readTarget(r, root[k], SpecReader::child("", k), file, out);
+        } else if (root.is_object() && root.contains("targets")) {
+            if (const auto* list = r.array(root, "", "targets", true))
+                for (std::size_t k = 0; k < list->size(); ++k) readTarget(r, (*list)[k], SpecReader::child("/targets", k), file, out);
+        } else {
+            readTarget(r, root, "", file, out);
+        }
+    });
+    return out;
+}
+
+QString deployPackage(const DeployTarget& target, const QString& packageFolder, const QString& archivePath, const std::string& op,
+                      const std::string& version, const std::atomic<bool>* cancel)
+{
+    if (!target.folder.empty()) {
+        const QString folder = QString::fromStdString(target.folder);
+        if (!QDir().mkpath(folder)) return QStringLiteral("cannot create the deploy folder %1").arg(folder);
+        const QString destination = QDir(folder).filePath(QFileInfo(packageFolder).fileName());
+        QTemporaryDir staging(destination + QStringLiteral(".deploying-XXXXXX"));
+        if (!staging.isValid()) return QStringLiteral("cannot write in %1: %2").arg(folder, staging.errorString());
+        if (!copyTree(packageFolder, staging.path())) return QStringLiteral("cannot copy the package into %1").arg(folder);
+        if (cancel && cancel->load()) return QStringLiteral("cancelled");
+        const QString previous = destination + QStringLiteral(".previous");
+        QDir(previous).removeRecursively();
+        if (QFileInfo::exists(destination) && !QDir().rename(destination, previous)) return QStringLiteral("cannot replace %1").arg(destination);
+        if (!QDir().rename(staging.path(), destination)) {
+            QDir().rename(previous, destination);
+            return QStringLiteral("cannot move the package to %1").arg(destination);
+        }
+        staging.setAutoRemove(false);
+        QDir(previous).removeRecursively();
+        return {};
+    }
+    QStringList argv;
+    for (std::string arg : target.command) {
+        const std::pair<const char*, std::string> values[] = {
+            {"{package}", packageFolder.toStdString()}, {"{archive}", archivePath.toStdString()}, {"{op}", op}, {"{version}", version}};
+        for (const auto& [key, value] : values)
+            for (std::size_t at; (at = arg.find(key)) != std::string::npos;) arg.replace(at, std::strlen(key), value);
+        argv << QString::fromStdString(arg);
+    }
+    QTemporaryDir logs;
+    const ProcessOutcome outcome = runProcess(argv, logs.path(), target.timeoutSeconds, cancel);
+    switch (outcome.status) {
+    case ProcessOutcome::Status::Finished:
+        if (outcome.exitCode == 0) return {};
+        return QStringLiteral("the deploy command exited with %1: %2").arg(outcome.exitCode).arg(outcome.stderrTail.trimmed());
+    case ProcessOutcome::Status::TimedOut: return QStringLiteral("the deploy command timed out after %1 s").arg(target.timeoutSeconds);
+    case ProcessOutcome::Status::Cancelled: return QStringLiteral("cancelled");
+    case ProcessOutcome::Status::Crashed: return QStringLiteral("the deploy command crashed: %1").arg(outcome.stderrTail.trimmed());
+    case ProcessOutcome::Status::FailedToStart: return QStringLiteral("the deploy command cannot start: %1").arg(outcome.error);
+    }
+    return {};
+}
+
+} // namespace ptowb

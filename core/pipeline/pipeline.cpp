@@ -1,0 +1,214 @@
+#include "pipeline/pipeline.h"
+
+#include "codegen/project_glue.h"
+#include "io/sha256.h"
+#include "package/package_check.h"
+#include "package/package_export.h"
+#include "pipeline/deploy_target.h"
+#include "project/atomic_file.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <nlohmann/json.hpp>
+
+namespace ptowb {
+
+namespace {
+
+// What earlier runs left in <project>/.ptowb/pipeline.json: the input hash each step last
+// succeeded with.
+class PipelineState
+{
+public:
+    explicit PipelineState(const Project& project) : m_path(QDir(project.folder()).filePath(QStringLiteral(".ptowb/pipeline.json")))
+    {
+        QByteArray text;
+        QString error;
+        if (readTextFile(m_path, text, error)) {
+            m_state = nlohmann::json::parse(text.toStdString(), nullptr, false);
+            if (!m_state.is_object()) m_state = nlohmann::json::object();
+        }
+    }
+    bool unchanged(const char* step, const std::string& hash) const { return m_state.value(step, "") == hash; }
+    void record(const char* step, const std::string& hash)
+    {
+        m_state[step] = hash;
+        QDir().mkpath(QFileInfo(m_path).absolutePath());
+        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+    }
+    void forget(const char* step)
+    {
+        m_state.erase(step);
+        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+    }
+
+private:
+    QString m_path;
+    nlohmann::json m_state = nlohmann::json::object();
+};
+
+} // namespace
+
+const char* stepName(PipelineStep step)
+{
+    switch (step) {
+    case PipelineStep::Validate: return "validate";
+    case PipelineStep::Generate: return "generate";
+    case PipelineStep::Verify: return "verify";
+    case PipelineStep::Export: return "export";
+    case PipelineStep::Deploy: return "deploy";
+    }
+    return "?";
+}
+
+bool PipelineResult::ok() const
+{
+    for (const auto& s : steps)
+        if (s.status == StepResult::Status::Failed || s.status == StepResult::Status::Cancelled) return false;
+    return !steps.empty();
+}
+
+std::vector<std::string> deployConfigFiles(const Project& project)
+{
+    const QString user = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/deploy.json");
+    return {user.toStdString(), QDir(project.folder()).filePath(QStringLiteral("deploy.json")).toStdString()};
+}
+
+PipelineResult runPipeline(const Project& project, const PipelineOptions& options)
+{
+    PipelineResult result;
+    PipelineState state(project);
+    QElapsedTimer timer;
+    auto begin = [&](PipelineStep step, const std::string& message) {
+        timer.start();
+        if (options.progress) options.progress(step, message);
+        StepResult r;
+        r.step = step;
+        return r;
+    };
+    auto finish = [&](StepResult r, StepResult::Status status, std::string message = {}) {
+        r.status = status;
+        if (!message.empty()) r.message = std::move(message);
+        r.seconds = double(timer.nsecsElapsed()) / 1e9;
+        result.steps.push_back(std::move(r));
+        return status == StepResult::Status::Done || status == StepResult::Status::Unchanged;
+    };
+    auto cancelled = [&](PipelineStep step) {
+        if (!options.cancel || !options.cancel->load()) return false;
+        StepResult r;
+        r.step = step;
+        finish(r, StepResult::Status::Cancelled, "cancelled");
+        return true;
+    };
+
+    // validate
+    StepResult step = begin(PipelineStep::Validate, "checking op.json, the kernel and the reference");
+    const codegen::ProjectSources sources = codegen::readProjectSources(project);
+    if (!sources.error.isEmpty()) return finish(step, StepResult::Status::Failed, sources.error.toStdString()), result;
+    if (!sources.usable()) {
+        step.diagnostics = sources.loaded.diagnostics;
+        return finish(step, StepResult::Status::Failed, "the op description has errors"), result;
+    }
+    step.diagnostics = project.check(QByteArray::fromStdString(sources.opJson), QByteArray::fromStdString(sources.reference), QByteArray::fromStdString(sources.kernel));
+    if (hasErrors(step.diagnostics)) return finish(step, StepResult::Status::Failed, std::to_string(countErrors(step.diagnostics)) + " errors"), result;
+    finish(step, StepResult::Status::Done, "no errors");
+    const std::string inputs = sha256Hex(sources.opJson + '\0' + sources.kernel + '\0' + sources.reference);
+    const OpSpec& spec = sources.loaded.spec;
+
+    // generate
+    if (cancelled(PipelineStep::Generate)) return result;
+    step = begin(PipelineStep::Generate, "generating the glue");
+    const QString glueFolder = QDir(project.folder()).filePath(QStringLiteral(".ptowb/glue"));
+    if (state.unchanged("generate", inputs) && QFileInfo::exists(glueFolder)) {
+        finish(step, StepResult::Status::Unchanged, "unchanged since the last run");
+    } else {
+        if (QString error = codegen::writeGeneratedFiles(codegen::generateGlue(sources.glueSource()), glueFolder); !error.isEmpty())
+            return finish(step, StepResult::Status::Failed, error.toStdString()), result;
+        state.record("generate", inputs);
+        finish(step, StepResult::Status::Done, "glue in " + glueFolder.toStdString());
+    }
+
+    // verify
+    if (cancelled(PipelineStep::Verify)) return result;
+    step = begin(PipelineStep::Verify, "verifying against " + options.against);
+    const std::string verifyKey = sha256Hex(inputs + options.against + options.sim.platformFile);
+    if (state.unchanged("verify", verifyKey)) {
+        finish(step, StepResult::Status::Unchanged, "passed before with the same files");
+    } else {
+        const std::string projectDir = project.folder().toStdString();
+        const RunnerConfigs runners = loadRunnerConfigs(project.runnerConfigFiles());
+        BackendChoice reference = makeBackend("ref", spec, projectDir, runners);
+        BackendChoice target = makeBackend(options.against, spec, projectDir, runners, options.sim);
+        for (const BackendChoice* choice : {&reference, &target}) {
+            step.diagnostics.insert(step.diagnostics.end(), choice->diagnostics.begin(), choice->diagnostics.end());
+            if (!choice->backend) return finish(step, StepResult::Status::Failed, choice->error), result;
+        }
+        RunOptions run;
+        run.cancel = options.cancel;
+        run.progress = [&](int done, int total, const std::string& caseName) {
+            if (options.progress && !caseName.empty())
+                options.progress(PipelineStep::Verify, "case " + caseName + " (" + std::to_string(done + 1) + "/" + std::to_string(total) + ")");
+        };
+        result.verification = verify(spec, projectDir, *reference.backend, *target.backend, project.runsFolder().toStdString(), run);
+        if (result.verification.cancelled || (options.cancel && options.cancel->load()))
+            return finish(step, StepResult::Status::Cancelled, "cancelled"), result;
+        if (!result.verification.pass()) {
+            state.forget("verify");
+            return finish(step, StepResult::Status::Failed, "the kernel does not match the reference (see " + result.verification.targetRunDir + ")"), result;
+        }
+        state.record("verify", verifyKey);
+        finish(step, StepResult::Status::Done, "every case passes");
+    }
+
+    // export
+    if (cancelled(PipelineStep::Export)) return result;
+    step = begin(PipelineStep::Export, "exporting the package");
+    const QString packageFolder = QDir(QDir(project.folder()).filePath(QStringLiteral("packages"))).filePath(QString::fromStdString(spec.name + "-" + spec.version));
+    const QString archive = packageFolder + QStringLiteral(".tar.gz");
+    if (state.unchanged("export", inputs) && QFileInfo::exists(archive) && checkPackage(packageFolder).ok()) {
+        result.packageFolder = packageFolder;
+        result.archivePath = archive;
+        finish(step, StepResult::Status::Unchanged, "the package is up to date");
+    } else {
+        ExportOptions exportOptions;
+        exportOptions.archive = true;
+        exportOptions.cancel = options.cancel;
+        const ExportResult exported = exportPackage(project, exportOptions);
+        step.diagnostics = exported.diagnostics;
+        if (!exported.ok())
+            return finish(step, exported.error == QLatin1String("cancelled") ? StepResult::Status::Cancelled : StepResult::Status::Failed, exported.error.toStdString()),
+                   result;
+        result.packageFolder = exported.packageFolder;
+        result.archivePath = exported.archivePath;
+        state.record("export", inputs);
+        finish(step, StepResult::Status::Done, "package in " + exported.packageFolder.toStdString());
+    }
+
+    // deploy
+    if (cancelled(PipelineStep::Deploy)) return result;
+    step = begin(PipelineStep::Deploy, "deploying");
+    const DeployTargets targets = loadDeployTargets(deployConfigFiles(project));
+    step.diagnostics = targets.diagnostics;
+    if (hasErrors(targets.diagnostics)) return finish(step, StepResult::Status::Failed, "deploy.json has errors"), result;
+    const DeployTarget* target = nullptr;
+    if (!options.deployTarget.empty()) {
+        target = targets.find(options.deployTarget);
+        if (!target) return finish(step, StepResult::Status::Failed, "no deploy target named '" + options.deployTarget + "' in deploy.json"), result;
+    } else if (targets.targets.size() == 1) {
+        target = &targets.targets.front();
+    }
+    if (!target) {
+        finish(step, StepResult::Status::NotRun, targets.targets.empty() ? "no deploy target configured: stopped after export" : "several deploy targets: name one");
+        return result;
+    }
+    if (QString error = deployPackage(*target, result.packageFolder, result.archivePath, spec.ns + "::" + spec.name, spec.version, options.cancel);
+        !error.isEmpty())
+        return finish(step, error == QLatin1String("cancelled") ? StepResult::Status::Cancelled : StepResult::Status::Failed, error.toStdString()), result;
+    finish(step, StepResult::Status::Done, "deployed to " + target->name);
+    return result;
+}
+
+} // namespace ptowb

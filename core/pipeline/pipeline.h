@@ -1,0 +1,56 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+#include "project/project.h"
+#include "run/verification.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+// validate -> generate -> verify -> export -> deploy: what Redeploy does, in the app and in
+// `ptowb-cli redeploy`. Steps whose inputs (op.json, kernel, reference, the verify target)
+// have not changed since they last succeeded are skipped; a failing step stops the pipeline
+// and keeps everything earlier.
+enum class PipelineStep { Validate, Generate, Verify, Export, Deploy };
+const char* stepName(PipelineStep step);
+
+struct StepResult
+{
+    enum class Status { Done, Unchanged, Failed, Cancelled, NotRun };
+    PipelineStep step = PipelineStep::Validate;
+    Status status = Status::NotRun;
+    std::string message;
+    Diagnostics diagnostics;
+    double seconds = 0;
+};
+
+struct PipelineOptions
+{
+    std::string against = "sim";  // the verify target: sim or a runner
+    std::string deployTarget;      // empty: the only configured target, or stop after export
+    SimRunOptions sim;
+    std::function<void(PipelineStep step, const std::string& message)> progress;
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct PipelineResult
+{
+    std::vector<StepResult> steps;
+    QString packageFolder;
+    QString archivePath;
+    VerificationReport verification; // when the verify step ran
+    bool ok() const;
+};
+
+PipelineResult runPipeline(const Project& project, const PipelineOptions& options);
+
+// Where deploy targets are configured: the user's, then the project's deploy.json.
+std::vector<std::string> deployConfigFiles(const Project& project);
+
+} // namespace ptowb

@@ -1,0 +1,20 @@
+#pragma once
+
+#include "diag/diagnostic.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+class SpecReader;
+
+// Reads JSON configuration files in order (user's, then project's): a missing file is fine; an
+// oversized or malformed one is a diagnostic at its line:col. `read` gets each parsed root.
+void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& diagnostics,
+                         const std::function<void(SpecReader& reader, const nlohmann::json& root, const std::string& file)>& read);
+
+} // namespace ptowb
