@@ -4,11 +4,18 @@
 #include "main_window.h"
 #include "problems_model.h"
 #include "recent_projects.h"
+#include "run_panel.h"
+#include "verification_model.h"
+#include "package/package_check.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QAction>
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QTimer>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -47,6 +54,72 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_app"));
+    }
+
+    // The daily loop: Verify passes; a wrong kernel fails with its error shown; the fix passes;
+    // Redeploy exports a package that checks; a cancelled Redeploy leaves no partial package.
+    void verifyBreakFixRedeploy()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        RunPanel& panel = w.runPanel();
+        QAbstractItemModelTester tester(&panel.verification(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.show();
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(copySample(dir, "scale_gelu")));
+        QVERIFY(validated.wait(5000));
+        QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
+
+        // The event loop keeps turning while the pipeline runs: measure the longest gap.
+        QElapsedTimer clock;
+        qint64 last = 0, longest = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, [&] {
+            longest = std::max(longest, clock.elapsed() - last);
+            last = clock.elapsed();
+        });
+        clock.start();
+        ticker.start();
+        panel.verifyAction()->trigger();
+        QVERIFY(!panel.verifyAction()->isEnabled());
+        QVERIFY(finished.wait(60000));
+        ticker.stop();
+        qInfo("longest GUI event-loop gap during Verify: %lld ms", longest);
+        QVERIFY(panel.runner().lastResult().ok());
+        QCOMPARE(panel.verification().rowCount(), 2);
+        QCOMPARE(panel.verification().failures(), 0);
+
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        const QString good = kernel->text();
+        kernel->setText(QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
+        panel.verifyAction()->trigger(); // saves first
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!panel.runner().lastResult().ok());
+        QCOMPARE(panel.verification().failures(), 2);
+        QVERIFY(readFile(dir.filePath(QStringLiteral("kernel.py"))).contains("g * scale * 2.0"));
+        const QModelIndex verdict = panel.verification().index(0, VerificationModel::VerdictColumn);
+        QCOMPARE(verdict.data().toString(), QStringLiteral("FAIL"));
+        QVERIFY(panel.log().toPlainText().contains(QStringLiteral("verify: FAILED")));
+
+        kernel->setText(good);
+        panel.redeployAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(panel.runner().lastResult().ok(), qPrintable(panel.log().toPlainText()));
+        QCOMPARE(panel.verification().failures(), 0);
+        const QString package = dir.filePath(QStringLiteral("packages/scale_gelu-1.0.0"));
+        QVERIFY(checkPackage(package).ok());
+        const QByteArray manifest = readFile(package + QStringLiteral("/manifest.json"));
+
+        // Cancel a Redeploy right after it starts: the package from before stays, nothing partial.
+        kernel->setText(good + QStringLiteral("# edited\n"));
+        panel.redeployAction()->trigger();
+        panel.cancelAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!panel.runner().lastResult().ok());
+        QCOMPARE(readFile(package + QStringLiteral("/manifest.json")), manifest);
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("packages"))).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 (QStringList{QStringLiteral("scale_gelu-1.0.0"), QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
     }
 
     void brokenRuleShowsAndClears()

@@ -3,6 +3,7 @@
 #include "code_editor.h"
 #include "problems_model.h"
 #include "recent_projects.h"
+#include "run_panel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -34,6 +35,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     };
     createEditors();
     createDocks();
+    m_runPanel = new RunPanel(this, m_session);
+    connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
@@ -126,6 +129,10 @@ void MainWindow::createActions()
     QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton), tr("&Validate"), &m_session, &EditorSession::validateNow);
     validate->setShortcut(Qt::Key_F7);
     validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
+    build->addSeparator();
+    build->addAction(m_runPanel->verifyAction());
+    build->addAction(m_runPanel->redeployAction());
+    build->addAction(m_runPanel->cancelAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
@@ -143,6 +150,9 @@ void MainWindow::createActions()
     bar->addAction(open);
     bar->addAction(save);
     bar->addAction(validate);
+    bar->addAction(m_runPanel->verifyAction());
+    bar->addAction(m_runPanel->redeployAction());
+    bar->addAction(m_runPanel->cancelAction());
 }
 
 void MainWindow::rebuildRecentMenu()

@@ -16,6 +16,7 @@ class QTreeView;
 namespace ptowb {
 
 class ProblemsModel;
+class RunPanel;
 
 // The workbench window: kernel and op description side by side, project tree, Problems.
 // Wiring only — the session and core do the work.
@@ -31,6 +32,7 @@ public:
     EditorSession& session() { return m_session; }
     ProblemsModel& problems() { return *m_problems; }
     QTreeView& problemsView() { return *m_problemsView; }
+    RunPanel& runPanel() { return *m_runPanel; }
 
     // Asked when unsaved changes would be lost; tests replace the dialog.
     using UnsavedChangesPrompt = std::function<QMessageBox::StandardButton(QWidget*)>;
@@ -63,6 +65,7 @@ private:
     QLabel* m_problemCount = nullptr;
     QLabel* m_cursorPosition = nullptr;
     UnsavedChangesPrompt m_prompt;
+    RunPanel* m_runPanel = nullptr;
 };
 
 } // namespace ptowb

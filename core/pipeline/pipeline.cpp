@@ -135,7 +135,8 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     if (cancelled(PipelineStep::Verify)) return result;
     step = begin(PipelineStep::Verify, "verifying against " + options.against);
     const std::string verifyKey = sha256Hex(inputs + options.against + options.sim.platformFile);
-    if (state.unchanged("verify", verifyKey)) {
+    // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
+    if (options.stopAfter != PipelineStep::Verify && state.unchanged("verify", verifyKey)) {
         finish(step, StepResult::Status::Unchanged, "passed before with the same files");
     } else {
         const std::string projectDir = project.folder().toStdString();
@@ -164,7 +165,7 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     }
 
     // export
-    if (cancelled(PipelineStep::Export)) return result;
+    if (options.stopAfter == PipelineStep::Verify || cancelled(PipelineStep::Export)) return result;
     step = begin(PipelineStep::Export, "exporting the package");
     const QString packageFolder = QDir(QDir(project.folder()).filePath(QStringLiteral("packages"))).filePath(QString::fromStdString(spec.name + "-" + spec.version));
     const QString archive = packageFolder + QStringLiteral(".tar.gz");

@@ -34,6 +34,7 @@ struct PipelineOptions
 {
     std::string against = "sim";  // the verify target: sim or a runner
     std::string deployTarget;      // empty: the only configured target, or stop after export
+    PipelineStep stopAfter = PipelineStep::Deploy; // Verify: validate, generate and verify only
     SimRunOptions sim;
     std::function<void(PipelineStep step, const std::string& message)> progress;
     const std::atomic<bool>* cancel = nullptr;

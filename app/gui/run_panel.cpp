@@ -1,0 +1,117 @@
+#include "run_panel.h"
+
+#include "verification_model.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTableView>
+
+namespace ptowb {
+
+RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window), m_window(window), m_session(session)
+{
+    m_model = new VerificationModel(this);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("runCompareView"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto* runDock = new QDockWidget(tr("Run && Compare"), window);
+    runDock->setObjectName(QStringLiteral("runCompareDock"));
+    runDock->setWidget(m_table);
+    window->addDockWidget(Qt::BottomDockWidgetArea, runDock);
+
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    auto* logDock = new QDockWidget(tr("Log"), window);
+    logDock->setObjectName(QStringLiteral("logDock"));
+    logDock->setWidget(m_log);
+    window->addDockWidget(Qt::BottomDockWidgetArea, logDock);
+    window->tabifyDockWidget(runDock, logDock);
+
+    m_status = new QLabel;
+    window->statusBar()->addWidget(m_status, 1);
+
+    QStyle* s = window->style();
+    m_verify = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Verify"), this);
+    m_verify->setShortcut(Qt::Key_F5);
+    m_verify->setToolTip(tr("Save, then run the reference and the kernel in the simulator on every case and compare (F5)"));
+    connect(m_verify, &QAction::triggered, this, &RunPanel::verify);
+    m_redeploy = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("&Redeploy"), this);
+    m_redeploy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_redeploy->setToolTip(tr("Save, validate, generate, verify, export and deploy; unchanged steps are skipped (Ctrl+R)"));
+    connect(m_redeploy, &QAction::triggered, this, &RunPanel::redeploy);
+    m_cancel = new QAction(s->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel"), this);
+    m_cancel->setShortcut(Qt::Key_Escape);
+    m_cancel->setEnabled(false);
+    connect(m_cancel, &QAction::triggered, &m_runner, &PipelineRunner::cancel);
+
+    connect(&m_runner, &PipelineRunner::progress, this, [this](const QString& step, const QString& message) {
+        m_status->setText(tr("%1: %2: %3…").arg(m_what, step, message));
+        m_log->appendPlainText(step + QStringLiteral(": ") + message);
+    });
+    connect(&m_runner, &PipelineRunner::finished, this, &RunPanel::onFinished);
+}
+
+void RunPanel::verify()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Verify;
+    start(options, tr("Verify"));
+}
+
+void RunPanel::redeploy() { start({}, tr("Redeploy")); }
+
+void RunPanel::start(PipelineOptions options, const QString& what)
+{
+    if (!m_session.project() || m_runner.isRunning()) return;
+    QString error;
+    if (!m_session.saveAll(error)) {
+        QMessageBox::warning(m_window, tr("Save failed"), error);
+        return;
+    }
+    m_what = what;
+    m_log->appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
+    if (m_runner.start(*m_session.project(), options)) {
+        m_verify->setEnabled(false);
+        m_redeploy->setEnabled(false);
+        m_cancel->setEnabled(true);
+    }
+}
+
+void RunPanel::onFinished(const PipelineResult& result)
+{
+    m_verify->setEnabled(true);
+    m_redeploy->setEnabled(true);
+    m_cancel->setEnabled(false);
+    static const char* const kStatus[] = {"done", "unchanged", "FAILED", "cancelled", "not run"};
+    Diagnostics diagnostics;
+    bool verified = false;
+    for (const StepResult& step : result.steps) {
+        m_log->appendPlainText(QStringLiteral("%1: %2 (%3 s) %4")
+                                   .arg(QString::fromLatin1(stepName(step.step)), QString::fromLatin1(kStatus[int(step.status)]))
+                                   .arg(step.seconds, 0, 'f', 2)
+                                   .arg(QString::fromStdString(step.message)));
+        diagnostics.insert(diagnostics.end(), step.diagnostics.begin(), step.diagnostics.end());
+        verified = verified || (step.step == PipelineStep::Verify && !result.verification.cases.empty());
+    }
+    if (verified) m_model->setReport(result.verification);
+    if (hasErrors(diagnostics)) emit diagnosticsFound(diagnostics);
+    const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
+    QString summary = result.ok() ? tr("%1 succeeded").arg(m_what) : tr("%1 stopped at %2: %3").arg(m_what, last ? QString::fromLatin1(stepName(last->step)) : QString(), last ? QString::fromStdString(last->message) : QString());
+    if (verified) summary += tr(" — %1 of %2 outputs fail").arg(m_model->failures()).arg(m_model->rowCount());
+    m_status->setText(summary);
+    m_log->appendPlainText(summary);
+}
+
+} // namespace ptowb

@@ -1,0 +1,40 @@
+#pragma once
+
+#include "run/verification.h"
+
+#include <QAbstractTableModel>
+
+namespace ptowb {
+
+// One row per case and output of a verification (or one per case that could not be compared),
+// coloured by verdict: what the Run & Compare dock lists.
+class VerificationModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { CaseColumn, OutputColumn, VerdictColumn, MaxAbsColumn, MaxRelColumn, CosineColumn, MismatchColumn, ReasonColumn, ColumnCount };
+    enum Role { PassRole = Qt::UserRole + 1 };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void setReport(const VerificationReport& report);
+    const VerificationReport& report() const { return m_report; }
+    int failures() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        std::size_t caseIndex;
+        int outputIndex; // -1: the case failed before comparison
+    };
+    VerificationReport m_report;
+    std::vector<Row> m_rows;
+};
+
+} // namespace ptowb
