@@ -5,6 +5,9 @@
 #include "problems_model.h"
 #include "recent_projects.h"
 #include "run_panel.h"
+#include "tensor_diff_panel.h"
+#include "tensor_heatmap.h"
+#include <QTableWidget>
 #include "verification_model.h"
 #include "package/package_check.h"
 
@@ -101,6 +104,18 @@ private slots:
         const QModelIndex verdict = panel.verification().index(0, VerificationModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("FAIL"));
         QVERIFY(panel.log().toPlainText().contains(QStringLiteral("verify: FAILED")));
+        // The first failure opens in the Tensor diff dock: error everywhere the kernel doubled.
+        TensorDiffPanel& diff = panel.tensorDiff();
+        QVERIFY(diff.heatmap().map().error.empty());
+        QVERIFY(diff.heatmap().map().maxError > 0.1);
+        QCOMPARE(diff.heatmap().map().rows, 4);
+        QCOMPARE(diff.heatmap().map().cols, 32);
+        for (float cell : diff.heatmap().map().cells) QVERIFY(cell >= 0);
+        QVERIFY(diff.worstTable().rowCount() > 0);
+        QVERIFY(diff.histogram().counts.front() < 4 * 32); // few elements are exact
+        const QString hover = diff.heatmap().describeAt(QPoint(20, 20));
+        QVERIFY2(hover.contains(QStringLiteral("expected")) && hover.contains(QStringLiteral("actual")), qPrintable(hover));
+        diff.worstTable().cellClicked(0, 0);
 
         kernel->setText(good);
         panel.redeployAction()->trigger();

@@ -21,6 +21,8 @@ public:
     void setReport(const VerificationReport& report);
     const VerificationReport& report() const { return m_report; }
     int failures() const;
+    // {case index, output index} of a row; the output index is -1 for a case that failed to run.
+    std::pair<int, int> rowAt(int row) const { return {int(m_rows.at(std::size_t(row)).caseIndex), m_rows.at(std::size_t(row)).outputIndex}; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -1,6 +1,9 @@
 #include "run_panel.h"
 
+#include "tensor_diff_panel.h"
 #include "verification_model.h"
+
+#include "run/run_folder.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -28,6 +31,14 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
     runDock->setObjectName(QStringLiteral("runCompareDock"));
     runDock->setWidget(m_table);
     window->addDockWidget(Qt::BottomDockWidgetArea, runDock);
+
+    m_diff = new TensorDiffPanel;
+    auto* diffDock = new QDockWidget(tr("Tensor diff"), window);
+    diffDock->setObjectName(QStringLiteral("tensorDiffDock"));
+    diffDock->setWidget(m_diff);
+    window->addDockWidget(Qt::BottomDockWidgetArea, diffDock);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { showRow(index.row()); });
+    connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { showRow(index.row()); });
 
     m_log = new QPlainTextEdit;
     m_log->setObjectName(QStringLiteral("logView"));
@@ -61,6 +72,24 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
         m_log->appendPlainText(step + QStringLiteral(": ") + message);
     });
     connect(&m_runner, &PipelineRunner::finished, this, &RunPanel::onFinished);
+}
+
+void RunPanel::showRow(int row)
+{
+    const VerificationReport& report = m_model->report();
+    const auto [caseIndex, outputIndex] = m_model->rowAt(row);
+    if (outputIndex < 0) return;
+    const CaseVerification& c = report.cases[std::size_t(caseIndex)];
+    const OutputCheck& check = c.outputs[std::size_t(outputIndex)];
+    auto path = [&](const std::string& runDir) {
+        return QString::fromStdString(runfolder::caseDir(runDir, c.caseName) + "/outputs/" + check.name + ".npy");
+    };
+    const QString error = m_diff->showOutput(QStringLiteral("%1 / %2: %3 vs %4").arg(QString::fromStdString(c.caseName), QString::fromStdString(check.name),
+                                                                                     QString::fromStdString(report.target), QString::fromStdString(report.reference)),
+                                             path(report.targetRunDir), path(report.referenceRunDir), check.comparison.worst);
+    if (!error.isEmpty()) m_status->setText(error);
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+        if (dock->objectName() == QLatin1String("tensorDiffDock")) dock->raise();
 }
 
 void RunPanel::verify()
@@ -105,7 +134,15 @@ void RunPanel::onFinished(const PipelineResult& result)
         diagnostics.insert(diagnostics.end(), step.diagnostics.begin(), step.diagnostics.end());
         verified = verified || (step.step == PipelineStep::Verify && !result.verification.cases.empty());
     }
-    if (verified) m_model->setReport(result.verification);
+    if (verified) {
+        m_model->setReport(result.verification);
+        for (int row = 0; row < m_model->rowCount(); ++row) // open the first failure
+            if (!m_model->index(row, 0).data(VerificationModel::PassRole).toBool()) {
+                m_table->selectRow(row);
+                showRow(row);
+                break;
+            }
+    }
     if (hasErrors(diagnostics)) emit diagnosticsFound(diagnostics);
     const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
     QString summary = result.ok() ? tr("%1 succeeded").arg(m_what) : tr("%1 stopped at %2: %3").arg(m_what, last ? QString::fromLatin1(stepName(last->step)) : QString(), last ? QString::fromStdString(last->message) : QString());

@@ -13,6 +13,7 @@ class QTableView;
 
 namespace ptowb {
 
+class TensorDiffPanel;
 class VerificationModel;
 
 // Verify (F5), Redeploy and Cancel (Esc), with the Run & Compare and Log docks: saves the
@@ -30,6 +31,10 @@ public:
     VerificationModel& verification() { return *m_model; }
     PipelineRunner& runner() { return m_runner; }
     QPlainTextEdit& log() { return *m_log; }
+    TensorDiffPanel& tensorDiff() { return *m_diff; }
+    QTableView& table() { return *m_table; }
+    // Shows a row of Run & Compare in the Tensor diff dock.
+    void showRow(int row);
 
     void verify();
     void redeploy();
@@ -47,6 +52,7 @@ private:
     PipelineRunner m_runner;
     VerificationModel* m_model = nullptr;
     QTableView* m_table = nullptr;
+    TensorDiffPanel* m_diff = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QLabel* m_status = nullptr;
     QAction* m_verify = nullptr;

@@ -1,0 +1,165 @@
+#include "tensor_diff_panel.h"
+
+#include "tensor_heatmap.h"
+
+#include "tensor/npy.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ptowb {
+
+namespace {
+
+// A heatmap this size in cells keeps the worst element of any block visible.
+constexpr int kMaxCells = 512;
+
+QString indexText(const std::vector<std::int64_t>& index)
+{
+    QStringList parts;
+    for (auto i : index) parts << QString::number(i);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace
+
+TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
+{
+    m_title = new QLabel(tr("No output selected"));
+    m_rowAxis = new QComboBox;
+    m_colAxis = new QComboBox;
+    m_fixed = new QLineEdit;
+    m_fixed->setPlaceholderText(tr("index of the other axes, e.g. 0, 3"));
+    m_relative = new QCheckBox(tr("Relative"));
+    m_log = new QCheckBox(tr("Log scale"));
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_title, 1);
+    controls->addWidget(new QLabel(tr("Rows")));
+    controls->addWidget(m_rowAxis);
+    controls->addWidget(new QLabel(tr("Columns")));
+    controls->addWidget(m_colAxis);
+    controls->addWidget(m_fixed);
+    controls->addWidget(m_relative);
+    controls->addWidget(m_log);
+
+    m_heatmap = new TensorHeatmap;
+    m_hover = new QLabel;
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_histogramLabel = new QLabel;
+    m_histogramLabel->setWordWrap(true);
+    m_worst = new QTableWidget(0, 4);
+    m_worst->setObjectName(QStringLiteral("worstElements"));
+    m_worst->setHorizontalHeaderLabels({tr("Index"), tr("Expected"), tr("Actual"), tr("Abs error")});
+    m_worst->verticalHeader()->hide();
+    m_worst->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_worst->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_worst->horizontalHeader()->setStretchLastSection(true);
+
+    auto* side = new QWidget;
+    auto* sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(0, 0, 0, 0);
+    sideLayout->addWidget(new QLabel(tr("Worst elements")));
+    sideLayout->addWidget(m_worst, 1);
+    sideLayout->addWidget(m_histogramLabel);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(m_heatmap);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_hover);
+
+    connect(m_heatmap, &TensorHeatmap::hovered, m_hover, &QLabel::setText);
+    connect(m_log, &QCheckBox::toggled, m_heatmap, &TensorHeatmap::setLogScale);
+    connect(m_relative, &QCheckBox::toggled, this, &TensorDiffPanel::refresh);
+    connect(m_rowAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
+    connect(m_colAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
+    connect(m_fixed, &QLineEdit::editingFinished, this, &TensorDiffPanel::refresh);
+    connect(m_worst, &QTableWidget::cellClicked, this, [this](int row, int) {
+        const QVariant index = m_worst->item(row, 0)->data(Qt::UserRole);
+        std::vector<std::int64_t> element;
+        for (const QVariant& v : index.toList()) element.push_back(v.toLongLong());
+        // Show the slice the element lies in, then mark it.
+        if (element.size() > 2) {
+            QStringList parts;
+            for (auto i : element) parts << QString::number(i);
+            m_fixed->setText(parts.join(QStringLiteral(", ")));
+            refresh();
+        }
+        m_heatmap->markElement(element);
+    });
+}
+
+QString TensorDiffPanel::showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst)
+{
+    auto actual = readNpy(actualPath.toStdString());
+    auto expected = readNpy(expectedPath.toStdString());
+    if (auto* e = std::get_if<std::string>(&actual)) return QString::fromStdString(*e);
+    if (auto* e = std::get_if<std::string>(&expected)) return QString::fromStdString(*e);
+    m_actual = std::get<Tensor>(actual);
+    m_expected = std::get<Tensor>(expected);
+    m_title->setText(title);
+    const int rank = int(m_actual.shape().size());
+    for (QComboBox* box : {m_rowAxis, m_colAxis}) {
+        const QSignalBlocker block(box);
+        box->clear();
+        for (int d = 0; d < rank; ++d) box->addItem(tr("axis %1 (%2)").arg(d).arg(m_actual.shape()[std::size_t(d)]));
+    }
+    {
+        const QSignalBlocker a(m_rowAxis), b(m_colAxis);
+        m_rowAxis->setCurrentIndex(std::max(0, rank - 2));
+        m_colAxis->setCurrentIndex(std::max(0, rank - 1));
+    }
+    m_fixed->clear();
+    m_worst->setRowCount(int(worst.size()));
+    for (int r = 0; r < int(worst.size()); ++r) {
+        const WorstElement& w = worst[std::size_t(r)];
+        auto* index = new QTableWidgetItem(indexText(w.index));
+        QVariantList list;
+        for (auto i : w.index) list << QVariant::fromValue<qlonglong>(i);
+        index->setData(Qt::UserRole, list);
+        m_worst->setItem(r, 0, index);
+        m_worst->setItem(r, 1, new QTableWidgetItem(QString::number(w.expected, 'g', 7)));
+        m_worst->setItem(r, 2, new QTableWidgetItem(QString::number(w.actual, 'g', 7)));
+        m_worst->setItem(r, 3, new QTableWidgetItem(QString::number(w.absError, 'g', 4)));
+    }
+    m_histogram = errorHistogram(m_actual, m_expected);
+    QStringList bins;
+    bins << tr("exact: %1").arg(m_histogram.counts.front());
+    for (std::size_t k = 1; k + 1 < m_histogram.counts.size(); ++k)
+        if (m_histogram.counts[k]) bins << tr("1e%1..1e%2: %3").arg(m_histogram.edges[k - 1], 0, 'f', 1).arg(m_histogram.edges[k], 0, 'f', 1).arg(m_histogram.counts[k]);
+    if (m_histogram.counts.back()) bins << tr("NaN/Inf: %1").arg(m_histogram.counts.back());
+    m_histogramLabel->setText(tr("Error histogram (|actual − expected|): ") + bins.join(QStringLiteral(" · ")));
+    refresh();
+    return {};
+}
+
+SliceSpec TensorDiffPanel::currentSlice() const
+{
+    SliceSpec s;
+    s.rowAxis = m_rowAxis->currentIndex();
+    s.colAxis = m_colAxis->currentIndex();
+    s.relative = m_relative->isChecked();
+    s.fixed.assign(m_actual.shape().size(), 0);
+    const QStringList parts = m_fixed->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (int k = 0; k < parts.size() && k < int(s.fixed.size()); ++k) s.fixed[std::size_t(k)] = parts[k].trimmed().toLongLong();
+    return s;
+}
+
+void TensorDiffPanel::refresh()
+{
+    const SliceSpec slice = currentSlice();
+    m_heatmap->setData(m_actual, m_expected, slice, computeErrorMap(m_actual, m_expected, slice, kMaxCells, kMaxCells));
+}
+
+} // namespace ptowb

@@ -1,0 +1,52 @@
+#pragma once
+
+#include "tensor/compare.h"
+#include "tensor/error_map.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableWidget;
+
+namespace ptowb {
+
+class TensorHeatmap;
+
+// The Tensor diff dock: the heatmap of one output's error over a chosen 2-D slice, the axis
+// and index choice, linear/log and absolute/relative toggles, the error histogram, and the
+// worst elements (click one to mark it on the map).
+class TensorDiffPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit TensorDiffPanel(QWidget* parent = nullptr);
+
+    // Loads both .npy files and shows their difference; returns "" or why it could not.
+    QString showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst);
+    TensorHeatmap& heatmap() { return *m_heatmap; }
+    QTableWidget& worstTable() { return *m_worst; }
+    const ErrorHistogram& histogram() const { return m_histogram; }
+
+private:
+    void refresh();
+    SliceSpec currentSlice() const;
+
+    Tensor m_actual, m_expected;
+    ErrorHistogram m_histogram;
+    QLabel* m_title = nullptr;
+    QComboBox* m_rowAxis = nullptr;
+    QComboBox* m_colAxis = nullptr;
+    QLineEdit* m_fixed = nullptr;
+    QCheckBox* m_relative = nullptr;
+    QCheckBox* m_log = nullptr;
+    QLabel* m_hover = nullptr;
+    QLabel* m_histogramLabel = nullptr;
+    TensorHeatmap* m_heatmap = nullptr;
+    QTableWidget* m_worst = nullptr;
+};
+
+} // namespace ptowb

@@ -1,0 +1,116 @@
+#include "tensor/error_map.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ptowb {
+
+namespace {
+
+double errorAt(const Tensor& a, const Tensor& e, std::int64_t k, bool relative)
+{
+    const double x = a.at(k), y = e.at(k);
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y) ? 0.0 : std::numeric_limits<double>::infinity();
+    if (std::isinf(x) || std::isinf(y)) return x == y ? 0.0 : std::numeric_limits<double>::infinity();
+    const double d = std::fabs(x - y);
+    if (!relative) return d;
+    return std::fabs(y) <= 1e-12 ? 0.0 : d / std::fabs(y);
+}
+
+} // namespace
+
+std::vector<std::int64_t> sliceIndex(const SliceSpec& slice, std::size_t rank, std::int64_t row, std::int64_t col)
+{
+    std::vector<std::int64_t> index(rank, 0);
+    for (std::size_t d = 0; d < rank; ++d) index[d] = d < slice.fixed.size() ? slice.fixed[d] : 0;
+    if (rank == 0) return index;
+    if (rank == 1) {
+        index[0] = col;
+        return index;
+    }
+    index[std::size_t(slice.rowAxis)] = row;
+    index[std::size_t(slice.colAxis)] = col;
+    return index;
+}
+
+std::int64_t flatIndex(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& index)
+{
+    std::int64_t flat = 0;
+    for (std::size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
+    return flat;
+}
+
+ErrorMap computeErrorMap(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, int maxRows, int maxCols)
+{
+    ErrorMap map;
+    if (actual.shape() != expected.shape()) {
+        map.error = "the outputs have different shapes";
+        return map;
+    }
+    const auto& shape = actual.shape();
+    const std::size_t rank = shape.size();
+    if (rank >= 2 && (slice.rowAxis < 0 || slice.colAxis < 0 || std::size_t(slice.rowAxis) >= rank || std::size_t(slice.colAxis) >= rank ||
+                      slice.rowAxis == slice.colAxis)) {
+        map.error = "choose two different axes of the tensor";
+        return map;
+    }
+    for (std::size_t d = 0; d < rank && d < slice.fixed.size(); ++d)
+        if (slice.fixed[d] < 0 || slice.fixed[d] >= std::max<std::int64_t>(shape[d], 1)) {
+            map.error = "index " + std::to_string(slice.fixed[d]) + " is out of range for axis " + std::to_string(d);
+            return map;
+        }
+    map.rows = rank >= 2 ? shape[std::size_t(slice.rowAxis)] : 1;
+    map.cols = rank >= 2 ? shape[std::size_t(slice.colAxis)] : rank == 1 ? shape[0] : 1;
+    map.cellRows = std::max<std::int64_t>(1, (map.rows + maxRows - 1) / std::max(maxRows, 1));
+    map.cellCols = std::max<std::int64_t>(1, (map.cols + maxCols - 1) / std::max(maxCols, 1));
+    map.gridRows = int((map.rows + map.cellRows - 1) / map.cellRows);
+    map.gridCols = int((map.cols + map.cellCols - 1) / map.cellCols);
+    map.cells.assign(std::size_t(map.gridRows) * std::size_t(map.gridCols), 0.0f);
+    if (actual.numel() == 0) return map;
+    // Strides of the two shown axes, so each element is one multiply-add away.
+    std::vector<std::int64_t> strides(rank, 1);
+    for (std::size_t d = rank; d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+    const std::int64_t base = flatIndex(shape, sliceIndex(slice, rank, 0, 0));
+    const std::int64_t rowStride = rank >= 2 ? strides[std::size_t(slice.rowAxis)] : 0;
+    const std::int64_t colStride = rank >= 1 ? strides[std::size_t(rank >= 2 ? slice.colAxis : 0)] : 0;
+    double worst = -1;
+    std::int64_t worstRow = 0, worstCol = 0;
+    for (std::int64_t r = 0; r < map.rows; ++r) {
+        float* cellRow = map.cells.data() + std::size_t(r / map.cellRows) * std::size_t(map.gridCols);
+        for (std::int64_t c = 0; c < map.cols; ++c) {
+            const double err = errorAt(actual, expected, base + r * rowStride + c * colStride, slice.relative);
+            float& cell = cellRow[c / map.cellCols];
+            cell = std::max(cell, float(err)); // max-pool: the worst element of a block wins
+            if (err > worst) {
+                worst = err;
+                worstRow = r;
+                worstCol = c;
+            }
+        }
+    }
+    map.maxError = std::max(worst, 0.0);
+    map.worstIndex = sliceIndex(slice, rank, worstRow, worstCol);
+    return map;
+}
+
+ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins)
+{
+    ErrorHistogram h;
+    const double lo = -8, hi = 2;
+    for (int k = 0; k <= bins; ++k) h.edges.push_back(lo + (hi - lo) * k / bins);
+    h.counts.assign(std::size_t(bins) + 2, 0);
+    if (actual.shape() != expected.shape()) return h;
+    for (std::int64_t k = 0; k < actual.numel(); ++k) {
+        const double err = errorAt(actual, expected, k, false);
+        if (err == 0) ++h.counts[0];
+        else if (!std::isfinite(err)) ++h.counts.back();
+        else {
+            const double l = std::clamp(std::log10(err), lo, hi - 1e-9);
+            ++h.counts[1 + std::size_t((l - lo) / (hi - lo) * bins)];
+        }
+    }
+    return h;
+}
+
+} // namespace ptowb

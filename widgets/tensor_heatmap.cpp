@@ -1,0 +1,142 @@
+#include "tensor_heatmap.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <cmath>
+
+namespace ptowb {
+
+namespace {
+
+constexpr int kLegendWidth = 70;
+
+// A perceptually ordered ramp (dark blue -> teal -> yellow) with a red end for infinite error.
+QRgb ramp(double t)
+{
+    static const QColor kStops[] = {QColor(0x0d, 0x08, 0x87), QColor(0x21, 0x91, 0x8c), QColor(0x90, 0xd7, 0x43), QColor(0xfd, 0xe7, 0x25)};
+    t = std::clamp(t, 0.0, 1.0) * 3;
+    const int k = std::min(int(t), 2);
+    const double f = t - k;
+    const QColor& a = kStops[k];
+    const QColor& b = kStops[k + 1];
+    return qRgb(int(a.red() + (b.red() - a.red()) * f), int(a.green() + (b.green() - a.green()) * f), int(a.blue() + (b.blue() - a.blue()) * f));
+}
+
+} // namespace
+
+TensorHeatmap::TensorHeatmap(QWidget* parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setMinimumSize(200, 120);
+}
+
+void TensorHeatmap::setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, const ErrorMap& map)
+{
+    m_actual = actual;
+    m_expected = expected;
+    m_slice = slice;
+    m_map = map;
+    m_marked.clear();
+    update();
+}
+
+void TensorHeatmap::setLogScale(bool on)
+{
+    m_log = on;
+    update();
+}
+
+void TensorHeatmap::markElement(std::vector<std::int64_t> index)
+{
+    m_marked = std::move(index);
+    update();
+}
+
+QRgb TensorHeatmap::colour(float error) const
+{
+    if (!std::isfinite(error)) return qRgb(0xe0, 0x20, 0x20);
+    if (m_map.maxError <= 0) return ramp(0);
+    if (!m_log) return ramp(double(error) / m_map.maxError);
+    // Six decades below the largest error are shown; smaller errors share the darkest colour.
+    if (error <= 0) return ramp(0);
+    return ramp((std::log10(double(error)) - std::log10(m_map.maxError) + 6) / 6);
+}
+
+QImage TensorHeatmap::renderMap(QSize size) const
+{
+    QImage grid(std::max(m_map.gridCols, 1), std::max(m_map.gridRows, 1), QImage::Format_RGB32);
+    grid.fill(palette().color(QPalette::Window));
+    for (int r = 0; r < m_map.gridRows; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(grid.scanLine(r));
+        for (int c = 0; c < m_map.gridCols; ++c) line[c] = colour(m_map.cell(r, c));
+    }
+    return grid.scaled(size, Qt::IgnoreAspectRatio, Qt::FastTransformation);
+}
+
+QRect TensorHeatmap::mapArea() const { return rect().adjusted(4, 4, -kLegendWidth, -4); }
+
+void TensorHeatmap::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_map.error.empty() || m_map.cells.empty()) {
+        p.drawText(rect(), Qt::AlignCenter, m_map.error.empty() ? tr("Click a row of Run & Compare to see its error") : QString::fromStdString(m_map.error));
+        return;
+    }
+    const QRect area = mapArea();
+    p.drawImage(area.topLeft(), renderMap(area.size()));
+    if (m_marked.size() >= 1) {
+        const std::size_t rank = m_marked.size();
+        const std::int64_t row = rank >= 2 ? m_marked[std::size_t(m_slice.rowAxis)] : 0;
+        const std::int64_t col = rank >= 2 ? m_marked[std::size_t(m_slice.colAxis)] : m_marked[0];
+        const double x = area.left() + (double(col) + 0.5) * area.width() / double(m_map.cols);
+        const double y = area.top() + (double(row) + 0.5) * area.height() / double(m_map.rows);
+        p.setPen(QPen(Qt::red, 2));
+        p.drawEllipse(QPointF(x, y), 7, 7);
+    }
+    // Legend: the colour scale with its ends labelled.
+    const QRect legend(area.right() + 12, area.top(), 16, area.height());
+    for (int y = 0; y < legend.height(); ++y) {
+        const double t = 1.0 - double(y) / std::max(1, legend.height() - 1);
+        p.setPen(QColor(ramp(t)));
+        p.drawLine(legend.left(), legend.top() + y, legend.right(), legend.top() + y);
+    }
+    p.setPen(palette().color(QPalette::Text));
+    const QString top = QString::number(m_map.maxError, 'g', 3);
+    const QString bottom = m_log ? QString::number(m_map.maxError * 1e-6, 'g', 2) : QStringLiteral("0");
+    p.drawText(QRect(legend.right() + 2, legend.top(), kLegendWidth - 30, 16), Qt::AlignLeft, top);
+    p.drawText(QRect(legend.right() + 2, legend.bottom() - 16, kLegendWidth - 30, 16), Qt::AlignLeft, bottom);
+    p.drawText(QRect(legend.left() - 4, legend.bottom() - 40, kLegendWidth, 16), Qt::AlignLeft, m_log ? tr("log") : QString());
+}
+
+QString TensorHeatmap::describeAt(QPoint position) const
+{
+    const QRect area = mapArea();
+    if (m_map.cells.empty() || !area.contains(position)) return {};
+    const std::int64_t row = std::min<std::int64_t>(m_map.rows - 1, std::int64_t(double(position.y() - area.top()) * double(m_map.rows) / area.height()));
+    const std::int64_t col = std::min<std::int64_t>(m_map.cols - 1, std::int64_t(double(position.x() - area.left()) * double(m_map.cols) / area.width()));
+    const auto index = sliceIndex(m_slice, m_actual.shape().size(), row, col);
+    const std::int64_t k = flatIndex(m_actual.shape(), index);
+    QStringList parts;
+    for (auto i : index) parts << QString::number(i);
+    const double a = m_actual.at(k), e = m_expected.at(k);
+    QString text = tr("[%1]  expected %2  actual %3  error %4").arg(parts.join(QStringLiteral(", "))).arg(e, 0, 'g', 7).arg(a, 0, 'g', 7).arg(std::fabs(a - e), 0, 'g', 4);
+    if (m_map.cellRows > 1 || m_map.cellCols > 1)
+        text += tr("  (cell of %1 x %2: max error %3)")
+                    .arg(m_map.cellRows)
+                    .arg(m_map.cellCols)
+                    .arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0, 'g', 4);
+    return text;
+}
+
+void TensorHeatmap::mouseMoveEvent(QMouseEvent* event)
+{
+    const QString text = describeAt(event->position().toPoint());
+    if (text.isEmpty()) return;
+    setToolTip(text);
+    Q_EMIT hovered(text);
+}
+
+} // namespace ptowb
