@@ -1,5 +1,6 @@
 #include "main_window.h"
 #include "recent_projects.h"
+#include "run_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -17,6 +18,8 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Op project folder (or its op.json)."));
+    const QCommandLineOption verify(QStringLiteral("verify"), QStringLiteral("Verify the project once it is open (as F5 does)."));
+    parser.addOption(verify);
     parser.process(app);
 
     ptowb::MainWindow window;
@@ -28,5 +31,6 @@ int main(int argc, char** argv)
         if (!recent.isEmpty()) window.openProject(recent.first());
     }
     window.show();
+    if (parser.isSet(verify)) QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify, Qt::QueuedConnection);
     return app.exec();
 }

@@ -255,11 +255,14 @@ void MainWindow::restoreLayout()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
     if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
-    // First start: the editors get most of the room.
+    // First start: the editors get most of the room, the Tensor diff the widest bottom pane.
     auto* projectDock = findChild<QDockWidget*>(QStringLiteral("projectDock"));
     auto* problemsDock = findChild<QDockWidget*>(QStringLiteral("problemsDock"));
+    auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"));
+    auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
     resizeDocks({projectDock}, {200}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {150}, Qt::Vertical);
+    resizeDocks({problemsDock}, {280}, Qt::Vertical);
+    resizeDocks({problemsDock, logDock, diffDock}, {300, 380, 700}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -27,7 +27,7 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    auto* runDock = new QDockWidget(tr("Run && Compare"), window);
+    auto* runDock = new QDockWidget(tr("Run & Compare"), window);
     runDock->setObjectName(QStringLiteral("runCompareDock"));
     runDock->setWidget(m_table);
     window->addDockWidget(Qt::BottomDockWidgetArea, runDock);
@@ -136,6 +136,7 @@ void RunPanel::onFinished(const PipelineResult& result)
     }
     if (verified) {
         m_model->setReport(result.verification);
+        if (auto* dock = qobject_cast<QDockWidget*>(m_table->parentWidget())) dock->raise();
         for (int row = 0; row < m_model->rowCount(); ++row) // open the first failure
             if (!m_model->index(row, 0).data(VerificationModel::PassRole).toBool()) {
                 m_table->selectRow(row);

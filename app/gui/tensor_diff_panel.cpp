@@ -67,9 +67,13 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     sideLayout->setContentsMargins(0, 0, 0, 0);
     sideLayout->addWidget(new QLabel(tr("Worst elements")));
     sideLayout->addWidget(m_worst, 1);
-    sideLayout->addWidget(m_histogramLabel);
+    auto* mapColumn = new QWidget;
+    auto* mapLayout = new QVBoxLayout(mapColumn);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    mapLayout->addWidget(m_heatmap, 1);
+    mapLayout->addWidget(m_histogramLabel);
     auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_heatmap);
+    split->addWidget(mapColumn);
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
