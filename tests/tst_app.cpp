@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "problems_model.h"
 #include "recent_projects.h"
+#include "new_operator_wizard.h"
 #include "run_panel.h"
 #include "tensor_diff_panel.h"
 #include "tensor_heatmap.h"
@@ -135,6 +136,40 @@ private slots:
         QCOMPARE(readFile(package + QStringLiteral("/manifest.json")), manifest);
         QCOMPARE(QDir(dir.filePath(QStringLiteral("packages"))).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
                  (QStringList{QStringLiteral("scale_gelu-1.0.0"), QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
+    }
+
+    // The New Operator wizard's project opens, validates and verifies clean against the simulator.
+    void wizardProjectVerifiesClean_data()
+    {
+        QTest::addColumn<QString>("templateName");
+        for (const char* name : {"elementwise", "reduction", "matmul"}) QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void wizardProjectVerifiesClean()
+    {
+        QFETCH(QString, templateName);
+        QTemporaryDir dir;
+        NewOperatorWizard wizard;
+        wizard.setTemplate(templateName);
+        wizard.setOpName(QStringLiteral("bad name"));
+        wizard.setFolder(dir.filePath(QStringLiteral("op")));
+        QVERIFY(!wizard.createProject().isEmpty()); // names are checked
+        wizard.setOpName(QStringLiteral("fresh_") + templateName);
+        wizard.setNamespace(QStringLiteral("demo"));
+        QCOMPARE(wizard.createProject(), QString());
+        QVERIFY(!wizard.createProject().isEmpty()); // the folder is no longer empty
+
+        MainWindow w;
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(wizard.folder()));
+        QVERIFY(validated.wait(5000));
+        QCOMPARE(w.problems().rowCount(), 0);
+        QSignalSpy finished(&w.runPanel().runner(), &PipelineRunner::finished);
+        w.runPanel().verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(w.runPanel().runner().lastResult().ok(), qPrintable(w.runPanel().log().toPlainText()));
+        QCOMPARE(w.runPanel().verification().failures(), 0);
+        QCOMPARE(w.runPanel().verification().rowCount(), 2);
     }
 
     void brokenRuleShowsAndClears()

@@ -41,6 +41,26 @@ class TestCli : public QObject
     Q_OBJECT
 
 private slots:
+    void newFromTemplate()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("softsign"));
+        Run r = cli({"new", folder, "--template", "elementwise", "--name", "softsign", "--namespace", "demo"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        r = cli({"validate", folder});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile(folder + QStringLiteral("/op.json")).open(QIODevice::ReadOnly));
+        r = cli({"new", folder, "--template", "elementwise", "--name", "softsign"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("exists and is not empty")));
+        r = cli({"new", dir.filePath(QStringLiteral("x")), "--template", "reducton", "--name", "x"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("did you mean 'reduction'?")), qPrintable(r.err));
+        r = cli({"new", dir.filePath(QStringLiteral("y")), "--template", "matmul", "--name", "Bad"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("y/op.json"))));
+    }
+
     void validateSamples_data()
     {
         QTest::addColumn<QString>("name");

@@ -42,5 +42,6 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runRedeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

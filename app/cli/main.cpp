@@ -28,6 +28,8 @@ commands:
   redeploy <project> [--target NAME] [--against sim|NAME] [--platform P]
                                            validate, generate, verify, export, deploy; unchanged steps are skipped
   deploy <project> --target NAME           deploy the exported package (targets in deploy.json)
+  new DIR --template elementwise|reduction|matmul --name N [--namespace NS]
+                                           start an op project from a template
 
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
@@ -49,7 +51,7 @@ int main(int argc, char** argv)
     // `compare --json` is a switch; `verify --json FILE` names a file.
     const std::vector<std::string> valued = cmd.command == "compare"
                                                 ? std::vector<std::string>{"rtol", "atol"}
-                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target"};
+                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target", "template", "name", "namespace"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
@@ -66,6 +68,7 @@ int main(int argc, char** argv)
     if (cmd.command == "inspect") return runInspect(cmd, std::cout, std::cerr);
     if (cmd.command == "redeploy") return runRedeploy(cmd, std::cout, std::cerr);
     if (cmd.command == "deploy") return runDeploy(cmd, std::cout, std::cerr);
+    if (cmd.command == "new") return runNew(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

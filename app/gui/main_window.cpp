@@ -2,6 +2,7 @@
 
 #include "code_editor.h"
 #include "problems_model.h"
+#include "new_operator_wizard.h"
 #include "recent_projects.h"
 #include "run_panel.h"
 
@@ -115,6 +116,11 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open Project…"), this, &MainWindow::chooseProject);
     open->setShortcut(QKeySequence::Open);
+    QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"), this, [this] {
+        NewOperatorWizard wizard(this);
+        if (wizard.exec() == QDialog::Accepted) openProject(wizard.folder());
+    });
+    newOp->setShortcut(QKeySequence::New);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();

@@ -13,15 +13,22 @@ namespace {
 std::vector<std::filesystem::path> folders()
 {
     std::vector<std::filesystem::path> out;
-    if (const char* env = std::getenv("PTOWB_PLATFORMS_DIR"); env && *env) out.emplace_back(env);
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) out.push_back(exe.parent_path().parent_path() / "share" / "ptowb" / "platforms");
-    out.emplace_back(PTOWB_SOURCE_PLATFORMS_DIR);
+    for (const auto& f : resourceFolders("platforms")) out.emplace_back(f);
     return out;
 }
 
 } // namespace
+
+std::vector<std::string> resourceFolders(const std::string& sub)
+{
+    std::vector<std::string> out;
+    if (const char* env = std::getenv("PTOWB_RESOURCES_DIR"); env && *env) out.push_back((std::filesystem::path(env) / sub).string());
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) out.push_back((exe.parent_path().parent_path() / "share" / "ptowb" / sub).string());
+    out.push_back((std::filesystem::path(PTOWB_SOURCE_RESOURCES_DIR) / sub).string());
+    return out;
+}
 
 std::vector<std::string> platformNames()
 {

@@ -1,0 +1,86 @@
+#include "project/new_project.h"
+
+#include "codegen/template_text.h"
+#include "diag/suggest.h"
+#include "project/atomic_file.h"
+#include "run/platforms.h"
+#include "spec/identifiers.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace ptowb {
+
+namespace {
+
+QString templateFolder(const std::string& name)
+{
+    for (const auto& folder : resourceFolders("templates")) {
+        const auto path = std::filesystem::path(folder) / name;
+        if (std::filesystem::exists(path / "op.json")) return QString::fromStdString(path.string());
+    }
+    return {};
+}
+
+} // namespace
+
+std::vector<std::string> templateNames()
+{
+    std::vector<std::string> names;
+    for (const auto& folder : resourceFolders("templates")) {
+        std::error_code ec;
+        for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+            if (std::filesystem::exists(entry.path() / "op.json") &&
+                std::find(names.begin(), names.end(), entry.path().filename().string()) == names.end())
+                names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+std::string opTypeFor(const std::string& name)
+{
+    std::string out;
+    bool upper = true;
+    for (char c : name) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        out += upper ? char(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+    }
+    if (out.empty() || !std::isupper(static_cast<unsigned char>(out[0]))) out = "Op" + out;
+    return out;
+}
+
+QString createProjectFromTemplate(const NewProjectOptions& options)
+{
+    if (const std::string why = checkIdentifier(options.name); !why.empty()) return QStringLiteral("op name: %1").arg(QString::fromStdString(why));
+    if (const std::string why = checkIdentifier(options.ns); !why.empty()) return QStringLiteral("namespace: %1").arg(QString::fromStdString(why));
+    const QString source = templateFolder(options.templateName);
+    if (source.isEmpty()) {
+        const auto names = templateNames();
+        return QStringLiteral("no template '%1'%2 (templates: %3)")
+            .arg(QString::fromStdString(options.templateName), QString::fromStdString(didYouMean(options.templateName, names)),
+                 QString::fromStdString(joinQuoted(names)));
+    }
+    const QDir target(options.folder);
+    if (target.exists() && !target.isEmpty()) return QStringLiteral("%1 exists and is not empty").arg(options.folder);
+    if (!QDir().mkpath(options.folder)) return QStringLiteral("cannot create %1").arg(options.folder);
+    const std::vector<std::pair<std::string, std::string>> values{{"NAME", options.name}, {"NAMESPACE", options.ns}, {"OP_TYPE", opTypeFor(options.name)}};
+    for (const char* file : {"op.json", "kernel.py", "reference.py"}) {
+        QByteArray text;
+        QString error;
+        if (!readTextFile(QDir(source).filePath(QString::fromLatin1(file)), text, error)) return error;
+        const std::string filled = codegen::fillTemplate(text.toStdString(), values);
+        if (QString e = writeFileAtomically(target.filePath(QString::fromLatin1(file)), QByteArray::fromStdString(filled)); !e.isEmpty()) return e;
+    }
+    return {};
+}
+
+} // namespace ptowb

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <QString>
+
+#include <string>
+#include <vector>
+
+namespace ptowb {
+
+// Starts an op project from a template of resources/templates (elementwise, reduction,
+// matmul): op.json, kernel.py and reference.py with the op's names filled in. The result
+// validates and verifies against the simulator as it is.
+struct NewProjectOptions
+{
+    QString folder;           // created; must not exist or be empty
+    std::string templateName; // one of templateNames()
+    std::string name;         // the op name, [a-z_][a-z0-9_]*
+    std::string ns = "custom";
+};
+
+std::vector<std::string> templateNames();
+// "scale_gelu" -> "ScaleGelu"
+std::string opTypeFor(const std::string& name);
+// Returns "" or why the project could not be made (nothing is left half-written).
+QString createProjectFromTemplate(const NewProjectOptions& options);
+
+} // namespace ptowb
