@@ -2,6 +2,7 @@
 // elements, ULPs, verdict rules and per-dtype defaults.
 #include "run/reports.h"
 #include "tensor/compare.h"
+#include "tensor/error_map.h"
 #include "tensor/npy.h"
 
 #include <QJsonDocument>
@@ -11,6 +12,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <numeric>
 #include <random>
 
 using namespace ptowb;
@@ -42,6 +44,56 @@ class TestCompare : public QObject
     Q_OBJECT
 
 private slots:
+    // The heatmap's data: max-pooled so the worst element of a large tensor stays visible,
+    // over any 2-D slice of an N-d output, the same with and without the threaded float path.
+    void errorMapKeepsTheWorstElement()
+    {
+        for (DType dtype : {DType::Float32, DType::Float64}) {
+            Tensor e(dtype, {3, 700, 900}), a(dtype, {3, 700, 900});
+            a.set(1 * 700 * 900 + 611 * 900 + 7, 0.25);  // the worst, in slice 1
+            a.set(1 * 700 * 900 + 5 * 900 + 800, 0.125);
+            a.set(2 * 700 * 900 + 0, std::nan(""));       // another slice: not in the map
+            SliceSpec slice;
+            slice.rowAxis = 1;
+            slice.colAxis = 2;
+            slice.fixed = {1, 0, 0};
+            const ErrorMap map = computeErrorMap(a, e, slice, 256, 256);
+            QVERIFY(map.error.empty());
+            QCOMPARE(map.rows, 700);
+            QCOMPARE(map.cols, 900);
+            QCOMPARE(map.cellRows, 3);
+            QCOMPARE(map.cellCols, 4);
+            QCOMPARE(map.gridRows, 234);
+            QCOMPARE(map.gridCols, 225);
+            QCOMPARE(map.maxError, 0.25);
+            QCOMPARE(map.worstIndex, (std::vector<std::int64_t>{1, 611, 7}));
+            QCOMPARE(map.cell(611 / 3, 7 / 4), 0.25f);
+            QCOMPARE(map.cell(5 / 3, 800 / 4), 0.125f);
+            int nonZero = 0;
+            for (float c : map.cells) nonZero += c > 0;
+            QCOMPARE(nonZero, 2);
+            slice.fixed = {2, 0, 0}; // the NaN disagreement is an infinite error
+            QVERIFY(std::isinf(computeErrorMap(a, e, slice, 256, 256).maxError));
+            slice.relative = true;
+            slice.fixed = {1, 0, 0};
+            QCOMPARE(computeErrorMap(a, e, slice, 256, 256).maxError, 0.0); // |e| = 0: relative error 0
+        }
+        Tensor a(DType::Float16, {4}), e(DType::Float16, {4});
+        a.set(2, 1.0);
+        SliceSpec slice;
+        const ErrorMap vector = computeErrorMap(a, e, slice, 10, 10);
+        QCOMPARE(vector.rows, 1);
+        QCOMPARE(vector.cols, 4);
+        QCOMPARE(vector.worstIndex, (std::vector<std::int64_t>{2}));
+        slice.fixed = {9};
+        slice.rowAxis = slice.colAxis = 0;
+        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 2}), slice, 10, 10).error.empty());
+        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 3}), SliceSpec{}, 10, 10).error.empty());
+        const ErrorHistogram h = errorHistogram(a, e);
+        QCOMPARE(h.counts.front(), 3); // exact
+        QCOMPARE(std::accumulate(h.counts.begin(), h.counts.end(), std::int64_t(0)), 4);
+    }
+
     void identicalTensors()
     {
         const Tensor a = tensorOf(DType::Float32, {2, 2}, {1, -2, 3, 4});

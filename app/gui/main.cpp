@@ -20,6 +20,8 @@ int main(int argc, char** argv)
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Op project folder (or its op.json)."));
     const QCommandLineOption verify(QStringLiteral("verify"), QStringLiteral("Verify the project once it is open (as F5 does)."));
     parser.addOption(verify);
+    const QCommandLineOption newOperator(QStringLiteral("new-operator"), QStringLiteral("Open the New Operator wizard."));
+    parser.addOption(newOperator);
     parser.process(app);
 
     ptowb::MainWindow window;
@@ -32,5 +34,6 @@ int main(int argc, char** argv)
     }
     window.show();
     if (parser.isSet(verify)) QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify, Qt::QueuedConnection);
+    if (parser.isSet(newOperator)) QMetaObject::invokeMethod(&window, &ptowb::MainWindow::newOperator, Qt::QueuedConnection);
     return app.exec();
 }

@@ -116,10 +116,7 @@ void MainWindow::createActions()
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open Project…"), this, &MainWindow::chooseProject);
     open->setShortcut(QKeySequence::Open);
-    QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"), this, [this] {
-        NewOperatorWizard wizard(this);
-        if (wizard.exec() == QDialog::Accepted) openProject(wizard.folder());
-    });
+    QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"), this, &MainWindow::newOperator);
     newOp->setShortcut(QKeySequence::New);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
@@ -159,6 +156,13 @@ void MainWindow::createActions()
     bar->addAction(m_runPanel->verifyAction());
     bar->addAction(m_runPanel->redeployAction());
     bar->addAction(m_runPanel->cancelAction());
+}
+
+void MainWindow::newOperator()
+{
+    if (!confirmDiscard()) return;
+    NewOperatorWizard wizard(this);
+    if (wizard.exec() == QDialog::Accepted) openProject(wizard.folder());
 }
 
 void MainWindow::rebuildRecentMenu()

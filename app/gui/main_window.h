@@ -28,6 +28,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     bool openProject(const QString& folderOrFile);
+    // File ▸ New Operator: the wizard, then its project opens.
+    void newOperator();
 
     EditorSession& session() { return m_session; }
     ProblemsModel& problems() { return *m_problems; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <thread>
 
 namespace ptowb {
 
@@ -76,19 +77,75 @@ ErrorMap computeErrorMap(const Tensor& actual, const Tensor& expected, const Sli
     const std::int64_t colStride = rank >= 1 ? strides[std::size_t(rank >= 2 ? slice.colAxis : 0)] : 0;
     double worst = -1;
     std::int64_t worstRow = 0, worstCol = 0;
-    for (std::int64_t r = 0; r < map.rows; ++r) {
-        float* cellRow = map.cells.data() + std::size_t(r / map.cellRows) * std::size_t(map.gridCols);
-        for (std::int64_t c = 0; c < map.cols; ++c) {
-            const double err = errorAt(actual, expected, base + r * rowStride + c * colStride, slice.relative);
-            float& cell = cellRow[c / map.cellCols];
-            cell = std::max(cell, float(err)); // max-pool: the worst element of a block wins
-            if (err > worst) {
-                worst = err;
-                worstRow = r;
-                worstCol = c;
+    // Typed loops for the common dtypes: decoding element by element would dominate.
+    std::vector<int> colCell(std::size_t(map.cols));
+    for (std::int64_t c = 0; c < map.cols; ++c) colCell[std::size_t(c)] = int(c / map.cellCols);
+    auto scan = [&](auto read) {
+        for (std::int64_t r = 0; r < map.rows; ++r) {
+            float* cellRow = map.cells.data() + std::size_t(r / map.cellRows) * std::size_t(map.gridCols);
+            const std::int64_t rowBase = base + r * rowStride;
+            for (std::int64_t c = 0; c < map.cols; ++c) {
+                const std::int64_t k = rowBase + c * colStride;
+                const double x = read(actual, k), y = read(expected, k);
+                double err = std::fabs(x - y);
+                if (!(err <= std::numeric_limits<double>::max())) err = errorAt(actual, expected, k, slice.relative); // NaN or Inf
+                else if (slice.relative) err = std::fabs(y) <= 1e-12 ? 0.0 : err / std::fabs(y);
+                float& cell = cellRow[colCell[std::size_t(c)]];
+                if (float(err) > cell) cell = float(err); // max-pool: the worst element of a block wins
+                if (err > worst) {
+                    worst = err;
+                    worstRow = r;
+                    worstCol = c;
+                }
             }
         }
+    };
+    if (actual.dtype() == DType::Float32 && expected.dtype() == DType::Float32 && colStride == 1 && !slice.relative) {
+        // The common case, in float and split across cores by blocks of cell rows.
+        const float* pa = actual.values<float>().data();
+        const float* pe = expected.values<float>().data();
+        const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+        struct Worst
+        {
+            float error = -1;
+            std::int64_t row = 0, col = 0;
+        };
+        std::vector<Worst> worstPerThread(threads);
+        auto work = [&](unsigned t) {
+            Worst& w = worstPerThread[t];
+            for (int gr = int(t); gr < map.gridRows; gr += int(threads))
+                for (std::int64_t r = gr * map.cellRows; r < std::min(map.rows, (gr + 1) * map.cellRows); ++r) {
+                    float* cellRow = map.cells.data() + std::size_t(gr) * std::size_t(map.gridCols);
+                    const float* a = pa + base + r * rowStride;
+                    const float* e = pe + base + r * rowStride;
+                    for (std::int64_t c = 0; c < map.cols; ++c) {
+                        float err = std::fabs(a[c] - e[c]);
+                        if (!(err <= std::numeric_limits<float>::max())) err = float(errorAt(actual, expected, base + r * rowStride + c, false));
+                        float& cell = cellRow[colCell[std::size_t(c)]];
+                        cell = std::max(cell, err);
+                        if (err > w.error) w = {err, r, c};
+                    }
+                }
+        };
+        std::vector<std::thread> pool;
+        for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work, t);
+        work(0);
+        for (auto& th : pool) th.join();
+        for (const Worst& w : worstPerThread)
+            if (w.error > worst || (w.error == worst && (w.row < worstRow || (w.row == worstRow && w.col < worstCol)))) {
+                worst = w.error;
+                worstRow = w.row;
+                worstCol = w.col;
+            }
+    } else if (actual.dtype() == DType::Float32 && expected.dtype() == DType::Float32) {
+        const float* pa = actual.values<float>().data();
+        const float* pe = expected.values<float>().data();
+        scan([pa, pe, &actual](const Tensor& t, std::int64_t k) { return double((&t == &actual ? pa : pe)[k]); });
+    } else if (actual.dtype() == DType::Float64 && expected.dtype() == DType::Float64) {
+        scan([](const Tensor& t, std::int64_t k) { return t.values<double>()[std::size_t(k)]; });
     }
+    else
+        scan([](const Tensor& t, std::int64_t k) { return t.at(k); });
     map.maxError = std::max(worst, 0.0);
     map.worstIndex = sliceIndex(slice, rank, worstRow, worstCol);
     return map;
