@@ -1,6 +1,7 @@
 // The app shell, offscreen: open a sample project, break a rule in op.json and see the
 // diagnostic at the right line in the editor and the Problems dock; fix it; save; close.
 #include "code_editor.h"
+#include "command_palette.h"
 #include "main_window.h"
 #include "problems_model.h"
 #include "recent_projects.h"
@@ -170,6 +171,25 @@ private slots:
         QVERIFY2(w.runPanel().runner().lastResult().ok(), qPrintable(w.runPanel().log().toPlainText()));
         QCOMPARE(w.runPanel().verification().failures(), 0);
         QCOMPARE(w.runPanel().verification().rowCount(), 2);
+    }
+
+    void commandPaletteFindsEveryAction()
+    {
+        MainWindow w;
+        w.show();
+        auto* palette = w.findChild<CommandPalette*>();
+        QVERIFY(palette);
+        palette->open();
+        const QStringList all = palette->visibleCommands();
+        for (const char* name : {"Verify", "Redeploy", "Save", "Validate", "New Operator", "Open Project"})
+            QVERIFY2(all.contains(QString::fromLatin1(name)), qPrintable(all.join(QStringLiteral(", "))));
+        palette->setFilter(QStringLiteral("new op"));
+        QCOMPARE(palette->visibleCommands(), QStringList{QStringLiteral("New Operator")});
+        palette->setFilter(QStringLiteral("no such command"));
+        QCOMPARE(palette->visibleCommands(), QStringList{});
+        palette->setFilter(QStringLiteral("problems"));
+        QCOMPARE(palette->visibleCommands().size(), 1); // the dock's toggle
+        palette->hide();
     }
 
     void brokenRuleShowsAndClears()

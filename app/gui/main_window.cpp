@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "code_editor.h"
+#include "command_palette.h"
 #include "problems_model.h"
 #include "new_operator_wizard.h"
 #include "recent_projects.h"
@@ -138,6 +139,10 @@ void MainWindow::createActions()
     build->addAction(m_runPanel->cancelAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    auto* palette = new CommandPalette(this);
+    QAction* commands = view->addAction(tr("Command &Palette…"), palette, &CommandPalette::open);
+    commands->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
