@@ -95,7 +95,11 @@ private slots:
         QCOMPARE(panel.verification().rowCount(), 2);
         QCOMPARE(panel.verification().failures(), 0);
 
+        // The simulator's estimate per kernel line, in the editor's margin.
         CodeEditor* kernel = w.session().editor(Document::Kernel);
+        const int storeLine = lineOf(kernel->text(), QStringLiteral("y[i:i + 1, :]"));
+        QVERIFY2(!kernel->lineNote(storeLine).isEmpty(), qPrintable(kernel->text()));
+        QVERIFY(kernel->lineNote(1).isEmpty());
         const QString good = kernel->text();
         kernel->setText(QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
         panel.verifyAction()->trigger(); // saves first

@@ -330,6 +330,13 @@ private Q_SLOTS:
         QCOMPARE(lines[0].first, 4);
         const std::string trace = r.result.cost.traceJson("kernel");
         QVERIFY(trace.find("\"traceEvents\"") != std::string::npos && trace.find("pypto.matmul") != std::string::npos);
+        const auto fromTrace = sim::perLineFromTrace(trace);
+        QCOMPARE(fromTrace.size(), lines.size());
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            QCOMPARE(fromTrace[k].first, lines[k].first);
+            QVERIFY(std::abs(fromTrace[k].second - lines[k].second) < 1e-9);
+        }
+        QVERIFY(sim::perLineFromTrace("{ not a trace").empty());
         QCOMPARE(r.result.captures.size(), std::size_t(1));
         QCOMPARE(r.result.captures[0].name, std::string("c"));
         QCOMPARE(r.result.captures[0].line, 4);

@@ -150,6 +150,27 @@ void CodeEditor::setDiagnostics(const Diagnostics& diagnostics)
         if (!annotated.contains(it.key())) annotate(it.key(), it.value().join('\n'), kWarningAnnotationStyle);
 }
 
+void CodeEditor::setLineNotes(const std::vector<std::pair<int, QString>>& notes)
+{
+    constexpr int kNoteMargin = 3;
+    m_notes = notes;
+    clearMarginText();
+    setMarginType(kNoteMargin, QsciScintilla::TextMarginRightJustified);
+    QString widest;
+    for (const auto& [line, text] : notes) {
+        setMarginText(line - 1, text, QsciStyle(-1, QString(), QColor(0x80, 0x50, 0x00), paper(), QFont(font().family(), font().pointSize() - 1)));
+        if (text.size() > widest.size()) widest = text;
+    }
+    setMarginWidth(kNoteMargin, notes.empty() ? 0 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
+}
+
+QString CodeEditor::lineNote(int line) const
+{
+    for (const auto& [l, text] : m_notes)
+        if (l == line) return text;
+    return {};
+}
+
 QList<int> CodeEditor::markedLines() const
 {
     QList<int> result;

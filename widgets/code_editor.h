@@ -29,6 +29,11 @@ public:
     QList<int> markedLines() const;
     QString annotationAt(int line) const;
 
+    // Notes in a margin right of the line numbers, e.g. per-line cost estimates: {1-based line,
+    // text}. An empty list hides the margin.
+    void setLineNotes(const std::vector<std::pair<int, QString>>& notes);
+    QString lineNote(int line) const; // 1-based
+
     // 1-based line and column, as diagnostics give them.
     void goTo(int line, int col);
 
@@ -46,6 +51,7 @@ private:
     int m_warningIndicator = -1;
     int m_errorMarker = -1;
     int m_warningMarker = -1;
+    std::vector<std::pair<int, QString>> m_notes;
 };
 
 } // namespace ptowb

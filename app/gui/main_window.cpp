@@ -39,6 +39,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createDocks();
     m_runPanel = new RunPanel(this, m_session);
     connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
+    connect(m_runPanel, &RunPanel::lineCosts, this, [this](const std::vector<std::pair<int, double>>& costs) {
+        std::vector<std::pair<int, QString>> notes;
+        for (const auto& [line, us] : costs) notes.push_back({line, us >= 1 ? tr("%1 µs").arg(us, 0, 'f', 1) : tr("%1 ns").arg(us * 1000, 0, 'f', 0)});
+        m_session.editor(Document::Kernel)->setLineNotes(notes);
+    });
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);

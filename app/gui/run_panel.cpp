@@ -3,7 +3,9 @@
 #include "tensor_diff_panel.h"
 #include "verification_model.h"
 
+#include "project/atomic_file.h"
 #include "run/run_folder.h"
+#include "sim/cost_model.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -145,6 +147,11 @@ void RunPanel::onFinished(const PipelineResult& result)
             }
     }
     if (hasErrors(diagnostics)) emit diagnosticsFound(diagnostics);
+    if (!result.tracePath.isEmpty()) {
+        QByteArray trace;
+        QString error;
+        if (readTextFile(result.tracePath, trace, error)) emit lineCosts(sim::perLineFromTrace(trace.toStdString()));
+    }
     const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
     QString summary = result.ok() ? tr("%1 succeeded").arg(m_what) : tr("%1 stopped at %2: %3").arg(m_what, last ? QString::fromLatin1(stepName(last->step)) : QString(), last ? QString::fromStdString(last->message) : QString());
     if (verified) summary += tr(" — %1 of %2 outputs fail").arg(m_model->failures()).arg(m_model->rowCount());

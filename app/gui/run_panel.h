@@ -42,6 +42,8 @@ public:
 Q_SIGNALS:
     // Problems a run found (a description that does not validate, a kernel the simulator rejects).
     void diagnosticsFound(const ptowb::Diagnostics& diagnostics);
+    // Estimated microseconds per kernel line from the simulator's trace of the first case.
+    void lineCosts(const std::vector<std::pair<int, double>>& costs);
 
 private:
     void start(PipelineOptions options, const QString& what);

@@ -6,6 +6,8 @@
 #include "package/package_export.h"
 #include "pipeline/deploy_target.h"
 #include "project/atomic_file.h"
+#include "run/platforms.h"
+#include "run/run_folder.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -134,7 +136,13 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     // verify
     if (cancelled(PipelineStep::Verify)) return result;
     step = begin(PipelineStep::Verify, "verifying against " + options.against);
-    const std::string verifyKey = sha256Hex(inputs + options.against + options.sim.platformFile);
+    SimRunOptions sim = options.sim;
+    if (sim.platformFile.empty()) {
+        std::string ignored;
+        for (const std::string& name : std::vector<std::string>{spec.targets.soc.empty() ? "generic" : spec.targets.soc.front(), "generic"})
+            if (sim.platformFile.empty()) sim.platformFile = findPlatformFile(name, ignored);
+    }
+    const std::string verifyKey = sha256Hex(inputs + options.against + sim.platformFile);
     // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
     if (options.stopAfter != PipelineStep::Verify && state.unchanged("verify", verifyKey)) {
         finish(step, StepResult::Status::Unchanged, "passed before with the same files");
@@ -142,7 +150,7 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
         const std::string projectDir = project.folder().toStdString();
         const RunnerConfigs runners = loadRunnerConfigs(project.runnerConfigFiles());
         BackendChoice reference = makeBackend("ref", spec, projectDir, runners);
-        BackendChoice target = makeBackend(options.against, spec, projectDir, runners, options.sim);
+        BackendChoice target = makeBackend(options.against, spec, projectDir, runners, sim);
         for (const BackendChoice* choice : {&reference, &target}) {
             step.diagnostics.insert(step.diagnostics.end(), choice->diagnostics.begin(), choice->diagnostics.end());
             if (!choice->backend) return finish(step, StepResult::Status::Failed, choice->error), result;
@@ -154,6 +162,10 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
                 options.progress(PipelineStep::Verify, "case " + caseName + " (" + std::to_string(done + 1) + "/" + std::to_string(total) + ")");
         };
         result.verification = verify(spec, projectDir, *reference.backend, *target.backend, project.runsFolder().toStdString(), run);
+        if (!result.verification.cases.empty()) {
+            const QString trace = QString::fromStdString(runfolder::caseDir(result.verification.targetRunDir, result.verification.cases.front().caseName) + "/trace.json");
+            if (QFileInfo::exists(trace)) result.tracePath = trace;
+        }
         if (result.verification.cancelled || (options.cancel && options.cancel->load()))
             return finish(step, StepResult::Status::Cancelled, "cancelled"), result;
         if (!result.verification.pass()) {

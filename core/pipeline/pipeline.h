@@ -35,7 +35,7 @@ struct PipelineOptions
     std::string against = "sim";  // the verify target: sim or a runner
     std::string deployTarget;      // empty: the only configured target, or stop after export
     PipelineStep stopAfter = PipelineStep::Deploy; // Verify: validate, generate and verify only
-    SimRunOptions sim;
+    SimRunOptions sim;            // no platform: the op's first target soc when a platform file has its name, else generic
     std::function<void(PipelineStep step, const std::string& message)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
@@ -46,6 +46,7 @@ struct PipelineResult
     QString packageFolder;
     QString archivePath;
     VerificationReport verification; // when the verify step ran
+    QString tracePath;               // the first case's simulator trace, when there is one
     bool ok() const;
 };
 

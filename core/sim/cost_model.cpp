@@ -70,6 +70,18 @@ std::vector<std::pair<int, double>> CostReport::perLine() const
     return {lines.begin(), lines.end()};
 }
 
+std::vector<std::pair<int, double>> perLineFromTrace(const std::string& traceJson)
+{
+    const auto json = nlohmann::json::parse(traceJson, nullptr, false);
+    if (!json.is_object() || !json.contains("traceEvents") || !json["traceEvents"].is_array()) return {};
+    std::map<int, double> lines;
+    for (const auto& e : json["traceEvents"])
+        if (e.is_object() && e.value("ph", "") == "X" && e.contains("args") && e["args"].is_object() && e["args"].contains("line") &&
+            e["args"]["line"].is_number_integer() && e.contains("dur") && e["dur"].is_number())
+            lines[e["args"]["line"].get<int>()] += e["dur"].get<double>();
+    return {lines.begin(), lines.end()};
+}
+
 std::string CostReport::traceJson(const std::string& kernelName) const
 {
     static const char* const kUnits[] = {"vector", "cube", "memory", "scalar"};

@@ -49,6 +49,10 @@ struct CostReport
     std::string traceJson(const std::string& kernelName) const;
 };
 
+// Microseconds per source line read back from a trace written by CostReport::traceJson; empty
+// when the text is not such a trace.
+std::vector<std::pair<int, double>> perLineFromTrace(const std::string& traceJson);
+
 class CostModel
 {
 public:
