@@ -9,6 +9,7 @@
 #include "run_panel.h"
 #include "tensor_diff_panel.h"
 #include "tensor_heatmap.h"
+#include "slice_values_model.h"
 #include <QTableWidget>
 #include "verification_model.h"
 #include "package/package_check.h"
@@ -122,6 +123,12 @@ private slots:
         const QString hover = diff.heatmap().describeAt(QPoint(20, 20));
         QVERIFY2(hover.contains(QStringLiteral("expected")) && hover.contains(QStringLiteral("actual")), qPrintable(hover));
         diff.worstTable().cellClicked(0, 0);
+        QAbstractItemModelTester expectedTester(&diff.expectedValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester actualTester(&diff.actualValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(diff.expectedValues().rowCount(), 4);
+        QCOMPARE(diff.actualValues().columnCount(), 32);
+        const double e0 = diff.expectedValues().index(1, 1).data().toDouble(), a0 = diff.actualValues().index(1, 1).data().toDouble();
+        QVERIFY(std::abs(a0 - 2 * e0) <= 2e-3 * std::abs(e0) + 2e-3); // the kernel doubled it
 
         kernel->setText(good);
         panel.redeployAction()->trigger();

@@ -1,5 +1,6 @@
 #include "tensor_diff_panel.h"
 
+#include "slice_values_model.h"
 #include "tensor_heatmap.h"
 
 #include "tensor/npy.h"
@@ -10,6 +11,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
+#include <QTableView>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -62,6 +65,31 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     m_worst->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_worst->horizontalHeader()->setStretchLastSection(true);
 
+    // Expected and actual values of the slice side by side, scrolling together.
+    m_expectedValues = new SliceValuesModel(this);
+    m_actualValues = new SliceValuesModel(this);
+    auto* expectedView = new QTableView;
+    auto* actualView = new QTableView;
+    expectedView->setObjectName(QStringLiteral("expectedValues"));
+    actualView->setObjectName(QStringLiteral("actualValues"));
+    expectedView->setModel(m_expectedValues);
+    actualView->setModel(m_actualValues);
+    for (QTableView* view : {expectedView, actualView}) view->horizontalHeader()->setDefaultSectionSize(72);
+    for (auto bars : {std::pair{expectedView->verticalScrollBar(), actualView->verticalScrollBar()},
+                      std::pair{expectedView->horizontalScrollBar(), actualView->horizontalScrollBar()}}) {
+        connect(bars.first, &QScrollBar::valueChanged, bars.second, &QScrollBar::setValue);
+        connect(bars.second, &QScrollBar::valueChanged, bars.first, &QScrollBar::setValue);
+    }
+    auto* grids = new QWidget;
+    auto* gridLayout = new QHBoxLayout(grids);
+    gridLayout->setContentsMargins(0, 0, 0, 0);
+    for (auto [title, view] : {std::pair{tr("Expected"), expectedView}, std::pair{tr("Actual"), actualView}}) {
+        auto* column = new QVBoxLayout;
+        column->addWidget(new QLabel(title));
+        column->addWidget(view);
+        gridLayout->addLayout(column);
+    }
+
     auto* side = new QWidget;
     auto* sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(0, 0, 0, 0);
@@ -75,8 +103,10 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(mapColumn);
     split->addWidget(side);
+    split->addWidget(grids);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
@@ -164,6 +194,8 @@ void TensorDiffPanel::refresh()
 {
     const SliceSpec slice = currentSlice();
     m_heatmap->setData(m_actual, m_expected, slice, computeErrorMap(m_actual, m_expected, slice, kMaxCells, kMaxCells));
+    m_expectedValues->setData(m_expected, m_actual, slice);
+    m_actualValues->setData(m_actual, m_expected, slice);
 }
 
 } // namespace ptowb

@@ -13,6 +13,7 @@ class QTableWidget;
 
 namespace ptowb {
 
+class SliceValuesModel;
 class TensorHeatmap;
 
 // The Tensor diff dock: the heatmap of one output's error over a chosen 2-D slice, the axis
@@ -30,6 +31,8 @@ public:
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
     const ErrorHistogram& histogram() const { return m_histogram; }
+    SliceValuesModel& expectedValues() { return *m_expectedValues; }
+    SliceValuesModel& actualValues() { return *m_actualValues; }
 
 private:
     void refresh();
@@ -47,6 +50,8 @@ private:
     QLabel* m_histogramLabel = nullptr;
     TensorHeatmap* m_heatmap = nullptr;
     QTableWidget* m_worst = nullptr;
+    SliceValuesModel* m_expectedValues = nullptr;
+    SliceValuesModel* m_actualValues = nullptr;
 };
 
 } // namespace ptowb
