@@ -60,6 +60,17 @@ const EngineHandle& engine()
     return handle;
 }
 
+Diagnostic engineMissing(const std::string& file, std::string code, std::string message)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = 1;
+    d.col = 1;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    return d;
+}
+
 } // namespace
 
 ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const std::string& source, const std::string& fileName)
@@ -67,13 +78,7 @@ ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const st
     const EngineHandle& h = engine();
     if (h.engine) return h.engine->load(spec, source, fileName);
     LoadResult result;
-    Diagnostic d;
-    d.file = fileName;
-    d.line = 1;
-    d.col = 1;
-    d.code = "reference.engine";
-    d.message = "the CPU reference engine (libtorch) cannot be loaded: " + h.error;
-    result.diagnostics.push_back(std::move(d));
+    result.diagnostics.push_back(engineMissing(fileName, "reference.engine", "the CPU reference engine (libtorch) cannot be loaded: " + h.error));
     return result;
 }
 
@@ -83,13 +88,7 @@ SimOutcome simulateKernel(const OpSpec& spec, const std::string& kernelSource, c
     const EngineHandle& h = engine();
     if (h.engine) return h.engine->simulate(spec, kernelSource, fileName, inputs, params, options);
     SimOutcome outcome;
-    Diagnostic d;
-    d.file = fileName;
-    d.line = 1;
-    d.col = 1;
-    d.code = "sim.engine";
-    d.message = "the simulator (libtorch) cannot be loaded: " + h.error;
-    outcome.diagnostics.push_back(std::move(d));
+    outcome.diagnostics.push_back(engineMissing(fileName, "sim.engine", "the simulator (libtorch) cannot be loaded: " + h.error));
     return outcome;
 }
 
