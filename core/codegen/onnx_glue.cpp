@@ -3,7 +3,6 @@
 #include "codegen/template_text.h"
 #include "spec/dtype_combinations.h"
 
-#include <cctype>
 
 namespace ptowb::codegen {
 
@@ -146,31 +145,11 @@ extern "C" void @PACKAGE@_register_onnx_schema()
 }
 )CPP";
 
-std::string onnxTypeString(DType d)
-{
-    std::string name(dtypeInfo(d).onnxName);
-    for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-    return "tensor(" + name + ")";
-}
-
 std::string typeList(const std::vector<DType>& dtypes)
 {
     std::string out;
-    for (DType d : dtypes) out += (out.empty() ? "" : ", ") + std::string("\"") + onnxTypeString(d) + "\"";
+    for (DType d : dtypes) out += (out.empty() ? "" : ", ") + std::string("\"") + onnxTensorType(d) + "\"";
     return "{" + out + "}";
-}
-
-const char* attributeKind(ParamType type)
-{
-    switch (type) {
-    case ParamType::Bool:
-    case ParamType::Int: return "INT";
-    case ParamType::Float: return "FLOAT";
-    case ParamType::Str: return "STRING";
-    case ParamType::IntList: return "INTS";
-    case ParamType::FloatList: return "FLOATS";
-    }
-    return "INT";
 }
 
 // The attribute's default as ONNX stores it (bool as int, floats as float).
@@ -261,7 +240,7 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
                   cppStringLiteral("dtypes of output " + spec.outputs[k].name) + ");\n";
     }
     for (const auto& p : spec.params) {
-        schema += "    schema.Attr(" + cppStringLiteral(p.name) + ", " + cppStringLiteral(p.doc) + ", onnx::AttributeProto::" + attributeKind(p.type);
+        schema += "    schema.Attr(" + cppStringLiteral(p.name) + ", " + cppStringLiteral(p.doc) + ", onnx::AttributeProto::" + std::string(paramTypeInfo(p.type).onnxAttrType);
         schema += p.defaultValue ? ", " + attributeDefault(*p.defaultValue, p.type) + ");\n" : ", true);\n";
     }
 

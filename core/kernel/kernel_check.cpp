@@ -37,16 +37,8 @@ public:
 private:
     void error(Pos pos, const std::string& code, const std::string& message, Severity severity = Severity::Error)
     {
-        Diagnostic d;
-        d.file = m_file;
-        d.line = pos.line;
-        d.col = pos.col;
-        d.endLine = pos.line;
-        d.endCol = pos.col + 1;
-        d.severity = severity;
-        d.code = code;
-        d.message = message;
-        m_diagnostics.push_back(std::move(d));
+        m_diagnostics.push_back(diagnosticAt(m_file, pos, code, message));
+        m_diagnostics.back().severity = severity;
     }
 
     bool isPypto(const ExprPtr& e) const

@@ -88,15 +88,7 @@ private:
 
     void error(Pos pos, std::string message, std::string code = "kernel.syntax")
     {
-        Diagnostic d;
-        d.file = m_file;
-        d.line = pos.line;
-        d.col = pos.col;
-        d.endLine = pos.line;
-        d.endCol = pos.col + 1;
-        d.code = std::move(code);
-        d.message = std::move(message);
-        m_diagnostics.push_back(std::move(d));
+        m_diagnostics.push_back(diagnosticAt(m_file, pos, std::move(code), std::move(message)));
     }
 
     // Measures the indentation of a line; returns false for a blank or comment-only line.
@@ -246,6 +238,19 @@ private:
 };
 
 } // namespace
+
+Diagnostic diagnosticAt(const std::string& file, Pos pos, std::string code, std::string message)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = pos.line;
+    d.col = pos.col;
+    d.endLine = pos.line;
+    d.endCol = pos.col + 1;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    return d;
+}
 
 std::vector<Token> tokenize(std::string_view source, const std::string& file, Diagnostics& diagnostics)
 {

@@ -15,6 +15,9 @@ struct Pos
     int col = 1;
 };
 
+// A one-character diagnostic at a kernel position: how every kernel problem is reported.
+Diagnostic diagnosticAt(const std::string& file, Pos pos, std::string code, std::string message);
+
 enum class TokenKind { Name, Int, Float, String, Op, Newline, Indent, Dedent, End };
 
 struct Token

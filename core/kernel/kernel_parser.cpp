@@ -102,15 +102,7 @@ private:
     }
     void report(Pos pos, const std::string& message, const std::string& code)
     {
-        Diagnostic d;
-        d.file = m_file;
-        d.line = pos.line;
-        d.col = pos.col;
-        d.endLine = pos.line;
-        d.endCol = pos.col + 1;
-        d.code = code;
-        d.message = message;
-        m_diagnostics.push_back(std::move(d));
+        m_diagnostics.push_back(diagnosticAt(m_file, pos, code, message));
     }
 
     // --- module level ---

@@ -6,7 +6,6 @@
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
-#include <cctype>
 
 namespace ptowb::onnxtools {
 
@@ -22,11 +21,7 @@ std::optional<DType> fromOnnx(int elementType)
 std::vector<std::string> typeStrings(const std::vector<DType>& dtypes)
 {
     std::vector<std::string> out;
-    for (DType d : dtypes) {
-        std::string name(dtypeInfo(d).onnxName);
-        for (char& c : name) c = char(std::tolower(static_cast<unsigned char>(c)));
-        out.push_back("tensor(" + name + ")");
-    }
+    for (DType d : dtypes) out.push_back(onnxTensorType(d));
     return out;
 }
 
@@ -45,15 +40,9 @@ rules::Value attributeValue(const onnx::AttributeProto& a, ParamType type)
 
 onnx::AttributeProto::AttributeType attributeType(ParamType type)
 {
-    switch (type) {
-    case ParamType::Bool:
-    case ParamType::Int: return onnx::AttributeProto::INT;
-    case ParamType::Float: return onnx::AttributeProto::FLOAT;
-    case ParamType::Str: return onnx::AttributeProto::STRING;
-    case ParamType::IntList: return onnx::AttributeProto::INTS;
-    case ParamType::FloatList: return onnx::AttributeProto::FLOATS;
-    }
-    return onnx::AttributeProto::INT;
+    onnx::AttributeProto::AttributeType out = onnx::AttributeProto::UNDEFINED;
+    onnx::AttributeProto::AttributeType_Parse(std::string(paramTypeInfo(type).onnxAttrType), &out);
+    return out;
 }
 
 void inferWithRules(const OpSpec& spec, onnx::InferenceContext& ctx)

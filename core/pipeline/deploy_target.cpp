@@ -94,15 +94,8 @@ const DeployTarget* DeployTargets::find(const std::string& name) const
 DeployTargets loadDeployTargets(const std::vector<std::string>& files)
 {
     DeployTargets out;
-    readJsonConfigFiles(files, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
-        if (root.is_array()) {
-            for (std::size_t k = 0; k < root.size(); ++k) readTarget(r, root[k], SpecReader::child("", k), file, out);
-        } else if (root.is_object() && root.contains("targets")) {
-            if (const auto* list = r.array(root, "", "targets", true))
-                for (std::size_t k = 0; k < list->size(); ++k) readTarget(r, (*list)[k], SpecReader::child("/targets", k), file, out);
-        } else {
-            readTarget(r, root, "", file, out);
-        }
+    readJsonConfigItems(files, out.diagnostics, "targets", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
+        readTarget(r, item, ptr, file, out);
     });
     return out;
 }

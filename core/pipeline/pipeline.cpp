@@ -114,7 +114,11 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
         step.diagnostics = sources.loaded.diagnostics;
         return finish(step, StepResult::Status::Failed, "the op description has errors"), result;
     }
-    step.diagnostics = project.check(QByteArray::fromStdString(sources.opJson), QByteArray::fromStdString(sources.reference), QByteArray::fromStdString(sources.kernel));
+    // op.json is validated already: check the other two against its spec.
+    step.diagnostics = sources.loaded.diagnostics;
+    for (const Diagnostics& more : {project.checkReference(sources.loaded.spec, QByteArray::fromStdString(sources.reference)),
+                                    project.checkKernel(sources.loaded.spec, QByteArray::fromStdString(sources.kernel))})
+        step.diagnostics.insert(step.diagnostics.end(), more.begin(), more.end());
     if (hasErrors(step.diagnostics)) return finish(step, StepResult::Status::Failed, std::to_string(countErrors(step.diagnostics)) + " errors"), result;
     finish(step, StepResult::Status::Done, "no errors");
     const std::string inputs = sha256Hex(sources.opJson + '\0' + sources.kernel + '\0' + sources.reference);

@@ -267,9 +267,7 @@ std::variant<std::vector<Tensor>, std::string> TorchReferenceProgram::run(std::s
         std::vector<c10::IValue> stack;
         for (int slot : m_binding) {
             if (slot >= 0) {
-                const Tensor& t = inputs[std::size_t(slot)];
-                auto wrapped = torch::from_blob(const_cast<std::byte*>(t.bytes()), t.shape(), torch::TensorOptions().dtype(toTorch(t.dtype())));
-                stack.emplace_back(wrapped.clone()); // the reference may write to its arguments
+                stack.emplace_back(torchscript::toAten(inputs[std::size_t(slot)])); // a copy: the reference may write to its arguments
             } else {
                 stack.push_back(toIValue(params[std::size_t(-slot - 1)]));
             }
@@ -281,12 +279,10 @@ std::variant<std::vector<Tensor>, std::string> TorchReferenceProgram::run(std::s
             for (const auto& element : result.toTupleRef().elements()) produced.push_back(element.toTensor());
         std::vector<Tensor> outputs;
         for (std::size_t k = 0; k < produced.size(); ++k) {
-            at::Tensor t = produced[k].contiguous().cpu();
-            auto dtype = fromTorch(t.scalar_type());
-            if (!dtype) return "output " + std::to_string(k) + " has dtype " + std::string(c10::toString(t.scalar_type())) + ", which op outputs cannot have";
-            Tensor out(*dtype, t.sizes().vec());
-            if (out.byteSize()) std::memcpy(out.mutableBytes(), t.data_ptr(), out.byteSize());
-            outputs.push_back(std::move(out));
+            auto out = torchscript::fromAten(produced[k]);
+            if (!out)
+                return "output " + std::to_string(k) + " has dtype " + std::string(c10::toString(produced[k].scalar_type())) + ", which op outputs cannot have";
+            outputs.push_back(std::move(*out));
         }
         return outputs;
     } catch (const std::exception& e) {

@@ -14,6 +14,17 @@
 
 namespace ptowb {
 
+RunRecord recordOutputs(const std::string& caseDir, const OpSpec& spec, const std::vector<Tensor>& outputs, RunRecord record)
+{
+    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) {
+        record.status = "error";
+        record.error = e;
+        return record;
+    }
+    record.status = "ok";
+    return record;
+}
+
 RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
                                 const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>*)
 {
@@ -35,13 +46,7 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& i
             return record;
         }
     }
-    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) {
-        record.status = "error";
-        record.error = e;
-        return record;
-    }
-    record.status = "ok";
-    return record;
+    return recordOutputs(caseDir, spec, outputs, std::move(record));
 }
 
 RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>&, const std::string& caseDir,
@@ -105,8 +110,8 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
                           const SimRunOptions& simOptions)
 {
     BackendChoice choice;
-    if (name == "sim") {
-        const std::string path = (std::filesystem::path(projectDir) / spec.kernel.file).string();
+    if (name == "sim" || name == "ref") {
+        const std::string path = (std::filesystem::path(projectDir) / (name == "sim" ? spec.kernel.file : spec.reference.file)).string();
         std::ifstream in(path, std::ios::binary);
         if (!in) {
             choice.error = "cannot read " + path;
@@ -114,18 +119,10 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
         }
         std::stringstream text;
         text << in.rdbuf();
-        choice.backend = std::make_unique<SimBackend>(text.str(), path, simOptions);
-        return choice;
-    }
-    if (name == "ref") {
-        const std::string path = (std::filesystem::path(projectDir) / spec.reference.file).string();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            choice.error = "cannot read " + path;
+        if (name == "sim") {
+            choice.backend = std::make_unique<SimBackend>(text.str(), path, simOptions);
             return choice;
         }
-        std::stringstream text;
-        text << in.rdbuf();
         auto loaded = ReferenceProgram::load(spec, text.str(), path);
         choice.diagnostics = loaded.diagnostics;
         if (loaded.program) choice.backend = std::make_unique<ReferenceBackend>(loaded.program, path);

@@ -23,6 +23,9 @@ public:
                           const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) = 0;
 };
 
+// Writes an in-process backend's outputs into the case folder; the record ends ok or with why not.
+RunRecord recordOutputs(const std::string& caseDir, const OpSpec& spec, const std::vector<Tensor>& outputs, RunRecord record);
+
 // `ref`: the CPU reference, in-process.
 class ReferenceBackend : public Backend
 {

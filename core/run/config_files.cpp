@@ -34,4 +34,20 @@ void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& dia
     }
 }
 
+void readJsonConfigItems(const std::vector<std::string>& files, Diagnostics& diagnostics, const char* listKey,
+                         const std::function<void(SpecReader& reader, const nlohmann::json& item, const std::string& pointer, const std::string& file)>& readItem)
+{
+    readJsonConfigFiles(files, diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
+        if (root.is_array()) {
+            for (std::size_t k = 0; k < root.size(); ++k) readItem(r, root[k], SpecReader::child("", k), file);
+        } else if (root.is_object() && root.contains(listKey)) {
+            const std::string key = std::string("/") + listKey;
+            if (const auto* list = r.array(root, "", listKey, true))
+                for (std::size_t k = 0; k < list->size(); ++k) readItem(r, (*list)[k], SpecReader::child(key, k), file);
+        } else {
+            readItem(r, root, "", file);
+        }
+    });
+}
+
 } // namespace ptowb

@@ -17,4 +17,9 @@ class SpecReader;
 void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& diagnostics,
                          const std::function<void(SpecReader& reader, const nlohmann::json& root, const std::string& file)>& read);
 
+// The same, for files holding one item, an array of items, or {"<listKey>": [...]}: `readItem`
+// gets each item with its JSON pointer.
+void readJsonConfigItems(const std::vector<std::string>& files, Diagnostics& diagnostics, const char* listKey,
+                         const std::function<void(SpecReader& reader, const nlohmann::json& item, const std::string& pointer, const std::string& file)>& readItem);
+
 } // namespace ptowb

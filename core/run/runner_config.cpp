@@ -91,15 +91,8 @@ std::vector<std::string> RunnerConfigs::names() const
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
 {
     RunnerConfigs out;
-    readJsonConfigFiles(files, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
-        if (root.is_array()) {
-            for (std::size_t k = 0; k < root.size(); ++k) readRunner(r, root[k], SpecReader::child("", k), file, out);
-        } else if (root.is_object() && root.contains("runners")) {
-            if (const auto* list = r.array(root, "", "runners", true))
-                for (std::size_t k = 0; k < list->size(); ++k) readRunner(r, (*list)[k], SpecReader::child("/runners", k), file, out);
-        } else {
-            readRunner(r, root, "", file, out);
-        }
+    readJsonConfigItems(files, out.diagnostics, "runners", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
+        readRunner(r, item, ptr, file, out);
     });
     return out;
 }

@@ -43,13 +43,7 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
             }
     }
     outputs = std::move(outcome.outputs);
-    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) {
-        record.status = "error";
-        record.error = e;
-        return record;
-    }
-    record.status = "ok";
-    return record;
+    return recordOutputs(caseDir, spec, outputs, std::move(record));
 }
 
 } // namespace ptowb

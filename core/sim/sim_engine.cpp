@@ -6,32 +6,13 @@
 #include "kernel/kernel_parser.h"
 #include "sim/simulator.h"
 #include "spec/inference.h"
+#include "torchscript/torchscript.h"
 
-#include <cstring>
 #include <limits>
 
 namespace ptowb::sim {
 
 namespace {
-
-at::Tensor toTorch(const Tensor& t)
-{
-    at::Tensor out = at::empty(t.shape(), at::TensorOptions().dtype(scalarType(t.dtype())));
-    if (t.byteSize()) std::memcpy(out.data_ptr(), t.bytes(), t.byteSize());
-    return out;
-}
-
-std::optional<Tensor> fromTorch(const at::Tensor& source)
-{
-    const at::Tensor t = source.contiguous();
-    for (const auto& info : allDTypes())
-        if (scalarType(info.dtype) == t.scalar_type()) {
-            Tensor out(info.dtype, t.sizes().vec());
-            if (out.byteSize()) std::memcpy(out.mutableBytes(), t.data_ptr(), out.byteSize());
-            return out;
-        }
-    return std::nullopt;
-}
 
 Value paramValue(const rules::Value& v)
 {
@@ -56,15 +37,7 @@ Value paramValue(const rules::Value& v)
 
 Diagnostic error(const std::string& file, int line, std::string code, std::string message)
 {
-    Diagnostic d;
-    d.file = file;
-    d.line = line;
-    d.col = 1;
-    d.endLine = line;
-    d.endCol = 2;
-    d.code = std::move(code);
-    d.message = std::move(message);
-    return d;
+    return kernel::diagnosticAt(file, {line, 1}, std::move(code), std::move(message));
 }
 
 } // namespace
@@ -91,7 +64,7 @@ SimOutcome simulate(const OpSpec& spec, const std::string& kernelSource, const s
     // Outputs start as NaN (or zero for integers), so elements the kernel never writes show up.
     std::vector<at::Tensor> outputs;
     for (const auto& o : std::get<std::vector<InferredOutput>>(inferred)) {
-        const auto type = scalarType(o.dtype);
+        const auto type = torchscript::toTorch(o.dtype);
         outputs.push_back(isFloating(o.dtype) ? at::full(o.shape, std::numeric_limits<double>::quiet_NaN(), at::TensorOptions().dtype(type))
                                               : at::zeros(o.shape, at::TensorOptions().dtype(type)));
     }
@@ -99,7 +72,7 @@ SimOutcome simulate(const OpSpec& spec, const std::string& kernelSource, const s
     for (std::size_t k = 0; k < checked.function->params.size(); ++k) {
         const kernel::KernelBinding& b = checked.bindings[k];
         const std::string& name = checked.function->params[k].name;
-        if (b.role == kernel::KernelBinding::Role::Input) arguments[name] = Value::ofTensor(toTorch(inputs[std::size_t(b.index)]));
+        if (b.role == kernel::KernelBinding::Role::Input) arguments[name] = Value::ofTensor(torchscript::toAten(inputs[std::size_t(b.index)]));
         if (b.role == kernel::KernelBinding::Role::Output) arguments[name] = Value::ofTensor(outputs[std::size_t(b.index)]);
         if (b.role == kernel::KernelBinding::Role::Param) arguments[name] = paramValue(params[std::size_t(b.index)]);
     }
@@ -119,9 +92,9 @@ SimOutcome simulate(const OpSpec& spec, const std::string& kernelSource, const s
     outcome.diagnostics.insert(outcome.diagnostics.end(), result.diagnostics.begin(), result.diagnostics.end());
     outcome.cost = std::move(result.cost);
     for (const Capture& c : result.captures)
-        if (auto t = fromTorch(c.value)) outcome.captures.push_back({c.line, c.name, std::move(*t)});
+        if (auto t = torchscript::fromAten(c.value)) outcome.captures.push_back({c.line, c.name, std::move(*t)});
     if (hasErrors(outcome.diagnostics)) return outcome;
-    for (const at::Tensor& t : outputs) outcome.outputs.push_back(*fromTorch(t));
+    for (const at::Tensor& t : outputs) outcome.outputs.push_back(*torchscript::fromAten(t));
     return outcome;
 }
 

@@ -4,6 +4,7 @@
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
 #include "rules/shape_functions.h"
+#include "torchscript/torchscript.h"
 
 #include <cmath>
 #include <sstream>
@@ -25,23 +26,6 @@ Value Value::ofDType(DType v) { Value x; x.kind = Kind::DType; x.dtype = v; retu
 Value Value::ofTensor(at::Tensor v) { Value x; x.kind = Kind::Tensor; x.tensor = std::move(v); return x; }
 Value Value::ofTuple(std::vector<Value> v) { Value x; x.kind = Kind::Tuple; x.items = std::move(v); return x; }
 
-at::ScalarType scalarType(DType dtype)
-{
-    switch (dtype) {
-    case DType::Bool: return at::kBool;
-    case DType::UInt8: return at::kByte;
-    case DType::Int8: return at::kChar;
-    case DType::Int16: return at::kShort;
-    case DType::Int32: return at::kInt;
-    case DType::Int64: return at::kLong;
-    case DType::Float16: return at::kHalf;
-    case DType::BFloat16: return at::kBFloat16;
-    case DType::Float32: return at::kFloat;
-    case DType::Float64: return at::kDouble;
-    }
-    return at::kFloat;
-}
-
 namespace {
 
 struct SimError
@@ -62,9 +46,8 @@ std::optional<shapefn::Shape> broadcastShapes(const std::vector<shapefn::Shape>&
 
 std::string dtypeText(const at::Tensor& t)
 {
-    for (const auto& info : allDTypes())
-        if (scalarType(info.dtype) == t.scalar_type()) return std::string(info.name);
-    return c10::toString(t.scalar_type());
+    const auto d = torchscript::fromTorch(t.scalar_type());
+    return d ? std::string(dtypeName(*d)) : std::string(c10::toString(t.scalar_type()));
 }
 
 bool isLowPrecision(const at::Tensor& t) { return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16; }
@@ -444,7 +427,7 @@ private:
             return tensorResult(rounded(at::softmax(widened(x), dim), x.scalar_type()), name);
         }
         case kernel::ApiKind::Matmul: return matmul(tensor(v[0], e, fn), tensor(v[1], e, fn), dtypeArg(v[2], e.pos), a, e);
-        case kernel::ApiKind::Cast: return tensorResult(tensor(v[0], e, fn).to(scalarType(dtypeArg(v[1], e.pos))), name);
+        case kernel::ApiKind::Cast: return tensorResult(tensor(v[0], e, fn).to(torchscript::toTorch(dtypeArg(v[1], e.pos))), name);
         case kernel::ApiKind::View: return view(tensor(v[0], e, fn), a, e);
         case kernel::ApiKind::Reshape: {
             const at::Tensor x = tensor(v[0], e, fn);
@@ -474,7 +457,7 @@ private:
         case kernel::ApiKind::Full: {
             const auto shape = ints(v[0], e.pos);
             const DType d = dtypeArg(v[2], e.pos);
-            return tensorResult(at::full(shape, scalar(v[1], e.pos), at::TensorOptions().dtype(scalarType(d))), name);
+            return tensorResult(at::full(shape, scalar(v[1], e.pos), at::TensorOptions().dtype(torchscript::toTorch(d))), name);
         }
         case kernel::ApiKind::Assemble: {
             const at::Tensor t = tensor(v[0], e, fn);
@@ -745,7 +728,7 @@ private:
                            "sim.shape"};
         const at::Tensor r = at::matmul(ma.to(at::kFloat), mb.to(at::kFloat));
         if (m_cost) m_cost->cube(m_line, "pypto.matmul " + shapeText(ma.sizes()) + " x " + shapeText(mb.sizes()), ma.size(-2), mb.size(-1), ma.size(-1), m_result.cost);
-        return tensorResult(r.to(scalarType(outDType)), "matmul");
+        return tensorResult(r.to(torchscript::toTorch(outDType)), "matmul");
     }
 
     at::Tensor narrowed(const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets, Pos pos, const std::string& fn)
@@ -838,8 +821,7 @@ private:
 
     DType dtypeOf(const at::Tensor& t, Pos pos)
     {
-        for (const auto& info : allDTypes())
-            if (scalarType(info.dtype) == t.scalar_type()) return info.dtype;
+        if (auto d = torchscript::fromTorch(t.scalar_type())) return *d;
         throw SimError{pos, "unsupported tensor dtype"};
     }
 
@@ -953,23 +935,9 @@ RunResult runKernel(const kernel::Module& module, const kernel::FunctionDef& fun
         c10::InferenceMode guard;
         Interpreter(module, file, options, result).run(function, arguments);
     } catch (const SimError& e) {
-        Diagnostic d;
-        d.file = file;
-        d.line = e.pos.line;
-        d.col = e.pos.col;
-        d.endLine = e.pos.line;
-        d.endCol = e.pos.col + 1;
-        d.code = e.code;
-        d.message = e.message;
-        result.diagnostics.push_back(std::move(d));
+        result.diagnostics.push_back(kernel::diagnosticAt(file, e.pos, e.code, e.message));
     } catch (const std::exception& e) {
-        Diagnostic d;
-        d.file = file;
-        d.line = function.pos.line;
-        d.col = 1;
-        d.code = "sim.internal";
-        d.message = std::string("the simulator failed: ") + e.what();
-        result.diagnostics.push_back(std::move(d));
+        result.diagnostics.push_back(kernel::diagnosticAt(file, {function.pos.line, 1}, "sim.internal", std::string("the simulator failed: ") + e.what()));
     }
     return result;
 }

@@ -63,8 +63,6 @@ struct RunResult
 RunResult runKernel(const kernel::Module& module, const kernel::FunctionDef& function, const std::map<std::string, Value>& arguments,
                     const std::string& file, const RunOptions& options);
 
-at::ScalarType scalarType(DType dtype);
-
 // For generated op libraries: parses kernel text, runs `function` with the arguments bound by
 // name (inputs, outputs allocated by the caller and written in place, parameters), and throws
 // std::runtime_error carrying the file:line:col diagnostics when the kernel cannot run.

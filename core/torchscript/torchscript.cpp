@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace ptowb::torchscript {
@@ -116,6 +117,23 @@ std::optional<DType> fromTorch(at::ScalarType type)
     for (const auto& info : allDTypes())
         if (toTorch(info.dtype) == type) return info.dtype;
     return std::nullopt;
+}
+
+at::Tensor toAten(const Tensor& t)
+{
+    at::Tensor out = at::empty(t.shape(), at::TensorOptions().dtype(toTorch(t.dtype())));
+    if (t.byteSize()) std::memcpy(out.data_ptr(), t.bytes(), t.byteSize());
+    return out;
+}
+
+std::optional<Tensor> fromAten(const at::Tensor& source)
+{
+    const at::Tensor t = source.contiguous().cpu();
+    const auto dtype = fromTorch(t.scalar_type());
+    if (!dtype) return std::nullopt;
+    Tensor out(*dtype, t.sizes().vec());
+    if (out.byteSize()) std::memcpy(out.mutableBytes(), t.data_ptr(), out.byteSize());
+    return out;
 }
 
 DType ptDType(const at::Tensor& t)

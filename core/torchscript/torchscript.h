@@ -2,6 +2,7 @@
 
 // TorchScript support shared by the reference engine and generated C++ op libraries. This
 // header includes libtorch: include it only from core .cpp files and generated op code.
+#include "tensor/tensor.h"
 #include "types/dtype.h"
 
 #include <torch/csrc/jit/api/compilation_unit.h>
@@ -26,6 +27,11 @@ c10::IValue callByName(torch::jit::Function& function, const std::unordered_map<
 
 at::ScalarType toTorch(DType dtype);
 std::optional<DType> fromTorch(at::ScalarType type);
+
+// Copies between the workbench's Tensor and libtorch's (CPU, contiguous). fromAten gives
+// nothing for a dtype op outputs cannot have.
+at::Tensor toAten(const Tensor& t);
+std::optional<Tensor> fromAten(const at::Tensor& t);
 
 // The tensor accessors that rules emitted as C++ (codegen/cpp_rule_emitter.h) call.
 inline std::vector<std::int64_t> ptShape(const at::Tensor& t) { return t.sizes().vec(); }

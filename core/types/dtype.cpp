@@ -29,14 +29,14 @@ constexpr std::array kDTypes{
 };
 
 constexpr std::array kParamTypes{
-    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool", "bool", "b", "i", "bool", "bool"},
-    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int", "int64_t", "i", "i", "std::int64_t", "int"},
-    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float", "double", "f", "f", "double", "float"},
-    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String", "c10::string_view", "s", "s", "std::string", "str"},
+    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool", "bool", "b", "i", "bool", "bool", "INT"},
+    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int", "int64_t", "i", "i", "std::int64_t", "int", "INT"},
+    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float", "double", "f", "f", "double", "float", "FLOAT"},
+    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String", "c10::string_view", "s", "s", "std::string", "str", "STRING"},
     ParamTypeInfo{ParamType::IntList, "int[]", "int[]", "ints", "ListInt", "c10::IntArrayRef", "is", "i",
-                  "std::vector<std::int64_t>", "listInt"},
+                  "std::vector<std::int64_t>", "listInt", "INTS"},
     ParamTypeInfo{ParamType::FloatList, "float[]", "float[]", "floats", "ListFloat", "c10::ArrayRef<double>",
-                  "fs", "f", "std::vector<double>", "listFloat"},
+                  "fs", "f", "std::vector<double>", "listFloat", "FLOATS"},
 };
 
 // Position in torch's promotion lattice: a higher rank wins within the same kind.
@@ -75,6 +75,13 @@ std::optional<DType> dtypeFromPypto(std::string_view pyptoName)
     for (const auto& info : kDTypes)
         if (info.pypto == pyptoName) return info.dtype;
     return std::nullopt;
+}
+
+std::string onnxTensorType(DType dtype)
+{
+    std::string name(dtypeInfo(dtype).onnxName);
+    for (char& c : name) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return "tensor(" + name + ")";
 }
 
 DType promoteTypes(DType a, DType b)

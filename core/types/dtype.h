@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace ptowb {
@@ -44,6 +45,8 @@ std::span<const DTypeInfo> allDTypes();
 const DTypeInfo& dtypeInfo(DType dtype);
 std::optional<DType> dtypeFromName(std::string_view name);
 std::optional<DType> dtypeFromPypto(std::string_view pyptoName);
+// ONNX's spelling in type constraints: "tensor(float16)".
+std::string onnxTensorType(DType dtype);
 
 inline std::string_view dtypeName(DType dtype) { return dtypeInfo(dtype).name; }
 inline bool isFloating(DType dtype) { return dtypeInfo(dtype).kind == DTypeKind::Floating; }
@@ -66,6 +69,7 @@ struct ParamTypeInfo
     std::string_view torchOnnxSuffix; // g.op attribute suffix: bool travels as an int
     std::string_view cppValue;    // C++ type of the value in generated code
     std::string_view cannIni;     // op info .ini / msOpGen attribute type ("listInt")
+    std::string_view onnxAttrType; // onnx::AttributeProto enumerator ("INTS")
 };
 
 std::span<const ParamTypeInfo> allParamTypes();

@@ -31,10 +31,7 @@ at::Tensor loadTensor(const std::string& path)
 {
     auto loaded = ptowb::readNpy(path);
     if (auto* error = std::get_if<std::string>(&loaded)) throw std::runtime_error(*error);
-    const ptowb::Tensor& t = std::get<ptowb::Tensor>(loaded);
-    at::Tensor out = at::empty(t.shape(), at::TensorOptions().dtype(ptowb::torchscript::toTorch(t.dtype())));
-    if (t.byteSize()) std::memcpy(out.data_ptr(), t.bytes(), t.byteSize());
-    return out;
+    return ptowb::torchscript::toAten(std::get<ptowb::Tensor>(loaded));
 }
 
 c10::IValue paramValue(const c10::Argument& arg, const nlohmann::json& value)
