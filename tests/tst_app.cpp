@@ -12,7 +12,14 @@
 #include "slice_values_model.h"
 #include <QTableWidget>
 #include "verification_model.h"
+#include "cost_trace_panel.h"
+#include "histogram_view.h"
+#include "generated_glue_panel.h"
+#include "line_cost_model.h"
+#include "settings_dialog.h"
+#include "welcome_page.h"
 #include "package/package_check.h"
+#include "project/project.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -24,7 +31,11 @@
 #include <QTimer>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QTableView>
 #include <QTreeView>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace ptowb;
@@ -101,6 +112,46 @@ private slots:
         const int storeLine = lineOf(kernel->text(), QStringLiteral("y[i:i + 1, :]"));
         QVERIFY2(!kernel->lineNote(storeLine).isEmpty(), qPrintable(kernel->text()));
         QVERIFY(kernel->lineNote(1).isEmpty());
+
+        // Cost/trace: every costed line listed, most expensive first; a row goes to its line.
+        CostTracePanel& costs = w.costPanel();
+        QAbstractItemModelTester costTester(&costs.costs(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(costs.costs().rowCount() >= 3);
+        QVERIFY(costs.costs().totalUs() > 0);
+        double previous = 1e300;
+        for (int row = 0; row < costs.costs().rowCount(); ++row) {
+            const double share = costs.costs().index(row, 0).data(LineCostModel::ShareRole).toDouble();
+            QVERIFY(share <= previous);
+            previous = share;
+        }
+        const int gLine = lineOf(kernel->text(), QStringLiteral("g = v *"));
+        QCOMPARE(costs.costs().index(0, LineCostModel::StatementColumn).data().toString(),
+                 kernel->text(costs.costs().index(0, 0).data(LineCostModel::LineRole).toInt() - 1).trimmed());
+        // The cursor on a kernel line shows what that line computed in the simulator.
+        kernel->setCursorPosition(gLine - 1, 4); // the editor reports the move when it next updates
+        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("line %1").arg(gLine)), qPrintable(costs.intermediateText()));
+        QVERIFY2(costs.intermediateText().contains(QStringLiteral("float16[1, 32]")), qPrintable(costs.intermediateText()));
+        QVERIFY(costs.intermediateMap().map().error.empty());
+        QCOMPARE(costs.intermediateMap().map().cols, 32);
+        QVERIFY(costs.intermediateMap().describeAt(QPoint(10, 10)).startsWith(QStringLiteral("[0, ")));
+        kernel->setCursorPosition(1, 0); // `import pypto`: nothing captured there
+        QTRY_VERIFY(costs.intermediateText().contains(QStringLiteral("nothing captured")));
+        QVERIFY(costs.intermediateMap().map().cells.empty());
+        QSignalSpy activated(&costs, &CostTracePanel::lineActivated);
+        costs.costTable().clicked(costs.costs().index(0, 1));
+        QCOMPARE(activated.count(), 1);
+        int cursorLine = 0, cursorIndex = 0;
+        kernel->getCursorPosition(&cursorLine, &cursorIndex);
+        QCOMPARE(cursorLine + 1, costs.costs().index(0, 0).data(LineCostModel::LineRole).toInt());
+
+        // Generated glue: the files of the generation, nothing changed yet.
+        GeneratedGluePanel& glue = w.gluePanel();
+        QVERIFY(glue.changes().size() >= 10);
+        for (const auto& change : glue.changes()) QCOMPARE(int(change.status), int(codegen::GlueFileChange::Status::Unchanged));
+        QVERIFY(glue.showFile(QStringLiteral("python/pto_scale_gelu/__init__.py")));
+        QCOMPARE(glue.fileView().language(), CodeEditor::Language::Python);
+        QVERIFY(glue.fileView().isReadOnly());
+        QVERIFY(glue.fileView().text().contains(QStringLiteral("scale_gelu")));
         const QString good = kernel->text();
         kernel->setText(QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
         panel.verifyAction()->trigger(); // saves first
@@ -120,6 +171,8 @@ private slots:
         for (float cell : diff.heatmap().map().cells) QVERIFY(cell >= 0);
         QVERIFY(diff.worstTable().rowCount() > 0);
         QVERIFY(diff.histogram().counts.front() < 4 * 32); // few elements are exact
+        QCOMPARE(diff.histogramView().describeBin(0), QStringLiteral("exact: %1").arg(diff.histogram().counts.front()));
+        QVERIFY(diff.histogramView().describeAt(QPoint(-5, 5)).isEmpty());
         const QString hover = diff.heatmap().describeAt(QPoint(20, 20));
         QVERIFY2(hover.contains(QStringLiteral("expected")) && hover.contains(QStringLiteral("actual")), qPrintable(hover));
         diff.worstTable().cellClicked(0, 0);
@@ -129,6 +182,18 @@ private slots:
         QCOMPARE(diff.actualValues().columnCount(), 32);
         const double e0 = diff.expectedValues().index(1, 1).data().toDouble(), a0 = diff.actualValues().index(1, 1).data().toDouble();
         QVERIFY(std::abs(a0 - 2 * e0) <= 2e-3 * std::abs(e0) + 2e-3); // the kernel doubled it
+
+        // The new kernel's hash is in the glue: the changed files and their diff.
+        int changed = 0;
+        for (const auto& change : glue.changes()) changed += change.status == codegen::GlueFileChange::Status::Changed;
+        QVERIFY(changed >= 1);
+        for (const auto& change : glue.changes())
+            if (change.status == codegen::GlueFileChange::Status::Changed) {
+                QVERIFY(glue.showFile(QString::fromStdString(change.path)));
+                QVERIFY(glue.diffView().text().startsWith(QStringLiteral("--- a/")));
+                QVERIFY(glue.diffView().text().contains(QStringLiteral("\n+")) && glue.diffView().text().contains(QStringLiteral("\n-")));
+                break;
+            }
 
         kernel->setText(good);
         panel.redeployAction()->trigger();
@@ -354,6 +419,97 @@ private slots:
         reference->setText(good);
         QVERIFY(validated.wait(10000));
         QCOMPARE(w.problems().rowCount(), 0);
+    }
+
+    // With no project the window shows the welcome page; a sample opens from it.
+    void welcomePageOpensSamples()
+    {
+        MainWindow w;
+        QVERIFY(w.showsWelcome());
+        QListWidget& samples = w.welcomePage().samples();
+        QStringList names;
+        for (int row = 0; row < samples.count(); ++row) names << samples.item(row)->text().section(QStringLiteral(" — "), 0, 0);
+        for (const char* sample : {"matmul_bias", "scale_gelu", "softmax"}) QVERIFY2(names.contains(QLatin1String(sample)), qPrintable(names.join(',')));
+        QTemporaryDir dir;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QVERIFY(!w.showsWelcome());
+        w.welcomePage().refresh();
+        QCOMPARE(w.welcomePage().recent().item(0)->data(Qt::UserRole).toString(), QFileInfo(dir.path()).absoluteFilePath());
+        QVERIFY(w.welcomePage().recent().item(0)->text().startsWith(QStringLiteral("softmax")));
+    }
+
+    // Hover help: pypto functions and dtypes in the kernel, op.json keys and rule functions.
+    void hoverHelp()
+    {
+        CodeEditor python(CodeEditor::Language::Python);
+        python.setText(QStringLiteral("import pypto\ny = pypto.matmul(a, b, pypto.DT_FP32)\nexp = 1\n"));
+        auto at = [](CodeEditor& editor, int line, int index) { return editor.helpAt(editor.positionFromLineIndex(line, index)); };
+        QVERIFY2(at(python, 1, 12).startsWith(QStringLiteral("pypto.matmul(input, mat2, out_dtype, *, a_trans=")), qPrintable(at(python, 1, 12)));
+        QVERIFY(at(python, 1, 12).contains(QStringLiteral("fp32")));
+        QVERIFY(at(python, 1, 35).contains(QStringLiteral("float32")));
+        QVERIFY(at(python, 2, 1).isEmpty()); // a local name, not pypto's
+        QVERIFY(at(python, 1, 18).isEmpty()); // an argument
+        CodeEditor json(CodeEditor::Language::Json);
+        json.setText(QStringLiteral("{ \"dtypes\": [\"float16\"], \"shape\": \"broadcast(a.shape, b.shape)\", \"zzz\": 1 }"));
+        QVERIFY(json.helpAt(4).contains(QStringLiteral("dtypes an input accepts")));
+        QVERIFY(json.helpAt(16).contains(QStringLiteral("2 bytes")));
+        QVERIFY(json.helpAt(40).contains(QStringLiteral("NumPy broadcast")));
+        QVERIFY(json.helpAt(json.text().indexOf(QStringLiteral("zzz")) + 1).isEmpty());
+        QVERIFY(json.helpAt(-1).isEmpty() && json.helpAt(100000).isEmpty());
+    }
+
+    // Settings: a runners.json with errors is not saved and its text stays; a valid one and the
+    // default tolerances are written, and Verify judges with them.
+    void settingsSaveCheckedFiles()
+    {
+        QFile::remove(userConfigFile(QStringLiteral("runners.json")));
+        QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
+        {
+            SettingsDialog settings;
+            settings.runnersEditor().setText(QStringLiteral("{ \"runners\": [ { \"name\": \"phone\", \"timeout_s\": \"soon\" } ] }"));
+            QVERIFY2(settings.problemsText(0).contains(QStringLiteral("1:")), qPrintable(settings.problemsText(0)));
+            QVERIFY(!settings.runnersEditor().markedLines().isEmpty());
+            QVERIFY(settings.save().contains(QStringLiteral("runners.json has errors")));
+            QVERIFY(!QFile::exists(userConfigFile(QStringLiteral("runners.json"))));
+            QVERIFY(settings.runnersEditor().text().contains(QStringLiteral("soon")));
+            const QString good = QStringLiteral("{ \"name\": \"phone\", \"command\": [\"run_op\", \"{run_dir}\"] }\n");
+            settings.runnersEditor().setText(good);
+            QCOMPARE(settings.problemsText(0), QStringLiteral("No problems."));
+            const int row = [&] {
+                for (int r = 0; r < settings.toleranceTable().rowCount(); ++r)
+                    if (settings.toleranceTable().verticalHeaderItem(r)->text() == QLatin1String("float16")) return r;
+                return -1;
+            }();
+            QVERIFY(row >= 0);
+            settings.toleranceTable().item(row, 0)->setText(QStringLiteral("0"));
+            settings.toleranceTable().item(row, 1)->setText(QStringLiteral("1e-9"));
+            settings.minCosineEdit().setText(QStringLiteral("1"));
+            QCOMPARE(settings.save(), QString());
+            QCOMPARE(readFile(userConfigFile(QStringLiteral("runners.json"))), good.toUtf8());
+            QVERIFY(readFile(userConfigFile(QStringLiteral("tolerances.json"))).contains("\"float16\""));
+        }
+        {
+            SettingsDialog again; // reads back what was saved
+            QCOMPARE(again.toleranceTable().item(0, 0)->text().isEmpty(), true);
+            bool found = false;
+            for (int r = 0; r < again.toleranceTable().rowCount(); ++r)
+                found = found || again.toleranceTable().item(r, 1)->text() == QLatin1String("1e-09");
+            QVERIFY(found);
+        }
+        // softmax's tolerance names the cosine criterion but no threshold: the user's default applies.
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QSignalSpy finished(&w.runPanel().runner(), &PipelineRunner::finished);
+        w.runPanel().verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        const VerificationReport& report = w.runPanel().verification().report();
+        bool tightRule = false;
+        for (const auto& c : report.cases)
+            for (const auto& o : c.outputs) tightRule = tightRule || o.verdict.rule.find("cosine >= 1") != std::string::npos;
+        QVERIFY2(tightRule, qPrintable(w.runPanel().log().toPlainText()));
+        QFile::remove(userConfigFile(QStringLiteral("runners.json")));
+        QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
     }
 
     void invalidJsonWhileTyping()

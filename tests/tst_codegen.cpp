@@ -2,6 +2,7 @@
 // golden files, and a structural check that every parameter and dtype reaches every
 // graph-compiler file.
 #include "codegen/glue.h"
+#include "codegen/glue_generation.h"
 #include "codegen/project_glue.h"
 #include "codegen/template_text.h"
 #include "spec/dtype_combinations.h"
@@ -9,6 +10,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <nlohmann/json.hpp>
@@ -220,6 +222,77 @@ private Q_SLOTS:
             QCOMPARE(json[0]["op"].get<std::string>(), spec.opType);
             for (const auto& desc : json[0]["input_desc"]) QCOMPARE(desc["type"].size(), combos.size());
         }
+    }
+
+    // The glue's diff against its previous generation: unified hunks as diff -u writes them.
+    void lineDiff()
+    {
+        QVERIFY(diffLines("a\nb\n", "a\nb\n").identical());
+        QCOMPARE(diffLines("a\nb\n", "a\nb\n").unified("f"), std::string());
+        std::string before, after;
+        for (int k = 1; k <= 20; ++k) {
+            before += "line " + std::to_string(k) + "\n";
+            after += (k == 5 ? "changed 5" : "line " + std::to_string(k)) + "\n";
+            if (k == 18) after += "inserted\n";
+        }
+        const LineDiff diff = diffLines(before, after);
+        QCOMPARE(diff.added, 2);
+        QCOMPARE(diff.removed, 1);
+        QCOMPARE(diff.hunks.size(), std::size_t(2)); // 12 equal lines apart: two hunks
+        QCOMPARE(diff.unified("x.py"), std::string("--- a/x.py\n+++ b/x.py\n"
+                                                   "@@ -2,7 +2,7 @@\n line 2\n line 3\n line 4\n-line 5\n+changed 5\n line 6\n line 7\n line 8\n"
+                                                   "@@ -16,5 +16,6 @@\n line 16\n line 17\n line 18\n+inserted\n line 19\n line 20\n"));
+        // From and to nothing; a missing final newline; CRLF stays part of the line.
+        QCOMPARE(diffLines("", "a\nb").unified("n"), std::string("--- a/n\n+++ b/n\n@@ -0,0 +1,2 @@\n+a\n+b\n"));
+        QCOMPARE(diffLines("a\n", "").unified("n"), std::string("--- a/n\n+++ b/n\n@@ -1 +0,0 @@\n-a\n"));
+        QCOMPARE(diffLines("a\r\nb\n", "a\nb\n").removed, 1);
+        // Git-compatible: the same hunks as `git diff --no-index` where git is present.
+        QTemporaryDir dir;
+        const QString a = dir.filePath(QStringLiteral("a")), b = dir.filePath(QStringLiteral("b"));
+        for (const auto& [path, text] : {std::pair{a, before}, std::pair{b, after}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(text));
+        }
+        QProcess git;
+        git.start(QStringLiteral("diff"), {QStringLiteral("-u"), a, b});
+        if (git.waitForFinished(10000) && git.exitStatus() == QProcess::NormalExit) {
+            const QString expected = QString::fromUtf8(git.readAllStandardOutput()).section(QLatin1Char('\n'), 2);
+            QCOMPARE(QString::fromStdString(diff.unified("x")).section(QLatin1Char('\n'), 2), expected);
+        }
+    }
+
+    void glueGenerations()
+    {
+        const std::vector<GeneratedFile> first{{"a.py", "x = 1\n"}, {"gone.txt", "old\n"}, {"same.h", "int a;\n"}};
+        const std::vector<GeneratedFile> second{{"a.py", "x = 2\n"}, {"new.json", "{}\n"}, {"same.h", "int a;\n"}};
+        const auto changes = codegen::compareGenerations(first, second);
+        QCOMPARE(changes.size(), std::size_t(4));
+        using Status = codegen::GlueFileChange::Status;
+        QCOMPARE(changes[0].path, std::string("a.py"));
+        QCOMPARE(int(changes[0].status), int(Status::Changed));
+        QCOMPARE(changes[0].diff.added, 1);
+        QCOMPARE(int(changes[1].status), int(Status::Removed));
+        QCOMPARE(int(changes[2].status), int(Status::Added));
+        QCOMPARE(int(changes[3].status), int(Status::Unchanged));
+
+        // Replacing the folder drops what the new generation no longer has.
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("glue"));
+        QCOMPARE(codegen::replaceGeneratedFolder(first, folder), QString());
+        QCOMPARE(codegen::readGeneratedFolder(folder).size(), std::size_t(3));
+        QCOMPARE(codegen::replaceGeneratedFolder(second, folder), QString());
+        const auto read = codegen::readGeneratedFolder(folder);
+        QCOMPARE(read.size(), std::size_t(3));
+        QCOMPARE(read[0].path, std::string("a.py"));
+        QCOMPARE(read[0].content, std::string("x = 2\n"));
+        QCOMPARE(read[1].path, std::string("new.json"));
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) && !QFileInfo::exists(folder + QStringLiteral(".old")));
+        // A file that cannot be written keeps the previous generation whole.
+        QCOMPARE(codegen::replaceGeneratedFolder({{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder).isEmpty(), false);
+        QCOMPARE(codegen::readGeneratedFolder(folder).size(), std::size_t(3));
+        QCOMPARE(codegen::readGeneratedFolder(folder)[0].content, std::string("x = 2\n"));
+        QVERIFY(codegen::readGeneratedFolder(dir.filePath(QStringLiteral("missing"))).empty());
     }
 };
 

@@ -303,6 +303,30 @@ private slots:
         QCOMPARE(b.metrics.mismatchCount, std::int64_t(1));
         QVERIFY(!judge(b, defaultCriteria(DType::Bool)).pass);
     }
+
+    // An intermediate's summary and |value| map, NaN and Inf counted apart.
+    void valueStatsAndMagnitude()
+    {
+        Tensor t(DType::Float32, {2, 3});
+        auto v = t.mutableValues<float>();
+        const float values[] = {1, -3, 0, NAN, INFINITY, 2};
+        std::copy(std::begin(values), std::end(values), v.begin());
+        const ValueStats stats = valueStats(t);
+        QCOMPARE(stats.count, std::int64_t(6));
+        QCOMPARE(stats.nanCount, std::int64_t(1));
+        QCOMPARE(stats.infCount, std::int64_t(1));
+        QCOMPARE(stats.zeroCount, std::int64_t(1));
+        QCOMPARE(stats.min, -3.0);
+        QCOMPARE(stats.max, 2.0);
+        QCOMPARE(stats.mean, 0.0);
+        QVERIFY(std::abs(stats.stddev - std::sqrt(14.0 / 4)) < 1e-12);
+        const ErrorMap map = computeMagnitudeMap(t, SliceSpec{}, 512, 512);
+        QVERIFY(map.error.empty());
+        QCOMPARE(map.cell(0, 1), 3.0f);
+        QVERIFY(std::isinf(map.cell(1, 0)) && std::isinf(map.cell(1, 1)));
+        QCOMPARE(valueStats(Tensor()).count, std::int64_t(0));
+        QCOMPARE(valueStats(Tensor(DType::Float16, {0})).mean, 0.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCompare)

@@ -2,6 +2,7 @@
 // line:column (tests/data/kernel_broken/*.py state theirs in "# expect:" lines).
 #include "kernel/kernel_check.h"
 #include "kernel/kernel_parser.h"
+#include "kernel/pypto_api.h"
 #include "spec/op_spec_loader.h"
 
 #include <QDir>
@@ -159,7 +160,7 @@ private Q_SLOTS:
 
     void hostileInputDoesNotCrash()
     {
-        for (const std::string text : {std::string(), std::string("\n\n\n"), std::string(5000, '('), std::string(5000, ' ') + "x", std::string("def"),
+        for (const std::string& text : {std::string(), std::string("\n\n\n"), std::string(5000, '('), std::string(5000, ' ') + "x", std::string("def"),
                                        std::string("\xff\xfe\x00garbage", 10), std::string("@\n"), std::string("def f(:\n"), std::string("x = [1, 2\n"),
                                        std::string("'''"), std::string("\t\tdef f():\n pass\n")}) {
             Diagnostics d;
@@ -169,6 +170,21 @@ private Q_SLOTS:
         Diagnostics d;
         parseKernel("x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n", "k.py", d);
         QVERIFY(hasErrors(d));
+    }
+
+    // Hover help comes from the same table the checker uses: every function has it.
+    void apiHelpForEveryFunction()
+    {
+        for (const auto& f : kernel::pyptoApi()) {
+            const std::string help = kernel::apiHelp(f.name);
+            QVERIFY2(help.rfind("pypto." + std::string(f.name) + "(", 0) == 0, help.c_str());
+            QVERIFY2(help.find('\n') != std::string::npos && help.back() == '.', help.c_str());
+        }
+        QCOMPARE(kernel::apiHelp("set_vec_tile_shapes").substr(0, 32), std::string("pypto.set_vec_tile_shapes(*dims)"));
+        QVERIFY(kernel::apiHelp("sum").find("keepdim=...") != std::string::npos);
+        QVERIFY(kernel::apiHelp("DT_BF16").find("bfloat16") != std::string::npos);
+        QVERIFY(kernel::apiHelp("no_such_function").empty());
+        QVERIFY(kernel::apiHelp("").empty());
     }
 };
 

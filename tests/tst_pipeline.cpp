@@ -4,6 +4,7 @@
 #include "package/package_check.h"
 #include "pipeline/deploy_target.h"
 #include "pipeline/pipeline.h"
+#include "run/tolerance_defaults.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>
@@ -168,7 +169,7 @@ private Q_SLOTS:
     void brokenDeployConfig()
     {
         write(m_project + QStringLiteral("/deploy.json"), "{\"targets\": [{\"name\": \"x\", \"folder\": \"/tmp\", \"command\": [\"true\"]},\n {\"name\": \"y\", \"command\": [\"a {nope}\"]}]}");
-        const DeployTargets targets = loadDeployTargets(deployConfigFiles(project()));
+        const DeployTargets targets = loadDeployTargets(project().deployConfigFiles());
         QCOMPARE(targets.diagnostics.size(), std::size_t(2));
         QCOMPARE(targets.diagnostics[0].message, std::string("a deploy target needs either \"folder\" or \"command\""));
         QCOMPARE(targets.diagnostics[1].line, 2);
@@ -177,7 +178,7 @@ private Q_SLOTS:
         QCOMPARE(r.steps.back().step, PipelineStep::Deploy);
         QCOMPARE(r.steps.back().status, Status::Failed);
         write(m_project + QStringLiteral("/deploy.json"), "{ not json");
-        QVERIFY(hasErrors(loadDeployTargets(deployConfigFiles(project())).diagnostics));
+        QVERIFY(hasErrors(loadDeployTargets(project().deployConfigFiles()).diagnostics));
         QFile::remove(m_project + QStringLiteral("/deploy.json"));
     }
 
@@ -190,6 +191,59 @@ private Q_SLOTS:
         QCOMPARE(statuses(r), (std::vector<Status>{Status::Failed}));
         QVERIFY(hasErrors(r.steps[0].diagnostics));
         write(op, good);
+    }
+
+    // Generate alone, and the tolerance a project's tolerances.json adds under the op's own.
+    void generateOnlyAndProjectToleranceDefaults()
+    {
+        PipelineOptions options;
+        options.stopAfter = PipelineStep::Generate;
+        const PipelineResult generated = runPipeline(project(), options);
+        QVERIFY(generated.ok());
+        QCOMPARE(generated.steps.size(), std::size_t(2));
+        QVERIFY(QFileInfo::exists(project().glueFolder() + QStringLiteral("/cann/op_proto/scale_gelu.h")) ||
+                !QDir(project().glueFolder()).isEmpty());
+
+        const QString tolerances = m_project + QStringLiteral("/tolerances.json");
+        write(tolerances, "{ \"min_cosine\": 2 }");
+        options.stopAfter = PipelineStep::Verify;
+        PipelineResult r = runPipeline(project(), options);
+        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Unchanged, Status::Failed}));
+        QVERIFY(hasErrors(r.steps[2].diagnostics));
+        QCOMPARE(QString::fromStdString(r.steps[2].diagnostics[0].file), tolerances);
+        QCOMPARE(r.steps[2].diagnostics[0].line, 1);
+        // scale_gelu names its criteria and its dtypes' bounds: the op's own tolerance wins.
+        write(tolerances, "{ \"criteria\": [\"cosine\"], \"min_cosine\": 0.5, \"bfloat16\": {\"rtol\": 0.5, \"atol\": 0.5} }");
+        r = runPipeline(project(), options);
+        QVERIFY(r.ok());
+        QCOMPARE(r.verification.cases.at(0).caseName, std::string("small"));
+        QCOMPARE(r.verification.cases.at(0).outputs.at(0).verdict.rule, std::string("allclose(rtol=0.001, atol=0.001)"));
+        QFile::remove(tolerances);
+    }
+
+    void toleranceDefaultsFiles()
+    {
+        QTemporaryDir dir;
+        auto load = [](const std::string& text) { return loadToleranceDefaults(std::vector<ConfigText>{{"t.json", text}}); };
+        ToleranceDefaults d = load("{ \"float16\": {\"rtol\": 0.01, \"atol\": 0.02}, \"criteria\": [\"ratio\"], \"max_error_ratio\": 0.1 }");
+        QVERIFY(d.diagnostics.empty());
+        QCOMPARE(d.tolerance.perDType.at(DType::Float16).atol, 0.02);
+        ToleranceSpec own;
+        own.perDType[DType::Float32] = {1e-5, 1e-6};
+        const ToleranceSpec merged = withDefaults(own, d.tolerance);
+        QCOMPARE(merged.perDType.size(), std::size_t(2));
+        QCOMPARE(merged.criteria, std::vector<std::string>{"ratio"});
+        QCOMPARE(*merged.maxErrorRatio, 0.1);
+        own.criteria = {"allclose"};
+        QCOMPARE(withDefaults(own, d.tolerance).criteria, std::vector<std::string>{"allclose"});
+        // The text the settings dialog writes reads back the same.
+        QCOMPARE(toleranceJson(load(toleranceJson(merged)).tolerance), toleranceJson(merged));
+        // Bad input: each is a diagnostic with its position, never an exception.
+        for (const char* bad : {"", "[1]", "{ \"float16\": 3 }", "{ \"float16\": {\"rtol\": -1, \"atol\": 0} }", "{ \"criteria\": [\"close\"] }",
+                                "{ \"min_cosine\": \"high\" }", "{ \"float16\": {\"rtol\": 1e999, \"atol\": 0} }", "{ \"float16\": {\"rtol\": 0.1"})
+            QVERIFY2(hasErrors(load(bad).diagnostics), bad);
+        QVERIFY(load("{ \"flaot16\": {} }").diagnostics.at(0).message.find("float16") != std::string::npos);
+        QVERIFY(loadToleranceDefaults(std::vector<std::string>{dir.filePath(QStringLiteral("none.json")).toStdString()}).diagnostics.empty());
     }
 };
 

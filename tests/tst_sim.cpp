@@ -330,13 +330,22 @@ private Q_SLOTS:
         QCOMPARE(lines[0].first, 4);
         const std::string trace = r.result.cost.traceJson("kernel");
         QVERIFY(trace.find("\"traceEvents\"") != std::string::npos && trace.find("pypto.matmul") != std::string::npos);
-        const auto fromTrace = sim::perLineFromTrace(trace);
-        QCOMPARE(fromTrace.size(), lines.size());
+        const sim::CostReport fromTrace = sim::costReportFromTrace(trace);
+        QCOMPARE(fromTrace.platform, r.result.cost.platform);
+        QVERIFY(std::abs(fromTrace.totalUs - r.result.cost.totalUs) < 1e-9);
+        const auto tracedLines = fromTrace.perLine();
+        QCOMPARE(tracedLines.size(), lines.size());
         for (std::size_t k = 0; k < lines.size(); ++k) {
-            QCOMPARE(fromTrace[k].first, lines[k].first);
-            QVERIFY(std::abs(fromTrace[k].second - lines[k].second) < 1e-9);
+            QCOMPARE(tracedLines[k].first, lines[k].first);
+            QVERIFY(std::abs(tracedLines[k].second - lines[k].second) < 1e-9);
         }
-        QVERIFY(sim::perLineFromTrace("{ not a trace").empty());
+        const auto byLine = fromTrace.byLine();
+        QCOMPARE(byLine.size(), std::size_t(2));
+        QCOMPARE(byLine[0].executions, 1);
+        QCOMPARE(byLine[0].unitUs[int(sim::UnitKind::Cube)], 0.008);
+        QVERIFY(byLine[0].firstOp.find("pypto.matmul") != std::string::npos);
+        QVERIFY(sim::costReportFromTrace("{ not a trace").events.empty());
+        QVERIFY(sim::costReportFromTrace("{\"traceEvents\": [{\"ph\": \"X\", \"args\": {\"line\": \"x\"}}, 3]}").events.empty());
         QCOMPARE(r.result.captures.size(), std::size_t(1));
         QCOMPARE(r.result.captures[0].name, std::string("c"));
         QCOMPARE(r.result.captures[0].line, 4);

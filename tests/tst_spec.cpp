@@ -5,6 +5,7 @@
 #include "spec/identifiers.h"
 #include "spec/inference.h"
 #include "spec/op_spec_loader.h"
+#include "spec/op_json_help.h"
 
 #include <QDir>
 #include <QFile>
@@ -276,6 +277,19 @@ private slots:
             QVERIFY2(!checkIdentifier(bad).empty(), bad);
         for (const char* ok : {"ScaleGelu", "A", "Op2"}) QVERIFY2(checkOpTypeName(ok).empty(), ok);
         for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"}) QVERIFY2(!checkOpTypeName(bad).empty(), bad);
+    }
+
+    // Every key op.json accepts at its top level has hover help.
+    void opJsonHelpCoversTheKeys()
+    {
+        for (const char* key : {"format", "name", "namespace", "op_type", "version", "doc", "kernel", "reference", "inputs", "parameters",
+                                "outputs", "constraints", "tolerance", "cases", "seed", "targets", "dtypes", "rank", "type", "default",
+                                "shape", "dtype", "check", "message", "rtol", "atol", "criteria", "fill", "soc", "onnx_opset"})
+            QVERIFY2(!opJsonHelp(key).empty(), key);
+        QVERIFY(opJsonHelp("float16").find("2 bytes") != std::string::npos);
+        QVERIFY(opJsonHelp("matmul_shape").find("matmul") != std::string::npos);
+        QVERIFY(opJsonHelp("frobnicate").empty());
+        QVERIFY(opJsonHelp("").empty());
     }
 };
 

@@ -1,12 +1,19 @@
 #include "code_editor.h"
 
+#include "kernel/pypto_api.h"
+#include "spec/op_json_help.h"
+
 #include <Qsci/qsciapis.h>
+#include <Qsci/qscilexercpp.h>
+#include <Qsci/qscilexerdiff.h>
 #include <Qsci/qscilexerjson.h>
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
 
 #include <QFile>
+#include <QFileInfo>
 #include <QFontDatabase>
+#include <QToolTip>
 
 // Resources in a static library must be registered explicitly, and outside any namespace.
 static void registerWidgetResources()
@@ -43,29 +50,43 @@ void CodeEditor::configureCommon()
     setFont(font);
 
     QsciLexer* lexer = nullptr;
-    if (m_language == Language::Python) {
+    switch (m_language) {
+    case Language::Python: {
         auto* python = new QsciLexerPython(this);
         python->setFoldComments(true);
         python->setIndentationWarning(QsciLexerPython::Inconsistent);
         lexer = python;
-    } else {
+        break;
+    }
+    case Language::Json: {
         auto* json = new QsciLexerJSON(this);
         json->setFoldCompact(false);
         lexer = json;
+        break;
     }
-    lexer->setDefaultFont(font);
-    lexer->setFont(font);
-    setLexer(lexer);
+    case Language::Cpp: lexer = new QsciLexerCPP(this); break;
+    case Language::Diff: lexer = new QsciLexerDiff(this); break;
+    case Language::Plain: break;
+    }
+    if (lexer) {
+        lexer->setDefaultFont(font);
+        lexer->setFont(font);
+        setLexer(lexer);
+    }
 
     // Completion words ship as resources, one per line, so they can grow without code changes.
-    m_apis = new QsciAPIs(lexer);
-    m_apis->load(m_language == Language::Python ? QStringLiteral(":/completion/pypto.api")
-                                                : QStringLiteral(":/completion/opjson.api"));
-    m_apis->prepare();
-    setAutoCompletionSource(QsciScintilla::AcsAll);
-    setAutoCompletionThreshold(2);
-    setAutoCompletionCaseSensitivity(false);
-    setCallTipsStyle(QsciScintilla::CallTipsContext);
+    if (m_language == Language::Python || m_language == Language::Json) {
+        m_apis = new QsciAPIs(lexer);
+        m_apis->load(m_language == Language::Python ? QStringLiteral(":/completion/pypto.api") : QStringLiteral(":/completion/opjson.api"));
+        m_apis->prepare();
+        setAutoCompletionSource(QsciScintilla::AcsAll);
+        setAutoCompletionThreshold(2);
+        setAutoCompletionCaseSensitivity(false);
+        setCallTipsStyle(QsciScintilla::CallTipsContext);
+        SendScintilla(SCI_SETMOUSEDWELLTIME, 500);
+        connect(this, &QsciScintillaBase::SCN_DWELLSTART, this, &CodeEditor::showHoverHelp);
+        connect(this, &QsciScintillaBase::SCN_DWELLEND, this, [] { QToolTip::hideText(); });
+    }
 
     setMarginType(0, QsciScintilla::NumberMargin);
     setMarginWidth(0, QStringLiteral("00000"));
@@ -188,6 +209,45 @@ void CodeEditor::goTo(int line, int col)
     setCursorPosition(l, std::max(0, col - 1));
     ensureLineVisible(l);
     setFocus();
+}
+
+CodeEditor::Language CodeEditor::languageForFile(const QString& fileName)
+{
+    const QFileInfo info(fileName);
+    const QString suffix = info.suffix().toLower();
+    if (suffix == QLatin1String("py")) return Language::Python;
+    if (suffix == QLatin1String("json")) return Language::Json;
+    if (suffix == QLatin1String("diff") || suffix == QLatin1String("patch")) return Language::Diff;
+    if (QStringList{QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("h"), QStringLiteral("hpp")}.contains(suffix)) return Language::Cpp;
+    return Language::Plain;
+}
+
+QString CodeEditor::helpAt(int position) const
+{
+    if (position < 0 || position >= length()) return {};
+    const long start = const_cast<CodeEditor*>(this)->SendScintilla(SCI_WORDSTARTPOSITION, static_cast<unsigned long>(position), true);
+    const long end = const_cast<CodeEditor*>(this)->SendScintilla(SCI_WORDENDPOSITION, static_cast<unsigned long>(position), true);
+    if (end <= start) return {};
+    int line = 0, index = 0;
+    lineIndexFromPosition(int(start), &line, &index);
+    const QByteArray lineBytes = text(line).toUtf8();
+    int endLine = 0, endIndex = 0;
+    lineIndexFromPosition(int(end), &endLine, &endIndex);
+    if (endLine != line) return {};
+    const std::string word = lineBytes.mid(index, endIndex - index).toStdString();
+    if (m_language == Language::Python) {
+        // Only pypto.<name>: a local function called `exp` is the author's own.
+        if (index < 6 || lineBytes.mid(index - 6, 6) != "pypto.") return {};
+        return QString::fromStdString(kernel::apiHelp(word));
+    }
+    if (m_language == Language::Json) return QString::fromStdString(opJsonHelp(word));
+    return {};
+}
+
+void CodeEditor::showHoverHelp(int position, int x, int y)
+{
+    const QString help = helpAt(position);
+    if (!help.isEmpty()) QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), help, viewport());
 }
 
 void CodeEditor::setDocumentText(const QString& text)

@@ -16,7 +16,9 @@ class CodeEditor : public QsciScintilla
     Q_OBJECT
 
 public:
-    enum class Language { Python, Json };
+    enum class Language { Python, Json, Cpp, Diff, Plain };
+    // The language a file's name suggests (generated glue: .py, .json, .cpp/.h, CMakeLists, ...).
+    static Language languageForFile(const QString& fileName);
 
     explicit CodeEditor(Language language, QWidget* parent = nullptr);
 
@@ -34,6 +36,10 @@ public:
     void setLineNotes(const std::vector<std::pair<int, QString>>& notes);
     QString lineNote(int line) const; // 1-based
 
+    // Help for the word at a document position: a pypto function or dtype in Python, an op.json
+    // key, rule function or criterion in JSON; "" elsewhere. Shown as a tooltip on hover.
+    QString helpAt(int position) const;
+
     // 1-based line and column, as diagnostics give them.
     void goTo(int line, int col);
 
@@ -42,6 +48,7 @@ public:
 
 private:
     void configureCommon();
+    void showHoverHelp(int position, int x, int y);
     void configureDiagnosticStyles();
 
     Language m_language;

@@ -39,6 +39,19 @@ void TensorHeatmap::setData(const Tensor& actual, const Tensor& expected, const 
     m_slice = slice;
     m_map = map;
     m_marked.clear();
+    m_valuesOnly = false;
+    update();
+}
+
+void TensorHeatmap::setValues(const Tensor& value, const SliceSpec& slice, const ErrorMap& magnitude)
+{
+    setData(value, Tensor(), slice, magnitude);
+    m_valuesOnly = true;
+}
+
+void TensorHeatmap::setPlaceholder(const QString& text)
+{
+    m_placeholder = text;
     update();
 }
 
@@ -82,7 +95,7 @@ void TensorHeatmap::paintEvent(QPaintEvent*)
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_map.error.empty() || m_map.cells.empty()) {
-        p.drawText(rect(), Qt::AlignCenter, m_map.error.empty() ? tr("Click a row of Run & Compare to see its error") : QString::fromStdString(m_map.error));
+        p.drawText(rect(), Qt::AlignCenter, m_map.error.empty() ? (m_placeholder.isEmpty() ? tr("Click a row of Run and Compare to see its error") : m_placeholder) : QString::fromStdString(m_map.error));
         return;
     }
     const QRect area = mapArea();
@@ -121,6 +134,12 @@ QString TensorHeatmap::describeAt(QPoint position) const
     const std::int64_t k = flatIndex(m_actual.shape(), index);
     QStringList parts;
     for (auto i : index) parts << QString::number(i);
+    if (m_valuesOnly) {
+        QString text = tr("[%1]  %2").arg(parts.join(QStringLiteral(", "))).arg(m_actual.at(k), 0, 'g', 7);
+        if (m_map.cellRows > 1 || m_map.cellCols > 1)
+            text += tr("  (cell of %1 x %2: max |value| %3)").arg(m_map.cellRows).arg(m_map.cellCols).arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0, 'g', 4);
+        return text;
+    }
     const double a = m_actual.at(k), e = m_expected.at(k);
     QString text = tr("[%1]  expected %2  actual %3  error %4").arg(parts.join(QStringLiteral(", "))).arg(e, 0, 'g', 7).arg(a, 0, 'g', 7).arg(std::fabs(a - e), 0, 'g', 4);
     if (m_map.cellRows > 1 || m_map.cellCols > 1)

@@ -18,6 +18,9 @@ public:
     explicit TensorHeatmap(QWidget* parent = nullptr);
 
     void setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, const ErrorMap& map);
+    // One tensor's |value| (an intermediate of the kernel): hover shows the value itself.
+    void setValues(const Tensor& value, const SliceSpec& slice, const ErrorMap& magnitude);
+    void setPlaceholder(const QString& text);
     void setLogScale(bool on);
     bool logScale() const { return m_log; }
     const ErrorMap& map() const { return m_map; }
@@ -45,6 +48,8 @@ private:
     SliceSpec m_slice;
     ErrorMap m_map;
     bool m_log = false;
+    bool m_valuesOnly = false;
+    QString m_placeholder;
     std::vector<std::int64_t> m_marked;
 };
 

@@ -7,7 +7,7 @@
 namespace ptowb {
 
 // One row per case and output of a verification (or one per case that could not be compared),
-// coloured by verdict: what the Run & Compare dock lists.
+// coloured by verdict: what the Run and Compare dock lists.
 class VerificationModel : public QAbstractTableModel
 {
     Q_OBJECT

@@ -41,7 +41,7 @@ int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     auto project = openProjectArgument(cmd, "ptowb-cli deploy <project> --target NAME", err);
     if (!project) return kUsageError;
     const auto names = cmd.values("target");
-    const DeployTargets targets = loadDeployTargets(deployConfigFiles(*project));
+    const DeployTargets targets = loadDeployTargets(project->deployConfigFiles());
     for (const Diagnostic& d : targets.diagnostics) err << formatDiagnostic(d) << '\n';
     if (names.empty() || hasErrors(targets.diagnostics)) {
         if (names.empty()) err << "usage: ptowb-cli deploy <project> --target NAME\n";

@@ -1,5 +1,7 @@
 #include "commands.h"
 
+#include "run/tolerance_defaults.h"
+
 #include "run/verification.h"
 
 #include <QDir>
@@ -24,6 +26,10 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
     }
     runners = loadRunnerConfigs(project->runnerConfigFiles());
     for (const Diagnostic& d : runners.diagnostics) err << formatDiagnostic(d) << '\n';
+    const ToleranceDefaults tolerances = loadToleranceDefaults(project->toleranceConfigFiles());
+    for (const Diagnostic& d : tolerances.diagnostics) err << formatDiagnostic(d) << '\n';
+    if (hasErrors(tolerances.diagnostics)) return kFailure;
+    spec.spec.tolerance = withDefaults(spec.spec.tolerance, tolerances.tolerance);
     if (const std::string c = cmd.values("case").empty() ? "" : cmd.values("case").back(); !c.empty()) {
         bool found = false;
         for (const auto& testCase : spec.spec.cases) found = found || testCase.name == c;

@@ -5,6 +5,45 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
+#include <QTimer>
+#include <QWindow>
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace {
+
+// Seconds since this process started, from /proc (so library loading before main counts).
+double secondsSinceProcessStart()
+{
+    QFile stat(QStringLiteral("/proc/self/stat")), uptime(QStringLiteral("/proc/uptime"));
+    if (!stat.open(QIODevice::ReadOnly) || !uptime.open(QIODevice::ReadOnly)) return -1;
+    const QByteArray statText = stat.readAll();
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const QList<QByteArray> fields = statText.mid(statText.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 20) return -1;
+    const double startTicks = fields[19].toDouble(); // field 22 of the whole line
+    const double up = uptime.readAll().split(' ').value(0).toDouble();
+    return up - startTicks / double(sysconf(_SC_CLK_TCK));
+}
+
+// Reports, once, how long it took until the window was on screen and painted.
+class StartupReporter : public QObject
+{
+public:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Expose && static_cast<QWindow*>(watched)->isExposed()) {
+            watched->removeEventFilter(this);
+            QTimer::singleShot(0, this, [] { std::fprintf(stderr, "ptowb: window shown %.0f ms after start\n", secondsSinceProcessStart() * 1000); });
+        }
+        return false;
+    }
+};
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -22,6 +61,8 @@ int main(int argc, char** argv)
     parser.addOption(verify);
     const QCommandLineOption newOperator(QStringLiteral("new-operator"), QStringLiteral("Open the New Operator wizard."));
     parser.addOption(newOperator);
+    const QCommandLineOption startupTime(QStringLiteral("startup-time"), QStringLiteral("Print how long the window took to appear."));
+    parser.addOption(startupTime);
     parser.process(app);
 
     ptowb::MainWindow window;
@@ -31,6 +72,11 @@ int main(int argc, char** argv)
     } else {
         const QStringList recent = ptowb::RecentProjects::list();
         if (!recent.isEmpty()) window.openProject(recent.first());
+    }
+    StartupReporter startupReporter;
+    if (parser.isSet(startupTime)) {
+        window.winId(); // creates the native window, so its expose event can be watched
+        window.windowHandle()->installEventFilter(&startupReporter);
     }
     window.show();
     if (parser.isSet(verify)) QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify, Qt::QueuedConnection);

@@ -2,10 +2,15 @@
 
 #include "code_editor.h"
 #include "command_palette.h"
-#include "problems_model.h"
+#include "cost_trace_panel.h"
+#include "generated_glue_panel.h"
+#include "line_cost_model.h"
 #include "new_operator_wizard.h"
+#include "problems_model.h"
 #include "recent_projects.h"
 #include "run_panel.h"
+#include "settings_dialog.h"
+#include "welcome_page.h"
 
 #include <QAction>
 #include <QApplication>
@@ -19,6 +24,7 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -38,12 +44,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createEditors();
     createDocks();
     m_runPanel = new RunPanel(this, m_session);
+    m_gluePanel = new GeneratedGluePanel;
+    m_costPanel = new CostTracePanel;
+    auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
+    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"), QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
+    tabifyDockWidget(diffDock, addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"), Qt::BottomDockWidgetArea));
+    diffDock->raise();
     connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
-    connect(m_runPanel, &RunPanel::lineCosts, this, [this](const std::vector<std::pair<int, double>>& costs) {
-        std::vector<std::pair<int, QString>> notes;
-        for (const auto& [line, us] : costs) notes.push_back({line, us >= 1 ? tr("%1 µs").arg(us, 0, 'f', 1) : tr("%1 ns").arg(us * 1000, 0, 'f', 0)});
-        m_session.editor(Document::Kernel)->setLineNotes(notes);
+    connect(m_runPanel, &RunPanel::simulated, this, &MainWindow::showSimulation);
+    connect(m_runPanel, &RunPanel::finished, this, [this] {
+        if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
     });
+    connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
+    connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
@@ -67,7 +80,16 @@ void MainWindow::createEditors()
     splitter->addWidget(m_descriptionTabs);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
-    setCentralWidget(splitter);
+    m_welcome = new WelcomePage;
+    connect(m_welcome, &WelcomePage::openRequested, this, [this](const QString& folder) {
+        if (confirmDiscard()) openProject(folder);
+    });
+    connect(m_welcome, &WelcomePage::newOperatorRequested, this, &MainWindow::newOperator);
+    connect(m_welcome, &WelcomePage::openDialogRequested, this, &MainWindow::chooseProject);
+    m_central = new QStackedWidget;
+    m_central->addWidget(m_welcome);
+    m_central->addWidget(splitter);
+    setCentralWidget(m_central);
 
     m_cursorPosition = new QLabel;
     m_problemCount = new QLabel;
@@ -77,6 +99,35 @@ void MainWindow::createEditors()
         connect(m_session.editor(d), &CodeEditor::cursorPositionChanged, this,
                 [this](int line, int index) { m_cursorPosition->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1)); });
     }
+}
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(objectName);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir)
+{
+    CodeEditor* kernel = m_session.editor(Document::Kernel);
+    m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')));
+    std::vector<std::pair<int, QString>> notes;
+    for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
+    kernel->setLineNotes(notes);
+    int line = 0, index = 0;
+    kernel->getCursorPosition(&line, &index);
+    m_costPanel->showLine(line + 1);
+}
+
+bool MainWindow::showsWelcome() const { return m_central->currentWidget() == m_welcome; }
+
+void MainWindow::showSettings()
+{
+    SettingsDialog dialog(this);
+    dialog.exec();
 }
 
 void MainWindow::createDocks()
@@ -131,6 +182,10 @@ void MainWindow::createActions()
     save->setShortcut(QKeySequence::Save);
     save->setToolTip(tr("Save all changed files (Ctrl+S)"));
     file->addSeparator();
+    QAction* settings = file->addAction(tr("Se&ttings…"), this, &MainWindow::showSettings);
+    settings->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
+    settings->setToolTip(tr("Runners, deploy targets and default tolerances (Ctrl+,)"));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
@@ -138,8 +193,10 @@ void MainWindow::createActions()
     QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton), tr("&Validate"), &m_session, &EditorSession::validateNow);
     validate->setShortcut(Qt::Key_F7);
     validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
+    build->addAction(m_runPanel->generateAction());
     build->addSeparator();
     build->addAction(m_runPanel->verifyAction());
+    build->addAction(m_runPanel->exportAction());
     build->addAction(m_runPanel->redeployAction());
     build->addAction(m_runPanel->cancelAction());
 
@@ -147,6 +204,11 @@ void MainWindow::createActions()
     auto* palette = new CommandPalette(this);
     QAction* commands = view->addAction(tr("Command &Palette…"), palette, &CommandPalette::open);
     commands->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    QAction* welcome = view->addAction(tr("&Welcome Page"), this, [this] {
+        m_welcome->refresh();
+        m_central->setCurrentWidget(m_welcome);
+    });
+    welcome->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
 
@@ -154,7 +216,8 @@ void MainWindow::createActions()
     help->addAction(tr("&About PTO Workbench"), this, [this] {
         QMessageBox::about(this, tr("About PTO Workbench"),
                            tr("<b>PTO Workbench</b><p>Describe a PyPTO kernel once in op.json; the workbench checks the "
-                              "description, its shape and dtype rules, and the files it names.</p>"));
+                              "description, verifies the kernel against its CPU reference in the simulator, generates the "
+                              "torch, ONNX and graph-compiler glue, and exports and deploys the op package.</p>"));
     });
 
     QToolBar* bar = addToolBar(tr("Main"));
@@ -163,7 +226,9 @@ void MainWindow::createActions()
     bar->addAction(open);
     bar->addAction(save);
     bar->addAction(validate);
+    bar->addAction(m_runPanel->generateAction());
     bar->addAction(m_runPanel->verifyAction());
+    bar->addAction(m_runPanel->exportAction());
     bar->addAction(m_runPanel->redeployAction());
     bar->addAction(m_runPanel->cancelAction());
 }
@@ -199,6 +264,10 @@ bool MainWindow::openProject(const QString& folderOrFile)
     m_sourceTabs->setTabText(0, QFileInfo(project.kernelPath()).fileName());
     m_sourceTabs->setTabText(1, QFileInfo(project.referencePath()).fileName());
     m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
+    m_central->setCurrentIndex(1);
+    m_gluePanel->reload(project.glueFolder(), true);
+    m_costPanel->showRun({}, {}, {});
+    m_session.editor(Document::Kernel)->setLineNotes({});
     RecentProjects::add(project.folder());
     rebuildRecentMenu();
     updateTitle();

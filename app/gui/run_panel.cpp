@@ -3,12 +3,11 @@
 #include "tensor_diff_panel.h"
 #include "verification_model.h"
 
-#include "project/atomic_file.h"
 #include "run/run_folder.h"
-#include "sim/cost_model.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMainWindow>
@@ -29,7 +28,7 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
-    auto* runDock = new QDockWidget(tr("Run & Compare"), window);
+    auto* runDock = new QDockWidget(tr("Run and Compare"), window); // no "&": dock tabs would read it as a mnemonic
     runDock->setObjectName(QStringLiteral("runCompareDock"));
     runDock->setWidget(m_table);
     window->addDockWidget(Qt::BottomDockWidgetArea, runDock);
@@ -56,6 +55,14 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
     window->statusBar()->addWidget(m_status, 1);
 
     QStyle* s = window->style();
+    m_generate = new QAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Generate"), this);
+    m_generate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_generate->setToolTip(tr("Save, validate and regenerate the glue; the Generated glue dock shows what changed (Ctrl+G)"));
+    connect(m_generate, &QAction::triggered, this, &RunPanel::generate);
+    m_export = new QAction(s->standardIcon(QStyle::SP_DriveHDIcon), tr("&Export"), this);
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setToolTip(tr("Save, validate, generate, verify and export the op package and its archive (Ctrl+E)"));
+    connect(m_export, &QAction::triggered, this, &RunPanel::exportPackage);
     m_verify = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Verify"), this);
     m_verify->setShortcut(Qt::Key_F5);
     m_verify->setToolTip(tr("Save, then run the reference and the kernel in the simulator on every case and compare (F5)"));
@@ -94,11 +101,26 @@ void RunPanel::showRow(int row)
         if (dock->objectName() == QLatin1String("tensorDiffDock")) dock->raise();
 }
 
+void RunPanel::generate()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Generate;
+    start(options, tr("Generate"));
+}
+
 void RunPanel::verify()
 {
     PipelineOptions options;
     options.stopAfter = PipelineStep::Verify;
+    options.sim.capture = true; // the kernel editor shows each line's value from this run
     start(options, tr("Verify"));
+}
+
+void RunPanel::exportPackage()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Export;
+    start(options, tr("Export"));
 }
 
 void RunPanel::redeploy() { start({}, tr("Redeploy")); }
@@ -114,16 +136,14 @@ void RunPanel::start(PipelineOptions options, const QString& what)
     m_what = what;
     m_log->appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
     if (m_runner.start(*m_session.project(), options)) {
-        m_verify->setEnabled(false);
-        m_redeploy->setEnabled(false);
+        for (QAction* action : {m_generate, m_verify, m_export, m_redeploy}) action->setEnabled(false);
         m_cancel->setEnabled(true);
     }
 }
 
 void RunPanel::onFinished(const PipelineResult& result)
 {
-    m_verify->setEnabled(true);
-    m_redeploy->setEnabled(true);
+    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy}) action->setEnabled(true);
     m_cancel->setEnabled(false);
     static const char* const kStatus[] = {"done", "unchanged", "FAILED", "cancelled", "not run"};
     Diagnostics diagnostics;
@@ -147,16 +167,13 @@ void RunPanel::onFinished(const PipelineResult& result)
             }
     }
     if (hasErrors(diagnostics)) emit diagnosticsFound(diagnostics);
-    if (!result.tracePath.isEmpty()) {
-        QByteArray trace;
-        QString error;
-        if (readTextFile(result.tracePath, trace, error)) emit lineCosts(sim::perLineFromTrace(trace.toStdString()));
-    }
+    if (!result.tracePath.isEmpty()) emit simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath());
     const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
     QString summary = result.ok() ? tr("%1 succeeded").arg(m_what) : tr("%1 stopped at %2: %3").arg(m_what, last ? QString::fromLatin1(stepName(last->step)) : QString(), last ? QString::fromStdString(last->message) : QString());
     if (verified) summary += tr(" — %1 of %2 outputs fail").arg(m_model->failures()).arg(m_model->rowCount());
     m_status->setText(summary);
     m_log->appendPlainText(summary);
+    emit finished(result);
 }
 
 } // namespace ptowb

@@ -16,7 +16,7 @@ namespace ptowb {
 class TensorDiffPanel;
 class VerificationModel;
 
-// Verify (F5), Redeploy and Cancel (Esc), with the Run & Compare and Log docks: saves the
+// Verify (F5), Redeploy and Cancel (Esc), with the Run and Compare and Log docks: saves the
 // session, runs the pipeline off the GUI thread and shows its progress and results.
 class RunPanel : public QObject
 {
@@ -25,7 +25,9 @@ class RunPanel : public QObject
 public:
     RunPanel(QMainWindow* window, EditorSession& session);
 
+    QAction* generateAction() const { return m_generate; }
     QAction* verifyAction() const { return m_verify; }
+    QAction* exportAction() const { return m_export; }
     QAction* redeployAction() const { return m_redeploy; }
     QAction* cancelAction() const { return m_cancel; }
     VerificationModel& verification() { return *m_model; }
@@ -33,17 +35,21 @@ public:
     QPlainTextEdit& log() { return *m_log; }
     TensorDiffPanel& tensorDiff() { return *m_diff; }
     QTableView& table() { return *m_table; }
-    // Shows a row of Run & Compare in the Tensor diff dock.
+    // Shows a row of Run and Compare in the Tensor diff dock.
     void showRow(int row);
 
+    void generate();
     void verify();
+    void exportPackage();
     void redeploy();
 
 Q_SIGNALS:
     // Problems a run found (a description that does not validate, a kernel the simulator rejects).
     void diagnosticsFound(const ptowb::Diagnostics& diagnostics);
-    // Estimated microseconds per kernel line from the simulator's trace of the first case.
-    void lineCosts(const std::vector<std::pair<int, double>>& costs);
+    // A run simulated the kernel: the first case's trace.json and case folder (with captures).
+    void simulated(const QString& tracePath, const QString& caseDir);
+    // Every finished run, whatever it did (the glue may have been regenerated).
+    void finished(const ptowb::PipelineResult& result);
 
 private:
     void start(PipelineOptions options, const QString& what);
@@ -57,7 +63,9 @@ private:
     TensorDiffPanel* m_diff = nullptr;
     QPlainTextEdit* m_log = nullptr;
     QLabel* m_status = nullptr;
+    QAction* m_generate = nullptr;
     QAction* m_verify = nullptr;
+    QAction* m_export = nullptr;
     QAction* m_redeploy = nullptr;
     QAction* m_cancel = nullptr;
     QString m_what;

@@ -1,5 +1,7 @@
 #include "tensor_diff_panel.h"
 
+#include "histogram_view.h"
+
 #include "slice_values_model.h"
 #include "tensor_heatmap.h"
 
@@ -55,8 +57,8 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     m_heatmap = new TensorHeatmap;
     m_hover = new QLabel;
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_histogramLabel = new QLabel;
-    m_histogramLabel->setWordWrap(true);
+    m_histogramView = new HistogramView;
+    m_histogramView->setObjectName(QStringLiteral("errorHistogram"));
     m_worst = new QTableWidget(0, 4);
     m_worst->setObjectName(QStringLiteral("worstElements"));
     m_worst->setHorizontalHeaderLabels({tr("Index"), tr("Expected"), tr("Actual"), tr("Abs error")});
@@ -99,7 +101,7 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     auto* mapLayout = new QVBoxLayout(mapColumn);
     mapLayout->setContentsMargins(0, 0, 0, 0);
     mapLayout->addWidget(m_heatmap, 1);
-    mapLayout->addWidget(m_histogramLabel);
+    mapLayout->addWidget(m_histogramView);
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(mapColumn);
     split->addWidget(side);
@@ -168,12 +170,7 @@ QString TensorDiffPanel::showOutput(const QString& title, const QString& actualP
         m_worst->setItem(r, 3, new QTableWidgetItem(QString::number(w.absError, 'g', 4)));
     }
     m_histogram = errorHistogram(m_actual, m_expected);
-    QStringList bins;
-    bins << tr("exact: %1").arg(m_histogram.counts.front());
-    for (std::size_t k = 1; k + 1 < m_histogram.counts.size(); ++k)
-        if (m_histogram.counts[k]) bins << tr("1e%1..1e%2: %3").arg(m_histogram.edges[k - 1], 0, 'f', 1).arg(m_histogram.edges[k], 0, 'f', 1).arg(m_histogram.counts[k]);
-    if (m_histogram.counts.back()) bins << tr("NaN/Inf: %1").arg(m_histogram.counts.back());
-    m_histogramLabel->setText(tr("Error histogram (|actual − expected|): ") + bins.join(QStringLiteral(" · ")));
+    m_histogramView->setHistogram(m_histogram);
     refresh();
     return {};
 }

@@ -13,6 +13,7 @@ class QTableWidget;
 
 namespace ptowb {
 
+class HistogramView;
 class SliceValuesModel;
 class TensorHeatmap;
 
@@ -31,6 +32,7 @@ public:
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
     const ErrorHistogram& histogram() const { return m_histogram; }
+    HistogramView& histogramView() { return *m_histogramView; }
     SliceValuesModel& expectedValues() { return *m_expectedValues; }
     SliceValuesModel& actualValues() { return *m_actualValues; }
 
@@ -47,7 +49,7 @@ private:
     QCheckBox* m_relative = nullptr;
     QCheckBox* m_log = nullptr;
     QLabel* m_hover = nullptr;
-    QLabel* m_histogramLabel = nullptr;
+    HistogramView* m_histogramView = nullptr;
     TensorHeatmap* m_heatmap = nullptr;
     QTableWidget* m_worst = nullptr;
     SliceValuesModel* m_expectedValues = nullptr;

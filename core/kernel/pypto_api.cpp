@@ -1,5 +1,7 @@
 #include "kernel/pypto_api.h"
 
+#include "types/dtype.h"
+
 namespace ptowb::kernel {
 
 namespace {
@@ -56,6 +58,53 @@ std::vector<std::string> apiNames()
     std::vector<std::string> out;
     for (const auto& f : table()) out.emplace_back(f.name);
     return out;
+}
+
+namespace {
+
+const char* kindSummary(ApiKind kind)
+{
+    switch (kind) {
+    case ApiKind::Unary: return "Elementwise. Computed in fp32, rounded to the input's dtype.";
+    case ApiKind::Binary: return "Elementwise with broadcasting; a Python number takes the tensor's dtype. Computed in fp32, rounded to the operand dtype.";
+    case ApiKind::Compare: return "Elementwise comparison with broadcasting; gives a bool tensor.";
+    case ApiKind::Reduction: return "Reduces over dim (all dims when omitted). The simulator follows vec-tile order: each tile's partial is rounded to the dtype, then combined.";
+    case ApiKind::Softmax: return "Softmax over dim, in fp32, rounded to the input's dtype.";
+    case ApiKind::Matmul: return "Matrix product on the cube unit: accumulates in fp32 and casts to out_dtype. a_trans / b_trans transpose the operands.";
+    case ApiKind::Cast: return "Converts to dtype (rounding to nearest even).";
+    case ApiKind::View: return "A window of the input at offsets with the given shape; writes through to the input.";
+    case ApiKind::Reshape: return "Same elements, new shape (C order).";
+    case ApiKind::Transpose: return "Swaps two dims.";
+    case ApiKind::Unsqueeze: return "Inserts a dim of size 1.";
+    case ApiKind::Full: return "A new tensor of the given size filled with fill_value.";
+    case ApiKind::Assemble: return "Writes input into out at offsets.";
+    case ApiKind::Concat: return "Joins tensors along dim.";
+    case ApiKind::Clip: return "Clamps to [min, max].";
+    case ApiKind::Where: return "Picks input where condition is true, else other.";
+    case ApiKind::TileShapes: return "Sets the tile shape for the following ops; the simulator checks each tile's live buffers against the platform's unified buffer.";
+    case ApiKind::Loop: return "A loop over start..stop by step, like range().";
+    case ApiKind::LoopMarker: return "True on the first / last iteration of a pypto.loop.";
+    }
+    return "";
+}
+
+} // namespace
+
+std::string apiHelp(std::string_view name)
+{
+    if (const auto dtype = dtypeFromPypto(name)) return "pypto." + std::string(name) + ": dtype " + std::string(dtypeInfo(*dtype).name) + ".";
+    const ApiFunction* f = findApi(name);
+    if (!f) return {};
+    std::string signature = "pypto." + std::string(f->name) + "(";
+    auto add = [&](const std::string& part) {
+        if (signature.back() != '(') signature += ", ";
+        signature += part;
+    };
+    if (f->variadic) add("*dims");
+    for (std::size_t k = 0; k < f->params.size(); ++k) add(std::string(f->params[k]) + (int(k) >= f->required ? "=..." : ""));
+    if (!f->keywordOnly.empty()) add("*");
+    for (auto keyword : f->keywordOnly) add(std::string(keyword) + "=...");
+    return signature + ")\n" + kindSummary(f->kind);
 }
 
 } // namespace ptowb::kernel

@@ -48,4 +48,9 @@ std::span<const ApiFunction> pyptoApi();
 const ApiFunction* findApi(std::string_view name);
 std::vector<std::string> apiNames();
 
+// "pypto.matmul(input, mat2, out_dtype, *, a_trans=..., ...)" and what the simulator does with
+// it, for the editor's hover help; "" for a name the table does not have. Also knows the
+// pypto dtype names (DT_FP16, ...).
+std::string apiHelp(std::string_view name);
+
 } // namespace ptowb::kernel

@@ -93,8 +93,17 @@ const DeployTarget* DeployTargets::find(const std::string& name) const
 
 DeployTargets loadDeployTargets(const std::vector<std::string>& files)
 {
+    Diagnostics diagnostics;
+    const std::vector<ConfigText> texts = readConfigTexts(files, diagnostics);
+    DeployTargets out = loadDeployTargets(texts);
+    out.diagnostics.insert(out.diagnostics.begin(), diagnostics.begin(), diagnostics.end());
+    return out;
+}
+
+DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts)
+{
     DeployTargets out;
-    readJsonConfigItems(files, out.diagnostics, "targets", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
+    readJsonConfigItems(texts, out.diagnostics, "targets", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
         readTarget(r, item, ptr, file, out);
     });
     return out;

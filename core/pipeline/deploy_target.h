@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diag/diagnostic.h"
+#include "run/config_files.h"
 
 #include <QString>
 
@@ -32,6 +33,8 @@ struct DeployTargets
 };
 
 DeployTargets loadDeployTargets(const std::vector<std::string>& files);
+// The same from texts (e.g. the settings editor's unsaved buffer).
+DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts);
 
 // Deploys an exported package: a folder target receives a copy, written beside the target and
 // renamed into place (an existing copy is replaced only once the new one is complete); a

@@ -1,5 +1,6 @@
 #include "pipeline/pipeline.h"
 
+#include "codegen/glue_generation.h"
 #include "codegen/project_glue.h"
 #include "io/sha256.h"
 #include "package/package_check.h"
@@ -7,12 +8,12 @@
 #include "pipeline/deploy_target.h"
 #include "project/atomic_file.h"
 #include "run/platforms.h"
+#include "run/tolerance_defaults.h"
 #include "run/run_folder.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 #include <nlohmann/json.hpp>
 
@@ -73,12 +74,6 @@ bool PipelineResult::ok() const
     return !steps.empty();
 }
 
-std::vector<std::string> deployConfigFiles(const Project& project)
-{
-    const QString user = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/deploy.json");
-    return {user.toStdString(), QDir(project.folder()).filePath(QStringLiteral("deploy.json")).toStdString()};
-}
-
 PipelineResult runPipeline(const Project& project, const PipelineOptions& options)
 {
     PipelineResult result;
@@ -127,15 +122,16 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     // generate
     if (cancelled(PipelineStep::Generate)) return result;
     step = begin(PipelineStep::Generate, "generating the glue");
-    const QString glueFolder = QDir(project.folder()).filePath(QStringLiteral(".ptowb/glue"));
+    const QString glueFolder = project.glueFolder();
     if (state.unchanged("generate", inputs) && QFileInfo::exists(glueFolder)) {
         finish(step, StepResult::Status::Unchanged, "unchanged since the last run");
     } else {
-        if (QString error = codegen::writeGeneratedFiles(codegen::generateGlue(sources.glueSource()), glueFolder); !error.isEmpty())
+        if (QString error = codegen::replaceGeneratedFolder(codegen::generateGlue(sources.glueSource()), glueFolder); !error.isEmpty())
             return finish(step, StepResult::Status::Failed, error.toStdString()), result;
         state.record("generate", inputs);
         finish(step, StepResult::Status::Done, "glue in " + glueFolder.toStdString());
     }
+    if (options.stopAfter == PipelineStep::Generate) return result;
 
     // verify
     if (cancelled(PipelineStep::Verify)) return result;
@@ -146,15 +142,20 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
         for (const std::string& name : std::vector<std::string>{spec.targets.soc.empty() ? "generic" : spec.targets.soc.front(), "generic"})
             if (sim.platformFile.empty()) sim.platformFile = findPlatformFile(name, ignored);
     }
-    const std::string verifyKey = sha256Hex(inputs + options.against + sim.platformFile);
+    const ToleranceDefaults tolerances = loadToleranceDefaults(project.toleranceConfigFiles());
+    step.diagnostics = tolerances.diagnostics;
+    if (hasErrors(tolerances.diagnostics)) return finish(step, StepResult::Status::Failed, "tolerances.json has errors"), result;
+    OpSpec judged = spec; // judged with the user's default tolerances under the op's own
+    judged.tolerance = withDefaults(spec.tolerance, tolerances.tolerance);
+    const std::string verifyKey = sha256Hex(inputs + options.against + sim.platformFile + toleranceJson(judged.tolerance));
     // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
     if (options.stopAfter != PipelineStep::Verify && state.unchanged("verify", verifyKey)) {
         finish(step, StepResult::Status::Unchanged, "passed before with the same files");
     } else {
         const std::string projectDir = project.folder().toStdString();
         const RunnerConfigs runners = loadRunnerConfigs(project.runnerConfigFiles());
-        BackendChoice reference = makeBackend("ref", spec, projectDir, runners);
-        BackendChoice target = makeBackend(options.against, spec, projectDir, runners, sim);
+        BackendChoice reference = makeBackend("ref", judged, projectDir, runners);
+        BackendChoice target = makeBackend(options.against, judged, projectDir, runners, sim);
         for (const BackendChoice* choice : {&reference, &target}) {
             step.diagnostics.insert(step.diagnostics.end(), choice->diagnostics.begin(), choice->diagnostics.end());
             if (!choice->backend) return finish(step, StepResult::Status::Failed, choice->error), result;
@@ -165,7 +166,7 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
             if (options.progress && !caseName.empty())
                 options.progress(PipelineStep::Verify, "case " + caseName + " (" + std::to_string(done + 1) + "/" + std::to_string(total) + ")");
         };
-        result.verification = verify(spec, projectDir, *reference.backend, *target.backend, project.runsFolder().toStdString(), run);
+        result.verification = verify(judged, projectDir, *reference.backend, *target.backend, project.runsFolder().toStdString(), run);
         if (!result.verification.cases.empty()) {
             const QString trace = QString::fromStdString(runfolder::caseDir(result.verification.targetRunDir, result.verification.cases.front().caseName) + "/trace.json");
             if (QFileInfo::exists(trace)) result.tracePath = trace;
@@ -181,7 +182,7 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     }
 
     // export
-    if (options.stopAfter == PipelineStep::Verify || cancelled(PipelineStep::Export)) return result;
+    if (options.stopAfter < PipelineStep::Export || cancelled(PipelineStep::Export)) return result;
     step = begin(PipelineStep::Export, "exporting the package");
     const QString packageFolder = QDir(QDir(project.folder()).filePath(QStringLiteral("packages"))).filePath(QString::fromStdString(spec.name + "-" + spec.version));
     const QString archive = packageFolder + QStringLiteral(".tar.gz");
@@ -205,9 +206,9 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     }
 
     // deploy
-    if (cancelled(PipelineStep::Deploy)) return result;
+    if (options.stopAfter < PipelineStep::Deploy || cancelled(PipelineStep::Deploy)) return result;
     step = begin(PipelineStep::Deploy, "deploying");
-    const DeployTargets targets = loadDeployTargets(deployConfigFiles(project));
+    const DeployTargets targets = loadDeployTargets(project.deployConfigFiles());
     step.diagnostics = targets.diagnostics;
     if (hasErrors(targets.diagnostics)) return finish(step, StepResult::Status::Failed, "deploy.json has errors"), result;
     const DeployTarget* target = nullptr;

@@ -52,7 +52,4 @@ struct PipelineResult
 
 PipelineResult runPipeline(const Project& project, const PipelineOptions& options);
 
-// Where deploy targets are configured: the user's, then the project's deploy.json.
-std::vector<std::string> deployConfigFiles(const Project& project);
-
 } // namespace ptowb

@@ -28,6 +28,27 @@ QString templateFolder(const std::string& name)
 
 } // namespace
 
+std::vector<QString> sampleProjects()
+{
+    std::vector<std::string> folders = resourceFolders("projects");
+    folders.push_back((std::filesystem::path(PTOWB_SOURCE_RESOURCES_DIR).parent_path() / "projects").string());
+    std::vector<QString> samples;
+    std::vector<std::string> names;
+    for (const auto& folder : folders) {
+        std::error_code ec;
+        std::vector<std::filesystem::path> found;
+        for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
+            if (std::filesystem::exists(entry.path() / "op.json", ec)) found.push_back(entry.path());
+        std::sort(found.begin(), found.end());
+        for (const auto& path : found)
+            if (std::find(names.begin(), names.end(), path.filename().string()) == names.end()) {
+                names.push_back(path.filename().string());
+                samples.push_back(QString::fromStdString(path.string()));
+            }
+    }
+    return samples;
+}
+
 std::vector<std::string> templateNames()
 {
     std::vector<std::string> names;

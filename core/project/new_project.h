@@ -19,6 +19,9 @@ struct NewProjectOptions
 };
 
 std::vector<std::string> templateNames();
+// The sample op projects that ship with the workbench (share/ptowb/projects, or the source
+// tree's projects/), each a folder with an op.json; by name, first found wins.
+std::vector<QString> sampleProjects();
 // "scale_gelu" -> "ScaleGelu"
 std::string opTypeFor(const std::string& name);
 // Returns "" or why the project could not be made (nothing is left half-written).

@@ -58,13 +58,19 @@ SpecLoadResult Project::validate(const QByteArray& descriptionText) const
     return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(), m_folder.toStdString());
 }
 
-std::vector<std::string> Project::runnerConfigFiles() const
+QString userConfigFile(const QString& name)
 {
-    const QString user = QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/runners.json");
-    return {user.toStdString(), QDir(m_folder).filePath(QStringLiteral("runners.json")).toStdString()};
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/") + name;
+}
+
+std::vector<std::string> Project::configFiles(const QString& name) const
+{
+    return {userConfigFile(name).toStdString(), QDir(m_folder).filePath(name).toStdString()};
 }
 
 QString Project::runsFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs")); }
+
+QString Project::glueFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/glue")); }
 
 SpecLoadResult Project::validateSaved() const { return loadOpSpecFile(descriptionPath().toStdString()); }
 

@@ -11,6 +11,9 @@
 namespace ptowb {
 
 // An op project folder: op.json plus the kernel and reference files it names.
+// The user's copy of a configuration file: ~/.config/ptowb/<name> (XDG_CONFIG_HOME respected).
+QString userConfigFile(const QString& name);
+
 class Project
 {
 public:
@@ -26,10 +29,16 @@ public:
     QString kernelPath() const;
     QString referencePath() const;
 
-    // The user's runners.json, then the project's (which wins for runners of the same name).
-    std::vector<std::string> runnerConfigFiles() const;
+    // A configuration file's two places: the user's (~/.config/ptowb/<name>), then the
+    // project's (<project>/<name>), which wins where both say something.
+    std::vector<std::string> configFiles(const QString& name) const;
+    std::vector<std::string> runnerConfigFiles() const { return configFiles(QStringLiteral("runners.json")); }
+    std::vector<std::string> deployConfigFiles() const { return configFiles(QStringLiteral("deploy.json")); }
+    std::vector<std::string> toleranceConfigFiles() const { return configFiles(QStringLiteral("tolerances.json")); }
     // Where run folders go: <project>/.ptowb/runs.
     QString runsFolder() const;
+    // Where Generate writes the glue (the last generation; the app diffs against it).
+    QString glueFolder() const;
 
     // Validates op.json text (saved or not) against the files in the folder.
     SpecLoadResult validate(const QByteArray& descriptionText) const;

@@ -9,9 +9,9 @@
 
 namespace ptowb {
 
-void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& diagnostics,
-                         const std::function<void(SpecReader& reader, const nlohmann::json& root, const std::string& file)>& read)
+std::vector<ConfigText> readConfigTexts(const std::vector<std::string>& files, Diagnostics& diagnostics)
 {
+    std::vector<ConfigText> texts;
     for (const std::string& file : files) {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(file, ec)) continue;
@@ -26,18 +26,27 @@ void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& dia
         std::ifstream in(file, std::ios::binary);
         std::stringstream text;
         text << in.rdbuf();
-        const JsonDocument doc = JsonDocument::parse(text.str(), file);
+        texts.push_back({file, text.str()});
+    }
+    return texts;
+}
+
+void readJsonConfigFiles(const std::vector<ConfigText>& texts, Diagnostics& diagnostics,
+                         const std::function<void(SpecReader& reader, const nlohmann::json& root, const std::string& file)>& read)
+{
+    for (const ConfigText& config : texts) {
+        const JsonDocument doc = JsonDocument::parse(config.text, config.file);
         for (const auto& d : doc.diagnostics()) diagnostics.push_back(d);
         if (!doc.ok()) continue;
         SpecReader reader(doc, diagnostics);
-        read(reader, doc.root(), file);
+        read(reader, doc.root(), config.file);
     }
 }
 
-void readJsonConfigItems(const std::vector<std::string>& files, Diagnostics& diagnostics, const char* listKey,
+void readJsonConfigItems(const std::vector<ConfigText>& texts, Diagnostics& diagnostics, const char* listKey,
                          const std::function<void(SpecReader& reader, const nlohmann::json& item, const std::string& pointer, const std::string& file)>& readItem)
 {
-    readJsonConfigFiles(files, diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
+    readJsonConfigFiles(texts, diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string& file) {
         if (root.is_array()) {
             for (std::size_t k = 0; k < root.size(); ++k) readItem(r, root[k], SpecReader::child("", k), file);
         } else if (root.is_object() && root.contains(listKey)) {

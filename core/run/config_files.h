@@ -12,14 +12,23 @@ namespace ptowb {
 
 class SpecReader;
 
+// A configuration file's text, read from disk or still in an editor.
+struct ConfigText
+{
+    std::string file;
+    std::string text;
+};
+// Reads the files that exist; a missing file is fine, an oversized one a diagnostic.
+std::vector<ConfigText> readConfigTexts(const std::vector<std::string>& files, Diagnostics& diagnostics);
+
 // Reads JSON configuration files in order (user's, then project's): a missing file is fine; an
 // oversized or malformed one is a diagnostic at its line:col. `read` gets each parsed root.
-void readJsonConfigFiles(const std::vector<std::string>& files, Diagnostics& diagnostics,
+void readJsonConfigFiles(const std::vector<ConfigText>& texts, Diagnostics& diagnostics,
                          const std::function<void(SpecReader& reader, const nlohmann::json& root, const std::string& file)>& read);
 
 // The same, for files holding one item, an array of items, or {"<listKey>": [...]}: `readItem`
 // gets each item with its JSON pointer.
-void readJsonConfigItems(const std::vector<std::string>& files, Diagnostics& diagnostics, const char* listKey,
+void readJsonConfigItems(const std::vector<ConfigText>& texts, Diagnostics& diagnostics, const char* listKey,
                          const std::function<void(SpecReader& reader, const nlohmann::json& item, const std::string& pointer, const std::string& file)>& readItem);
 
 } // namespace ptowb

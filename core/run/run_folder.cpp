@@ -5,12 +5,15 @@
 #include "rules/shape_functions.h"
 #include "tensor/npy.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <tuple>
 
 namespace ptowb {
 
@@ -101,6 +104,26 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
         outputs.push_back(std::move(t));
     }
     return outputs;
+}
+
+std::string capturePath(const std::string& caseDir, int line, const std::string& name)
+{
+    return (std::filesystem::path(caseDir) / "captures" / ("L" + std::to_string(line) + "_" + name + ".npy")).string();
+}
+
+std::vector<CaptureFile> listCaptures(const std::string& caseDir)
+{
+    std::vector<CaptureFile> captures;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(caseDir) / "captures", ec)) {
+        const std::string file = entry.path().filename().string();
+        static const std::regex kCapture(R"(^L([0-9]{1,9})_([A-Za-z_][A-Za-z0-9_]*)\.npy$)");
+        std::smatch m;
+        if (!entry.is_regular_file(ec) || !std::regex_match(file, m, kCapture)) continue;
+        captures.push_back({std::stoi(m[1].str()), m[2].str(), entry.path().string()});
+    }
+    std::sort(captures.begin(), captures.end(), [](const CaptureFile& a, const CaptureFile& b) { return std::tie(a.line, a.name) < std::tie(b.line, b.name); });
+    return captures;
 }
 
 } // namespace runfolder

@@ -49,6 +49,16 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
 // "" when `t` is what the rules expect; otherwise "float16[1, 1], but the rules say float16[4, 32]".
 std::string mismatchWithRules(const Tensor& t, const InferredOutput& expected);
 
+// The simulator's captured intermediates: <case>/captures/L<line>_<name>.npy, the last value
+// a kernel line assigned to a name.
+struct CaptureFile
+{
+    int line = 0;
+    std::string name;
+    std::string path;
+};
+std::string capturePath(const std::string& caseDir, int line, const std::string& name);
+std::vector<CaptureFile> listCaptures(const std::string& caseDir); // by line, then name
 nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype);
 
 } // namespace runfolder

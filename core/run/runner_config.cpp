@@ -90,8 +90,17 @@ std::vector<std::string> RunnerConfigs::names() const
 
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
 {
+    Diagnostics diagnostics;
+    const std::vector<ConfigText> texts = readConfigTexts(files, diagnostics);
+    RunnerConfigs out = loadRunnerConfigs(texts);
+    out.diagnostics.insert(out.diagnostics.begin(), diagnostics.begin(), diagnostics.end());
+    return out;
+}
+
+RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts)
+{
     RunnerConfigs out;
-    readJsonConfigItems(files, out.diagnostics, "runners", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
+    readJsonConfigItems(texts, out.diagnostics, "runners", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
         readRunner(r, item, ptr, file, out);
     });
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diag/diagnostic.h"
+#include "run/config_files.h"
 
 #include <map>
 #include <string>
@@ -36,6 +37,8 @@ struct RunnerConfigs
 // runner of the same name. A file may hold one runner, an array of them, or {"runners": [...]}.
 // Missing files are fine; malformed ones are diagnostics.
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files);
+// The same from texts (e.g. the settings editor's unsaved buffer).
+RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts);
 
 // Expands the placeholders of a runner's command; unknown placeholders are left as written
 // (config loading already reported them).

@@ -32,11 +32,10 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
     }
     if (m_options.capture) {
         std::map<std::string, const SimCapture*> last; // a loop assigns a line many times; keep its final value
-        for (const SimCapture& c : outcome.captures) last["L" + std::to_string(c.line) + "_" + c.name] = &c;
-        const auto dir = std::filesystem::path(caseDir) / "captures";
-        std::filesystem::create_directories(dir);
-        for (const auto& [name, capture] : last)
-            if (std::string e = writeNpy((dir / (name + ".npy")).string(), capture->value); !e.empty()) {
+        for (const SimCapture& c : outcome.captures) last[runfolder::capturePath(caseDir, c.line, c.name)] = &c;
+        std::filesystem::create_directories(std::filesystem::path(caseDir) / "captures");
+        for (const auto& [path, capture] : last)
+            if (std::string e = writeNpy(path, capture->value); !e.empty()) {
                 record.status = "error";
                 record.error = e;
                 return record;

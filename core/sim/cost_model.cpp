@@ -70,29 +70,63 @@ std::vector<std::pair<int, double>> CostReport::perLine() const
     return {lines.begin(), lines.end()};
 }
 
-std::vector<std::pair<int, double>> perLineFromTrace(const std::string& traceJson)
+std::vector<LineCost> CostReport::byLine() const
 {
+    std::map<int, LineCost> lines;
+    for (const auto& e : events) {
+        LineCost& c = lines[e.line];
+        c.line = e.line;
+        if (c.executions++ == 0) c.firstOp = e.what;
+        c.unitUs[int(e.unit)] += e.durationUs;
+        c.totalUs += e.durationUs;
+    }
+    std::vector<LineCost> out;
+    for (auto& [line, cost] : lines) out.push_back(std::move(cost));
+    return out;
+}
+
+const char* unitName(UnitKind unit)
+{
+    static const char* const kUnits[] = {"vector", "cube", "memory", "scalar"};
+    return kUnits[int(unit)];
+}
+
+CostReport costReportFromTrace(const std::string& traceJson)
+{
+    CostReport report;
     const auto json = nlohmann::json::parse(traceJson, nullptr, false);
-    if (!json.is_object() || !json.contains("traceEvents") || !json["traceEvents"].is_array()) return {};
-    std::map<int, double> lines;
-    for (const auto& e : json["traceEvents"])
-        if (e.is_object() && e.value("ph", "") == "X" && e.contains("args") && e["args"].is_object() && e["args"].contains("line") &&
-            e["args"]["line"].is_number_integer() && e.contains("dur") && e["dur"].is_number())
-            lines[e["args"]["line"].get<int>()] += e["dur"].get<double>();
-    return {lines.begin(), lines.end()};
+    if (!json.is_object() || !json.contains("traceEvents") || !json["traceEvents"].is_array()) return report;
+    if (const auto other = json.find("otherData"); other != json.end() && other->is_object()) {
+        if (other->contains("platform") && (*other)["platform"].is_string()) report.platform = (*other)["platform"].get<std::string>();
+        if (other->contains("total_us") && (*other)["total_us"].is_number()) report.totalUs = (*other)["total_us"].get<double>();
+    }
+    for (const auto& e : json["traceEvents"]) {
+        if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("args") || !e["args"].is_object()) continue;
+        const auto& args = e["args"];
+        if (!args.contains("line") || !args["line"].is_number_integer() || !e.contains("dur") || !e["dur"].is_number()) continue;
+        CostEvent event;
+        event.line = args["line"].get<int>();
+        event.durationUs = e["dur"].get<double>();
+        if (e.contains("ts") && e["ts"].is_number()) event.startUs = e["ts"].get<double>();
+        if (e.contains("name") && e["name"].is_string()) event.what = e["name"].get<std::string>();
+        const int tid = e.contains("tid") && e["tid"].is_number_integer() ? e["tid"].get<int>() : 0;
+        event.unit = tid >= 0 && tid < 4 ? UnitKind(tid) : UnitKind::Vector;
+        report.totalUs = std::max(report.totalUs, event.startUs + event.durationUs);
+        report.events.push_back(std::move(event));
+    }
+    return report;
 }
 
 std::string CostReport::traceJson(const std::string& kernelName) const
 {
-    static const char* const kUnits[] = {"vector", "cube", "memory", "scalar"};
     nlohmann::json trace = nlohmann::json::array();
     trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", kernelName + " on " + platform + " (estimate)"}}}});
     for (int unit = 0; unit < 4; ++unit)
-        trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", unit}, {"args", {{"name", kUnits[unit]}}}});
+        trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", unit}, {"args", {{"name", unitName(UnitKind(unit))}}}});
     for (const auto& e : events)
         trace.push_back({{"name", e.what}, {"ph", "X"}, {"pid", 1}, {"tid", int(e.unit)}, {"ts", e.startUs}, {"dur", e.durationUs},
                           {"args", {{"line", e.line}}}});
-    return nlohmann::json{{"traceEvents", trace}, {"displayTimeUnit", "ns"}}.dump(1) + "\n";
+    return nlohmann::json{{"traceEvents", trace}, {"displayTimeUnit", "ns"}, {"otherData", {{"platform", platform}, {"total_us", totalUs}}}}.dump(1) + "\n";
 }
 
 } // namespace ptowb::sim

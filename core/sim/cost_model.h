@@ -37,6 +37,16 @@ struct CostEvent
     double durationUs = 0;
 };
 
+// What one source line cost over every execution of it, split by unit.
+struct LineCost
+{
+    int line = 0;
+    int executions = 0;
+    double unitUs[4] = {0, 0, 0, 0}; // indexed by UnitKind
+    double totalUs = 0;
+    std::string firstOp; // what the line's first execution did, e.g. "pypto.exp [1, 64] float16"
+};
+
 struct CostReport
 {
     std::string platform;
@@ -45,13 +55,15 @@ struct CostReport
 
     // Microseconds per source line, summed over every execution of it.
     std::vector<std::pair<int, double>> perLine() const;
+    std::vector<LineCost> byLine() const; // in line order
     // Chrome trace-event JSON (opens in Perfetto / chrome://tracing).
     std::string traceJson(const std::string& kernelName) const;
 };
 
-// Microseconds per source line read back from a trace written by CostReport::traceJson; empty
-// when the text is not such a trace.
-std::vector<std::pair<int, double>> perLineFromTrace(const std::string& traceJson);
+// A report read back from a trace written by CostReport::traceJson; no events when the text is
+// not such a trace.
+CostReport costReportFromTrace(const std::string& traceJson);
+const char* unitName(UnitKind unit);
 
 class CostModel
 {

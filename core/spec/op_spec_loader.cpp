@@ -29,6 +29,39 @@ std::vector<std::string> dtypeNames()
     return names;
 }
 
+} // namespace
+
+void readToleranceObject(SpecReader& r, const nlohmann::json& tol, const std::string& pointer, ToleranceSpec& into)
+{
+    std::vector<std::string> known = dtypeNames();
+    known.insert(known.end(), {"criteria", "max_error_ratio", "min_cosine"});
+    r.checkKeys(tol, pointer, known);
+    for (const auto& info : allDTypes()) {
+        const json* bounds = r.object(tol, pointer, std::string(info.name).c_str(), false);
+        if (!bounds) continue;
+        const std::string ptr = pointer + "/" + std::string(info.name);
+        r.checkKeys(*bounds, ptr, {"rtol", "atol"});
+        auto rtol = r.number(*bounds, ptr, "rtol", true, 0, 1e6);
+        auto atol = r.number(*bounds, ptr, "atol", true, 0, 1e6);
+        if (rtol && atol) into.perDType[info.dtype] = {*rtol, *atol};
+    }
+    if (const json* criteria = r.array(tol, pointer, "criteria", false)) {
+        for (std::size_t k = 0; k < criteria->size(); ++k) {
+            const std::string ptr = SpecReader::child(pointer + "/criteria", k);
+            if (!r.isType((*criteria)[k], ptr, json::value_t::string, "a criterion name")) continue;
+            const auto name = (*criteria)[k].get<std::string>();
+            if (std::find(kCriteria.begin(), kCriteria.end(), name) == kCriteria.end())
+                r.error(ptr, "spec.unknown-criterion", "unknown criterion \"" + name + "\"" + didYouMean(name, kCriteria) +
+                                                         " (known: " + joinQuoted(kCriteria, "") + ")");
+            else into.criteria.push_back(name);
+        }
+    }
+    into.maxErrorRatio = r.number(tol, pointer, "max_error_ratio", false, 0, 1);
+    into.minCosine = r.number(tol, pointer, "min_cosine", false, -1, 1);
+}
+
+namespace {
+
 class Loader
 {
 public:
@@ -266,33 +299,7 @@ private:
 
     void readTolerance(const json& root)
     {
-        const json* tol = m_r.object(root, "", "tolerance", false);
-        if (!tol) return;
-        std::vector<std::string> known = dtypeNames();
-        known.insert(known.end(), {"criteria", "max_error_ratio", "min_cosine"});
-        m_r.checkKeys(*tol, "/tolerance", known);
-        for (const auto& info : allDTypes()) {
-            const json* bounds = m_r.object(*tol, "/tolerance", std::string(info.name).c_str(), false);
-            if (!bounds) continue;
-            const std::string ptr = "/tolerance/" + std::string(info.name);
-            m_r.checkKeys(*bounds, ptr, {"rtol", "atol"});
-            auto rtol = m_r.number(*bounds, ptr, "rtol", true, 0, 1e6);
-            auto atol = m_r.number(*bounds, ptr, "atol", true, 0, 1e6);
-            if (rtol && atol) m_spec.tolerance.perDType[info.dtype] = {*rtol, *atol};
-        }
-        if (const json* criteria = m_r.array(*tol, "/tolerance", "criteria", false)) {
-            for (std::size_t k = 0; k < criteria->size(); ++k) {
-                const std::string ptr = SpecReader::child("/tolerance/criteria", k);
-                if (!m_r.isType((*criteria)[k], ptr, json::value_t::string, "a criterion name")) continue;
-                const auto name = (*criteria)[k].get<std::string>();
-                if (std::find(kCriteria.begin(), kCriteria.end(), name) == kCriteria.end())
-                    m_r.error(ptr, "spec.unknown-criterion", "unknown criterion \"" + name + "\"" + didYouMean(name, kCriteria) +
-                                                                " (known: " + joinQuoted(kCriteria, "") + ")");
-                else m_spec.tolerance.criteria.push_back(name);
-            }
-        }
-        m_spec.tolerance.maxErrorRatio = m_r.number(*tol, "/tolerance", "max_error_ratio", false, 0, 1);
-        m_spec.tolerance.minCosine = m_r.number(*tol, "/tolerance", "min_cosine", false, -1, 1);
+        if (const json* tol = m_r.object(root, "", "tolerance", false)) readToleranceObject(m_r, *tol, "/tolerance", m_spec.tolerance);
     }
 
     void readTargets(const json& root)

@@ -170,4 +170,41 @@ ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int 
     return h;
 }
 
+ErrorMap computeMagnitudeMap(const Tensor& value, const SliceSpec& slice, int maxRows, int maxCols)
+{
+    SliceSpec absolute = slice;
+    absolute.relative = false;
+    return computeErrorMap(value, Tensor(value.dtype(), value.shape()), absolute, maxRows, maxCols);
+}
+
+ValueStats valueStats(const Tensor& value)
+{
+    ValueStats stats;
+    stats.count = value.numel();
+    double sum = 0, sumSquares = 0;
+    std::int64_t finite = 0;
+    for (std::int64_t k = 0; k < value.numel(); ++k) {
+        const double x = value.at(k);
+        if (std::isnan(x)) {
+            ++stats.nanCount;
+            continue;
+        }
+        if (std::isinf(x)) {
+            ++stats.infCount;
+            continue;
+        }
+        if (x == 0) ++stats.zeroCount;
+        if (finite++ == 0) stats.min = stats.max = x;
+        stats.min = std::min(stats.min, x);
+        stats.max = std::max(stats.max, x);
+        sum += x;
+        sumSquares += x * x;
+    }
+    if (finite > 0) {
+        stats.mean = sum / double(finite);
+        stats.stddev = std::sqrt(std::max(0.0, sumSquares / double(finite) - stats.mean * stats.mean));
+    }
+    return stats;
+}
+
 } // namespace ptowb

@@ -34,6 +34,17 @@ struct ErrorMap
 
 ErrorMap computeErrorMap(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, int maxRows, int maxCols);
 
+// |value| over a slice, pooled the same way: the heatmap of an intermediate value.
+ErrorMap computeMagnitudeMap(const Tensor& value, const SliceSpec& slice, int maxRows, int maxCols);
+
+// Summary of one tensor's values, NaN and Inf left out of min/max/mean/std.
+struct ValueStats
+{
+    std::int64_t count = 0, nanCount = 0, infCount = 0, zeroCount = 0;
+    double min = 0, max = 0, mean = 0, stddev = 0;
+};
+ValueStats valueStats(const Tensor& value);
+
 // The N-d index of slice element (row, col).
 std::vector<std::int64_t> sliceIndex(const SliceSpec& slice, std::size_t rank, std::int64_t row, std::int64_t col);
 std::int64_t flatIndex(const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& index);

@@ -1,0 +1,156 @@
+#include "cost_trace_panel.h"
+
+#include "line_cost_model.h"
+#include "tensor_heatmap.h"
+
+#include "project/atomic_file.h"
+#include "tensor/error_map.h"
+#include "tensor/npy.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace ptowb {
+
+CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
+{
+    m_costs = new LineCostModel(this);
+    m_summary = new QLabel(tr("Verify against the simulator to see its cost estimate per kernel line."));
+    m_summary->setWordWrap(true);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("costTable"));
+    m_table->setModel(m_costs);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->setWordWrap(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(LineCostModel::StatementColumn, QHeaderView::Stretch);
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const int line = index.data(LineCostModel::LineRole).toInt();
+        showLine(line);
+        Q_EMIT lineActivated(line);
+    });
+
+    m_intermediateTitle = new QLabel(tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
+    m_names = new QComboBox;
+    m_names->setObjectName(QStringLiteral("intermediateNames"));
+    m_names->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_names, &QComboBox::currentIndexChanged, this, &CostTracePanel::showCapture);
+    m_stats = new QLabel;
+    m_stats->setObjectName(QStringLiteral("intermediateStats"));
+    m_stats->setWordWrap(true);
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_map = new TensorHeatmap;
+    m_map->setObjectName(QStringLiteral("intermediateMap"));
+    m_map->setPlaceholder(tr("No value captured at this line"));
+    connect(m_map, &TensorHeatmap::hovered, m_stats, [this](const QString& text) { m_map->setToolTip(text); });
+
+    auto* intermediate = new QWidget;
+    auto* head = new QHBoxLayout;
+    head->addWidget(m_intermediateTitle, 1);
+    head->addWidget(m_names);
+    auto* intermediateLayout = new QVBoxLayout(intermediate);
+    intermediateLayout->setContentsMargins(0, 0, 0, 0);
+    intermediateLayout->addLayout(head);
+    intermediateLayout->addWidget(m_stats);
+    intermediateLayout->addWidget(m_map, 1);
+
+    auto* costs = new QWidget;
+    auto* costLayout = new QVBoxLayout(costs);
+    costLayout->setContentsMargins(0, 0, 0, 0);
+    costLayout->addWidget(m_summary);
+    costLayout->addWidget(m_table, 1);
+
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(costs);
+    splitter->addWidget(intermediate);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({600, 400});
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(splitter);
+}
+
+void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines)
+{
+    sim::CostReport report;
+    QString why;
+    if (!tracePath.isEmpty()) {
+        QByteArray text;
+        QString error;
+        if (readTextFile(tracePath, text, error)) report = sim::costReportFromTrace(text.toStdString());
+        else why = error;
+    }
+    m_costs->setReport(report, kernelLines);
+    if (report.events.empty())
+        m_summary->setText(why.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : why);
+    else
+        m_summary->setText(tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an estimate, not a measurement)")
+                               .arg(formatMicroseconds(report.totalUs), QString::fromStdString(report.platform).toHtmlEscaped())
+                               .arg(report.events.size()));
+    m_summary->setToolTip(tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
+    m_captures = caseDir.isEmpty() ? std::vector<runfolder::CaptureFile>{} : runfolder::listCaptures(caseDir.toStdString());
+    showLine(0);
+}
+
+bool CostTracePanel::showLine(int line)
+{
+    m_lineCaptures.clear();
+    for (std::size_t k = 0; k < m_captures.size(); ++k)
+        if (m_captures[k].line == line) m_lineCaptures.push_back(int(k));
+    const QSignalBlocker block(m_names);
+    m_names->clear();
+    for (int k : m_lineCaptures) m_names->addItem(QString::fromStdString(m_captures[std::size_t(k)].name));
+    m_names->setVisible(m_lineCaptures.size() > 1);
+    if (m_lineCaptures.empty()) {
+        m_intermediateTitle->setText(line > 0 ? tr("<b>Intermediate</b> at line %1: nothing captured").arg(line)
+                                              : tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
+        m_stats->clear();
+        m_map->setData({}, {}, {}, {});
+        return false;
+    }
+    showCapture(0);
+    return true;
+}
+
+void CostTracePanel::showCapture(int index)
+{
+    if (index < 0 || index >= int(m_lineCaptures.size())) return;
+    const runfolder::CaptureFile& capture = m_captures[std::size_t(m_lineCaptures[std::size_t(index)])];
+    m_intermediateTitle->setText(tr("<b>Intermediate</b> at line %1: <code>%2</code>").arg(capture.line).arg(QString::fromStdString(capture.name).toHtmlEscaped()));
+    auto loaded = readNpy(capture.path);
+    if (const auto* error = std::get_if<std::string>(&loaded)) {
+        m_stats->setText(QString::fromStdString(*error));
+        m_map->setData({}, {}, {}, {});
+        return;
+    }
+    const Tensor& value = std::get<Tensor>(loaded);
+    const ValueStats stats = valueStats(value);
+    QStringList dims;
+    for (auto d : value.shape()) dims << QString::number(d);
+    QString text = tr("%1[%2]  min %3  max %4  mean %5  std %6")
+                       .arg(QString::fromLatin1(dtypeInfo(value.dtype()).name.data(), qsizetype(dtypeInfo(value.dtype()).name.size())), dims.join(QStringLiteral(", ")))
+                       .arg(stats.min, 0, 'g', 5)
+                       .arg(stats.max, 0, 'g', 5)
+                       .arg(stats.mean, 0, 'g', 5)
+                       .arg(stats.stddev, 0, 'g', 5);
+    if (stats.nanCount || stats.infCount) text += tr("  <b>NaN %1  Inf %2</b>").arg(stats.nanCount).arg(stats.infCount);
+    m_stats->setText(text);
+    SliceSpec slice;
+    const int rank = int(value.shape().size());
+    slice.rowAxis = std::max(0, rank - 2);
+    slice.colAxis = std::max(1, rank - 1);
+    slice.fixed.assign(std::size_t(rank), 0);
+    m_map->setValues(value, slice, computeMagnitudeMap(value, slice, 512, 512));
+}
+
+QString CostTracePanel::intermediateText() const { return m_intermediateTitle->text() + QLatin1Char('\n') + m_stats->text(); }
+
+} // namespace ptowb

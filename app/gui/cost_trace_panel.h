@@ -1,0 +1,55 @@
+#pragma once
+
+#include "run/run_folder.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTableView;
+
+namespace ptowb {
+
+class LineCostModel;
+class TensorHeatmap;
+
+// The Cost/trace dock: the simulator's estimate per kernel line for the last sim run (most
+// expensive first; click a row to go to the line), and the intermediate value a kernel line
+// computed in that run (its stats and a heatmap of |value|), chosen by the kernel editor's
+// cursor line.
+class CostTracePanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit CostTracePanel(QWidget* parent = nullptr);
+
+    // The trace.json of a simulated case, the case folder (for its captures), and the kernel's
+    // source lines. An empty trace path clears the panel.
+    void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines);
+    // Shows what a kernel line (1-based) computed; returns false when the run captured nothing there.
+    bool showLine(int line);
+
+    LineCostModel& costs() { return *m_costs; }
+    QTableView& costTable() { return *m_table; }
+    TensorHeatmap& intermediateMap() { return *m_map; }
+    QString intermediateText() const;
+
+Q_SIGNALS:
+    void lineActivated(int line);
+
+private:
+    void showCapture(int index);
+
+    std::vector<runfolder::CaptureFile> m_captures;
+    std::vector<int> m_lineCaptures; // indices into m_captures for the shown line
+    LineCostModel* m_costs = nullptr;
+    QLabel* m_summary = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_intermediateTitle = nullptr;
+    QComboBox* m_names = nullptr;
+    QLabel* m_stats = nullptr;
+    TensorHeatmap* m_map = nullptr;
+};
+
+} // namespace ptowb

@@ -1,0 +1,250 @@
+#include "settings_dialog.h"
+
+#include "code_editor.h"
+
+#include "pipeline/deploy_target.h"
+#include "project/atomic_file.h"
+#include "project/project.h"
+#include "run/runner_config.h"
+#include "run/tolerance_defaults.h"
+#include "tensor/compare.h"
+#include "types/dtype.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace ptowb {
+
+namespace {
+
+const char* const kCriteriaNames[] = {"allclose", "ratio", "cosine", "double_thousandth"};
+
+QString fileText(const QString& path)
+{
+    QByteArray data;
+    QString error;
+    return readTextFile(path, data, error) ? QString::fromUtf8(data) : QString();
+}
+
+QString describe(const Diagnostics& diagnostics)
+{
+    QStringList lines;
+    for (const Diagnostic& d : diagnostics)
+        lines << QStringLiteral("%1:%2: %3: %4").arg(d.line).arg(d.col).arg(d.isError() ? QStringLiteral("error") : QStringLiteral("warning"),
+                                                                          QString::fromStdString(d.message));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString number(const std::optional<double>& value) { return value ? QString::number(*value, 'g', 10) : QString(); }
+
+} // namespace
+
+SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
+{
+    setWindowTitle(tr("Settings"));
+    setObjectName(QStringLiteral("settingsDialog"));
+    resize(820, 560);
+    m_json[0].name = QStringLiteral("runners.json");
+    m_json[1].name = QStringLiteral("deploy.json");
+    auto* tabs = new QTabWidget;
+    tabs->addTab(createToleranceTab(), tr("Default tolerances"));
+    tabs->addTab(createJsonTab(m_json[0], tr("External runners: commands that run a case folder on a device or another simulator; "
+                                             "<code>verify --against NAME</code> and the app use them. A project's runners.json adds to these."),
+                               QStringLiteral("{ \"runners\": [\n  { \"name\": \"kirin-phone\", \"kind\": \"device\", \"timeout_s\": 120,\n"
+                                              "    \"command\": [\"hdc\", \"shell\", \"/data/local/ptowb/run_op\", \"{run_dir}\"] }\n] }\n")),
+                 tr("Runners"));
+    tabs->addTab(createJsonTab(m_json[1], tr("Where Redeploy puts the package: a folder (copied atomically) or a command (no shell; "
+                                             "<code>{package}</code> <code>{archive}</code> <code>{op}</code> <code>{version}</code>)."),
+                               QStringLiteral("{ \"targets\": [\n  { \"name\": \"ops-dir\", \"folder\": \"/opt/ops\" }\n] }\n")),
+                 tr("Deploy targets"));
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+    connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tabs, 1);
+    layout->addWidget(buttons);
+}
+
+QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, const QString& example)
+{
+    auto* page = new QWidget;
+    auto* label = new QLabel(intro + tr("<br>File: <code>%1</code>").arg(QDir::toNativeSeparators(userConfigFile(file.name)).toHtmlEscaped()));
+    label->setWordWrap(true);
+    file.editor = new CodeEditor(CodeEditor::Language::Json);
+    file.editor->setObjectName(file.name);
+    file.editor->setDocumentText(fileText(userConfigFile(file.name)));
+    file.problems = new QLabel;
+    file.problems->setWordWrap(true);
+    file.problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* insertExample = new QPushButton(tr("Insert example"));
+    connect(insertExample, &QPushButton::clicked, this, [&file, example] {
+        if (file.editor->text().trimmed().isEmpty()) file.editor->setText(example);
+        else file.editor->append(QStringLiteral("\n") + example);
+    });
+    connect(file.editor, &QsciScintilla::textChanged, this, [this, &file] { checkJson(file); });
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(label);
+    layout->addWidget(file.editor, 1);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(file.problems, 1);
+    bottom->addWidget(insertExample);
+    layout->addLayout(bottom);
+    checkJson(file);
+    return page;
+}
+
+void SettingsDialog::checkJson(JsonFile& file)
+{
+    const std::vector<ConfigText> text{{userConfigFile(file.name).toStdString(), file.editor->text().toStdString()}};
+    file.diagnostics.clear();
+    if (!file.editor->text().trimmed().isEmpty())
+        file.diagnostics = file.name == QLatin1String("runners.json") ? loadRunnerConfigs(text).diagnostics : loadDeployTargets(text).diagnostics;
+    file.editor->setDiagnostics(file.diagnostics);
+    file.problems->setText(file.diagnostics.empty() ? tr("No problems.") : describe(file.diagnostics));
+    file.problems->setStyleSheet(hasErrors(file.diagnostics) ? QStringLiteral("color: #c62828") : QString());
+}
+
+QString SettingsDialog::problemsText(int jsonTab) const { return m_json[std::size_t(jsonTab)].problems->text(); }
+
+QWidget* SettingsDialog::createToleranceTab()
+{
+    const ToleranceDefaults current = loadToleranceDefaults(std::vector<std::string>{userConfigFile(QStringLiteral("tolerances.json")).toStdString()});
+    auto* page = new QWidget;
+    auto* intro = new QLabel(tr("Used when an op's tolerance does not name a dtype or criteria; an op's own tolerance always wins. "
+                                "Leave a cell empty for the built-in default (shown in grey).<br>File: <code>%1</code>")
+                                 .arg(QDir::toNativeSeparators(userConfigFile(QStringLiteral("tolerances.json"))).toHtmlEscaped()));
+    intro->setWordWrap(true);
+    std::vector<const DTypeInfo*> dtypes;
+    for (const auto& info : allDTypes()) dtypes.push_back(&info);
+    m_tolerances = new QTableWidget(int(dtypes.size()), 2);
+    m_tolerances->setObjectName(QStringLiteral("toleranceTable"));
+    m_tolerances->setHorizontalHeaderLabels({QStringLiteral("rtol"), QStringLiteral("atol")});
+    m_tolerances->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    for (int row = 0; row < int(dtypes.size()); ++row) {
+        const DTypeInfo& info = *dtypes[std::size_t(row)];
+        m_tolerances->setVerticalHeaderItem(row, new QTableWidgetItem(QString::fromLatin1(info.name.data(), qsizetype(info.name.size()))));
+        const Criteria builtIn = defaultCriteria(info.dtype);
+        const auto it = current.tolerance.perDType.find(info.dtype);
+        for (int col = 0; col < 2; ++col) {
+            auto* item = new QTableWidgetItem(it == current.tolerance.perDType.end() ? QString()
+                                                                                     : QString::number(col == 0 ? it->second.rtol : it->second.atol, 'g', 10));
+            item->setToolTip(tr("built-in: %1").arg(col == 0 ? builtIn.rtol : builtIn.atol, 0, 'g', 6));
+            m_tolerances->setItem(row, col, item);
+        }
+    }
+    auto* criteria = new QHBoxLayout;
+    for (const char* name : kCriteriaNames) {
+        auto* box = new QCheckBox(QString::fromLatin1(name));
+        box->setChecked(std::find(current.tolerance.criteria.begin(), current.tolerance.criteria.end(), name) != current.tolerance.criteria.end());
+        m_criteria.push_back(box);
+        criteria->addWidget(box);
+    }
+    criteria->addStretch(1);
+    m_maxErrorRatio = new QLineEdit(number(current.tolerance.maxErrorRatio));
+    m_maxErrorRatio->setPlaceholderText(QStringLiteral("0.005"));
+    m_minCosine = new QLineEdit(number(current.tolerance.minCosine));
+    m_minCosine->setPlaceholderText(QStringLiteral("0.9999"));
+    m_toleranceProblems = new QLabel(current.diagnostics.empty() ? QString() : describe(current.diagnostics));
+    m_toleranceProblems->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Criteria (none checked: allclose)"), criteria);
+    form->addRow(tr("max_error_ratio"), m_maxErrorRatio);
+    form->addRow(tr("min_cosine"), m_minCosine);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(intro);
+    layout->addWidget(m_tolerances, 1);
+    layout->addLayout(form);
+    layout->addWidget(m_toleranceProblems);
+    m_savedTolerances = toleranceText();
+    return page;
+}
+
+// The form as tolerances.json text; checked by the same reader as op.json's "tolerance".
+QString SettingsDialog::toleranceText() const
+{
+    nlohmann::ordered_json out = nlohmann::ordered_json::object();
+    QStringList invalid;
+    auto numberIn = [&](const QString& text, const QString& what, nlohmann::ordered_json& into) {
+        if (text.trimmed().isEmpty()) return;
+        bool ok = false;
+        const double value = text.trimmed().toDouble(&ok);
+        if (ok) into = value;
+        else invalid << what;
+    };
+    for (int row = 0; row < m_tolerances->rowCount(); ++row) {
+        const QString rtol = m_tolerances->item(row, 0)->text(), atol = m_tolerances->item(row, 1)->text();
+        if (rtol.trimmed().isEmpty() && atol.trimmed().isEmpty()) continue;
+        const std::string dtype = m_tolerances->verticalHeaderItem(row)->text().toStdString();
+        // One bound given: the other keeps its built-in value, since the file needs both.
+        const Criteria builtIn = defaultCriteria(dtypeFromName(dtype).value_or(DType::Float32));
+        auto orBuiltIn = [](const QString& text, double value) { return text.trimmed().isEmpty() ? QString::number(value, 'g', 10) : text; };
+        numberIn(orBuiltIn(rtol, builtIn.rtol), QString::fromStdString(dtype) + QStringLiteral(" rtol"), out[dtype]["rtol"]);
+        numberIn(orBuiltIn(atol, builtIn.atol), QString::fromStdString(dtype) + QStringLiteral(" atol"), out[dtype]["atol"]);
+    }
+    for (QCheckBox* box : m_criteria)
+        if (box->isChecked()) out["criteria"].push_back(box->text().toStdString());
+    numberIn(m_maxErrorRatio->text(), QStringLiteral("max_error_ratio"), out["max_error_ratio"]);
+    numberIn(m_minCosine->text(), QStringLiteral("min_cosine"), out["min_cosine"]);
+    for (const char* key : {"max_error_ratio", "min_cosine"})
+        if (out.contains(key) && out[key].is_null()) out.erase(key);
+    if (!invalid.isEmpty()) return QStringLiteral("not a number: ") + invalid.join(QStringLiteral(", "));
+    return QString::fromStdString(out.dump(2) + "\n");
+}
+
+QString SettingsDialog::save()
+{
+    QStringList errors;
+    for (JsonFile& file : m_json) {
+        checkJson(file);
+        const QString path = userConfigFile(file.name);
+        if (file.editor->text() == fileText(path)) continue;
+        if (hasErrors(file.diagnostics)) {
+            errors << tr("%1 has errors and was not saved").arg(file.name);
+            continue;
+        }
+        if (QString error = QDir().mkpath(QFileInfo(path).absolutePath()) ? writeFileAtomically(path, file.editor->text().toUtf8()) : tr("cannot create %1").arg(QFileInfo(path).absolutePath());
+            !error.isEmpty())
+            errors << error;
+    }
+    const QString tolerances = toleranceText();
+    if (tolerances != m_savedTolerances) {
+        const QString path = userConfigFile(QStringLiteral("tolerances.json"));
+        const ToleranceDefaults check = loadToleranceDefaults(std::vector<ConfigText>{{path.toStdString(), tolerances.toStdString()}});
+        if (!tolerances.startsWith(QLatin1Char('{')) || hasErrors(check.diagnostics)) {
+            const QString why = tolerances.startsWith(QLatin1Char('{')) ? describe(check.diagnostics) : tolerances;
+            m_toleranceProblems->setText(why);
+            errors << tr("default tolerances not saved: %1").arg(why);
+        } else if (QString error = QDir().mkpath(QFileInfo(path).absolutePath()) ? writeFileAtomically(path, tolerances.toUtf8()) : tr("cannot create %1").arg(QFileInfo(path).absolutePath());
+                   !error.isEmpty()) {
+            errors << error;
+        } else {
+            m_savedTolerances = tolerances;
+        }
+    }
+    return errors.join(QLatin1Char('\n'));
+}
+
+void SettingsDialog::accept()
+{
+    const QString error = save();
+    if (error.isEmpty()) {
+        QDialog::accept();
+        return;
+    }
+    QMessageBox::warning(this, tr("Settings not saved"), error);
+}
+
+} // namespace ptowb

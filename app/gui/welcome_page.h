@@ -1,0 +1,34 @@
+#pragma once
+
+#include <QWidget>
+
+class QListWidget;
+class QListWidgetItem;
+
+namespace ptowb {
+
+// What the window shows before a project is open: start a new operator, open one, a sample
+// project, or a recent project.
+class WelcomePage : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit WelcomePage(QWidget* parent = nullptr);
+
+    // Re-reads the samples and the recent projects.
+    void refresh();
+    QListWidget& samples() { return *m_samples; }
+    QListWidget& recent() { return *m_recent; }
+
+Q_SIGNALS:
+    void openRequested(const QString& folder);
+    void newOperatorRequested();
+    void openDialogRequested();
+
+private:
+    QListWidget* m_samples = nullptr;
+    QListWidget* m_recent = nullptr;
+};
+
+} // namespace ptowb

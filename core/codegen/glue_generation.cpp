@@ -1,0 +1,76 @@
+#include "codegen/glue_generation.h"
+
+#include "codegen/project_glue.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <map>
+
+namespace ptowb::codegen {
+
+namespace {
+// Generated files are source text; anything larger is not ours and is not shown.
+constexpr qint64 kMaxGeneratedFileBytes = 8 << 20;
+}
+
+std::vector<GeneratedFile> readGeneratedFolder(const QString& folder)
+{
+    std::vector<GeneratedFile> files;
+    const QDir root(folder);
+    QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile file(path);
+        if (file.size() > kMaxGeneratedFileBytes || !file.open(QIODevice::ReadOnly)) continue;
+        files.push_back({root.relativeFilePath(path).toStdString(), file.readAll().toStdString()});
+    }
+    std::sort(files.begin(), files.end(), [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });
+    return files;
+}
+
+std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous, const std::vector<GeneratedFile>& current)
+{
+    std::map<std::string, std::pair<const std::string*, const std::string*>> byPath;
+    for (const GeneratedFile& f : previous) byPath[f.path].first = &f.content;
+    for (const GeneratedFile& f : current) byPath[f.path].second = &f.content;
+    std::vector<GlueFileChange> changes;
+    for (const auto& [path, texts] : byPath) {
+        GlueFileChange change;
+        change.path = path;
+        const auto [before, after] = texts;
+        change.diff = diffLines(before ? *before : std::string(), after ? *after : std::string());
+        if (!before) change.status = GlueFileChange::Status::Added;
+        else if (!after) change.status = GlueFileChange::Status::Removed;
+        else if (*before != *after) change.status = GlueFileChange::Status::Changed;
+        changes.push_back(std::move(change));
+    }
+    return changes;
+}
+
+QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder)
+{
+    const QString staging = folder + QStringLiteral(".new");
+    const QString retired = folder + QStringLiteral(".old");
+    QDir(staging).removeRecursively();
+    QDir(retired).removeRecursively();
+    if (QString error = writeGeneratedFiles(files, staging); !error.isEmpty()) {
+        QDir(staging).removeRecursively();
+        return error;
+    }
+    if (QFileInfo::exists(folder) && !QDir().rename(folder, retired)) {
+        QDir(staging).removeRecursively();
+        return QStringLiteral("cannot replace %1").arg(folder);
+    }
+    if (!QDir().rename(staging, folder)) {
+        QDir().rename(retired, folder);
+        return QStringLiteral("cannot move the new glue into %1").arg(folder);
+    }
+    QDir(retired).removeRecursively();
+    return {};
+}
+
+} // namespace ptowb::codegen

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "codegen/glue.h"
+#include "text/line_diff.h"
+
+#include <QString>
+
+#include <vector>
+
+namespace ptowb::codegen {
+
+// One generation of the glue as written to a project's glue folder, and what changed between
+// two generations, file by file.
+std::vector<GeneratedFile> readGeneratedFolder(const QString& folder); // sorted by path
+
+struct GlueFileChange
+{
+    enum class Status { Unchanged, Changed, Added, Removed };
+    std::string path;
+    Status status = Status::Unchanged;
+    LineDiff diff; // previous -> current
+};
+
+// Every path of either generation, in path order.
+std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous, const std::vector<GeneratedFile>& current);
+
+// Replaces `folder` with exactly these files: written beside it, then swapped in, so files
+// a previous generation had and this one does not are gone and a failure keeps the old folder.
+QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder);
+
+} // namespace ptowb::codegen

@@ -1,0 +1,38 @@
+#pragma once
+
+#include "tensor/error_map.h"
+
+#include <QWidget>
+
+namespace ptowb {
+
+// The error histogram as bars: exact matches, log10 bins, NaN/Inf. Bar heights are on a
+// log scale of the count, so a handful of bad elements beside a million good ones still
+// shows; hover a bar for its range and count.
+class HistogramView : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit HistogramView(QWidget* parent = nullptr);
+
+    void setHistogram(const ErrorHistogram& histogram);
+    // "1e-4..1e-3.5: 22" for the bar under a point, "" elsewhere.
+    QString describeAt(QPoint position) const;
+    QString describeBin(std::size_t bin) const;
+
+    QSize sizeHint() const override { return {320, 64}; }
+    QSize minimumSizeHint() const override { return {160, 48}; }
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    QRect barArea() const;
+    int binAt(QPoint position) const;
+
+    ErrorHistogram m_histogram;
+};
+
+} // namespace ptowb

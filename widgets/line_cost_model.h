@@ -1,0 +1,42 @@
+#pragma once
+
+#include "sim/cost_model.h"
+
+#include <QAbstractTableModel>
+#include <QStringList>
+
+namespace ptowb {
+
+// The simulator's cost estimate per kernel line, most expensive first: what the Cost/trace
+// dock lists. The share column carries a bar (ShareRole) for the delegate-free view.
+class LineCostModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { LineColumn, StatementColumn, RunsColumn, VectorColumn, CubeColumn, MemoryColumn, TotalColumn, ShareColumn, ColumnCount };
+    enum Role { LineRole = Qt::UserRole + 1, ShareRole };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    // `kernelLines` are the kernel's source lines, for the statement column.
+    void setReport(const sim::CostReport& report, const QStringList& kernelLines);
+    const sim::CostReport& report() const { return m_report; }
+    double totalUs() const { return m_total; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    sim::CostReport m_report;
+    std::vector<sim::LineCost> m_lines;
+    QStringList m_source;
+    double m_total = 0;
+};
+
+// "12.3 µs" / "850 ns": one way to print an estimate everywhere in the app.
+QString formatMicroseconds(double us);
+
+} // namespace ptowb
