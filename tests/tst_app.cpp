@@ -438,6 +438,15 @@ private slots:
         QVERIFY(w.welcomePage().recent().item(0)->text().startsWith(QStringLiteral("softmax")));
     }
 
+    // Completion words are prepared on a thread: an editor closed at once must not crash.
+    void editorsCloseWhilePreparingCompletion()
+    {
+        for (int k = 0; k < 40; ++k) {
+            auto editor = std::make_unique<CodeEditor>(k % 2 ? CodeEditor::Language::Json : CodeEditor::Language::Python);
+            editor->setText(QStringLiteral("x"));
+        }
+    }
+
     // Hover help: pypto functions and dtypes in the kernel, op.json keys and rule functions.
     void hoverHelp()
     {

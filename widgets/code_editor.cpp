@@ -43,6 +43,13 @@ CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(paren
     configureDiagnosticStyles();
 }
 
+CodeEditor::~CodeEditor()
+{
+    // Completion words are prepared on a thread; an editor closed before that ends must stop it
+    // first, or the thread outlives the words it reads.
+    if (m_apis) m_apis->cancelPreparation();
+}
+
 void CodeEditor::configureCommon()
 {
     const QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);

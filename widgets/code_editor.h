@@ -21,6 +21,7 @@ public:
     static Language languageForFile(const QString& fileName);
 
     explicit CodeEditor(Language language, QWidget* parent = nullptr);
+    ~CodeEditor() override;
 
     Language language() const { return m_language; }
 
