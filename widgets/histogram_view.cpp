@@ -14,11 +14,13 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     setFixedHeight(64);
+    hide(); // until there is a histogram to show
 }
 
 void HistogramView::setHistogram(const ErrorHistogram& histogram)
 {
     m_histogram = histogram;
+    setVisible(!m_histogram.counts.empty());
     update();
 }
 
