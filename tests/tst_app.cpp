@@ -33,6 +33,7 @@
 #include <QTemporaryDir>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QTableView>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -257,8 +258,14 @@ private slots:
         QVERIFY(palette);
         palette->open();
         const QStringList all = palette->visibleCommands();
-        for (const char* name : {"Verify", "Redeploy", "Save", "Validate", "New Operator", "Open Project"})
+        for (const char* name : {"Verify", "Redeploy", "Save", "Validate", "New Operator", "Open Project", "Generate", "Export", "Settings",
+                                 "Welcome Page", "Generated glue", "Cost/trace", "Tensor diff"})
             QVERIFY2(all.contains(QString::fromLatin1(name)), qPrintable(all.join(QStringLiteral(", "))));
+        // Every command has a shortcut (recent projects aside: they are a list).
+        for (QAction* action : w.findChildren<QAction*>())
+            if (!action->text().isEmpty() && !action->isSeparator() && !action->menu() && !action->text().startsWith(QLatin1Char('/')) &&
+                action->text() != QLatin1String("Main"))
+                QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
         palette->setFilter(QStringLiteral("new op"));
         QCOMPARE(palette->visibleCommands(), QStringList{QStringLiteral("New Operator")});
         palette->setFilter(QStringLiteral("no such command"));

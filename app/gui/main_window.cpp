@@ -187,7 +187,7 @@ void MainWindow::createActions()
     settings->setToolTip(tr("Runners, deploy targets and default tolerances (Ctrl+,)"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
+    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
 
     QMenu* build = menuBar()->addMenu(tr("&Operator"));
     QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton), tr("&Validate"), &m_session, &EditorSession::validateNow);
@@ -210,15 +210,22 @@ void MainWindow::createActions()
     });
     welcome->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     view->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+    // Alt+1... toggles the docks, in the order they were created.
+    int dockKey = Qt::Key_1;
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+        QAction* toggle = dock->toggleViewAction();
+        if (dockKey <= Qt::Key_9) toggle->setShortcut(QKeySequence(Qt::ALT | Qt::Key(dockKey++)));
+        view->addAction(toggle);
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About PTO Workbench"), this, [this] {
+    QAction* about = help->addAction(tr("&About PTO Workbench"), this, [this] {
         QMessageBox::about(this, tr("About PTO Workbench"),
                            tr("<b>PTO Workbench</b><p>Describe a PyPTO kernel once in op.json; the workbench checks the "
                               "description, verifies the kernel against its CPU reference in the simulator, generates the "
                               "torch, ONNX and graph-compiler glue, and exports and deploys the op package.</p>"));
     });
+    about->setShortcut(Qt::Key_F1);
 
     QToolBar* bar = addToolBar(tr("Main"));
     bar->setObjectName(QStringLiteral("mainToolBar"));
