@@ -4,6 +4,7 @@
 #include "package/package_check.h"
 #include "pipeline/deploy_target.h"
 #include "pipeline/pipeline.h"
+#include "run/run_folder.h"
 #include "run/tolerance_defaults.h"
 
 #include <QDirIterator>
@@ -244,6 +245,25 @@ private Q_SLOTS:
             QVERIFY2(hasErrors(load(bad).diagnostics), bad);
         QVERIFY(load("{ \"flaot16\": {} }").diagnostics.at(0).message.find("float16") != std::string::npos);
         QVERIFY(loadToleranceDefaults(std::vector<std::string>{dir.filePath(QStringLiteral("none.json")).toStdString()}).diagnostics.empty());
+    }
+
+    // Only folders named like run ids go, the oldest first.
+    void oldRunsArePruned()
+    {
+        QTemporaryDir dir;
+        const QString root = dir.path();
+        for (int k = 0; k < 6; ++k) {
+            const QString run = root + QStringLiteral("/20261130-0000%1-ref").arg(k, 2, 10, QLatin1Char('0'));
+            QVERIFY(QDir().mkpath(run + QStringLiteral("/case"))); // made in order: modification times ascend (or tie, then names decide)
+        }
+        QVERIFY(QDir().mkpath(root + QStringLiteral("/notes")));
+        QCOMPARE(runfolder::pruneRuns(root.toStdString(), 4), 2);
+        QStringList left = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QCOMPARE(left.size(), 5);
+        QVERIFY(left.contains(QStringLiteral("notes")));
+        QVERIFY(!left.contains(QStringLiteral("20261130-000000-ref")) && !left.contains(QStringLiteral("20261130-000001-ref")));
+        QCOMPARE(runfolder::pruneRuns(root.toStdString(), 4), 0);
+        QCOMPARE(runfolder::pruneRuns((root + QStringLiteral("/missing")).toStdString(), 0), 0);
     }
 };
 

@@ -21,6 +21,8 @@ namespace ptowb {
 
 namespace {
 
+constexpr std::size_t kKeptRuns = 20; // run folders a project keeps: the last ten verifies
+
 // What earlier runs left in <project>/.ptowb/pipeline.json: the input hash each step last
 // succeeded with.
 class PipelineState
@@ -167,6 +169,8 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
                 options.progress(PipelineStep::Verify, "case " + caseName + " (" + std::to_string(done + 1) + "/" + std::to_string(total) + ")");
         };
         result.verification = verify(judged, projectDir, *reference.backend, *target.backend, project.runsFolder().toStdString(), run);
+        // Each verify leaves two run folders (with captured intermediates): keep the recent ones.
+        runfolder::pruneRuns(project.runsFolder().toStdString(), kKeptRuns);
         if (!result.verification.cases.empty()) {
             const QString trace = QString::fromStdString(runfolder::caseDir(result.verification.targetRunDir, result.verification.cases.front().caseName) + "/trace.json");
             if (QFileInfo::exists(trace)) result.tracePath = trace;

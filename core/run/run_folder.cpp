@@ -106,6 +106,22 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
     return outputs;
 }
 
+int pruneRuns(const std::string& runsRoot, std::size_t keep)
+{
+    static const std::regex kRunId(R"(^[0-9]{8}-[0-9]{6}-.+$)");
+    std::vector<std::pair<fs::file_time_type, fs::path>> runs;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(runsRoot, ec))
+        if (entry.is_directory(ec) && std::regex_match(entry.path().filename().string(), kRunId))
+            runs.emplace_back(entry.last_write_time(ec), entry.path());
+    if (runs.size() <= keep) return 0;
+    std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second > b.second); });
+    int removed = 0;
+    for (std::size_t k = keep; k < runs.size(); ++k)
+        if (fs::remove_all(runs[k].second, ec) > 0 && !ec) ++removed;
+    return removed;
+}
+
 std::string capturePath(const std::string& caseDir, int line, const std::string& name)
 {
     return (std::filesystem::path(caseDir) / "captures" / ("L" + std::to_string(line) + "_" + name + ".npy")).string();

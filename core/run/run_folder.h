@@ -57,6 +57,9 @@ struct CaptureFile
     std::string name;
     std::string path;
 };
+// Removes all but the `keep` most recent run folders (by modification time) under runsRoot;
+// only folders named like run ids are touched. Returns how many were removed.
+int pruneRuns(const std::string& runsRoot, std::size_t keep);
 std::string capturePath(const std::string& caseDir, int line, const std::string& name);
 std::vector<CaptureFile> listCaptures(const std::string& caseDir); // by line, then name
 nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype);
