@@ -124,14 +124,14 @@ QWidget* SettingsDialog::createToleranceTab()
     const ToleranceDefaults current = loadToleranceDefaults(std::vector<std::string>{userConfigFile(QStringLiteral("tolerances.json")).toStdString()});
     auto* page = new QWidget;
     auto* intro = new QLabel(tr("Used when an op's tolerance does not name a dtype or criteria; an op's own tolerance always wins. "
-                                "Leave a cell empty for the built-in default (shown in grey).<br>File: <code>%1</code>")
+                                "Leave a cell empty for the built-in default (in grey on the right).<br>File: <code>%1</code>")
                                  .arg(QDir::toNativeSeparators(userConfigFile(QStringLiteral("tolerances.json"))).toHtmlEscaped()));
     intro->setWordWrap(true);
     std::vector<const DTypeInfo*> dtypes;
     for (const auto& info : allDTypes()) dtypes.push_back(&info);
-    m_tolerances = new QTableWidget(int(dtypes.size()), 2);
+    m_tolerances = new QTableWidget(int(dtypes.size()), 3);
     m_tolerances->setObjectName(QStringLiteral("toleranceTable"));
-    m_tolerances->setHorizontalHeaderLabels({QStringLiteral("rtol"), QStringLiteral("atol")});
+    m_tolerances->setHorizontalHeaderLabels({QStringLiteral("rtol"), QStringLiteral("atol"), tr("built-in")});
     m_tolerances->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     for (int row = 0; row < int(dtypes.size()); ++row) {
         const DTypeInfo& info = *dtypes[std::size_t(row)];
@@ -144,6 +144,11 @@ QWidget* SettingsDialog::createToleranceTab()
             item->setToolTip(tr("built-in: %1").arg(col == 0 ? builtIn.rtol : builtIn.atol, 0, 'g', 6));
             m_tolerances->setItem(row, col, item);
         }
+        auto* builtInItem = new QTableWidgetItem(builtIn.rtol == 0 && builtIn.atol == 0 ? tr("exact")
+                                                                                        : QStringLiteral("rtol %1, atol %2").arg(builtIn.rtol, 0, 'g', 6).arg(builtIn.atol, 0, 'g', 6));
+        builtInItem->setFlags(Qt::ItemIsEnabled);
+        builtInItem->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+        m_tolerances->setItem(row, 2, builtInItem);
     }
     auto* criteria = new QHBoxLayout;
     for (const char* name : kCriteriaNames) {
