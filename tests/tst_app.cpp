@@ -155,10 +155,12 @@ private slots:
         QVERIFY(glue.fileView().text().contains(QStringLiteral("scale_gelu")));
         const QString good = kernel->text();
         kernel->setText(QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
+        QVERIFY(costs.summaryText().contains(QStringLiteral("kernel edited since")));
         panel.verifyAction()->trigger(); // saves first
         QVERIFY(finished.wait(60000));
         QVERIFY(!panel.runner().lastResult().ok());
         QCOMPARE(panel.verification().failures(), 2);
+        QVERIFY(!costs.summaryText().contains(QStringLiteral("kernel edited since"))); // a new run
         QVERIFY(readFile(dir.filePath(QStringLiteral("kernel.py"))).contains("g * scale * 2.0"));
         const QModelIndex verdict = panel.verification().index(0, VerificationModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("FAIL"));

@@ -89,19 +89,31 @@ void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir, c
         else why = error;
     }
     m_costs->setReport(report, kernelLines);
+    m_kernelEdited = false;
     if (report.events.empty())
-        m_summary->setText(why.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : why);
+        m_summaryText = why.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : why;
     else
-        m_summary->setText(tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an estimate, not a measurement)")
-                               .arg(formatMicroseconds(report.totalUs), QString::fromStdString(report.platform).toHtmlEscaped())
-                               .arg(report.events.size()));
+        m_summaryText = tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an estimate, not a measurement)")
+                            .arg(formatMicroseconds(report.totalUs), QString::fromStdString(report.platform).toHtmlEscaped())
+                            .arg(report.events.size());
+    m_summary->setText(m_summaryText);
     m_summary->setToolTip(tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
     m_captures = caseDir.isEmpty() ? std::vector<runfolder::CaptureFile>{} : runfolder::listCaptures(caseDir.toStdString());
+    m_shownLine = -1;
     showLine(0);
+}
+
+void CostTracePanel::markKernelEdited()
+{
+    if (m_kernelEdited || m_costs->rowCount() == 0) return;
+    m_kernelEdited = true;
+    m_summary->setText(m_summaryText + tr(" — <i>kernel edited since: lines may have moved; Verify again</i>"));
 }
 
 bool CostTracePanel::showLine(int line)
 {
+    if (line == m_shownLine) return !m_lineCaptures.empty(); // the cursor moved within the line
+    m_shownLine = line;
     m_lineCaptures.clear();
     for (std::size_t k = 0; k < m_captures.size(); ++k)
         if (m_captures[k].line == line) m_lineCaptures.push_back(int(k));
@@ -150,6 +162,8 @@ void CostTracePanel::showCapture(int index)
     slice.fixed.assign(std::size_t(rank), 0);
     m_map->setValues(value, slice, computeMagnitudeMap(value, slice, 512, 512));
 }
+
+QString CostTracePanel::summaryText() const { return m_summary->text(); }
 
 QString CostTracePanel::intermediateText() const { return m_intermediateTitle->text() + QLatin1Char('\n') + m_stats->text(); }
 

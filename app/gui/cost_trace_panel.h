@@ -29,11 +29,14 @@ public:
     void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines);
     // Shows what a kernel line (1-based) computed; returns false when the run captured nothing there.
     bool showLine(int line);
+    // The kernel was edited after the run: lines may have moved, so say so.
+    void markKernelEdited();
 
     LineCostModel& costs() { return *m_costs; }
     QTableView& costTable() { return *m_table; }
     TensorHeatmap& intermediateMap() { return *m_map; }
     QString intermediateText() const;
+    QString summaryText() const;
 
 Q_SIGNALS:
     void lineActivated(int line);
@@ -43,6 +46,9 @@ private:
 
     std::vector<runfolder::CaptureFile> m_captures;
     std::vector<int> m_lineCaptures; // indices into m_captures for the shown line
+    int m_shownLine = -1;
+    bool m_kernelEdited = false;
+    QString m_summaryText;
     LineCostModel* m_costs = nullptr;
     QLabel* m_summary = nullptr;
     QTableView* m_table = nullptr;

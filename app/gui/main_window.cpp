@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     });
     connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
     connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
+    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel, &CostTracePanel::markKernelEdited);
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
