@@ -179,6 +179,9 @@ private slots:
         const QString hover = diff.heatmap().describeAt(QPoint(20, 20));
         QVERIFY2(hover.contains(QStringLiteral("expected")) && hover.contains(QStringLiteral("actual")), qPrintable(hover));
         diff.worstTable().cellClicked(0, 0);
+        const QVariantList worstIndex = diff.worstTable().item(0, 0)->data(Qt::UserRole).toList();
+        QCOMPARE(diff.expectedView().currentIndex().row(), worstIndex.at(0).toInt());
+        QCOMPARE(diff.expectedView().currentIndex().column(), worstIndex.at(1).toInt());
         QAbstractItemModelTester expectedTester(&diff.expectedValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester actualTester(&diff.actualValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(diff.expectedValues().rowCount(), 4);

@@ -70,8 +70,10 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     // Expected and actual values of the slice side by side, scrolling together.
     m_expectedValues = new SliceValuesModel(this);
     m_actualValues = new SliceValuesModel(this);
-    auto* expectedView = new QTableView;
-    auto* actualView = new QTableView;
+    m_expectedView = new QTableView;
+    m_actualView = new QTableView;
+    QTableView* expectedView = m_expectedView;
+    QTableView* actualView = m_actualView;
     expectedView->setObjectName(QStringLiteral("expectedValues"));
     actualView->setObjectName(QStringLiteral("actualValues"));
     expectedView->setModel(m_expectedValues);
@@ -122,18 +124,33 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     connect(m_colAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
     connect(m_fixed, &QLineEdit::editingFinished, this, &TensorDiffPanel::refresh);
     connect(m_worst, &QTableWidget::cellClicked, this, [this](int row, int) {
-        const QVariant index = m_worst->item(row, 0)->data(Qt::UserRole);
         std::vector<std::int64_t> element;
-        for (const QVariant& v : index.toList()) element.push_back(v.toLongLong());
-        // Show the slice the element lies in, then mark it.
-        if (element.size() > 2) {
-            QStringList parts;
-            for (auto i : element) parts << QString::number(i);
-            m_fixed->setText(parts.join(QStringLiteral(", ")));
-            refresh();
-        }
-        m_heatmap->markElement(element);
+        for (const QVariant& v : m_worst->item(row, 0)->data(Qt::UserRole).toList()) element.push_back(v.toLongLong());
+        showElement(element);
     });
+}
+
+void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
+{
+    if (element.size() != m_actual.shape().size()) return;
+    // Show the slice the element lies in, mark it on the map, and centre both value grids on it.
+    if (element.size() > 2) {
+        QStringList parts;
+        for (auto i : element) parts << QString::number(i);
+        m_fixed->setText(parts.join(QStringLiteral(", ")));
+        refresh();
+    }
+    m_heatmap->markElement(element);
+    const SliceSpec slice = currentSlice();
+    const std::size_t rank = element.size();
+    const int row = rank >= 2 ? int(element[std::size_t(slice.rowAxis)]) : 0;
+    const int col = rank >= 2 ? int(element[std::size_t(slice.colAxis)]) : rank == 1 ? int(element[0]) : 0;
+    for (auto [view, model] : {std::pair{m_expectedView, m_expectedValues}, std::pair{m_actualView, m_actualValues}}) {
+        const QModelIndex index = model->index(row, col);
+        if (!index.isValid()) continue;
+        view->setCurrentIndex(index);
+        view->scrollTo(index, QAbstractItemView::PositionAtCenter);
+    }
 }
 
 QString TensorDiffPanel::showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst)

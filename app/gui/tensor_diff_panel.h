@@ -9,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QTableView;
 class QTableWidget;
 
 namespace ptowb {
@@ -35,6 +36,9 @@ public:
     HistogramView& histogramView() { return *m_histogramView; }
     SliceValuesModel& expectedValues() { return *m_expectedValues; }
     SliceValuesModel& actualValues() { return *m_actualValues; }
+    QTableView& expectedView() { return *m_expectedView; }
+    // Selects the slice an element lies in, marks it on the map and centres the value grids on it.
+    void showElement(const std::vector<std::int64_t>& element);
 
 private:
     void refresh();
@@ -54,6 +58,8 @@ private:
     QTableWidget* m_worst = nullptr;
     SliceValuesModel* m_expectedValues = nullptr;
     SliceValuesModel* m_actualValues = nullptr;
+    QTableView* m_expectedView = nullptr;
+    QTableView* m_actualView = nullptr;
 };
 
 } // namespace ptowb
