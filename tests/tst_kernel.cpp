@@ -183,6 +183,8 @@ private Q_SLOTS:
         QCOMPARE(kernel::apiHelp("set_vec_tile_shapes").substr(0, 32), std::string("pypto.set_vec_tile_shapes(*dims)"));
         QVERIFY(kernel::apiHelp("sum").find("keepdim=...") != std::string::npos);
         QVERIFY(kernel::apiHelp("DT_BF16").find("bfloat16") != std::string::npos);
+        QVERIFY(kernel::apiHelp("Tensor").find("annotation") != std::string::npos);
+        QVERIFY(kernel::apiHelp("jit").find("kernel") != std::string::npos);
         QVERIFY(kernel::apiHelp("no_such_function").empty());
         QVERIFY(kernel::apiHelp("").empty());
     }

@@ -94,7 +94,13 @@ std::string apiHelp(std::string_view name)
 {
     if (const auto dtype = dtypeFromPypto(name)) return "pypto." + std::string(name) + ": dtype " + std::string(dtypeInfo(*dtype).name) + ".";
     const ApiFunction* f = findApi(name);
-    if (!f) return {};
+    if (!f) {
+        if (name == "Tensor") return "pypto.Tensor[...] (any shape and dtype) or pypto.Tensor([d0, d1], pypto.DT_FP16): the annotation "
+                                     "of a kernel tensor argument; the checker compares a fixed rank or dtype with op.json.";
+        if (name == "frontend" || name == "jit") return "@pypto.frontend.jit(): compiles the function as a PyPTO kernel. "
+                                                        "The workbench's simulator runs the same function on the CPU.";
+        return {};
+    }
     std::string signature = "pypto." + std::string(f->name) + "(";
     auto add = [&](const std::string& part) {
         if (signature.back() != '(') signature += ", ";
