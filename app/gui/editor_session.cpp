@@ -66,8 +66,9 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
         e->setDocumentText(QString::fromUtf8(texts[std::size_t(k)]));
         e->setEnabled(true);
     }
-    m_validationTimer.stop();
-    validateNow();
+    // Checking the reference loads libtorch; started at once, that load would hold the dynamic
+    // loader while the window loads its own plugins, delaying the first paint.
+    m_validationTimer.start();
     Q_EMIT modificationChanged(false);
     return true;
 }
