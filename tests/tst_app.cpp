@@ -193,6 +193,9 @@ private slots:
         int changed = 0;
         for (const auto& change : glue.changes()) changed += change.status == codegen::GlueFileChange::Status::Changed;
         QVERIFY(changed >= 1);
+        // The dock moved to the first changed file and shows its diff.
+        QVERIFY(glue.diffView().isVisibleTo(&glue));
+        QVERIFY(!glue.fileList().currentItem()->text(1).isEmpty());
         for (const auto& change : glue.changes())
             if (change.status == codegen::GlueFileChange::Status::Changed) {
                 QVERIFY(glue.showFile(QString::fromStdString(change.path)));

@@ -77,6 +77,7 @@ void GeneratedGluePanel::reload(const QString& glueFolder, bool reset)
     m_folder = glueFolder;
     m_changes = codegen::compareGenerations(m_previous.empty() ? m_current : m_previous, m_current);
     rebuildList();
+    if (!same && !m_previous.empty()) m_tabs->setCurrentWidget(m_diff); // a new generation: show what it changed
 }
 
 void GeneratedGluePanel::rebuildList()
@@ -85,6 +86,7 @@ void GeneratedGluePanel::rebuildList()
     m_list->clear();
     int changed = 0, added = 0, removed = 0;
     QTreeWidgetItem* select = nullptr;
+    QTreeWidgetItem* firstChanged = nullptr;
     for (const auto& change : m_changes) {
         QString what;
         QColor colour;
@@ -112,8 +114,11 @@ void GeneratedGluePanel::rebuildList()
             item->setForeground(0, colour);
             item->setForeground(1, colour);
         }
-        if (item->text(0) == selected || (!select && selected.isEmpty() && change.status != Status::Unchanged)) select = item;
+        if (change.status != Status::Unchanged && !firstChanged) firstChanged = item;
+        if (item->text(0) == selected) select = item;
     }
+    // Stay on the selected file when it changed or nothing did; otherwise show the first change.
+    if (firstChanged && (!select || select->text(1).isEmpty())) select = firstChanged;
     if (m_current.empty()) m_summary->setText(tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
     else if (m_previous.empty()) m_summary->setText(tr("%1 files in %2. Changes show after the next generation.").arg(m_current.size()).arg(m_folder));
     else if (changed + added + removed == 0) m_summary->setText(tr("%1 files; the last generation changed nothing.").arg(m_current.size()));
@@ -138,12 +143,14 @@ bool GeneratedGluePanel::showFile(const QString& path)
         const CodeEditor::Language language = CodeEditor::languageForFile(path);
         if (language != m_file->language()) {
             const int index = m_tabs->indexOf(m_file);
+            QWidget* shown = m_tabs->currentWidget();
             CodeEditor* replacement = readOnlyEditor(language, QStringLiteral("glueFileView"));
             m_tabs->removeTab(index);
             m_tabs->insertTab(index, replacement, tr("File"));
+            if (shown == m_file) shown = replacement;
             m_file->deleteLater();
             m_file = replacement;
-            m_tabs->setCurrentIndex(index);
+            m_tabs->setCurrentWidget(shown);
         }
         m_file->setDocumentText(QString::fromStdString(content));
         m_diff->setDocumentText(change.status == Status::Unchanged ? tr("No change in the last generation.")
