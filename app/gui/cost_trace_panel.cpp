@@ -80,27 +80,35 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
 
 void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines)
 {
-    sim::CostReport report;
-    QString why;
-    if (!tracePath.isEmpty()) {
-        QByteArray text;
-        QString error;
-        if (readTextFile(tracePath, text, error)) report = sim::costReportFromTrace(text.toStdString());
-        else why = error;
-    }
-    m_costs->setReport(report, kernelLines);
+    m_runLoader.run(
+        [tracePath, caseDir] {
+            LoadedRun run;
+            if (!tracePath.isEmpty()) {
+                QByteArray text;
+                if (readTextFile(tracePath, text, run.error)) run.report = sim::costReportFromTrace(text.toStdString());
+            }
+            if (!caseDir.isEmpty()) run.captures = runfolder::listCaptures(caseDir.toStdString());
+            return run;
+        },
+        [this, tracePath, kernelLines](LoadedRun run) { applyRun(tracePath, kernelLines, std::move(run)); });
+}
+
+void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kernelLines, LoadedRun run)
+{
+    m_costs->setReport(run.report, kernelLines);
     m_kernelEdited = false;
-    if (report.events.empty())
-        m_summaryText = why.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : why;
+    if (run.report.events.empty())
+        m_summaryText = run.error.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : run.error;
     else
         m_summaryText = tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an estimate, not a measurement)")
-                            .arg(formatMicroseconds(report.totalUs), QString::fromStdString(report.platform).toHtmlEscaped())
-                            .arg(report.events.size());
+                            .arg(formatMicroseconds(run.report.totalUs), QString::fromStdString(run.report.platform).toHtmlEscaped())
+                            .arg(run.report.events.size());
     m_summary->setText(m_summaryText);
     m_summary->setToolTip(tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
-    m_captures = caseDir.isEmpty() ? std::vector<runfolder::CaptureFile>{} : runfolder::listCaptures(caseDir.toStdString());
+    m_captures = std::move(run.captures);
     m_shownLine = -1;
-    showLine(0);
+    showLine(m_requestedLine);
+    Q_EMIT runShown();
 }
 
 void CostTracePanel::markKernelEdited()
@@ -112,6 +120,7 @@ void CostTracePanel::markKernelEdited()
 
 bool CostTracePanel::showLine(int line)
 {
+    m_requestedLine = line;
     if (line == m_shownLine) return !m_lineCaptures.empty(); // the cursor moved within the line
     m_shownLine = line;
     m_lineCaptures.clear();
@@ -126,6 +135,8 @@ bool CostTracePanel::showLine(int line)
                                               : tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
         m_stats->clear();
         m_map->setData({}, {}, {}, {});
+        m_captureLoader.cancel();
+        Q_EMIT intermediateShown();
         return false;
     }
     showCapture(0);
@@ -137,30 +148,50 @@ void CostTracePanel::showCapture(int index)
     if (index < 0 || index >= int(m_lineCaptures.size())) return;
     const runfolder::CaptureFile& capture = m_captures[std::size_t(m_lineCaptures[std::size_t(index)])];
     m_intermediateTitle->setText(tr("<b>Intermediate</b> at line %1: <code>%2</code>").arg(capture.line).arg(QString::fromStdString(capture.name).toHtmlEscaped()));
-    auto loaded = readNpy(capture.path);
-    if (const auto* error = std::get_if<std::string>(&loaded)) {
-        m_stats->setText(QString::fromStdString(*error));
+    m_stats->setText(tr("loading…"));
+    m_captureLoader.run(
+        [path = capture.path] {
+            LoadedCapture loaded;
+            auto read = readNpy(path);
+            if (const auto* error = std::get_if<std::string>(&read)) {
+                loaded.error = QString::fromStdString(*error);
+                return loaded;
+            }
+            loaded.value = std::move(std::get<Tensor>(read));
+            loaded.stats = valueStats(loaded.value);
+            const int rank = int(loaded.value.shape().size());
+            loaded.slice.rowAxis = std::max(0, rank - 2);
+            loaded.slice.colAxis = std::max(1, rank - 1);
+            loaded.slice.fixed.assign(std::size_t(rank), 0);
+            loaded.magnitude = computeMagnitudeMap(loaded.value, loaded.slice, 512, 512);
+            return loaded;
+        },
+        [this](LoadedCapture loaded) { applyCapture(std::move(loaded)); });
+}
+
+void CostTracePanel::applyCapture(LoadedCapture loaded)
+{
+    if (!loaded.error.isEmpty()) {
+        m_stats->setText(loaded.error);
         m_map->setData({}, {}, {}, {});
+        Q_EMIT intermediateShown();
         return;
     }
-    const Tensor& value = std::get<Tensor>(loaded);
-    const ValueStats stats = valueStats(value);
+    const Tensor& value = loaded.value;
+    const ValueStats& stats = loaded.stats;
     QStringList dims;
     for (auto d : value.shape()) dims << QString::number(d);
+    const std::string_view dtype = dtypeInfo(value.dtype()).name;
     QString text = tr("%1[%2]  min %3  max %4  mean %5  std %6")
-                       .arg(QString::fromLatin1(dtypeInfo(value.dtype()).name.data(), qsizetype(dtypeInfo(value.dtype()).name.size())), dims.join(QStringLiteral(", ")))
+                       .arg(QString::fromLatin1(dtype.data(), qsizetype(dtype.size())), dims.join(QStringLiteral(", ")))
                        .arg(stats.min, 0, 'g', 5)
                        .arg(stats.max, 0, 'g', 5)
                        .arg(stats.mean, 0, 'g', 5)
                        .arg(stats.stddev, 0, 'g', 5);
     if (stats.nanCount || stats.infCount) text += tr("  <b>NaN %1  Inf %2</b>").arg(stats.nanCount).arg(stats.infCount);
     m_stats->setText(text);
-    SliceSpec slice;
-    const int rank = int(value.shape().size());
-    slice.rowAxis = std::max(0, rank - 2);
-    slice.colAxis = std::max(1, rank - 1);
-    slice.fixed.assign(std::size_t(rank), 0);
-    m_map->setValues(value, slice, computeMagnitudeMap(value, slice, 512, 512));
+    m_map->setValues(value, loaded.slice, loaded.magnitude);
+    Q_EMIT intermediateShown();
 }
 
 QString CostTracePanel::summaryText() const { return m_summary->text(); }

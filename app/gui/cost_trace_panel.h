@@ -1,6 +1,10 @@
 #pragma once
 
+#include "work_pool.h"
+
 #include "run/run_folder.h"
+#include "sim/cost_model.h"
+#include "tensor/error_map.h"
 
 #include <QWidget>
 
@@ -25,9 +29,11 @@ public:
     explicit CostTracePanel(QWidget* parent = nullptr);
 
     // The trace.json of a simulated case, the case folder (for its captures), and the kernel's
-    // source lines. An empty trace path clears the panel.
+    // source lines, read off the GUI thread (runShown says when). An empty trace path clears
+    // the panel.
     void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines);
-    // Shows what a kernel line (1-based) computed; returns false when the run captured nothing there.
+    // Shows what a kernel line (1-based) computed, loaded off the GUI thread
+    // (intermediateShown says when); returns false when the run captured nothing there.
     bool showLine(int line);
     // The kernel was edited after the run: lines may have moved, so say so.
     void markKernelEdited();
@@ -40,13 +46,32 @@ public:
 
 Q_SIGNALS:
     void lineActivated(int line);
+    void runShown();
+    void intermediateShown();
 
 private:
+    struct LoadedRun
+    {
+        sim::CostReport report;
+        std::vector<runfolder::CaptureFile> captures;
+        QString error;
+    };
+    struct LoadedCapture
+    {
+        Tensor value;
+        ValueStats stats;
+        SliceSpec slice;
+        ErrorMap magnitude;
+        QString error;
+    };
+    void applyRun(const QString& tracePath, const QStringList& kernelLines, LoadedRun run);
     void showCapture(int index);
+    void applyCapture(LoadedCapture capture);
 
     std::vector<runfolder::CaptureFile> m_captures;
     std::vector<int> m_lineCaptures; // indices into m_captures for the shown line
     int m_shownLine = -1;
+    int m_requestedLine = 0;
     bool m_kernelEdited = false;
     QString m_summaryText;
     LineCostModel* m_costs = nullptr;
@@ -56,6 +81,8 @@ private:
     QComboBox* m_names = nullptr;
     QLabel* m_stats = nullptr;
     TensorHeatmap* m_map = nullptr;
+    LatestJob<LoadedRun> m_runLoader{this};
+    LatestJob<LoadedCapture> m_captureLoader{this};
 };
 
 } // namespace ptowb

@@ -1,5 +1,7 @@
 #include "editor_session.h"
 
+#include "work_pool.h"
+
 #include "code_editor.h"
 #include "project/atomic_file.h"
 
@@ -110,7 +112,7 @@ void EditorSession::validateNow()
     const QByteArray description = editor(Document::Description)->text().toUtf8();
     const QByteArray reference = editor(Document::Reference)->text().toUtf8();
     const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
-    m_watcher.setFuture(QtConcurrent::run([project, description, reference, kernel] { return project.check(description, reference, kernel); }));
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, description, reference, kernel] { return project.check(description, reference, kernel); }));
 }
 
 void EditorSession::onValidationFinished()

@@ -11,6 +11,7 @@
 #include "run_panel.h"
 #include "settings_dialog.h"
 #include "welcome_page.h"
+#include "work_pool.h"
 
 #include <QAction>
 #include <QApplication>
@@ -37,6 +38,7 @@ using Document = EditorSession::Document;
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
+    startThreadsAhead();
     m_prompt = [](QWidget* parentWidget) {
         return QMessageBox::question(parentWidget, tr("Unsaved changes"), tr("Save the changes to this project before closing it?"),
                                      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
@@ -55,7 +57,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connect(m_runPanel, &RunPanel::finished, this, [this] {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
     });
-    connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
+    connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
+        std::vector<std::pair<int, QString>> notes;
+        for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
+        m_session.editor(Document::Kernel)->setLineNotes(notes);
+    });
+        connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
     connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
     connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel, &CostTracePanel::markKernelEdited);
     createActions();
@@ -115,9 +122,6 @@ void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir
 {
     CodeEditor* kernel = m_session.editor(Document::Kernel);
     m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')));
-    std::vector<std::pair<int, QString>> notes;
-    for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
-    kernel->setLineNotes(notes);
     int line = 0, index = 0;
     kernel->getCursorPosition(&line, &index);
     m_costPanel->showLine(line + 1);

@@ -1,5 +1,7 @@
 #include "pipeline_runner.h"
 
+#include "work_pool.h"
+
 #include <QtConcurrent>
 
 namespace ptowb {
@@ -27,7 +29,7 @@ bool PipelineRunner::start(const Project& project, PipelineOptions options)
         const QString name = QString::fromLatin1(stepName(step)), text = QString::fromStdString(message);
         QMetaObject::invokeMethod(this, [this, name, text] { emit progress(name, text); }, Qt::QueuedConnection);
     };
-    m_watcher.setFuture(QtConcurrent::run([project, options] { return runPipeline(project, options); }));
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, options] { return runPipeline(project, options); }));
     return true;
 }
 

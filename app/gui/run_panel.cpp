@@ -38,6 +38,9 @@ RunPanel::RunPanel(QMainWindow* window, EditorSession& session) : QObject(window
     diffDock->setObjectName(QStringLiteral("tensorDiffDock"));
     diffDock->setWidget(m_diff);
     window->addDockWidget(Qt::BottomDockWidgetArea, diffDock);
+    connect(m_diff, &TensorDiffPanel::outputShown, this, [this](const QString& error) {
+        if (!error.isEmpty()) m_status->setText(error);
+    });
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { showRow(index.row()); });
     connect(m_table, &QTableView::activated, this, [this](const QModelIndex& index) { showRow(index.row()); });
 
@@ -93,10 +96,9 @@ void RunPanel::showRow(int row)
     auto path = [&](const std::string& runDir) {
         return QString::fromStdString(runfolder::caseDir(runDir, c.caseName) + "/outputs/" + check.name + ".npy");
     };
-    const QString error = m_diff->showOutput(QStringLiteral("%1 / %2: %3 vs %4").arg(QString::fromStdString(c.caseName), QString::fromStdString(check.name),
+    m_diff->showOutput(QStringLiteral("%1 / %2: %3 vs %4").arg(QString::fromStdString(c.caseName), QString::fromStdString(check.name),
                                                                                      QString::fromStdString(report.target), QString::fromStdString(report.reference)),
                                              path(report.targetRunDir), path(report.referenceRunDir), check.comparison.worst);
-    if (!error.isEmpty()) m_status->setText(error);
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
         if (dock->objectName() == QLatin1String("tensorDiffDock")) dock->raise();
 }

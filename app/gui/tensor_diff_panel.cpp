@@ -153,14 +153,35 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
     }
 }
 
-QString TensorDiffPanel::showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst)
+void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst)
 {
-    auto actual = readNpy(actualPath.toStdString());
-    auto expected = readNpy(expectedPath.toStdString());
-    if (auto* e = std::get_if<std::string>(&actual)) return QString::fromStdString(*e);
-    if (auto* e = std::get_if<std::string>(&expected)) return QString::fromStdString(*e);
-    m_actual = std::get<Tensor>(actual);
-    m_expected = std::get<Tensor>(expected);
+    m_title->setText(tr("%1 (loading…)").arg(title));
+    m_loader.run(
+        [actualPath, expectedPath] {
+            LoadedOutput loaded;
+            auto actual = readNpy(actualPath.toStdString());
+            auto expected = readNpy(expectedPath.toStdString());
+            if (auto* e = std::get_if<std::string>(&actual)) loaded.error = QString::fromStdString(*e);
+            else if (auto* e = std::get_if<std::string>(&expected)) loaded.error = QString::fromStdString(*e);
+            else {
+                loaded.actual = std::move(std::get<Tensor>(actual));
+                loaded.expected = std::move(std::get<Tensor>(expected));
+                loaded.histogram = errorHistogram(loaded.actual, loaded.expected);
+            }
+            return loaded;
+        },
+        [this, title, worst](LoadedOutput loaded) { apply(title, std::move(loaded), worst); });
+}
+
+void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst)
+{
+    if (!loaded.error.isEmpty()) {
+        m_title->setText(title + QStringLiteral(": ") + loaded.error);
+        Q_EMIT outputShown(loaded.error);
+        return;
+    }
+    m_actual = std::move(loaded.actual);
+    m_expected = std::move(loaded.expected);
     m_title->setText(title);
     const int rank = int(m_actual.shape().size());
     for (QComboBox* box : {m_rowAxis, m_colAxis}) {
@@ -186,10 +207,10 @@ QString TensorDiffPanel::showOutput(const QString& title, const QString& actualP
         m_worst->setItem(r, 2, new QTableWidgetItem(QString::number(w.actual, 'g', 7)));
         m_worst->setItem(r, 3, new QTableWidgetItem(QString::number(w.absError, 'g', 4)));
     }
-    m_histogram = errorHistogram(m_actual, m_expected);
+    m_histogram = std::move(loaded.histogram);
     m_histogramView->setHistogram(m_histogram);
     refresh();
-    return {};
+    Q_EMIT outputShown({});
 }
 
 SliceSpec TensorDiffPanel::currentSlice() const

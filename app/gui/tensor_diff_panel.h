@@ -1,5 +1,7 @@
 #pragma once
 
+#include "work_pool.h"
+
 #include "tensor/compare.h"
 #include "tensor/error_map.h"
 
@@ -28,8 +30,9 @@ class TensorDiffPanel : public QWidget
 public:
     explicit TensorDiffPanel(QWidget* parent = nullptr);
 
-    // Loads both .npy files and shows their difference; returns "" or why it could not.
-    QString showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst);
+    // Loads both .npy files off the GUI thread and shows their difference; outputShown says
+    // when (with "" or why it could not). A later call supersedes one still loading.
+    void showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst);
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
     const ErrorHistogram& histogram() const { return m_histogram; }
@@ -40,7 +43,17 @@ public:
     // Selects the slice an element lies in, marks it on the map and centres the value grids on it.
     void showElement(const std::vector<std::int64_t>& element);
 
+Q_SIGNALS:
+    void outputShown(const QString& error);
+
 private:
+    struct LoadedOutput
+    {
+        Tensor actual, expected;
+        ErrorHistogram histogram;
+        QString error;
+    };
+    void apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst);
     void refresh();
     SliceSpec currentSlice() const;
 
@@ -58,6 +71,7 @@ private:
     QTableWidget* m_worst = nullptr;
     SliceValuesModel* m_expectedValues = nullptr;
     SliceValuesModel* m_actualValues = nullptr;
+    LatestJob<LoadedOutput> m_loader{this};
     QTableView* m_expectedView = nullptr;
     QTableView* m_actualView = nullptr;
 };
