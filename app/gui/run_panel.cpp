@@ -170,6 +170,7 @@ void RunPanel::onFinished(const PipelineResult& result)
     }
     if (hasErrors(diagnostics)) emit diagnosticsFound(diagnostics);
     if (!result.tracePath.isEmpty()) emit simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath());
+    else if (verified) emit simulated({}, {}); // verified on a runner: no estimate, and the last one no longer applies
     const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
     QString summary = result.ok() ? tr("%1 succeeded").arg(m_what) : tr("%1 stopped at %2: %3").arg(m_what, last ? QString::fromLatin1(stepName(last->step)) : QString(), last ? QString::fromStdString(last->message) : QString());
     if (verified) summary += tr(" — %1 of %2 outputs fail").arg(m_model->failures()).arg(m_model->rowCount());
