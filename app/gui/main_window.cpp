@@ -45,26 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     };
     createEditors();
     createDocks();
-    m_runPanel = new RunPanel(this, m_session);
-    m_gluePanel = new GeneratedGluePanel;
-    m_costPanel = new CostTracePanel;
-    auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
-    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"), QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
-    tabifyDockWidget(diffDock, addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"), Qt::BottomDockWidgetArea));
-    diffDock->raise();
-    connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
-    connect(m_runPanel, &RunPanel::simulated, this, &MainWindow::showSimulation);
-    connect(m_runPanel, &RunPanel::finished, this, [this] {
-        if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
-    });
-    connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
-        std::vector<std::pair<int, QString>> notes;
-        for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
-        m_session.editor(Document::Kernel)->setLineNotes(notes);
-    });
-        connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
-    connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
-    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel, &CostTracePanel::markKernelEdited);
+    createRunDocks();
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
@@ -107,6 +88,32 @@ void MainWindow::createEditors()
         connect(m_session.editor(d), &CodeEditor::cursorPositionChanged, this,
                 [this](int line, int index) { m_cursorPosition->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1)); });
     }
+}
+
+// Run and Compare, Log and Tensor diff (the run panel's), Cost/trace and Generated glue, and
+// what connects them to the editors.
+void MainWindow::createRunDocks()
+{
+    m_runPanel = new RunPanel(this, m_session);
+    m_gluePanel = new GeneratedGluePanel;
+    m_costPanel = new CostTracePanel;
+    auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
+    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"), QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
+    tabifyDockWidget(diffDock, addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"), Qt::BottomDockWidgetArea));
+    diffDock->raise();
+    connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
+    connect(m_runPanel, &RunPanel::simulated, this, &MainWindow::showSimulation);
+    connect(m_runPanel, &RunPanel::finished, this, [this] {
+        if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
+    });
+    connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
+        std::vector<std::pair<int, QString>> notes;
+        for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
+        m_session.editor(Document::Kernel)->setLineNotes(notes);
+    });
+    connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
+    connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
+    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel, &CostTracePanel::markKernelEdited);
 }
 
 QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName, Qt::DockWidgetArea area)

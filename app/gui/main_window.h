@@ -57,6 +57,7 @@ protected:
 private:
     void createEditors();
     void createDocks();
+    void createRunDocks();
     void createActions();
     void rebuildRecentMenu();
     bool confirmDiscard();
