@@ -287,6 +287,10 @@ private Q_SLOTS:
         QCOMPARE(read[0].path, std::string("a.py"));
         QCOMPARE(read[0].content, std::string("x = 2\n"));
         QCOMPARE(read[1].path, std::string("new.json"));
+        // The replaced generation is kept beside it, for the diff against it.
+        const auto previous = codegen::readGeneratedFolder(codegen::previousGenerationFolder(folder));
+        QCOMPARE(previous.size(), std::size_t(3));
+        QCOMPARE(previous[1].path, std::string("gone.txt"));
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) && !QFileInfo::exists(folder + QStringLiteral(".old")));
         // A file that cannot be written keeps the previous generation whole.
         QCOMPARE(codegen::replaceGeneratedFolder({{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder).isEmpty(), false);

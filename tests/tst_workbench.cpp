@@ -160,6 +160,11 @@ private Q_SLOTS:
         int changed = 0;
         for (const auto& change : glue.changes()) changed += change.status == codegen::GlueFileChange::Status::Changed;
         QVERIFY(changed >= 1);
+        // The previous generation is on disk: a dock opened later shows the same changes.
+        GeneratedGluePanel later;
+        later.reload(w.session().project()->glueFolder());
+        QCOMPARE(later.changes().size(), glue.changes().size());
+        for (std::size_t k = 0; k < later.changes().size(); ++k) QCOMPARE(int(later.changes()[k].status), int(glue.changes()[k].status));
         // The dock moved to the first changed file and shows its diff.
         QVERIFY(glue.diffView().isVisibleTo(&glue));
         QVERIFY(!glue.fileList().currentItem()->text(1).isEmpty());

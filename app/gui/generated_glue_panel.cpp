@@ -61,23 +61,18 @@ GeneratedGluePanel::GeneratedGluePanel(QWidget* parent) : QWidget(parent)
     });
 }
 
-void GeneratedGluePanel::reload(const QString& glueFolder, bool reset)
+void GeneratedGluePanel::reload(const QString& glueFolder)
 {
     std::vector<codegen::GeneratedFile> files = codegen::readGeneratedFolder(glueFolder);
-    const bool same = files.size() == m_current.size() &&
-                      std::equal(files.begin(), files.end(), m_current.begin(),
-                                 [](const auto& a, const auto& b) { return a.path == b.path && a.content == b.content; });
-    if (reset || glueFolder != m_folder) {
-        m_previous.clear();
-        m_current = std::move(files);
-    } else if (!same) {
-        m_previous = std::move(m_current);
-        m_current = std::move(files);
-    }
+    const bool newGeneration = glueFolder == m_folder &&
+                               !std::equal(files.begin(), files.end(), m_current.begin(), m_current.end(),
+                                           [](const auto& a, const auto& b) { return a.path == b.path && a.content == b.content; });
+    m_current = std::move(files);
+    m_previous = codegen::readGeneratedFolder(codegen::previousGenerationFolder(glueFolder));
     m_folder = glueFolder;
     m_changes = codegen::compareGenerations(m_previous.empty() ? m_current : m_previous, m_current);
     rebuildList();
-    if (!same && !m_previous.empty()) m_tabs->setCurrentWidget(m_diff); // a new generation: show what it changed
+    if (newGeneration && !m_previous.empty()) m_tabs->setCurrentWidget(m_diff); // show what it changed
 }
 
 void GeneratedGluePanel::rebuildList()
@@ -120,7 +115,7 @@ void GeneratedGluePanel::rebuildList()
     // Stay on the selected file when it changed or nothing did; otherwise show the first change.
     if (firstChanged && (!select || select->text(1).isEmpty())) select = firstChanged;
     if (m_current.empty()) m_summary->setText(tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
-    else if (m_previous.empty()) m_summary->setText(tr("%1 files in %2. Changes show after the next generation.").arg(m_current.size()).arg(m_folder));
+    else if (m_previous.empty()) m_summary->setText(tr("%1 files in %2, the first generation.").arg(m_current.size()).arg(m_folder));
     else if (changed + added + removed == 0) m_summary->setText(tr("%1 files; the last generation changed nothing.").arg(m_current.size()));
     else m_summary->setText(tr("Last generation: %1 changed, %2 new, %3 removed of %4 files.").arg(changed).arg(added).arg(removed).arg(m_changes.size()));
     if (!select && m_list->topLevelItemCount() > 0) select = m_list->topLevelItem(0);

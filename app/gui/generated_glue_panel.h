@@ -14,7 +14,7 @@ class CodeEditor;
 
 // The Generated glue dock: every file of the last generation, read-only, and what the last
 // generation changed against the one before (per file: added, removed, +n -m lines; the
-// unified diff of the selected file).
+// unified diff of the selected file). Both generations are read from disk.
 class GeneratedGluePanel : public QWidget
 {
     Q_OBJECT
@@ -22,9 +22,9 @@ class GeneratedGluePanel : public QWidget
 public:
     explicit GeneratedGluePanel(QWidget* parent = nullptr);
 
-    // Reads the glue folder; when it differs from what was shown, what was shown becomes the
-    // previous generation. `reset` (a newly opened project) forgets the previous one.
-    void reload(const QString& glueFolder, bool reset = false);
+    // Reads the glue folder and the generation it replaced (kept beside it). When the folder
+    // changed since it was last shown, the dock opens the first change.
+    void reload(const QString& glueFolder);
 
     const std::vector<codegen::GlueFileChange>& changes() const { return m_changes; }
     // Shows a file (its path in the generation); returns false when there is no such file.

@@ -284,7 +284,7 @@ bool MainWindow::openProject(const QString& folderOrFile)
     m_sourceTabs->setTabText(1, QFileInfo(project.referencePath()).fileName());
     m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
     m_central->setCurrentIndex(1);
-    m_gluePanel->reload(project.glueFolder(), true);
+    m_gluePanel->reload(project.glueFolder());
     m_costPanel->showRun({}, {}, {});
     m_session.editor(Document::Kernel)->setLineNotes({});
     RecentProjects::add(project.folder());

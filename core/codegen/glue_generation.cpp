@@ -51,6 +51,8 @@ std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>&
     return changes;
 }
 
+QString previousGenerationFolder(const QString& folder) { return folder + QStringLiteral(".previous"); }
+
 QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder)
 {
     const QString staging = folder + QStringLiteral(".new");
@@ -69,7 +71,10 @@ QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QS
         QDir().rename(retired, folder);
         return QStringLiteral("cannot move the new glue into %1").arg(folder);
     }
-    QDir(retired).removeRecursively();
+    // The replaced generation becomes the previous one, for the diff against it.
+    const QString previous = previousGenerationFolder(folder);
+    QDir(previous).removeRecursively();
+    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous)) QDir(retired).removeRecursively();
     return {};
 }
 

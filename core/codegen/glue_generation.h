@@ -26,6 +26,8 @@ std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>&
 
 // Replaces `folder` with exactly these files: written beside it, then swapped in, so files
 // a previous generation had and this one does not are gone and a failure keeps the old folder.
+// The generation it replaces is kept as previousGenerationFolder(folder).
 QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder);
+QString previousGenerationFolder(const QString& folder); // "<folder>.previous"
 
 } // namespace ptowb::codegen
