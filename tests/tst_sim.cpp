@@ -349,6 +349,15 @@ private Q_SLOTS:
         QCOMPARE(r.result.captures.size(), std::size_t(1));
         QCOMPARE(r.result.captures[0].name, std::string("c"));
         QCOMPARE(r.result.captures[0].line, 4);
+
+        // In a loop, each assignment site keeps its last value only.
+        auto looped = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 8)\n    for i in pypto.loop(4):\n"
+                                "        row = pypto.view(x, [1, 8], [i, 0])\n        y[i:i + 1, :] = row * 2.0\n",
+                                {{"x", tv(randn({4, 8}))}, {"y", tv(out({4, 8}))}}, options);
+        noErrors(looped.result);
+        QCOMPARE(looped.result.captures.size(), std::size_t(1));
+        QCOMPARE(looped.result.captures[0].name, std::string("row"));
+        QVERIFY(at::equal(looped.result.captures[0].value, looped.args.at("x").tensor.slice(0, 3, 4)));
     }
 };
 

@@ -99,12 +99,24 @@ void Interpreter::statement(const Stmt& s)
     }
 }
 
+// A loop assigns the same line many times: only the last value is kept, so memory stays at
+// one tensor per assignment site.
+void Interpreter::capture(int line, const std::string& name, const at::Tensor& value)
+{
+    for (Capture& c : m_result.captures)
+        if (c.line == line && c.name == name) {
+            c.value = value.clone();
+            return;
+        }
+    m_result.captures.push_back({line, name, value.clone()});
+}
+
 void Interpreter::assign(const ExprPtr& target, const Value& v)
 {
     switch (target->kind) {
     case ExprKind::Name:
         m_locals[target->text] = v;
-        if (m_options.capture && v.kind == Value::Kind::Tensor) m_result.captures.push_back({target->pos.line, target->text, v.tensor.clone()});
+        if (m_options.capture && v.kind == Value::Kind::Tensor) capture(target->pos.line, target->text, v.tensor);
         return;
     case ExprKind::Tuple:
     case ExprKind::List: {

@@ -49,6 +49,7 @@ private:
     void block(const std::vector<Stmt>& body);
     void statement(const Stmt& s);
     void assign(const ExprPtr& target, const Value& v);
+    void capture(int line, const std::string& name, const at::Tensor& value);
 
     // Writes `v` into `view` (which shares storage with a kernel tensor), broadcasting as
     // the device does, in the view's dtype.

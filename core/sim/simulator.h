@@ -37,7 +37,8 @@ struct Value
     static Value ofTuple(std::vector<Value> v);
 };
 
-// The value of one assignment, kept when capture is on (the app's inspector).
+// The last value an assignment site (line, name) took, kept when capture is on (the app's
+// inspector).
 struct Capture
 {
     int line = 0;
