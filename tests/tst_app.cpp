@@ -220,6 +220,7 @@ private slots:
     void welcomePageOpensSamples()
     {
         MainWindow w;
+        w.show(); // the page reads its lists when shown
         QVERIFY(w.showsWelcome());
         QListWidget& samples = w.welcomePage().samples();
         QStringList names;

@@ -8,7 +8,7 @@
 namespace ptowb {
 
 // The simulator's cost estimate per kernel line, most expensive first: what the Cost/trace
-// dock lists. The share column carries a bar (ShareRole) for the delegate-free view.
+// dock lists. ShareRole gives a line's share of the total (0..1); the share column is tinted by it.
 class LineCostModel : public QAbstractTableModel
 {
     Q_OBJECT

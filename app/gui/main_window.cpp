@@ -216,10 +216,7 @@ void MainWindow::createActions()
     auto* palette = new CommandPalette(this);
     QAction* commands = view->addAction(tr("Command &Palette…"), palette, &CommandPalette::open);
     commands->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    QAction* welcome = view->addAction(tr("&Welcome Page"), this, [this] {
-        m_welcome->refresh();
-        m_central->setCurrentWidget(m_welcome);
-    });
+    QAction* welcome = view->addAction(tr("&Welcome Page"), this, [this] { m_central->setCurrentWidget(m_welcome); });
     welcome->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     view->addSeparator();
     // Alt+1... toggles the docks, in the order they were created.

@@ -10,8 +10,6 @@
 #include "tensor/compare.h"
 #include "types/dtype.h"
 
-#include <nlohmann/json.hpp>
-
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -25,6 +23,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <optional>
 
 namespace ptowb {
 
@@ -46,6 +46,14 @@ QString describe(const Diagnostics& diagnostics)
         lines << QStringLiteral("%1:%2: %3: %4").arg(d.line).arg(d.col).arg(d.isError() ? QStringLiteral("error") : QStringLiteral("warning"),
                                                                           QString::fromStdString(d.message));
     return lines.join(QLatin1Char('\n'));
+}
+
+// The user's config folder may not exist yet; a project folder is never created this way.
+QString writeConfigFile(const QString& path, const QByteArray& data)
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    if (!QDir().mkpath(folder)) return QObject::tr("cannot create %1").arg(folder);
+    return writeFileAtomically(path, data);
 }
 
 QString number(const std::optional<double>& value) { return value ? QString::number(*value, 'g', 10) : QString(); }
@@ -173,40 +181,38 @@ QWidget* SettingsDialog::createToleranceTab()
     layout->addWidget(m_tolerances, 1);
     layout->addLayout(form);
     layout->addWidget(m_toleranceProblems);
-    m_savedTolerances = toleranceText();
+    QStringList ignored;
+    m_savedTolerances = QString::fromStdString(toleranceJson(formTolerance(ignored)));
     return page;
 }
 
-// The form as tolerances.json text; checked by the same reader as op.json's "tolerance".
-QString SettingsDialog::toleranceText() const
+// The form as a tolerance; `invalid` names the fields that are not numbers. Bounds and
+// thresholds are range-checked by the reader when the text is saved.
+ToleranceSpec SettingsDialog::formTolerance(QStringList& invalid) const
 {
-    nlohmann::ordered_json out = nlohmann::ordered_json::object();
-    QStringList invalid;
-    auto numberIn = [&](const QString& text, const QString& what, nlohmann::ordered_json& into) {
-        if (text.trimmed().isEmpty()) return;
+    ToleranceSpec tolerance;
+    auto number = [&](const QString& text, const QString& what) -> std::optional<double> {
+        if (text.trimmed().isEmpty()) return std::nullopt;
         bool ok = false;
         const double value = text.trimmed().toDouble(&ok);
-        if (ok) into = value;
-        else invalid << what;
+        if (!ok) invalid << what;
+        return ok ? std::optional<double>(value) : std::nullopt;
     };
     for (int row = 0; row < m_tolerances->rowCount(); ++row) {
-        const QString rtol = m_tolerances->item(row, 0)->text(), atol = m_tolerances->item(row, 1)->text();
-        if (rtol.trimmed().isEmpty() && atol.trimmed().isEmpty()) continue;
-        const std::string dtype = m_tolerances->verticalHeaderItem(row)->text().toStdString();
+        const QString rtolText = m_tolerances->item(row, 0)->text(), atolText = m_tolerances->item(row, 1)->text();
+        if (rtolText.trimmed().isEmpty() && atolText.trimmed().isEmpty()) continue;
+        const QString dtypeName = m_tolerances->verticalHeaderItem(row)->text();
+        const DType dtype = dtypeFromName(dtypeName.toStdString()).value_or(DType::Float32);
         // One bound given: the other keeps its built-in value, since the file needs both.
-        const Criteria builtIn = defaultCriteria(dtypeFromName(dtype).value_or(DType::Float32));
-        auto orBuiltIn = [](const QString& text, double value) { return text.trimmed().isEmpty() ? QString::number(value, 'g', 10) : text; };
-        numberIn(orBuiltIn(rtol, builtIn.rtol), QString::fromStdString(dtype) + QStringLiteral(" rtol"), out[dtype]["rtol"]);
-        numberIn(orBuiltIn(atol, builtIn.atol), QString::fromStdString(dtype) + QStringLiteral(" atol"), out[dtype]["atol"]);
+        const Criteria builtIn = defaultCriteria(dtype);
+        const auto rtol = number(rtolText, dtypeName + QStringLiteral(" rtol")), atol = number(atolText, dtypeName + QStringLiteral(" atol"));
+        tolerance.perDType[dtype] = {rtol.value_or(builtIn.rtol), atol.value_or(builtIn.atol)};
     }
     for (QCheckBox* box : m_criteria)
-        if (box->isChecked()) out["criteria"].push_back(box->text().toStdString());
-    numberIn(m_maxErrorRatio->text(), QStringLiteral("max_error_ratio"), out["max_error_ratio"]);
-    numberIn(m_minCosine->text(), QStringLiteral("min_cosine"), out["min_cosine"]);
-    for (const char* key : {"max_error_ratio", "min_cosine"})
-        if (out.contains(key) && out[key].is_null()) out.erase(key);
-    if (!invalid.isEmpty()) return QStringLiteral("not a number: ") + invalid.join(QStringLiteral(", "));
-    return QString::fromStdString(out.dump(2) + "\n");
+        if (box->isChecked()) tolerance.criteria.push_back(box->text().toStdString());
+    tolerance.maxErrorRatio = number(m_maxErrorRatio->text(), QStringLiteral("max_error_ratio"));
+    tolerance.minCosine = number(m_minCosine->text(), QStringLiteral("min_cosine"));
+    return tolerance;
 }
 
 QString SettingsDialog::save()
@@ -220,20 +226,18 @@ QString SettingsDialog::save()
             errors << tr("%1 has errors and was not saved").arg(file.name);
             continue;
         }
-        if (QString error = QDir().mkpath(QFileInfo(path).absolutePath()) ? writeFileAtomically(path, file.editor->text().toUtf8()) : tr("cannot create %1").arg(QFileInfo(path).absolutePath());
-            !error.isEmpty())
-            errors << error;
+        if (QString error = writeConfigFile(path, file.editor->text().toUtf8()); !error.isEmpty()) errors << error;
     }
-    const QString tolerances = toleranceText();
-    if (tolerances != m_savedTolerances) {
+    QStringList invalid;
+    const QString tolerances = QString::fromStdString(toleranceJson(formTolerance(invalid)));
+    if (!invalid.isEmpty() || tolerances != m_savedTolerances) {
         const QString path = userConfigFile(QStringLiteral("tolerances.json"));
-        const ToleranceDefaults check = loadToleranceDefaults(std::vector<ConfigText>{{path.toStdString(), tolerances.toStdString()}});
-        if (!tolerances.startsWith(QLatin1Char('{')) || hasErrors(check.diagnostics)) {
-            const QString why = tolerances.startsWith(QLatin1Char('{')) ? describe(check.diagnostics) : tolerances;
+        QString why = invalid.isEmpty() ? QString() : tr("not a number: %1").arg(invalid.join(QStringLiteral(", ")));
+        if (why.isEmpty()) why = describe(loadToleranceDefaults(std::vector<ConfigText>{{path.toStdString(), tolerances.toStdString()}}).diagnostics);
+        if (!why.isEmpty()) {
             m_toleranceProblems->setText(why);
             errors << tr("default tolerances not saved: %1").arg(why);
-        } else if (QString error = QDir().mkpath(QFileInfo(path).absolutePath()) ? writeFileAtomically(path, tolerances.toUtf8()) : tr("cannot create %1").arg(QFileInfo(path).absolutePath());
-                   !error.isEmpty()) {
+        } else if (QString error = writeConfigFile(path, tolerances.toUtf8()); !error.isEmpty()) {
             errors << error;
         } else {
             m_savedTolerances = tolerances;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "diag/diagnostic.h"
+#include "spec/op_spec.h"
 
 #include <QDialog>
 
@@ -47,7 +48,7 @@ private:
     QWidget* createJsonTab(JsonFile& file, const QString& intro, const QString& example);
     QWidget* createToleranceTab();
     void checkJson(JsonFile& file);
-    QString toleranceText() const;
+    ToleranceSpec formTolerance(QStringList& invalid) const;
 
     std::array<JsonFile, 2> m_json;
     QTableWidget* m_tolerances = nullptr;

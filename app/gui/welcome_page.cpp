@@ -97,7 +97,14 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(32, 24, 32, 24);
     layout->addLayout(column, 1);
+}
+
+// Reading every sample's and recent project's op.json is left until the page is seen, so a
+// start with a project to open does not pay for it.
+void WelcomePage::showEvent(QShowEvent* event)
+{
     refresh();
+    QWidget::showEvent(event);
 }
 
 void WelcomePage::refresh()

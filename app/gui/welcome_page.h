@@ -16,7 +16,7 @@ class WelcomePage : public QWidget
 public:
     explicit WelcomePage(QWidget* parent = nullptr);
 
-    // Re-reads the samples and the recent projects.
+    // Re-reads the samples and the recent projects (done whenever the page is shown).
     void refresh();
     QListWidget& samples() { return *m_samples; }
     QListWidget& recent() { return *m_recent; }
@@ -25,6 +25,9 @@ Q_SIGNALS:
     void openRequested(const QString& folder);
     void newOperatorRequested();
     void openDialogRequested();
+
+protected:
+    void showEvent(QShowEvent* event) override;
 
 private:
     QListWidget* m_samples = nullptr;

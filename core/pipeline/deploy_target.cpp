@@ -93,11 +93,7 @@ const DeployTarget* DeployTargets::find(const std::string& name) const
 
 DeployTargets loadDeployTargets(const std::vector<std::string>& files)
 {
-    Diagnostics diagnostics;
-    const std::vector<ConfigText> texts = readConfigTexts(files, diagnostics);
-    DeployTargets out = loadDeployTargets(texts);
-    out.diagnostics.insert(out.diagnostics.begin(), diagnostics.begin(), diagnostics.end());
-    return out;
+    return loadConfigFiles<DeployTargets>(files, &loadDeployTargets);
 }
 
 DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts)

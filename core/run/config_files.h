@@ -21,6 +21,16 @@ struct ConfigText
 // Reads the files that exist; a missing file is fine, an oversized one a diagnostic.
 std::vector<ConfigText> readConfigTexts(const std::vector<std::string>& files, Diagnostics& diagnostics);
 
+// A loader of texts applied to files: what could not be read comes first in its diagnostics.
+template <class Result>
+Result loadConfigFiles(const std::vector<std::string>& files, Result (*fromTexts)(const std::vector<ConfigText>&))
+{
+    Diagnostics unreadable;
+    Result out = fromTexts(readConfigTexts(files, unreadable));
+    out.diagnostics.insert(out.diagnostics.begin(), unreadable.begin(), unreadable.end());
+    return out;
+}
+
 // Reads JSON configuration files in order (user's, then project's): a missing file is fine; an
 // oversized or malformed one is a diagnostic at its line:col. `read` gets each parsed root.
 void readJsonConfigFiles(const std::vector<ConfigText>& texts, Diagnostics& diagnostics,

@@ -90,11 +90,7 @@ std::vector<std::string> RunnerConfigs::names() const
 
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
 {
-    Diagnostics diagnostics;
-    const std::vector<ConfigText> texts = readConfigTexts(files, diagnostics);
-    RunnerConfigs out = loadRunnerConfigs(texts);
-    out.diagnostics.insert(out.diagnostics.begin(), diagnostics.begin(), diagnostics.end());
-    return out;
+    return loadConfigFiles<RunnerConfigs>(files, &loadRunnerConfigs);
 }
 
 RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts)

@@ -10,10 +10,7 @@ namespace ptowb {
 
 ToleranceDefaults loadToleranceDefaults(const std::vector<std::string>& files)
 {
-    Diagnostics diagnostics;
-    ToleranceDefaults out = loadToleranceDefaults(readConfigTexts(files, diagnostics));
-    out.diagnostics.insert(out.diagnostics.begin(), diagnostics.begin(), diagnostics.end());
-    return out;
+    return loadConfigFiles<ToleranceDefaults>(files, &loadToleranceDefaults);
 }
 
 ToleranceDefaults loadToleranceDefaults(const std::vector<ConfigText>& texts)
