@@ -17,6 +17,7 @@ packages=(
   cmake g++ make ccache pkg-config
   qt6-base-dev libqscintilla2-qt6-dev nlohmann-json3-dev libgl-dev
   libtorch-dev libbenchmark-dev libonnx-dev libprotobuf-dev libarchive-dev libdtl-dev
+  libpython3.11-dev pybind11-dev
   python3 python3-numpy python3-torch python3-onnx
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)

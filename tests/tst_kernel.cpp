@@ -3,6 +3,7 @@
 #include "kernel/kernel_check.h"
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
+#include "worker/worker_client.h"
 #include "spec/op_spec_loader.h"
 
 #include <QDir>
@@ -43,6 +44,29 @@ class TestKernel : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // The table (completion, hover help, the checks) and the worker's pypto module agree on
+    // every name and parameter: tests/tools/pypto_api_table.py writes the one from the other.
+    void apiTableMatchesTheModule()
+    {
+        const nlohmann::json answer = worker::WorkerClient::shared().call({{"op", "api"}}, 30, nullptr);
+        QCOMPARE(QString::fromStdString(answer.value("status", "")), QStringLiteral("ok"));
+        std::size_t functions = 0;
+        for (const auto& e : answer["api"]) {
+            const std::string name = e["name"];
+            const kernel::ApiFunction* api = kernel::findApi(name);
+            QVERIFY2(api, ("the table lacks " + name + ": run tests/tools/pypto_api_table.py").c_str());
+            std::vector<std::string> params(api->params.begin(), api->params.end()), keywords(api->keywordOnly.begin(), api->keywordOnly.end());
+            QVERIFY2(params == e["params"].get<std::vector<std::string>>() && keywords == e["keyword_only"].get<std::vector<std::string>>() &&
+                         api->required == e["required"].get<int>() && api->variadic == e["variadic"].get<bool>() &&
+                         api->variadicKeywords == e["var_keywords"].get<bool>() && api->simulated == e["simulated"].get<bool>(),
+                     ("the table's " + name + " differs from the module's").c_str());
+            ++functions;
+        }
+        QCOMPARE(functions, kernel::pyptoApi().size());
+        QCOMPARE(answer["constants"].size(), kernel::pyptoConstants().size());
+        for (const auto& c : answer["constants"]) QVERIFY(kernel::isPyptoConstant(c.get<std::string>()));
+    }
+
     void numbersAndStrings()
     {
         const auto t = lex("a = 1e-3 + 0x1f + 1_000 + .5 + 2. + 'it''s' + \"\"\"tri\nple\"\"\" + r'\\n'\n");

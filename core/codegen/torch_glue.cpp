@@ -203,16 +203,16 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     gen += "    check(" + args + ");\n";
     gen += "    const std::vector<OutputType> expected = outputTypes(" + args + ");\n";
     gen += "    if (std::string(backendName()) == \"sim\") {\n";
-    gen += "        std::map<std::string, ptowb::sim::Value> arguments;\n";
+    gen += "        ptowb::sim::KernelArguments arguments;\n";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "        arguments[" + cppCharLiteral(spec.inputs[k].name) + "] = ptowb::sim::toValue(" + names.inputs[k] + ".contiguous().clone());\n";
+        gen += "        arguments.inputs[" + cppCharLiteral(spec.inputs[k].name) + "] = " + names.inputs[k] + ".contiguous();\n";
     for (std::size_t k = 0; k < spec.params.size(); ++k)
-        gen += "        arguments[" + cppCharLiteral(spec.params[k].name) + "] = ptowb::sim::toValue(" + names.params[k] + ");\n";
+        gen += "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " + names.params[k] + ");\n";
     gen += "        std::vector<at::Tensor> tensors;\n";
     gen += "        for (const OutputType& type : expected) // NaN where the kernel writes nothing\n";
     gen += "            tensors.push_back(at::full(type.shape, NAN, at::TensorOptions().dtype(ptowb::torchscript::toTorch(type.dtype))));\n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        gen += "        arguments[" + cppCharLiteral(spec.outputs[k].name) + "] = ptowb::sim::toValue(tensors[" + std::to_string(k) + "]);\n";
+        gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) + "] = tensors[" + std::to_string(k) + "];\n";
     gen += "        try {\n";
     gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, arguments);\n";
     gen += "        } catch (const std::exception& error) {\n";

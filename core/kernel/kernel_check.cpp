@@ -1,5 +1,7 @@
 #include "kernel/kernel_check.h"
 
+#include "worker/worker_client.h"
+
 #include "diag/suggest.h"
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
@@ -187,20 +189,16 @@ private:
     {
         const ExprPtr& f = e.kids[0];
         const std::string name = apiName(f);
-        if (name.empty()) {
-            if (f->kind == ExprKind::Name) {
-                static const std::vector<std::string> kBuiltins{"range", "len", "min", "max", "int", "float", "abs", "bool"};
-                if (std::find(kBuiltins.begin(), kBuiltins.end(), f->text) == kBuiltins.end())
-                    error(f->pos, "kernel.unsupported", "not supported by the simulator: calling '" + f->text + "'");
-            }
-            return; // methods of tensors are checked when the simulator runs
-        }
+        // Helpers, builtins and tensor methods are ordinary Python: checked when the kernel runs.
+        if (name.empty()) return;
         const ApiFunction* api = findApi(name);
+        if (!api && isPyptoConstant(name)) return; // pypto.Tensor(...), pypto.options(...)
         if (!api) {
             error(f->kind == ExprKind::Attribute ? Pos{f->end.line, f->end.col - int(name.size())} : f->pos, "kernel.unknown-function",
                   "unknown pypto function '" + name + "'" + didYouMean(name, apiNames()));
             return;
         }
+        if (api->variadicKeywords) return; // loop(*args, **kwargs) and the like take what PyPTO's do
         const std::size_t positional = e.kids.size() - 1;
         if (!api->variadic && positional > api->params.size())
             error(e.kids[api->params.size() + 1]->pos, "kernel.arguments",
@@ -245,9 +243,20 @@ Diagnostics checkKernelSource(std::string_view source, const OpSpec& spec, const
 {
     Diagnostics diagnostics;
     const Module module = parseKernel(source, file, diagnostics);
-    // Unsupported constructs leave a complete tree; syntax errors do not.
-    const bool syntaxError = std::any_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.code != "kernel.unsupported"; });
-    if (!syntaxError) checkKernel(module, spec, file, diagnostics);
+    // The kernel runs in CPython: a construct the checker does not model is not an error.
+    std::erase_if(diagnostics, [](const Diagnostic& d) { return d.code == "kernel.unsupported"; });
+    if (diagnostics.empty()) {
+        checkKernel(module, spec, file, diagnostics);
+        return diagnostics;
+    }
+    // The checker's parser did not understand the file: Python's own parser (which runs
+    // nothing) says whether it is valid, and where it is not.
+    diagnostics.clear();
+    const nlohmann::json answer = worker::WorkerClient::forChecks().call({{"op", "syntax"}, {"source", std::string(source)}, {"file", file}}, 10, nullptr);
+    if (answer.value("status", "") == "ok") return diagnostics;
+    Diagnostic d = diagnosticAt(file, {answer.value("line", 1), answer.value("col", 1)}, answer.value("code", "kernel.syntax"), answer.value("message", ""));
+    if (d.code != "kernel.syntax") d.severity = Severity::Warning; // the worker is missing: say so, but the file may be fine
+    diagnostics.push_back(std::move(d));
     return diagnostics;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -8,49 +7,36 @@
 
 namespace ptowb::kernel {
 
-// What the simulator does with a pypto function.
-enum class ApiKind {
-    Unary,       // elementwise f(input)
-    Binary,      // elementwise f(input, other)
-    Compare,     // elementwise comparison giving bool
-    Reduction,   // sum / amax / amin over dims
-    Softmax,
-    Matmul,
-    Cast,
-    View,
-    Reshape,
-    Transpose,
-    Unsqueeze,
-    Full,
-    Assemble,
-    Concat,
-    Clip,
-    Where,
-    TileShapes,  // set_vec_tile_shapes / set_cube_tile_shapes
-    Loop,        // pypto.loop
-    LoopMarker,  // is_loop_begin / is_loop_end
-};
-
-// One function of the pypto API the simulator supports, with PyPTO's argument names and
-// order (docs/api/operation/pypto-<name>.md): positional-or-keyword parameters, of which the
-// first `required` must be given, then keyword-only ones.
+// One function of the workbench's `pypto` module (core/worker/python/pypto), with PyPTO's
+// parameter names and order: positional-or-keyword parameters, of which the first `required`
+// must be given, then keyword-only ones. The table is printed from the module itself by
+// tests/tools/pypto_api_table.py, and tst_kernel checks that the two agree.
 struct ApiFunction
 {
     std::string_view name;
-    ApiKind kind;
+    std::string_view category; // elementwise, comparison, reduction, matmul, data, control, option
     std::vector<std::string_view> params;
     int required = 0;
     std::vector<std::string_view> keywordOnly;
-    bool variadic = false; // set_vec_tile_shapes(*dims)
+    bool variadic = false;         // *args
+    bool variadicKeywords = false; // **kwargs
+    bool simulated = true;         // false: calling it is "not supported by the simulator"
 };
 
 std::span<const ApiFunction> pyptoApi();
 const ApiFunction* findApi(std::string_view name);
 std::vector<std::string> apiNames();
+// Other public names of the module: classes, dtypes, enums, DYNAMIC.
+std::span<const std::string_view> pyptoConstants();
+bool isPyptoConstant(std::string_view name);
 
 // "pypto.matmul(input, mat2, out_dtype, *, a_trans=..., ...)" and what the simulator does with
 // it, for the editor's hover help; "" for a name the table does not have. Also knows the
 // pypto dtype names (DT_FP16, ...).
 std::string apiHelp(std::string_view name);
+
+// The editor's completion words: every function's signature line and every constant, as
+// "pypto.add(input_tensor, other)" and "pypto.DT_FP16".
+std::vector<std::string> completionEntries();
 
 } // namespace ptowb::kernel

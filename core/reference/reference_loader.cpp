@@ -82,16 +82,6 @@ ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const st
     return result;
 }
 
-SimOutcome simulateKernel(const OpSpec& spec, const std::string& kernelSource, const std::string& fileName, std::span<const Tensor> inputs,
-                          std::span<const rules::Value> params, const SimRunOptions& options)
-{
-    const EngineHandle& h = engine();
-    if (h.engine) return h.engine->simulate(spec, kernelSource, fileName, inputs, params, options);
-    SimOutcome outcome;
-    outcome.diagnostics.push_back(engineMissing(fileName, "sim.engine", "the simulator (libtorch) cannot be loaded: " + h.error));
-    return outcome;
-}
-
 int ReferenceProgram::compilationCount()
 {
     const EngineHandle& h = engine();

@@ -51,15 +51,7 @@ public:
     virtual ~ReferenceEngine() = default;
     virtual ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName) const = 0;
     virtual int compilationCount() const = 0;
-    // The built-in simulator, which runs on libtorch too (sim/simulator.h).
-    virtual SimOutcome simulate(const OpSpec& spec, const std::string& kernelSource, const std::string& fileName, std::span<const Tensor> inputs,
-                                std::span<const rules::Value> params, const SimRunOptions& options) const = 0;
 };
-
-// Runs the kernel of a valid op on one case with the built-in simulator (loads the libtorch
-// engine module on first use).
-SimOutcome simulateKernel(const OpSpec& spec, const std::string& kernelSource, const std::string& fileName, std::span<const Tensor> inputs,
-                          std::span<const rules::Value> params, const SimRunOptions& options);
 
 // The module's one exported symbol: extern "C" const ReferenceEngine* ptowb_reference_engine().
 inline constexpr const char* kReferenceEngineSymbol = "ptowb_reference_engine";

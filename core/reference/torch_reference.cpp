@@ -2,7 +2,6 @@
 
 #include "diag/suggest.h"
 #include "spec/source_check.h"
-#include "sim/sim_engine.h"
 #include "torchscript/torchscript.h"
 
 
@@ -298,11 +297,6 @@ public:
         return loadTorchReference(spec, source, fileName);
     }
     int compilationCount() const override { return g_compilations.load(); }
-    SimOutcome simulate(const OpSpec& spec, const std::string& kernelSource, const std::string& fileName, std::span<const Tensor> inputs,
-                        std::span<const rules::Value> params, const SimRunOptions& options) const override
-    {
-        return sim::simulate(spec, kernelSource, fileName, inputs, params, options);
-    }
 };
 
 } // namespace ptowb

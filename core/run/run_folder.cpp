@@ -72,9 +72,9 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::v
     fs::create_directories(fs::path(dir) / "outputs", ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     // A previous run's outputs must not pass for this run's.
-    for (const auto& o : spec.outputs) fs::remove(fs::path(dir) / "outputs" / (o.name + ".npy"), ec);
+    for (const auto& o : spec.outputs) fs::remove(outputPath(dir, o.name), ec);
     for (std::size_t k = 0; k < inputs.size(); ++k)
-        if (std::string e = writeNpy((fs::path(dir) / "inputs" / (spec.inputs[k].name + ".npy")).string(), inputs[k]); !e.empty()) return e;
+        if (std::string e = writeNpy(inputPath(dir, spec.inputs[k].name), inputs[k]); !e.empty()) return e;
     nlohmann::ordered_json p = nlohmann::ordered_json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) p[spec.params[k].name] = paramValueToJson(params[k]);
     if (std::string e = writeAtomically((fs::path(dir) / "params.json").string(), {p.dump(2), "\n"}); !e.empty()) return e;
@@ -84,7 +84,7 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::v
 std::string writeOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& outputs)
 {
     for (std::size_t k = 0; k < outputs.size() && k < spec.outputs.size(); ++k)
-        if (std::string e = writeNpy((fs::path(dir) / "outputs" / (spec.outputs[k].name + ".npy")).string(), outputs[k]); !e.empty()) return e;
+        if (std::string e = writeNpy(outputPath(dir, spec.outputs[k].name), outputs[k]); !e.empty()) return e;
     return {};
 }
 
@@ -93,7 +93,7 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
     std::vector<Tensor> outputs;
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const std::string& name = spec.outputs[k].name;
-        const fs::path file = fs::path(dir) / "outputs" / (name + ".npy");
+        const fs::path file = fs::path(outputPath(dir, name));
         std::error_code ec;
         if (!fs::exists(file, ec)) return "output '" + name + "' was not written (expected outputs/" + name + ".npy)";
         auto read = readNpy(file.string());
@@ -120,6 +120,16 @@ int pruneRuns(const std::string& runsRoot, std::size_t keep)
     for (std::size_t k = keep; k < runs.size(); ++k)
         if (fs::remove_all(runs[k].second, ec) > 0 && !ec) ++removed;
     return removed;
+}
+
+std::string inputPath(const std::string& caseDir, const std::string& input)
+{
+    return (std::filesystem::path(caseDir) / "inputs" / (input + ".npy")).string();
+}
+
+std::string outputPath(const std::string& caseDir, const std::string& output)
+{
+    return (std::filesystem::path(caseDir) / "outputs" / (output + ".npy")).string();
 }
 
 std::string capturePath(const std::string& caseDir, int line, const std::string& name)

@@ -34,6 +34,8 @@ namespace runfolder {
 
 std::string newRunId(const std::string& backend); // "20261129-234501-ref", unique within the process
 std::string caseDir(const std::string& runDir, const std::string& caseName);
+std::string inputPath(const std::string& caseDir, const std::string& input);
+std::string outputPath(const std::string& caseDir, const std::string& output);
 
 // Creates the case folder and writes inputs, params.json and a pending run.json.
 std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,

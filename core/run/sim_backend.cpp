@@ -1,48 +1,79 @@
 #include "run/sim_backend.h"
 
 #include "io/atomic_write.h"
-#include "tensor/npy.h"
+#include "run/run_folder.h"
+#include "spec/inference.h"
+#include "worker/worker_client.h"
 
 #include <chrono>
 #include <filesystem>
-#include <map>
 
 namespace ptowb {
 
-RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params, const std::string& caseDir,
-                          RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>*)
+namespace {
+
+std::string kernelError(const nlohmann::json& answer, const std::string& file)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = answer.value("line", 1);
+    d.col = answer.value("col", 1);
+    d.endLine = answer.value("end_line", d.line);
+    d.endCol = answer.value("end_col", d.col);
+    d.code = answer.value("code", "sim.error");
+    d.message = answer.value("message", "the kernel failed");
+    std::string text = formatDiagnostic(d);
+    if (const std::string tb = answer.value("traceback", ""); !tb.empty() && tb.find('\n') != std::string::npos) text += "\n" + tb;
+    return text;
+}
+
+} // namespace
+
+nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::Value>& params, const std::string& caseDir,
+                                   const RunRecord& record) const
+{
+    nlohmann::json request = {{"op", "run"},          {"case_dir", caseDir},   {"kernel_file", m_file},
+                              {"source", m_source},   {"function", spec.kernel.function},
+                              {"capture", m_options.capture}, {"platform_file", m_options.platformFile}};
+    request["inputs"] = nlohmann::json::array();
+    for (const auto& input : spec.inputs) request["inputs"].push_back(input.name);
+    request["outputs"] = nlohmann::json::array();
+    for (const auto& o : record.expectedOutputs) request["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}});
+    request["params"] = nlohmann::json::object();
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) request["params"][spec.params[k].name] = paramValueToJson(params[k]);
+    return request;
+}
+
+RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>& params, const std::string& caseDir,
+                          RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
-    SimOutcome outcome = simulateKernel(spec, m_source, m_file, inputs, params, m_options);
+    const nlohmann::json answer = worker::WorkerClient::shared().call(request(spec, params, caseDir, record), m_options.timeoutSeconds, cancel);
     record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (hasErrors(outcome.diagnostics)) {
-        record.status = "error";
-        for (const Diagnostic& d : outcome.diagnostics)
-            if (d.isError()) record.error += (record.error.empty() ? "" : "\n") + formatDiagnostic(d);
+    record.stderrTail = answer.value("log", ""); // the kernel's print output
+    if (answer.value("status", "") != "ok") {
+        const std::string code = answer.value("code", "");
+        record.status = code == "sim.timeout" ? "timeout" : code == "sim.cancelled" ? "cancelled" : code == "sim.crashed" ? "crashed" : "error";
+        record.error = kernelError(answer, m_file);
         return record;
     }
-    if (!m_options.platformFile.empty()) {
-        record.costEstimateUs = outcome.cost.totalUs;
-        if (std::string e = writeAtomically((std::filesystem::path(caseDir) / "trace.json").string(), {outcome.cost.traceJson(spec.kernel.function)});
-            !e.empty()) {
+    if (answer.contains("trace")) {
+        record.costEstimateUs = answer.value("cost_total_us", 0.0);
+        if (std::string e = writeAtomically((std::filesystem::path(caseDir) / "trace.json").string(), {answer["trace"].get<std::string>()}); !e.empty()) {
             record.status = "error";
             record.error = e;
             return record;
         }
     }
-    if (m_options.capture) {
-        std::map<std::string, const SimCapture*> last; // a loop assigns a line many times; keep its final value
-        for (const SimCapture& c : outcome.captures) last[runfolder::capturePath(caseDir, c.line, c.name)] = &c;
-        std::filesystem::create_directories(std::filesystem::path(caseDir) / "captures");
-        for (const auto& [path, capture] : last)
-            if (std::string e = writeNpy(path, capture->value); !e.empty()) {
-                record.status = "error";
-                record.error = e;
-                return record;
-            }
+    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
+    if (auto* e = std::get_if<std::string>(&read)) {
+        record.status = "error";
+        record.error = *e;
+        return record;
     }
-    outputs = std::move(outcome.outputs);
-    return recordOutputs(caseDir, spec, outputs, std::move(record));
+    outputs = std::move(std::get<std::vector<Tensor>>(read));
+    record.status = "ok";
+    return record;
 }
 
 } // namespace ptowb

@@ -2,11 +2,14 @@
 
 #include "run/backend.h"
 
+#include <nlohmann/json.hpp>
+
 namespace ptowb {
 
-// `sim`: the kernel file run by the built-in simulator, in-process. With a platform it also
-// writes the case's cost estimate into run.json and its trace into trace.json; with capture,
-// the last value of every tensor assignment into captures/L<line>_<name>.npy.
+// `sim`: the kernel file run as Python by the kernel worker process with the workbench's `pypto`
+// module (worker/kernel_worker.h). With a platform it also writes the case's cost estimate into
+// run.json and its trace into trace.json; with capture, the last value each kernel line computed
+// into captures/L<line>_<op>.npy.
 class SimBackend : public Backend
 {
 public:
@@ -19,6 +22,7 @@ public:
                   RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
 
 private:
+    nlohmann::json request(const OpSpec& spec, const std::vector<rules::Value>& params, const std::string& caseDir, const RunRecord& record) const;
     std::string m_source;
     std::string m_file;
     SimRunOptions m_options;

@@ -1,47 +1,82 @@
 #include "sim/simulator.h"
 
-#include "kernel/kernel_parser.h"
-#include "sim/interpreter.h"
+#include "diag/diagnostic.h"
+#include "run/run_folder.h"
+#include "tensor/npy.h"
+#include "torchscript/torchscript.h"
+#include "worker/worker_client.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
 
 namespace ptowb::sim {
 
-Value Value::ofBool(bool v) { Value x; x.kind = Kind::Bool; x.i = v; return x; }
-Value Value::ofInt(std::int64_t v) { Value x; x.kind = Kind::Int; x.i = v; return x; }
-Value Value::ofFloat(double v) { Value x; x.kind = Kind::Float; x.f = v; return x; }
-Value Value::ofStr(std::string v) { Value x; x.kind = Kind::Str; x.s = std::move(v); return x; }
-Value Value::ofDType(DType v) { Value x; x.kind = Kind::DType; x.dtype = v; return x; }
-Value Value::ofTensor(at::Tensor v) { Value x; x.kind = Kind::Tensor; x.tensor = std::move(v); return x; }
-Value Value::ofTuple(std::vector<Value> v) { Value x; x.kind = Kind::Tuple; x.items = std::move(v); return x; }
+void KernelArguments::param(const std::string& name, bool value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, std::int64_t value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, double value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, const std::string& value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, const std::vector<std::int64_t>& value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, const std::vector<double>& value) { paramsJson[name] = nlohmann::json(value).dump(); }
 
-void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function,
-                       const std::map<std::string, Value>& arguments)
-{
-    Diagnostics diagnostics;
-    const kernel::Module module = kernel::parseKernel(kernelSource, file, diagnostics);
-    const kernel::FunctionDef* entry = nullptr;
-    for (const auto& f : module.functions)
-        if (f.name == function) entry = &f;
-    if (!hasErrors(diagnostics) && entry) diagnostics = runKernel(module, *entry, arguments, file, {}).diagnostics;
-    else if (!entry && !hasErrors(diagnostics)) throw std::runtime_error(file + " defines no function '" + function + "'");
-    std::string message;
-    for (const Diagnostic& d : diagnostics)
-        if (d.isError()) message += (message.empty() ? "" : "\n") + formatDiagnostic(d);
-    if (!message.empty()) throw std::runtime_error(message);
-}
+namespace {
 
-RunResult runKernel(const kernel::Module& module, const kernel::FunctionDef& function, const std::map<std::string, Value>& arguments,
-                    const std::string& file, const RunOptions& options)
+// A case folder of its own for one call, removed afterwards.
+struct TemporaryCase
 {
-    RunResult result;
-    try {
-        c10::InferenceMode guard;
-        Interpreter(module, file, options, result).run(function, arguments);
-    } catch (const SimError& e) {
-        result.diagnostics.push_back(kernel::diagnosticAt(file, e.pos, e.code, e.message));
-    } catch (const std::exception& e) {
-        result.diagnostics.push_back(kernel::diagnosticAt(file, {function.pos.line, 1}, "sim.internal", std::string("the simulator failed: ") + e.what()));
+    std::string dir;
+    TemporaryCase()
+    {
+        std::string pattern = (std::filesystem::temp_directory_path() / "ptowb-sim-XXXXXX").string();
+        if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder for the simulator's case");
+        dir = pattern;
     }
-    return result;
+    ~TemporaryCase()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+};
+
+} // namespace
+
+void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function, KernelArguments& arguments)
+{
+    TemporaryCase work;
+    std::filesystem::create_directories(std::filesystem::path(work.dir) / "inputs");
+    nlohmann::json request = {{"op", "run"}, {"case_dir", work.dir}, {"kernel_file", file}, {"source", kernelSource}, {"function", function}};
+    request["inputs"] = nlohmann::json::array();
+    for (const auto& [name, tensor] : arguments.inputs) {
+        auto t = torchscript::fromAten(tensor.contiguous());
+        if (!t) throw std::runtime_error("input '" + name + "' has a dtype the simulator cannot take");
+        if (std::string e = writeNpy(runfolder::inputPath(work.dir, name), *t); !e.empty()) throw std::runtime_error(e);
+        request["inputs"].push_back(name);
+    }
+    request["outputs"] = nlohmann::json::array();
+    for (const auto& [name, tensor] : arguments.outputs) {
+        const auto dtype = torchscript::fromTorch(tensor.scalar_type());
+        if (!dtype) throw std::runtime_error("output '" + name + "' has a dtype the simulator cannot write");
+        request["outputs"].push_back({{"name", name}, {"shape", tensor.sizes().vec()}, {"dtype", dtypeName(*dtype)}});
+    }
+    request["params"] = nlohmann::json::object();
+    for (const auto& [name, text] : arguments.paramsJson) request["params"][name] = nlohmann::json::parse(text);
+    const nlohmann::json answer = worker::WorkerClient::shared().call(request, 600, nullptr);
+    if (answer.value("status", "") != "ok") {
+        Diagnostic d;
+        d.file = file;
+        d.line = answer.value("line", 1);
+        d.col = answer.value("col", 1);
+        d.code = answer.value("code", "sim.error");
+        d.message = answer.value("message", "the kernel failed");
+        throw std::runtime_error(formatDiagnostic(d));
+    }
+    for (auto& [name, tensor] : arguments.outputs) {
+        auto read = readNpy(runfolder::outputPath(work.dir, name));
+        if (auto* e = std::get_if<std::string>(&read)) throw std::runtime_error("output '" + name + "': " + *e);
+        tensor.copy_(torchscript::toAten(std::get<Tensor>(read)));
+    }
 }
 
 } // namespace ptowb::sim

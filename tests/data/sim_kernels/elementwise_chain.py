@@ -5,4 +5,4 @@ import pypto
 def kernel(x: pypto.Tensor[...], y: pypto.Tensor[...]):
     pypto.set_vec_tile_shapes(4, 32)
     t = pypto.add(pypto.exp(x) * 2.0, 1.0)
-    y[:] = pypto.sub(t, x, alpha=0.5) / 3
+    y[:] = pypto.sub(t, x * 0.5) / 3

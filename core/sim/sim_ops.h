@@ -1,0 +1,116 @@
+#pragma once
+
+// The simulator's tensor operations: what each pypto op computes on the CPU, with the device's
+// numerics (DESIGN §5) — every op computes in float32 and rounds its result to the operand
+// dtype, reductions follow the vec tile order, matmul accumulates in float32. The `pypto`
+// module of the kernel worker calls these; they know nothing of Python. Includes libtorch:
+// only for core .cpp files.
+#include "sim/cost_model.h"
+#include "types/dtype.h"
+
+#include <torch/torch.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ptowb::sim {
+
+// An op the kernel called wrongly or that cannot be simulated; the worker reports it at the
+// kernel line that called the op.
+struct OpError
+{
+    std::string message;
+    std::string code = "sim.error";
+};
+
+// The state of one kernel run that ops read and write: tile shapes, the platform's limits and
+// the cost estimate. `line` is the kernel line of the op being executed.
+class SimState
+{
+public:
+    explicit SimState(std::optional<Platform> platform = std::nullopt);
+
+    int line = 0;
+    std::vector<std::int64_t> vecTile;
+    int vecTileLine = 0;
+    CostReport cost;
+
+    const Platform* platform() const { return m_platform ? &*m_platform : nullptr; }
+    // A vec tile must have the rank of the tensors it tiles, and the buffers one vector op
+    // keeps live (its operands and result, one tile each) must fit in the unified buffer.
+    void checkTile(const at::Tensor& result, int liveBuffers, const std::string& fn) const;
+    void vectorCost(const std::string& what, const at::Tensor& t, int passes = 1);
+    void cubeCost(const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k);
+    void memoryCost(const std::string& what, std::int64_t bytes);
+
+private:
+    std::optional<Platform> m_platform;
+    std::optional<CostModel> m_model;
+};
+
+std::string shapeText(at::IntArrayRef sizes);
+std::string dtypeText(const at::Tensor& t);
+DType dtypeOf(const at::Tensor& t);
+// Computed in float32 (for fp16/bf16), rounded to the operand dtype once per op.
+at::Tensor widened(const at::Tensor& t);
+at::Tensor rounded(const at::Tensor& result, at::ScalarType dtype);
+
+// A scalar operand of a binary op: a Python number takes the tensor's dtype, as PyPTO's
+// Element(input.dtype, value) does.
+struct Operand
+{
+    std::optional<at::Tensor> tensor;
+    double number = 0;
+    bool isInt = false;
+};
+
+bool isUnaryOp(const std::string& name);
+bool isBinaryOp(const std::string& name);
+at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x);
+at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals);
+at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, const Operand& b);
+at::Tensor compareOp(SimState& s, const std::string& name, const Operand& a, const Operand& b);
+at::Tensor whereOp(SimState& s, const at::Tensor& condition, const Operand& a, const Operand& b);
+at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi);
+
+// sum / amax / amin / prod over `dims` (all when empty) in vec tile order; argmax / argmin give int64
+// (the device's int32 in PyPTO's docs is not modelled: indices fit either).
+at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::vector<std::int64_t> dims, bool keepdim);
+at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::optional<std::int64_t> dim, bool keepdim);
+at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim);
+
+struct MatmulOptions
+{
+    bool aTrans = false;
+    bool bTrans = false;
+    std::optional<at::Tensor> bias;  // extend_params["bias"], added in fp32 before the cast
+    std::optional<double> scale;     // extend_params["scale"]
+    std::optional<at::Tensor> cMatrix; // accumulate into (c_matrix)
+};
+at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType, const MatmulOptions& options);
+at::Tensor castOp(SimState& s, const at::Tensor& x, DType dtype, const std::string& mode);
+
+// Views share storage with their tensor, so writes through them reach it.
+at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets,
+                  const std::optional<std::vector<std::int64_t>>& validShape);
+void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int64_t>& offsets, at::Tensor& out);
+void fillRegion(at::Tensor& region, double value);
+at::Tensor reshapeOp(SimState& s, const at::Tensor& x, std::vector<std::int64_t> shape);
+at::Tensor permuteOp(const at::Tensor& x, const std::vector<std::int64_t>& dims);
+at::Tensor transposeOp(const at::Tensor& x, std::int64_t d0, std::int64_t d1);
+at::Tensor concatOp(SimState& s, const std::vector<at::Tensor>& tensors, std::int64_t dim);
+at::Tensor expandOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape);
+at::Tensor fullOp(SimState& s, const std::vector<std::int64_t>& shape, double value, DType dtype);
+at::Tensor arangeOp(SimState& s, double start, double end, double step, DType dtype);
+at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index);
+at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index);
+at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index, const Operand& src, const std::string& reduce);
+std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k, std::int64_t dim, bool largest);
+std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim, bool descending);
+at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& pad, double value);
+at::Tensor oneHotOp(SimState& s, const at::Tensor& x, std::int64_t classes);
+
+std::int64_t normalizedDim(std::int64_t d, std::int64_t rank, const std::string& fn);
+
+} // namespace ptowb::sim

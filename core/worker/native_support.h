@@ -1,0 +1,88 @@
+#pragma once
+
+// Internal to core/worker: the run state the native ops share, and the pieces of the
+// `_ptowb_sim` module's bindings. Includes pybind11 and libtorch.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "sim/sim_ops.h"
+
+#include <map>
+#include <string>
+
+namespace ptowb::worker {
+
+namespace py = pybind11;
+
+// One case being run: the simulator state, where the kernel file is (to find the calling line
+// among Python's frames) and the captured intermediates, the last value per kernel line.
+class RunState
+{
+public:
+    RunState(std::string kernelFile, std::optional<sim::Platform> platform, bool capture);
+    ~RunState();
+    static RunState& current();
+
+    sim::SimState sim;
+    struct Captured
+    {
+        std::string op;
+        at::Tensor value;
+    };
+    std::map<int, Captured> captures;
+
+    // The line of the innermost Python frame executing the kernel file (0 when none is).
+    int callerLine() const;
+    void capture(const char* op, const at::Tensor& value);
+
+private:
+    std::string m_kernelFile;
+    bool m_capture;
+    RunState* m_previous;
+};
+
+struct Handle
+{
+    at::Tensor t;
+};
+
+inline Handle wrap(at::Tensor t) { return Handle{std::move(t)}; }
+
+inline DType dtypeArg(const std::string& name)
+{
+    if (auto d = dtypeFromName(name)) return *d;
+    throw sim::OpError{"unknown dtype '" + name + "'", "sim.type"};
+}
+
+inline sim::Operand operand(const py::handle& v)
+{
+    sim::Operand o;
+    if (py::isinstance<Handle>(v)) o.tensor = v.cast<Handle&>().t;
+    else if (py::isinstance<py::bool_>(v)) {
+        o.number = v.cast<bool>() ? 1 : 0;
+        o.isInt = true;
+    } else if (py::isinstance<py::int_>(v)) {
+        o.number = double(v.cast<std::int64_t>());
+        o.isInt = true;
+    } else if (py::isinstance<py::float_>(v)) o.number = v.cast<double>();
+    else throw sim::OpError{"expected a tensor or a number, got " + std::string(py::str(py::type::of(v).attr("__name__"))), "sim.type"};
+    return o;
+}
+
+// Records the calling kernel line, runs the op, and captures its tensor result.
+template <class F> auto op(const char* name, F&& f)
+{
+    RunState& run = RunState::current();
+    run.sim.line = run.callerLine();
+    auto result = f(run.sim);
+    if constexpr (std::is_same_v<decltype(result), at::Tensor>) {
+        run.capture(name, result);
+        return wrap(std::move(result));
+    } else return result;
+}
+
+void bindTensorOps(py::module_& m);
+// Defined beside the `_ptowb_sim` module; calling it keeps the module in a static link.
+void linkNativeModule();
+
+} // namespace ptowb::worker

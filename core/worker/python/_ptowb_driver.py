@@ -1,0 +1,240 @@
+"""The kernel worker's driver: imports kernel.py as ordinary Python (once per edit), binds one
+case's tensors and parameters to the kernel's parameters by name, runs it, and reports any
+failure at its kernel line with the traceback filtered to the kernel file."""
+import inspect
+import io
+import linecache
+import os
+import signal
+import sys
+import traceback
+import types
+
+import pypto
+from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
+from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, in_kernel_call
+from pypto.frontend import JitFunction
+
+
+class Interrupted(BaseException):
+    """Raised at the running line when the workbench stops the kernel (timeout or Cancel)."""
+
+
+def _interrupt(signum, frame):
+    raise Interrupted("the kernel was stopped")
+
+
+signal.signal(signal.SIGUSR1, _interrupt)
+
+_loaded = {}  # kernel path -> (source, module)
+
+
+class KernelError(Exception):
+    def __init__(self, message, line=1, col=1, code="kernel.bind"):
+        super().__init__(message)
+        self.line, self.col, self.code = line, col, code
+
+
+def _forget_project_modules(folder):
+    for name, mod in list(sys.modules.items()):
+        path = getattr(mod, "__file__", None) or ""
+        if path.startswith(folder + os.sep):
+            del sys.modules[name]
+
+
+def _load(path, source):
+    cached = _loaded.get(path)
+    if cached and cached[0] == source:
+        return cached[1]
+    folder = os.path.dirname(os.path.abspath(path))
+    _forget_project_modules(folder)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.argv = [path]
+    code = compile(source, path, "exec")
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+    _loaded[path] = (source, module)
+    return module
+
+
+def _kernel_function(module, name, path):
+    if not hasattr(module, name):
+        raise KernelError(f"the kernel file defines no function '{name}'", 1, 1, "kernel.missing-function")
+    fn = getattr(module, name)
+    while isinstance(fn, JitFunction):
+        fn = fn.fn
+    if not callable(fn):
+        raise KernelError(f"'{name}' in the kernel file is not a function", 1, 1, "kernel.missing-function")
+    return fn
+
+
+def _annotation(fn, param):
+    ann = param.annotation
+    if isinstance(ann, str):
+        try:
+            ann = eval(ann, fn.__globals__)
+        except Exception:
+            return None
+    return ann
+
+
+def _check_tensor(name, ann, tensor, line, bound):
+    if not isinstance(ann, TensorAnnotation):
+        return
+    if ann.dtype is not None and ann.dtype != tensor.dtype:
+        raise KernelError(f"kernel parameter '{name}' is annotated {ann.dtype!r}, but the case passes {tensor.dtype!r}", line)
+    shape = ann.shape
+    if shape is None or not isinstance(shape, (list, tuple)) or len(shape) == 0:
+        return
+    actual = tensor.shape
+    dims = list(shape)
+    # Identity, not ==: a symbolic dim compares by its value, which it does not have yet.
+    ellipsis = next((k for k, d in enumerate(dims) if d is Ellipsis), None)
+    if ellipsis is not None:
+        fixed = [d for d in dims if d is not Ellipsis]
+        if len(actual) < len(fixed):
+            raise KernelError(f"kernel parameter '{name}' is annotated with at least {len(fixed)} dims, but the case passes {actual}", line)
+        head = ellipsis
+        pairs = list(zip(dims[:head], actual[:head])) + list(zip(reversed(dims[head + 1:]), reversed(actual)))
+    else:
+        if len(dims) != len(actual):
+            raise KernelError(f"kernel parameter '{name}' is annotated with {len(dims)} dims, but the case passes shape {actual}", line)
+        pairs = list(zip(dims, actual))
+    for want, got in pairs:
+        if want is DYNAMIC or want is STATIC or want is None:
+            continue
+        if isinstance(want, SymbolicScalar):
+            if id(want) in bound and want.value != got:
+                raise KernelError(f"the dynamic dim '{want.name}' is {want.value} for one argument and {got} for '{name}'", line)
+            want.value = got
+            bound[id(want)] = want
+        elif isinstance(want, int) and want != got:
+            raise KernelError(f"kernel parameter '{name}' is annotated with shape {list(shape)}, but the case passes {actual}", line)
+
+
+def _bind(fn, inputs, outputs, params):
+    signature = inspect.signature(fn)
+    line = fn.__code__.co_firstlineno
+    kwargs, bound = {}, {}
+    for name, param in signature.parameters.items():
+        if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        if name in inputs or name in outputs:
+            tensor = _wrap(inputs[name] if name in inputs else outputs[name])
+            _check_tensor(name, _annotation(fn, param), tensor, line, bound)
+            kwargs[name] = tensor
+        elif name in params:
+            kwargs[name] = params[name]
+        elif param.default is inspect.Parameter.empty:
+            raise KernelError(f"kernel parameter '{name}' binds to no input, output or parameter of op.json", line)
+    missing = [n for n in list(inputs) + list(outputs) if n not in signature.parameters]
+    if missing and not any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
+        raise KernelError(f"the kernel takes no parameter named {', '.join(repr(m) for m in missing)} (op.json names it)", line)
+    return kwargs
+
+
+def _position(exc, path):
+    if isinstance(exc, KernelError):
+        return exc.line, exc.col, exc.line, exc.col
+    if isinstance(exc, SyntaxError) and exc.filename == path:
+        return exc.lineno or 1, exc.offset or 1, exc.end_lineno or exc.lineno or 1, exc.end_offset or exc.offset or 1
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    if not frames:
+        return 1, 1, 1, 1
+    f = frames[-1]
+    col = (f.colno or 0) + 1
+    return f.lineno, col, f.end_lineno or f.lineno, (f.end_colno or f.colno or 0) + 1
+
+
+def _message(exc):
+    if isinstance(exc, (SimulatorError, KernelError, Interrupted)) or type(exc).__name__ == "SimulatorError":
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _kernel_traceback(exc, path):
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
+    lines = [f"{os.path.basename(path)}:{f.lineno}: in {f.name}\n    {(f.line or '').strip()}" for f in frames]
+    return "\n".join(lines + [_message(exc)])
+
+
+def run(path, source, function, inputs, outputs, params):
+    log = io.StringIO()
+    saved = sys.stdout, sys.stderr
+    sys.stdout = sys.stderr = log
+    try:
+        module = _load(path, source)
+        fn = _kernel_function(module, function, path)
+        kwargs = _bind(fn, inputs, outputs, params)
+        in_kernel_call[0] = True
+        try:
+            fn(**kwargs)
+        finally:
+            in_kernel_call[0] = False
+        return {"ok": True, "log": log.getvalue()}
+    except BaseException as exc:  # noqa: B902 - every failure of user code is a case error
+        line, col, end_line, end_col = _position(exc, path)
+        code = getattr(exc, "code", None)
+        if not isinstance(code, str):
+            code = "kernel.interrupted" if isinstance(exc, Interrupted) else "sim.error" if isinstance(exc, SimulatorError) else "kernel.python"
+        return {"ok": False, "log": log.getvalue(), "message": _message(exc), "code": code, "line": line, "col": col,
+                "end_line": end_line, "end_col": end_col, "traceback": _kernel_traceback(exc, path)}
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _syntax(request):
+    """Parses kernel text as Python without running any of it."""
+    import ast
+    try:
+        ast.parse(request["source"], request.get("file", "kernel.py"))
+    except SyntaxError as exc:
+        return {"status": "error", "code": "kernel.syntax", "message": f"{exc.msg}", "line": exc.lineno or 1, "col": exc.offset or 1,
+                "end_line": exc.end_lineno or exc.lineno or 1, "end_col": exc.end_offset or exc.offset or 1}
+    except (ValueError, RecursionError, MemoryError) as exc:
+        return {"status": "error", "code": "kernel.syntax", "message": str(exc) or type(exc).__name__, "line": 1, "col": 1}
+    return {"status": "ok"}
+
+
+def _api(request):
+    """Every public callable of the workbench's pypto with its parameters, for the API table's test."""
+    entries, constants = [], []
+    for module, prefix in ((pypto, ""), (pypto.frontend, "frontend."), (pypto.experimental, "experimental.")):
+        for name in sorted(dir(module)):
+            value = getattr(module, name)
+            if name.startswith("_") or isinstance(value, types.ModuleType):
+                continue
+            if not callable(value) or isinstance(value, type):
+                constants.append(prefix + name)
+                continue
+            if getattr(value, "__module__", "").split(".")[0] != "pypto":
+                continue
+            entry = {"name": prefix + name, "params": [], "required": 0, "keyword_only": [], "variadic": False,
+                     "var_keywords": False, "simulated": not getattr(value, "_ptowb_unsupported", False)}
+            for p in inspect.signature(value).parameters.values():
+                if p.kind == p.VAR_POSITIONAL:
+                    entry["variadic"] = True
+                elif p.kind == p.VAR_KEYWORD:
+                    entry["var_keywords"] = True
+                elif p.kind == p.KEYWORD_ONLY:
+                    entry["keyword_only"].append(p.name)
+                else:
+                    entry["params"].append(p.name)
+                    entry["required"] += p.default is inspect.Parameter.empty
+            entries.append(entry)
+    return {"status": "ok", "api": entries, "constants": constants}
+
+
+def request(line):
+    import json
+    req = json.loads(line)
+    handlers = {"syntax": _syntax, "api": _api}
+    handler = handlers.get(req.get("op"))
+    if handler is None:
+        return json.dumps({"status": "error", "code": "sim.worker", "message": f"unknown request {req.get('op')!r}", "line": 1, "col": 1})
+    return json.dumps(handler(req))

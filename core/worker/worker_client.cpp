@@ -1,0 +1,192 @@
+#include "worker/worker_client.h"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <csignal>
+#include <filesystem>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace ptowb::worker {
+
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+json stopped(const char* code, std::string message, const json& answer)
+{
+    json out = {{"status", "error"}, {"code", code}, {"message", std::move(message)}, {"line", 1}, {"col", 1}};
+    // The worker answered the interrupt with the line it was running: keep that position.
+    if (answer.is_object() && answer.value("code", "") == "kernel.interrupted")
+        for (const char* key : {"line", "col", "end_line", "end_col", "log", "traceback"})
+            if (answer.contains(key)) out[key] = answer[key];
+    return out;
+}
+
+std::string describeExit(int status)
+{
+    if (WIFSIGNALED(status)) {
+        const int sig = WTERMSIG(status);
+        if (sig == SIGKILL) return "the kernel worker was killed (SIGKILL; out of memory?)";
+        return "the kernel worker crashed (signal " + std::to_string(sig) + (sig == SIGSEGV ? ", segmentation fault" : "") + ")";
+    }
+    if (WIFEXITED(status)) return "the kernel worker exited with status " + std::to_string(WEXITSTATUS(status));
+    return "the kernel worker stopped";
+}
+
+} // namespace
+
+std::string kernelWorkerPath()
+{
+    if (const char* env = std::getenv("PTOWB_KERNEL_WORKER"); env && *env) return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "lib" / "ptowb" / "ptowb-kernel-worker";
+        if (std::filesystem::exists(installed, ec)) return installed.string();
+    }
+#ifdef PTOWB_KERNEL_WORKER_BUILD_PATH
+    if (std::filesystem::exists(PTOWB_KERNEL_WORKER_BUILD_PATH, ec)) return PTOWB_KERNEL_WORKER_BUILD_PATH;
+#endif
+    return {};
+}
+
+WorkerClient::~WorkerClient() { stop(); }
+
+WorkerClient& WorkerClient::shared()
+{
+    static WorkerClient client;
+    return client;
+}
+
+WorkerClient& WorkerClient::forChecks()
+{
+    static WorkerClient client;
+    return client;
+}
+
+std::int64_t WorkerClient::defaultMemoryLimitMb()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || size <= 0) return 8192;
+    return std::int64_t(pages) * size / 2 / (1 << 20);
+}
+
+std::string WorkerClient::start()
+{
+    const std::string exe = kernelWorkerPath();
+    if (exe.empty()) return "the kernel worker (ptowb-kernel-worker) was not found; set PTOWB_KERNEL_WORKER to its path";
+    int in[2], out[2];
+    if (pipe(in) != 0) return "cannot create a pipe for the kernel worker";
+    if (pipe(out) != 0) {
+        close(in[0]);
+        close(in[1]);
+        return "cannot create a pipe for the kernel worker";
+    }
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    for (int fd : {in[0], in[1], out[0], out[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+    const std::string limit = std::to_string(defaultMemoryLimitMb());
+    std::string arg0 = exe, flag = "--memory-limit-mb", value = limit;
+    char* argv[] = {arg0.data(), flag.data(), value.data(), nullptr};
+    pid_t pid = -1;
+    const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (rc != 0) {
+        close(in[1]);
+        close(out[0]);
+        return "cannot start " + exe + ": " + std::strerror(rc);
+    }
+    m_pid = pid;
+    m_toWorker = in[1];
+    m_fromWorker = out[0];
+    m_pending.clear();
+    return {};
+}
+
+void WorkerClient::stop()
+{
+    if (m_pid > 0) {
+        ::kill(m_pid, SIGKILL);
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+    }
+    if (m_toWorker >= 0) close(m_toWorker);
+    if (m_fromWorker >= 0) close(m_fromWorker);
+    m_pid = -1;
+    m_toWorker = m_fromWorker = -1;
+    m_pending.clear();
+}
+
+WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel)
+{
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutSeconds));
+    for (;;) {
+        if (const auto nl = m_pending.find('\n'); nl != std::string::npos) {
+            line = m_pending.substr(0, nl);
+            m_pending.erase(0, nl + 1);
+            return Wait::Line;
+        }
+        if (cancel && cancel->load()) return Wait::Cancelled;
+        if (Clock::now() >= deadline) return Wait::Timeout;
+        pollfd p{m_fromWorker, POLLIN, 0};
+        const int ready = ::poll(&p, 1, 50); // Cancel is noticed within 50 ms
+        if (ready < 0 && errno != EINTR) return Wait::Closed;
+        if (ready <= 0) continue;
+        char buffer[65536];
+        const ssize_t n = ::read(m_fromWorker, buffer, sizeof buffer);
+        if (n <= 0) return Wait::Closed;
+        m_pending.append(buffer, std::size_t(n));
+    }
+}
+
+nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutSeconds, const std::atomic<bool>* cancel)
+{
+    std::lock_guard lock(m_mutex);
+    if (m_pid <= 0)
+        if (std::string e = start(); !e.empty()) return {{"status", "error"}, {"code", "sim.worker"}, {"message", e}, {"line", 1}, {"col", 1}};
+    const std::string text = request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    std::signal(SIGPIPE, SIG_IGN);
+    for (std::size_t sent = 0; sent < text.size();) {
+        const ssize_t n = ::write(m_toWorker, text.data() + sent, text.size() - sent);
+        if (n <= 0) {
+            stop();
+            return {{"status", "error"}, {"code", "sim.crashed"}, {"message", "the kernel worker stopped before taking the request"}, {"line", 1}, {"col", 1}};
+        }
+        sent += std::size_t(n);
+    }
+    std::string line;
+    const Wait wait = readLine(line, timeoutSeconds, cancel);
+    if (wait == Wait::Line) {
+        json answer = json::parse(line, nullptr, false);
+        if (!answer.is_discarded()) return answer;
+        stop();
+        return {{"status", "error"}, {"code", "sim.worker"}, {"message", "the kernel worker sent an unreadable answer"}, {"line", 1}, {"col", 1}};
+    }
+    if (wait == Wait::Closed) {
+        int status = 0;
+        waitpid(m_pid, &status, 0);
+        m_pid = -1;
+        stop();
+        return {{"status", "error"}, {"code", "sim.crashed"}, {"message", describeExit(status)}, {"line", 1}, {"col", 1}};
+    }
+    // Interrupt the kernel where it is (Python raises at its current line), then kill it.
+    ::kill(m_pid, SIGUSR1);
+    json answer;
+    if (readLine(line, 1.0, nullptr) == Wait::Line) answer = json::parse(line, nullptr, false);
+    else stop();
+    if (wait == Wait::Cancelled) return stopped("sim.cancelled", "cancelled", answer);
+    return stopped("sim.timeout", "the kernel did not finish within " + std::to_string(int(timeoutSeconds)) + " s", answer);
+}
+
+} // namespace ptowb::worker

@@ -1,0 +1,88 @@
+#pragma once
+
+// Runs kernel source in the kernel worker on libtorch tensors, for the simulator's tests and
+// benchmarks: writes a case folder, sends the request, reads outputs, trace and captures back.
+#include "run/run_folder.h"
+#include "sim/cost_model.h"
+#include "tensor/npy.h"
+#include "torchscript/torchscript.h"
+#include "worker/worker_client.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+namespace simtest {
+
+struct OutputSpec
+{
+    std::vector<std::int64_t> shape;
+    at::ScalarType type = at::kFloat;
+};
+
+struct SimRun
+{
+    nlohmann::json answer;
+    std::map<std::string, at::Tensor> outputs;
+    ptowb::sim::CostReport cost;
+    std::vector<ptowb::runfolder::CaptureFile> captures;
+    std::string kernelFile;
+    bool ok() const { return answer.value("status", "") == "ok"; }
+    // "line:col code message", as the tests compare it.
+    std::string where() const
+    {
+        return std::to_string(answer.value("line", 0)) + ":" + std::to_string(answer.value("col", 0)) + " " + answer.value("code", "") + " " +
+               answer.value("message", "");
+    }
+};
+
+inline std::string freshDir()
+{
+    static int counter = 0;
+    const auto dir = std::filesystem::temp_directory_path() / ("ptowb-simtest-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "inputs");
+    return dir.string();
+}
+
+inline SimRun runSource(const std::string& source, const std::map<std::string, at::Tensor>& inputs, const std::map<std::string, OutputSpec>& outputs,
+                        nlohmann::json params = nlohmann::json::object(), const std::string& platformJson = "", bool capture = false,
+                        const std::string& function = "kernel", double timeoutSeconds = 60, const std::atomic<bool>* cancel = nullptr)
+{
+    const std::string dir = freshDir();
+    SimRun run;
+    run.kernelFile = dir + "/kernel.py";
+    std::ofstream(run.kernelFile) << source;
+    nlohmann::json request = {{"op", "run"}, {"case_dir", dir},          {"kernel_file", run.kernelFile}, {"source", source},
+                              {"function", function}, {"params", params}, {"capture", capture}};
+    request["inputs"] = nlohmann::json::array();
+    for (const auto& [name, t] : inputs) {
+        ptowb::writeNpy(ptowb::runfolder::inputPath(dir, name), *ptowb::torchscript::fromAten(t.contiguous()));
+        request["inputs"].push_back(name);
+    }
+    request["outputs"] = nlohmann::json::array();
+    for (const auto& [name, o] : outputs)
+        request["outputs"].push_back({{"name", name}, {"shape", o.shape}, {"dtype", ptowb::dtypeName(*ptowb::torchscript::fromTorch(o.type))}});
+    if (!platformJson.empty()) {
+        std::ofstream(dir + "/platform.json") << platformJson;
+        request["platform_file"] = dir + "/platform.json";
+    }
+    run.answer = ptowb::worker::WorkerClient::shared().call(request, timeoutSeconds, cancel);
+    if (!run.ok()) return run;
+    for (const auto& [name, o] : outputs) {
+        auto read = ptowb::readNpy(ptowb::runfolder::outputPath(dir, name));
+        if (auto* t = std::get_if<ptowb::Tensor>(&read)) run.outputs[name] = ptowb::torchscript::toAten(*t);
+    }
+    if (run.answer.contains("trace")) run.cost = ptowb::sim::costReportFromTrace(run.answer["trace"].get<std::string>());
+    run.captures = ptowb::runfolder::listCaptures(dir);
+    return run;
+}
+
+inline at::Tensor capturedValue(const ptowb::runfolder::CaptureFile& c)
+{
+    return ptowb::torchscript::toAten(std::get<ptowb::Tensor>(ptowb::readNpy(c.path)));
+}
+
+} // namespace simtest
