@@ -5,6 +5,7 @@
 #include "code_editor.h"
 #include "command_palette.h"
 #include "main_window.h"
+#include "trusted_folders.h"
 #include "problems_model.h"
 #include "recent_projects.h"
 #include "welcome_page.h"
@@ -36,6 +37,11 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_app"));
+        // Sample copies live in temporary folders: the tests trust them, and count the asks.
+        TrustedFolders::prompt() = [this](const QString&) {
+            ++m_trustAsks;
+            return m_trustAnswer;
+        };
     }
 
     void commandPaletteFindsEveryAction()
@@ -277,6 +283,10 @@ private slots:
         QCOMPARE(w.problems().rowCount(), 1);
         QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::CodeRole).toString(), QStringLiteral("json.syntax"));
     }
+
+private:
+    int m_trustAsks = 0;
+    bool m_trustAnswer = true;
 };
 
 QTEST_MAIN(TestApp)

@@ -204,7 +204,7 @@ private Q_SLOTS:
             QVERIFY2(help.rfind("pypto." + std::string(f.name) + "(", 0) == 0, help.c_str());
             QVERIFY2(help.find('\n') != std::string::npos && help.back() == '.', help.c_str());
         }
-        QCOMPARE(kernel::apiHelp("set_vec_tile_shapes").substr(0, 32), std::string("pypto.set_vec_tile_shapes(*dims)"));
+        QCOMPARE(kernel::apiHelp("set_vec_tile_shapes").substr(0, 32), std::string("pypto.set_vec_tile_shapes(*args)"));
         QVERIFY(kernel::apiHelp("sum").find("keepdim=...") != std::string::npos);
         QVERIFY(kernel::apiHelp("DT_BF16").find("bfloat16") != std::string::npos);
         QVERIFY(kernel::apiHelp("Tensor").find("annotation") != std::string::npos);

@@ -11,6 +11,7 @@
 #include "new_operator_wizard.h"
 #include "problems_model.h"
 #include "run_panel.h"
+#include "trusted_folders.h"
 #include "settings_dialog.h"
 #include "slice_values_model.h"
 #include "tensor_diff_panel.h"
@@ -47,6 +48,36 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_workbench"));
+        // Sample copies live in temporary folders: the tests trust them, and count the asks.
+        TrustedFolders::prompt() = [this](const QString&) {
+            ++m_trustAsks;
+            return m_trustAnswer;
+        };
+    }
+
+    // A folder nobody trusted yet is asked about once; "no" runs nothing, "yes" is remembered.
+    void untrustedFolderRunsNothing()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        RunPanel& panel = w.runPanel();
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        m_trustAsks = 0;
+        m_trustAnswer = false;
+        panel.verifyAction()->trigger();
+        QCOMPARE(m_trustAsks, 1);
+        QVERIFY(!panel.runner().isRunning());
+        QVERIFY(panel.log().toPlainText().contains(QStringLiteral("not a trusted folder")));
+        QVERIFY(!QDir(dir.path() + QStringLiteral("/.ptowb/runs")).exists());
+        m_trustAnswer = true;
+        QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
+        panel.verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_trustAsks, 2);
+        panel.verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_trustAsks, 2); // remembered
+        QVERIFY(TrustedFolders::isTrusted(dir.path()));
     }
 
     // The daily loop: Verify passes; a wrong kernel fails with its error shown; the fix passes;
@@ -321,6 +352,10 @@ private Q_SLOTS:
         QFile::remove(userConfigFile(QStringLiteral("runners.json")));
         QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
     }
+
+private:
+    int m_trustAsks = 0;
+    bool m_trustAnswer = true;
 };
 
 QTEST_MAIN(TestWorkbench)

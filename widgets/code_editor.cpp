@@ -81,10 +81,12 @@ void CodeEditor::configureCommon()
         setLexer(lexer);
     }
 
-    // Completion words ship as resources, one per line, so they can grow without code changes.
+    // pypto completions come from the API table; op.json keys ship as a resource.
     if (m_language == Language::Python || m_language == Language::Json) {
         m_apis = new QsciAPIs(lexer);
-        m_apis->load(m_language == Language::Python ? QStringLiteral(":/completion/pypto.api") : QStringLiteral(":/completion/opjson.api"));
+        if (m_language == Language::Python)
+            for (const std::string& entry : kernel::completionEntries()) m_apis->add(QString::fromStdString(entry));
+        else m_apis->load(QStringLiteral(":/completion/opjson.api"));
         m_apis->prepare();
         setAutoCompletionSource(QsciScintilla::AcsAll);
         setAutoCompletionThreshold(2);

@@ -6,6 +6,7 @@
 #include "generated_glue_panel.h"
 #include "line_cost_model.h"
 #include "new_operator_wizard.h"
+#include "trusted_folders.h"
 #include "problems_model.h"
 #include "recent_projects.h"
 #include "run_panel.h"
@@ -253,7 +254,10 @@ void MainWindow::newOperator()
 {
     if (!confirmDiscard()) return;
     NewOperatorWizard wizard(this);
-    if (wizard.exec() == QDialog::Accepted) openProject(wizard.folder());
+    if (wizard.exec() == QDialog::Accepted) {
+        TrustedFolders::trust(wizard.folder()); // the user just made it from a template
+        openProject(wizard.folder());
+    }
 }
 
 void MainWindow::rebuildRecentMenu()

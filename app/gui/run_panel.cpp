@@ -1,5 +1,7 @@
 #include "run_panel.h"
 
+#include "trusted_folders.h"
+
 #include "tensor_diff_panel.h"
 #include "verification_model.h"
 
@@ -130,6 +132,11 @@ void RunPanel::redeploy() { start({}, tr("Redeploy")); }
 void RunPanel::start(PipelineOptions options, const QString& what)
 {
     if (!m_session.project() || m_runner.isRunning()) return;
+    // Generating runs nothing; every later step runs the project's Python.
+    if (options.stopAfter != PipelineStep::Generate && !TrustedFolders::ensureTrusted(m_session.project()->folder())) {
+        m_log->appendPlainText(tr("== %1 not run: %2 is not a trusted folder").arg(what, m_session.project()->folder()));
+        return;
+    }
     QString error;
     if (!m_session.saveAll(error)) {
         QMessageBox::warning(m_window, tr("Save failed"), error);

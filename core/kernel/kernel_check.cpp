@@ -247,6 +247,7 @@ Diagnostics checkKernelSource(std::string_view source, const OpSpec& spec, const
     std::erase_if(diagnostics, [](const Diagnostic& d) { return d.code == "kernel.unsupported"; });
     if (diagnostics.empty()) {
         checkKernel(module, spec, file, diagnostics);
+        std::erase_if(diagnostics, [](const Diagnostic& d) { return d.code == "kernel.unsupported"; });
         return diagnostics;
     }
     // The checker's parser did not understand the file: Python's own parser (which runs

@@ -287,12 +287,13 @@ bool isPyptoConstant(std::string_view name) { return std::find(constants().begin
 std::string apiHelp(std::string_view name)
 {
     if (const auto dtype = dtypeFromPypto(name)) return "pypto." + std::string(name) + ": dtype " + std::string(dtypeInfo(*dtype).name) + ".";
+    static const char* const kJit = "@pypto.frontend.jit(): compiles the function as a PyPTO kernel. The workbench runs the same function "
+                                    "on the CPU, with its own pypto module.";
+    if (name == "frontend") return kJit;
     const ApiFunction* f = findApi(name);
     if (!f) {
         if (name == "Tensor") return "pypto.Tensor[...] (any shape and dtype) or pypto.Tensor([d0, d1], pypto.DT_FP16): the annotation "
                                      "of a kernel tensor argument; the checker compares a fixed rank or dtype with op.json.";
-        if (name == "frontend" || name == "jit") return "@pypto.frontend.jit(): compiles the function as a PyPTO kernel. "
-                                                        "The workbench runs the same function on the CPU, with its own pypto module.";
         if (isPyptoConstant(name)) return "pypto." + std::string(name);
         return {};
     }
@@ -306,7 +307,9 @@ std::string apiHelp(std::string_view name)
     else if (!f->keywordOnly.empty()) add("*");
     for (auto keyword : f->keywordOnly) add(std::string(keyword) + "=...");
     if (f->variadicKeywords) add("**kwargs");
-    return signature + ")\n" + (f->simulated ? categorySummary(f->category) : "Not supported by the simulator: calling it is an error at its line.");
+    const bool jit = f->name == "jit" || f->name == "frontend.jit";
+    return signature + ")\n" +
+           (jit ? kJit : f->simulated ? categorySummary(f->category) : "Not supported by the simulator: calling it is an error at its line.");
 }
 
 std::vector<std::string> completionEntries()

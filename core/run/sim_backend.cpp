@@ -38,7 +38,12 @@ nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::
     request["inputs"] = nlohmann::json::array();
     for (const auto& input : spec.inputs) request["inputs"].push_back(input.name);
     request["outputs"] = nlohmann::json::array();
-    for (const auto& o : record.expectedOutputs) request["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}});
+    for (std::size_t k = 0; k < record.expectedOutputs.size(); ++k) {
+        const auto& o = record.expectedOutputs[k];
+        nlohmann::json out = {{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}};
+        if (k < spec.outputs.size() && spec.outputs[k].init) out["init"] = *spec.outputs[k].init;
+        request["outputs"].push_back(std::move(out));
+    }
     request["params"] = nlohmann::json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) request["params"][spec.params[k].name] = paramValueToJson(params[k]);
     return request;

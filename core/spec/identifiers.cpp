@@ -56,6 +56,19 @@ std::string checkIdentifier(std::string_view name)
     return keywordReason(name);
 }
 
+std::string checkArgumentName(std::string_view name)
+{
+    if (name.empty()) return "a name cannot be empty";
+    if (name.size() > 64) return "a name may have at most 64 characters";
+    if (!(isLower(name[0]) || isUpper(name[0]) || name[0] == '_'))
+        return "'" + std::string(name) + "' must start with a letter or '_' (pattern [A-Za-z_][A-Za-z0-9_]*)";
+    for (char c : name)
+        if (!(isLower(c) || isUpper(c) || isDigit(c) || c == '_'))
+            return "'" + std::string(name) + "' may only contain letters, digits and '_' (pattern [A-Za-z_][A-Za-z0-9_]*)";
+    if (name.size() >= 2 && name[0] == '_' && name[1] == '_') return "names starting with '__' are reserved";
+    return keywordReason(name);
+}
+
 std::string checkOpTypeName(std::string_view name)
 {
     if (name.empty()) return "op_type cannot be empty";

@@ -10,8 +10,10 @@ std::string opJsonHelp(const std::string& word)
 {
     static const std::map<std::string, std::string> kHelp{
         {"format", "\"ptowb-op/1\": the version of this description format."},
-        {"name", "Identifier [a-z_][a-z0-9_]*: the op's name (top level), or the name of an input, parameter, output or case. "
-                 "Python and C++ keywords are rejected."},
+        {"name", "The op's name (top level, [a-z_][a-z0-9_]*), or the name of an input, parameter or output ([A-Za-z_][A-Za-z0-9_]*, "
+                 "as the kernel's parameter is spelled) or case. Python and C++ keywords are rejected."},
+        {"init", "In outputs: the value the output holds before the kernel runs, for kernels that accumulate into it (default: NaN, "
+                 "so elements the kernel never writes show up)."},
         {"namespace", "Identifier: the torch library namespace, e.g. \"pto\" gives torch.ops.pto.<name>."},
         {"op_type", "CamelCase type [A-Z][A-Za-z0-9]* of the node in ONNX and in the graph compiler (CANN REG_OP)."},
         {"version", "The op's version; packages are named <name>-<version> and every ONNX node records it."},

@@ -39,6 +39,9 @@ struct OutputSpec
     std::string shapeRule;
     std::string dtypeRule;
     std::string doc;
+    // What the output holds before the kernel runs, for kernels that accumulate into it; none:
+    // NaN (zero for integers), so elements the kernel never writes show up.
+    std::optional<double> init;
     std::optional<rules::Rule> shape; // set when the rule compiled
     std::optional<rules::Rule> dtype;
 };

@@ -1,5 +1,7 @@
 #include "spec/op_spec_loader.h"
 
+#include <limits>
+
 #include "diag/suggest.h"
 #include "spec/case_loader.h"
 #include "spec/identifiers.h"
@@ -91,11 +93,12 @@ public:
     }
 
 private:
-    void identifier(const json& obj, const std::string& ptr, const char* key, std::string& into, bool opType = false)
+    enum class NameKind { Identifier, OpType, Argument };
+    void identifier(const json& obj, const std::string& ptr, const char* key, std::string& into, NameKind kind = NameKind::Identifier)
     {
         auto s = m_r.string(obj, ptr, key, true);
         if (!s) return;
-        const std::string why = opType ? checkOpTypeName(*s) : checkIdentifier(*s);
+        const std::string why = kind == NameKind::OpType ? checkOpTypeName(*s) : kind == NameKind::Argument ? checkArgumentName(*s) : checkIdentifier(*s);
         if (!why.empty()) m_r.error(SpecReader::child(ptr, key), "spec.bad-identifier", why);
         into = *s;
     }
@@ -110,7 +113,7 @@ private:
         }
         identifier(root, "", "name", m_spec.name);
         identifier(root, "", "namespace", m_spec.ns);
-        identifier(root, "", "op_type", m_spec.opType, true);
+        identifier(root, "", "op_type", m_spec.opType, NameKind::OpType);
         m_spec.version = "0.1.0";
         if (auto version = m_r.string(root, "", "version", false)) {
             static const std::regex kSemver(R"(^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(-[0-9A-Za-z.]{1,32})?$)");
@@ -157,7 +160,7 @@ private:
     std::string readName(const json& item, const std::string& ptr, const std::string& what)
     {
         std::string name;
-        identifier(item, ptr, "name", name);
+        identifier(item, ptr, "name", name, NameKind::Argument);
         claimName(name, ptr + "/name", what + " '" + name + "'");
         return name;
     }
@@ -261,7 +264,7 @@ private:
             const std::string ptr = SpecReader::child("/outputs", k);
             const json& item = (*items)[k];
             if (!m_r.isType(item, ptr, json::value_t::object, "an output object")) continue;
-            m_r.checkKeys(item, ptr, {"name", "shape", "dtype", "doc"});
+            m_r.checkKeys(item, ptr, {"name", "shape", "dtype", "init", "doc"});
             OutputSpec o;
             o.name = readName(item, ptr, "output");
             if (auto shape = m_r.string(item, ptr, "shape", true)) {
@@ -273,6 +276,7 @@ private:
                 o.dtype = compileRule(ptr + "/dtype", *dtype, rules::Type::DType, "dtype");
             }
             if (auto doc = m_r.string(item, ptr, "doc", false)) o.doc = *doc;
+            o.init = m_r.number(item, ptr, "init", false, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
             m_spec.outputs.push_back(std::move(o));
         }
     }

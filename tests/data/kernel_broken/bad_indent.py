@@ -1,4 +1,4 @@
-# expect: 8:3 kernel.indentation unindent does not match any outer indentation level
+# expect: 8:11 kernel.syntax unindent does not match any outer indentation level
 import pypto
 
 

@@ -1,5 +1,5 @@
-# expect: 9:5 kernel.unsupported not supported by the simulator: a for loop over anything but pypto.loop(...) or range(...)
-# expect: 11:9 kernel.unsupported not supported by the simulator: unpacking a loop variable
+# expect: 12:24 kernel.unknown-function unknown pypto function 'lop'; did you mean 'log'?
+# Loops over lists and unpacked loop_unroll pairs are ordinary Python: only the typo is an error.
 import pypto
 
 
@@ -8,5 +8,6 @@ def scale_gelu_kernel(x: pypto.Tensor[...], y: pypto.Tensor[...], scale: float, 
     rows, cols = x.shape
     for i in [1, 2]:
         pass
-    for a, b in pypto.loop(rows):
-        pass
+    for a, b in pypto.loop_unroll(rows, unroll_list=[2]):
+        for j in pypto.lop(rows):
+            pass

@@ -1,4 +1,4 @@
-# expect: 6:16 kernel.syntax malformed number: an exponent needs digits
+# expect: 6:18 kernel.syntax invalid decimal literal
 import pypto
 
 

@@ -1,4 +1,4 @@
-# expect: 6:27 kernel.syntax expected ':', found end of line
+# expect: 6:27 kernel.syntax expected ':'
 import pypto
 
 

@@ -1,4 +1,4 @@
-# expect: 6:56 kernel.syntax unterminated string literal
+# expect: 6:56 kernel.syntax unterminated string literal (detected at line 6)
 import pypto
 
 
