@@ -123,7 +123,9 @@ private:
     {
         const std::string a = emit(*n.kids[0]), b = emit(*n.kids[1]);
         if (n.type == rules::Type::FloatList && n.op == Op::Add)
-            return "([float(_v) for _v in " + a + "] + [float(_v) for _v in " + b + "])";
+            return "_pt_concat([float(_v) for _v in " + a + "], [float(_v) for _v in " + b + "])";
+        if (n.type == rules::Type::Shape && n.op == Op::Add)
+            return "_pt_concat(" + a + ", " + b + ")";
         if (n.type == rules::Type::Float && n.op != Op::Div)
             return "(" + emitNumber(*n.kids[0], true) + " " + rules::opSpelling(n.op) + " " + emitNumber(*n.kids[1], true) + ")";
         if (n.op == Op::Div) return "_pt_div(" + a + ", " + b + ")";
@@ -211,11 +213,18 @@ def _pt_max_of(values):
     return max(values)
 
 
+# 1000000: rules::kMaxRuleListLength, the bound the workbench's evaluator applies.
 def _pt_repeat(a, b):
     seq, times = (a, b) if isinstance(a, list) else (b, a)
     if times > 0 and len(seq) * times > 1000000:
         raise RuleError("list repetition is too large")
     return list(seq) * times
+
+
+def _pt_concat(a, b):
+    if len(a) + len(b) > 1000000:
+        raise RuleError("list concatenation is too long")
+    return list(a) + list(b)
 
 
 def _pt_norm_dim(d, rank):
