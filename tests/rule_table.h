@@ -288,6 +288,11 @@ inline std::vector<std::pair<const char*, const char*>> ruleTable()
     row("matmul_shape([], [8])", "error:rule.shape-error@13-15");
     row("matmul_shape([2, 4, 8], [3, 8, 2])", "error:rule.shape-error@24-33");
     row("[1] * 10000000", "error:rule.value-error@0-14");
+    // Repetition of an empty list takes no time, however large the count.
+    row("len([] * 9223372036854775807) == 0", "True");
+    row("[] * big", "[]");
+    row("big * empty", "[]");
+    row("len([1] * 600000 + [1] * 600000)", "error:rule.value-error@4-31");
     // Errors: overflow
     row("big + 1", "error:rule.overflow@0-7");
     row("big * 2", "error:rule.overflow@0-7");

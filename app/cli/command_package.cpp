@@ -29,7 +29,7 @@ int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     if (cmd.positional.size() != 1) {
-        err << "usage: ptowb-cli check-package <package folder>\n";
+        err << "usage: ptowb-cli check-package <package folder or .tar.gz>\n";
         return kUsageError;
     }
     const PackageCheck check = checkPackage(QString::fromStdString(cmd.positional[0]));
@@ -40,6 +40,8 @@ int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err
     for (const QString& f : check.missing) out << "missing: " << f.toStdString() << '\n';
     for (const QString& f : check.changed) out << "changed: " << f.toStdString() << '\n';
     for (const QString& f : check.extra) out << "extra: " << f.toStdString() << '\n';
+    for (const QString& f : check.unsafe)
+        out << "unsafe: " << f.toStdString() << '\n';
     if (check.ok()) out << "package ok\n";
     return check.ok() ? kSuccess : kFailure;
 }

@@ -21,7 +21,7 @@ commands:
                                            the reference against a runner, every case and output
   generate <project> [--out DIR]           write the torch, ONNX and CANN glue (default <project>/.ptowb/glue)
   export <project> [--out DIR] [--archive] write the op package (default <project>/packages), and a .tar.gz
-  check-package <package>                  recompute the manifest's hashes; name missing, extra, changed files
+  check-package <package folder or .tar.gz> recompute the manifest's hashes; name missing, extra, changed, unsafe files
   onnx-infer MODEL.onnx --package DIR [--out FILE]
                                            ONNX shape inference with the op's schema; print every value
   inspect MODEL.onnx [--package DIR]       list custom nodes and their records; compare with a package

@@ -4,14 +4,38 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+
 namespace ptowb::codegen {
 
 namespace {
 
+// A string in torch's schema language. Its parser (torch/csrc/jit/frontend/parse_string_literal.h)
+// knows no \x or \u escapes, only octal ones, and takes UTF-8 bytes as they are: so the text
+// stays UTF-8 ("café" is a valid default) and control bytes become octal escapes.
+std::string torchSchemaStringLiteral(const std::string& text)
+{
+    std::string out = "'";
+    for (unsigned char c : text) {
+        if (c == '\\' || c == '\'' || c == '"') {
+            out += '\\';
+            out += char(c);
+        } else if (c < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\%03o", c);
+            out += buf;
+        } else {
+            out += char(c);
+        }
+    }
+    return out + "'";
+}
+
 // Default values in a torch schema follow Python's literal syntax for the types used here.
 std::string schemaDefault(const rules::Value& value)
 {
-    return value.type == rules::Type::Str ? pythonStringLiteral(value.s) : pythonLiteral(value);
+    return value.type == rules::Type::Str ? torchSchemaStringLiteral(value.s)
+                                          : pythonLiteral(value);
 }
 
 std::string buildSchema(const OpSpec& spec)

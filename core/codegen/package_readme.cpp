@@ -2,6 +2,8 @@
 #include "codegen/glue_facts.h"
 #include "codegen/template_text.h"
 
+#include <string_view>
+
 namespace ptowb::codegen {
 
 namespace {
@@ -55,13 +57,31 @@ ptowb-cli inspect model.onnx --package <package>        # which kernel the model
 ```
 )MD";
 
+// The description as Markdown text that renders as it reads: every character Markdown gives a
+// meaning is backslash-escaped and lines lose their indentation, so a description can open no
+// code block, link, HTML tag or heading that would pass for instructions of the package.
+std::string markdownText(const std::string& text)
+{
+    std::string out;
+    bool lineStart = true;
+    for (char c : text) {
+        if (lineStart && (c == ' ' || c == '\t')) continue;
+        lineStart = c == '\n';
+        if (c == '\r') continue;
+        if (std::string_view("\\`*_{}[]<>()#+-.!|~&=:\"'").find(c) != std::string_view::npos)
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 } // namespace
 
 std::string generatePackageReadme(const GlueSource& source)
 {
     const OpSpec& spec = source.spec;
     const GlueFacts facts = glueFacts(source);
-    std::string doc = spec.doc.empty() ? "(no description)" : spec.doc;
+    const std::string doc = spec.doc.empty() ? "(no description)" : markdownText(spec.doc);
     return fillTemplate(kReadme, {
         {"QUALIFIED", facts.qualifiedName},
         {"VERSION", spec.version},

@@ -1,6 +1,8 @@
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
 #include "codegen/template_text.h"
+#include "reference/reference_check.h"
+#include "reference/reference_program.h"
 
 namespace ptowb::codegen {
 
@@ -150,15 +152,45 @@ class Backend:
 _PT_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _PT_REFERENCE = None
 _PT_KERNELS = {}
+# reference.py with its import lines blanked (line numbers kept), and what those lines bound.
+# It is TorchScript, compiled by torch.jit like the workbench and the C++ op compile it; it is
+# never executed as Python.
+_PT_REFERENCE_SOURCE = @REFERENCE_SOURCE_LIT@
+_PT_REFERENCE_NAMES = {@REFERENCE_NAMES@}
+_PT_REFERENCE_FORBIDDEN = (@REFERENCE_FORBIDDEN@)
+
+
+def _pt_check_reference_graph(block):
+    for node in block.nodes():
+        kind = node.kind()
+        if kind in _PT_REFERENCE_FORBIDDEN or not kind.startswith(('aten::', 'prim::')):
+            raise RuntimeError('%s: the reference calls %s, which reaches outside the op' % (QUALIFIED_NAME, kind))
+        for inner in node.blocks():
+            _pt_check_reference_graph(inner)
 
 
 def _pt_reference():
     global _PT_REFERENCE
     if _PT_REFERENCE is None:
-        spec = importlib.util.spec_from_file_location(__name__ + '._reference', os.path.join(os.path.dirname(__file__), '_reference.py'))
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        _PT_REFERENCE = getattr(module, @REFERENCE_FUNCTION_LIT@)
+        import math
+        import typing
+        import torch.nn.functional
+        modules = {'torch': torch, 'torch.nn': torch.nn, 'torch.nn.functional': torch.nn.functional, 'math': math, 'typing': typing}
+
+        def resolve(target):
+            # Only names of the modules TorchScript references may import; anything else stays
+            # unbound, and compiling says where it is used.
+            if target in modules:
+                return modules[target]
+            module, _, attribute = target.rpartition('.')
+            return getattr(modules[module], attribute, None) if module in modules else None
+        names = {'torch': torch}
+        names.update((alias, resolve(target)) for alias, target in _PT_REFERENCE_NAMES.items() if resolve(target) is not None)
+        unit = torch.jit.CompilationUnit()
+        unit.define(_PT_REFERENCE_SOURCE, rcb=names.get)
+        for function in unit.get_functions():
+            _pt_check_reference_graph(function.graph)
+        _PT_REFERENCE = unit.find_function(@REFERENCE_FUNCTION_LIT@)
     return _PT_REFERENCE
 
 
@@ -191,7 +223,7 @@ def _pt_run(named, expected):
     if backend == 'ref':
         reference = _pt_reference()
         # The reference binds arguments by name and may leave parameters out.
-        accepted = inspect.signature(reference).parameters
+        accepted = [argument.name for argument in reference.schema.arguments]
         produced = reference(**{name: value for name, value in named.items() if name in accepted})
         produced = list(produced) if isinstance(produced, (tuple, list)) else [produced]
     else:
@@ -360,7 +392,9 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         const ParamSpec& p = spec.params[k];
         args += (args.empty() ? "" : ", ") + names.params[k];
         namedArgs += (namedArgs.empty() ? "" : ", ") + pythonStringLiteral(p.name) + ": " + names.params[k];
-        callExample += (callExample.empty() ? "" : ", ") + p.name + "=" + (p.defaultValue ? pythonLiteral(*p.defaultValue) : "...");
+        // The docstring's example names the required parameters only: no value from the
+        // description ever enters a docstring, where a quote could end it.
+        if (!p.defaultValue) callExample += (callExample.empty() ? "" : ", ") + p.name + "=...";
         entryParams += ", " + p.name + (p.defaultValue ? "=" + pythonLiteral(*p.defaultValue) : "");
         entryCall += (entryCall.empty() ? "" : ", ") + p.name;
         symbolicDescriptors += std::string(symbolicDescriptors.empty() ? "" : ", ") + "'" + std::string(paramTypeInfo(p.type).torchOnnxArg) + "'";
@@ -447,6 +481,14 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     for (const auto& out : spec.outputs) outputNames += pythonStringLiteral(out.name) + ", ";
     outputNames += ")";
     const std::string kernelFile = spec.kernel.file.substr(spec.kernel.file.find_last_of('/') + 1);
+    std::vector<std::pair<std::string, std::string>> referenceAliases;
+    const std::string referenceSource = stripImports(source.reference, referenceAliases);
+    std::string referenceNames, referenceForbidden;
+    for (const auto& [alias, target] : referenceAliases)
+        referenceNames += (referenceNames.empty() ? "" : ", ") + pythonStringLiteral(alias) + ": " +
+                          pythonStringLiteral(target);
+    for (const std::string_view op : referenceForbiddenOperators())
+        referenceForbidden += pythonStringLiteral(std::string(op)) + ", ";
 
     const std::string module = fillTemplate(kModuleTemplate, {
         {"HEADER", headerComment("#", facts)},
@@ -467,6 +509,9 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         {"KERNEL_FILE_LIT", pythonStringLiteral(kernelFile)},
         {"KERNEL_FUNCTION_LIT", pythonStringLiteral(spec.kernel.function)},
         {"REFERENCE_FUNCTION_LIT", pythonStringLiteral(spec.reference.function)},
+        {"REFERENCE_SOURCE_LIT", pythonStringLiteral(referenceSource)},
+        {"REFERENCE_NAMES", referenceNames},
+        {"REFERENCE_FORBIDDEN", referenceForbidden},
         {"OUTPUT_NAMES", outputNames},
         {"PRELUDE", pythonRulePrelude()},
         {"DTYPE_TABLE", dtypeTable},
@@ -475,7 +520,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         {"GENERATED", gen},
     });
     const std::string dir = "python/" + facts.packageName + "/";
-    return {{dir + "__init__.py", module}, {dir + "_reference.py", source.reference}};
+    return {{dir + "__init__.py", module}};
 }
 
 } // namespace ptowb::codegen

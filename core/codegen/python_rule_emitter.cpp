@@ -13,35 +13,87 @@ using rules::Node;
 using rules::NodeKind;
 using rules::Op;
 
+namespace {
+
+// The code point of the UTF-8 sequence at text[k] and its length; 0 when it is not valid UTF-8
+// (overlong, a surrogate, beyond U+10FFFF, or truncated).
+std::size_t decodeUtf8(const std::string& text, std::size_t k, char32_t& cp)
+{
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char lead = byte(k);
+    const std::size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+    if (length == 0 || lead >= 0xF8 || k + length > text.size()) return 0;
+    cp = lead & (0x7F >> length);
+    for (std::size_t i = 1; i < length; ++i) {
+        if ((byte(k + i) & 0xC0) != 0x80) return 0;
+        cp = (cp << 6) | (byte(k + i) & 0x3F);
+    }
+    static const char32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kSmallest[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+    return length;
+}
+
+} // namespace
+
 std::string pythonStringLiteral(const std::string& text)
 {
+    // Plain ASCII inside '...': a single Constant to Python's parser, whatever the text holds.
     std::string out = "'";
-    for (unsigned char c : text) {
+    bool invalid = false;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const unsigned char c = static_cast<unsigned char>(text[k]);
         switch (c) {
-        case '\\': out += "\\\\"; break;
-        case '\'': out += "\\'"; break;
-        case '\n': out += "\\n"; break;
-        case '\r': out += "\\r"; break;
-        case '\t': out += "\\t"; break;
+        case '\\':
+            out += "\\\\";
+            continue;
+        case '\'':
+            out += "\\'";
+            continue;
+        case '\n':
+            out += "\\n";
+            continue;
+        case '\r':
+            out += "\\r";
+            continue;
+        case '\t':
+            out += "\\t";
+            continue;
         default:
-            if (c < 0x20 || c >= 0x7f) {
-                // Byte escapes keep the generated file ASCII; decode() restores the UTF-8 text.
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\x%02x", c);
-                out += buf;
-            } else {
-                out += char(c);
-            }
+            break;
         }
+        if (c >= 0x20 && c < 0x7f) {
+            out += char(c);
+            continue;
+        }
+        char buf[16];
+        char32_t cp = 0;
+        const std::size_t length = c >= 0x80 ? decodeUtf8(text, k, cp) : 0;
+        if (length > 0) {
+            std::snprintf(buf, sizeof buf, cp > 0xFFFF ? "\\U%08x" : "\\u%04x", unsigned(cp));
+            k += length - 1;
+        } else {
+            invalid = invalid || c >= 0x80;
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        }
+        out += buf;
     }
     out += "'";
-    // Non-ASCII bytes were escaped individually: rebuild them as UTF-8 text.
-    if (out.find("\\x") != std::string::npos) {
-        bool nonAscii = false;
-        for (unsigned char c : text) nonAscii = nonAscii || c >= 0x80;
-        if (nonAscii) return "b" + out + ".decode('utf-8')";
+    if (!invalid) return out;
+    // Bytes that are not UTF-8 (a reference file may hold any): a bytes literal keeps them all.
+    out = "b'";
+    for (unsigned char c : text) {
+        if (c == '\\' || c == '\'') {
+            out += '\\';
+            out += char(c);
+        } else if (c >= 0x20 && c < 0x7f) {
+            out += char(c);
+        } else {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", c);
+            out += buf;
+        }
     }
-    return out;
+    return out + "'.decode('utf-8', 'surrogateescape')";
 }
 
 namespace {
@@ -123,7 +175,9 @@ private:
     {
         const std::string a = emit(*n.kids[0]), b = emit(*n.kids[1]);
         if (n.type == rules::Type::FloatList && n.op == Op::Add)
-            return "([float(_v) for _v in " + a + "] + [float(_v) for _v in " + b + "])";
+            return "_pt_concat([float(_v) for _v in " + a + "], [float(_v) for _v in " + b + "])";
+        if (n.type == rules::Type::Shape && n.op == Op::Add)
+            return "_pt_concat(" + a + ", " + b + ")";
         if (n.type == rules::Type::Float && n.op != Op::Div)
             return "(" + emitNumber(*n.kids[0], true) + " " + rules::opSpelling(n.op) + " " + emitNumber(*n.kids[1], true) + ")";
         if (n.op == Op::Div) return "_pt_div(" + a + ", " + b + ")";
@@ -211,11 +265,18 @@ def _pt_max_of(values):
     return max(values)
 
 
+# 1000000: rules::kMaxRuleListLength, the bound the workbench's evaluator applies.
 def _pt_repeat(a, b):
     seq, times = (a, b) if isinstance(a, list) else (b, a)
     if times > 0 and len(seq) * times > 1000000:
         raise RuleError("list repetition is too large")
     return list(seq) * times
+
+
+def _pt_concat(a, b):
+    if len(a) + len(b) > 1000000:
+        raise RuleError("list concatenation is too long")
+    return list(a) + list(b)
 
 
 def _pt_norm_dim(d, rank):

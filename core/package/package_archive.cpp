@@ -1,14 +1,15 @@
 #include "package/package_archive.h"
 
+#include "package/package_check.h"
+
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
-
 #include <archive.h>
 #include <archive_entry.h>
-
 #include <memory>
 
 namespace ptowb {
@@ -23,6 +24,10 @@ struct EntryFree
 {
     void operator()(archive_entry* e) const { archive_entry_free(e); }
 };
+struct ReaderCloser
+{
+    void operator()(archive* a) const { archive_read_free(a); }
+};
 
 la_ssize_t writeToSaveFile(archive*, void* client, const void* buffer, size_t length)
 {
@@ -32,10 +37,11 @@ la_ssize_t writeToSaveFile(archive*, void* client, const void* buffer, size_t le
 
 } // namespace
 
-QString writeReproducibleArchive(const QString& folder, const QString& archivePath)
+QString writeReproducibleArchive(const QString& folder, const QString& archivePath,
+                                 const QString& topFolder)
 {
     const QDir root(folder);
-    const QString top = QFileInfo(folder).fileName();
+    const QString top = topFolder.isEmpty() ? QFileInfo(folder).fileName() : topFolder;
     QStringList paths; // relative; folders end with '/'
     QDirIterator it(folder, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -86,6 +92,89 @@ QString writeReproducibleArchive(const QString& folder, const QString& archivePa
     if (archive_write_close(a.get()) != ARCHIVE_OK) return fail(QString::fromUtf8(archive_error_string(a.get())));
     if (!out.commit()) return QStringLiteral("cannot write %1: %2").arg(archivePath, out.errorString());
     return {};
+}
+
+ArchiveContents readPackageArchive(const QString& archivePath, qint64 maxBytes)
+{
+    ArchiveContents contents;
+    const QFileInfo info(archivePath);
+    if (info.isSymLink() || !info.isFile()) {
+        contents.error = QStringLiteral("%1 is not a regular file").arg(archivePath);
+        return contents;
+    }
+    std::unique_ptr<archive, ReaderCloser> a(archive_read_new());
+    archive_read_support_filter_gzip(a.get());
+    archive_read_support_format_tar(a.get());
+    if (archive_read_open_filename(a.get(), QFile::encodeName(archivePath).constData(), 1 << 16) !=
+        ARCHIVE_OK) {
+        contents.error = QStringLiteral("cannot read %1: %2")
+                             .arg(archivePath, QString::fromUtf8(archive_error_string(a.get())));
+        return contents;
+    }
+    QString top;
+    qint64 total = 0;
+    std::vector<char> buffer(1 << 16);
+    archive_entry* entry = nullptr;
+    int status = ARCHIVE_OK;
+    while ((status = archive_read_next_header(a.get(), &entry)) == ARCHIVE_OK) {
+        const char* utf8 = archive_entry_pathname_utf8(entry);
+        const QString path =
+            utf8 ? QString::fromUtf8(utf8) : QString::fromLocal8Bit(archive_entry_pathname(entry));
+        const QString first = path.section(QLatin1Char('/'), 0, 0);
+        if (top.isEmpty()) top = first;
+        QString relative = path.mid(first.size() + 1);
+        const bool dir = archive_entry_filetype(entry) == AE_IFDIR;
+        if (dir && relative.endsWith(QLatin1Char('/'))) relative.chop(1);
+        auto unsafe = [&](const QString& why) {
+            contents.unsafe << QStringLiteral("%1: %2").arg(path, why);
+        };
+        if (first != top || path.startsWith(QLatin1Char('/'))) {
+            unsafe(QStringLiteral("outside the archive's top folder %1").arg(top));
+            continue;
+        }
+        if (relative.isEmpty() && dir) continue; // the top folder itself
+        if (const QString problem = packagePathProblem(relative); !problem.isEmpty()) {
+            unsafe(problem);
+            continue;
+        }
+        if (archive_entry_hardlink(entry) || archive_entry_symlink(entry) ||
+            (!dir && archive_entry_filetype(entry) != AE_IFREG)) {
+            unsafe(QStringLiteral("not a regular file or folder"));
+            continue;
+        }
+        if (dir) continue;
+        if (contents.files.contains(relative)) {
+            unsafe(QStringLiteral("appears twice"));
+            continue;
+        }
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        const bool isManifest = relative == QLatin1String("manifest.json");
+        la_ssize_t n = 0;
+        while ((n = archive_read_data(a.get(), buffer.data(), buffer.size())) > 0) {
+            total += n;
+            if (total > maxBytes) {
+                contents.error = QStringLiteral("%1 expands to more than %2 bytes")
+                                     .arg(archivePath)
+                                     .arg(maxBytes);
+                return contents;
+            }
+            hash.addData(QByteArrayView(buffer.data(), n));
+            if (isManifest) {
+                if (contents.manifest.size() + n > (16 << 20)) {
+                    contents.error =
+                        QStringLiteral("the manifest in %1 is larger than 16 MiB").arg(archivePath);
+                    return contents;
+                }
+                contents.manifest.append(buffer.data(), n);
+            }
+        }
+        if (n < 0) break;
+        contents.files.insert(relative, QString::fromLatin1(hash.result().toHex()));
+    }
+    if (status != ARCHIVE_EOF)
+        contents.error = QStringLiteral("%1 is damaged: %2")
+                             .arg(archivePath, QString::fromUtf8(archive_error_string(a.get())));
+    return contents;
 }
 
 } // namespace ptowb

@@ -10,9 +10,13 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QTemporaryDir>
 
 #include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fcntl.h>
 
 namespace ptowb {
 
@@ -98,9 +102,17 @@ QString writeManifest(const QDir& package, const codegen::ProjectSources& source
     return writeFileAtomically(package.filePath(QString::fromLatin1(kManifestFile)), QByteArray::fromStdString(manifest.dump(2) + "\n"));
 }
 
-// Moves the finished package over `target`; the old one goes only once the new one is there.
-QString replaceFolder(const QString& finished, const QString& target)
+// Moves the finished package over `target`. Where the file system can, the two folders swap in
+// one atomic step, so at no moment is there no package; otherwise the old one is moved aside
+// first and goes only once the new one is there (cleanLeftovers restores it after a crash).
+QString installFolder(const QString& finished, const QString& target)
 {
+    if (QFileInfo::exists(target) &&
+        ::renameat2(AT_FDCWD, QFile::encodeName(finished).constData(), AT_FDCWD,
+                    QFile::encodeName(target).constData(), RENAME_EXCHANGE) == 0) {
+        QDir(finished).removeRecursively(); // now the previous package
+        return {};
+    }
     QString previous;
     if (QFileInfo::exists(target)) {
         previous = target + QStringLiteral(".previous");
@@ -112,6 +124,50 @@ QString replaceFolder(const QString& finished, const QString& target)
         return QStringLiteral("cannot move the package to %1").arg(target);
     }
     if (!previous.isEmpty()) QDir(previous).removeRecursively();
+    return {};
+}
+
+// What an export killed midway leaves in the output folder: hidden staging folders and
+// archives, a half-written archive, and a package moved aside but not yet replaced (restored).
+// Called with the package's lock held, so no other export is using them.
+void cleanLeftovers(const QDir& out, const QString& packageName)
+{
+    const QStringList patterns{QStringLiteral(".%1-??????").arg(packageName),
+                               QStringLiteral(".%1-??????.tar.gz*").arg(packageName),
+                               QStringLiteral("%1.tar.gz.??????").arg(packageName)};
+    for (const QFileInfo& entry : out.entryInfoList(
+             patterns, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
+        if (entry.isDir() && !entry.isSymLink())
+            QDir(entry.filePath()).removeRecursively();
+        else
+            QFile::remove(entry.filePath());
+    }
+    const QString target = out.filePath(packageName),
+                  previous = target + QStringLiteral(".previous");
+    if (!QFileInfo(previous).isDir()) return;
+    if (!QFileInfo::exists(target))
+        QDir().rename(previous, target);
+    else
+        QDir(previous).removeRecursively();
+}
+
+// The package copies files of the project; each must really be inside it, not a symbolic link
+// (or a path through one) to a file elsewhere that would be published with the package.
+QString fileOutsideProject(const Project& project, const OpSpec& spec)
+{
+    const QString root = QDir(project.folder()).canonicalPath() + QLatin1Char('/');
+    QStringList files{project.descriptionPath(), project.kernelPath(), project.referencePath()};
+    for (const CaseSpec& c : spec.cases)
+        for (const CaseInputSpec& in : c.inputs)
+            if (in.fill.kind == FillSpec::Kind::File)
+                files << QDir(project.folder()).filePath(QString::fromStdString(in.fill.path));
+    for (const QString& file : files) {
+        const QString real = QFileInfo(file).canonicalFilePath();
+        if (!real.isEmpty() && !real.startsWith(root))
+            return QStringLiteral("%1 is a symbolic link to %2, outside the project; copy the file "
+                                  "into the project to export it")
+                .arg(file, real);
+    }
     return {};
 }
 
@@ -135,12 +191,24 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
         return result;
     }
     const OpSpec& spec = sources.loaded.spec;
+    if (QString error = fileOutsideProject(project, spec); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
     const QString outFolder = options.outputFolder.isEmpty() ? QDir(project.folder()).filePath(QStringLiteral("packages")) : options.outputFolder;
     const QString packageName = QString::fromStdString(spec.name + "-" + spec.version);
     if (!QDir().mkpath(outFolder)) {
         result.error = QStringLiteral("cannot create %1").arg(outFolder);
         return result;
     }
+    // One export of a package at a time; a lock left by a killed export is taken over.
+    QLockFile lock(QDir(outFolder).filePath(QStringLiteral(".%1.lock").arg(packageName)));
+    lock.setStaleLockTime(0);
+    if (!lock.tryLock(0)) {
+        result.error = QStringLiteral("another export of %1 is running").arg(packageName);
+        return result;
+    }
+    cleanLeftovers(QDir(outFolder), packageName);
     QTemporaryDir staging(QDir(outFolder).filePath(QStringLiteral(".") + packageName + QStringLiteral("-XXXXXX")));
     if (!staging.isValid()) {
         result.error = QStringLiteral("cannot write in %1: %2").arg(outFolder, staging.errorString());
@@ -174,20 +242,39 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
         result.error = error;
         return result;
     }
+    // Normal permissions, not the 0700 of a temporary folder, before anyone can see it.
+    QFile::setPermissions(package.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                              QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                              QFileDevice::ExeOther);
     const QString target = QDir(outFolder).filePath(packageName);
-    if (QString error = replaceFolder(staging.path(), target); !error.isEmpty()) {
+    const QString archive = target + QStringLiteral(".tar.gz");
+    const QString newArchive = package.path() + QStringLiteral(".tar.gz");
+    if (options.archive) {
+        step("writing the archive");
+        if (QString error = writeReproducibleArchive(package.path(), newArchive, packageName);
+            !error.isEmpty()) {
+            result.error = error;
+            return result;
+        }
+    }
+    // The old archive describes the old folder: it goes before the folder is replaced, so no
+    // moment pairs the new folder with it. Killed in between, there is a folder and no archive.
+    if (QFileInfo::exists(archive) && !QFile::remove(archive)) {
+        QFile::remove(newArchive);
+        result.error = QStringLiteral("cannot replace %1").arg(archive);
+        return result;
+    }
+    if (QString error = installFolder(package.path(), target); !error.isEmpty()) {
+        QFile::remove(newArchive);
         result.error = error;
         return result;
     }
     staging.setAutoRemove(false);
-    QFile::setPermissions(target, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                      QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther);
     result.packageFolder = target;
     if (options.archive) {
-        step("writing the archive");
-        const QString archive = target + QStringLiteral(".tar.gz");
-        if (QString error = writeReproducibleArchive(target, archive); !error.isEmpty()) {
-            result.error = error;
+        if (!QFile::rename(newArchive, archive)) {
+            result.error = QStringLiteral("cannot move the archive to %1").arg(archive);
             return result;
         }
         result.archivePath = archive;

@@ -31,8 +31,13 @@ struct ExportResult
 
 // Writes the op package of DESIGN §9: op.json, kernel and reference verbatim, all generated
 // glue, the reference's golden outputs for every case, a README and a manifest with the
-// sha256 of every file. The package is assembled in a temporary folder and renamed into
-// place, so a failure or cancellation leaves the previous package (if any) untouched.
+// sha256 of every file. The package is assembled in a hidden temporary folder and swapped
+// into place, so a failure, a cancellation or a kill leaves the previous package (if any)
+// whole. The archive beside the folder is replaced in the same step, or removed when no
+// archive is asked for: an archive never describes another package than the folder. Hidden
+// leftovers of an export that was killed are removed when the next one starts. Every project
+// file the package copies (op.json, kernel, reference, fill files) must be inside the project
+// folder, not a symbolic link out of it.
 ExportResult exportPackage(const Project& project, const ExportOptions& options);
 
 inline constexpr const char* kManifestFile = "manifest.json";

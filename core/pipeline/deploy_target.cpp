@@ -1,5 +1,6 @@
 #include "pipeline/deploy_target.h"
 
+#include "package/package_check.h"
 #include "run/config_files.h"
 #include "run/process_runner.h"
 #include "spec/spec_reader.h"
@@ -8,6 +9,7 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QLockFile>
 #include <QTemporaryDir>
 
 #include <cstring>
@@ -73,10 +75,11 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
 
 bool copyTree(const QString& from, const QString& to)
 {
-    QDirIterator it(from, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs an absolute base
+    QDirIterator it(root.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString source = it.next();
-        const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
+        const QString target = QDir(to).filePath(root.relativeFilePath(source));
         if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target)) return false;
     }
     return true;
@@ -108,13 +111,36 @@ DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts)
 QString deployPackage(const DeployTarget& target, const QString& packageFolder, const QString& archivePath, const std::string& op,
                       const std::string& version, const std::atomic<bool>* cancel)
 {
+    // What is deployed is what was checked, whoever touched the package since its export.
+    const QString archive =
+        !archivePath.isEmpty() && QFileInfo::exists(archivePath) ? archivePath : QString();
+    if (QString problem = checkDeployable(packageFolder, archive); !problem.isEmpty())
+        return QStringLiteral("not deployed: %1").arg(problem);
     if (!target.folder.empty()) {
         const QString folder = QString::fromStdString(target.folder);
         if (!QDir().mkpath(folder)) return QStringLiteral("cannot create the deploy folder %1").arg(folder);
         const QString destination = QDir(folder).filePath(QFileInfo(packageFolder).fileName());
+        // One deploy of a package into a folder at a time; then leftovers of a killed one can go.
+        QLockFile lock(destination + QStringLiteral(".lock"));
+        lock.setStaleLockTime(0);
+        if (!lock.tryLock(0))
+            return QStringLiteral("another deploy to %1 is running").arg(destination);
+        const QString name = QFileInfo(destination).fileName();
+        for (const QFileInfo& leftover :
+             QDir(folder).entryInfoList({name + QStringLiteral(".deploying-??????")},
+                                        QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
+            if (!leftover.isSymLink()) QDir(leftover.filePath()).removeRecursively();
+        if (!QFileInfo::exists(destination) &&
+            QFileInfo(destination + QStringLiteral(".previous")).isDir())
+            QDir().rename(destination + QStringLiteral(".previous"), destination);
         QTemporaryDir staging(destination + QStringLiteral(".deploying-XXXXXX"));
         if (!staging.isValid()) return QStringLiteral("cannot write in %1: %2").arg(folder, staging.errorString());
         if (!copyTree(packageFolder, staging.path())) return QStringLiteral("cannot copy the package into %1").arg(folder);
+        // A deployed package is read by others: not the 0700 of a temporary folder.
+        QFile::setPermissions(staging.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                  QFileDevice::ExeOther);
         if (cancel && cancel->load()) return QStringLiteral("cancelled");
         const QString previous = destination + QStringLiteral(".previous");
         QDir(previous).removeRecursively();

@@ -190,7 +190,8 @@ PipelineResult runPipeline(const Project& project, const PipelineOptions& option
     step = begin(PipelineStep::Export, "exporting the package");
     const QString packageFolder = QDir(QDir(project.folder()).filePath(QStringLiteral("packages"))).filePath(QString::fromStdString(spec.name + "-" + spec.version));
     const QString archive = packageFolder + QStringLiteral(".tar.gz");
-    if (state.unchanged("export", inputs) && QFileInfo::exists(archive) && checkPackage(packageFolder).ok()) {
+    // Reused only when the folder and the archive are both intact and hold the same package.
+    if (state.unchanged("export", inputs) && checkDeployable(packageFolder, archive).isEmpty()) {
         result.packageFolder = packageFolder;
         result.archivePath = archive;
         finish(step, StepResult::Status::Unchanged, "the package is up to date");

@@ -1,6 +1,7 @@
 #include "reference/reference_program.h"
 
 #include "diag/suggest.h"
+#include "reference/reference_check.h"
 #include "spec/source_check.h"
 #include "torchscript/torchscript.h"
 
@@ -117,6 +118,8 @@ compileCached(const std::string& source, const std::string& function, const std:
     try {
         ++g_compilations;
         impl->unit = torchscript::compile(source);
+    } catch (const torchscript::ReferenceRejected& e) {
+        return referenceDiagnostic(file, e.line, e.col, e.code, e.message);
     } catch (const std::exception& e) {
         return diagnosticFromReport(e.what(), file);
     }
@@ -201,6 +204,9 @@ ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::s
     using LoadResult = ReferenceProgram::LoadResult;
     LoadResult result;
     const std::string& function = spec.reference.function;
+    // Every problem of the text at once, with its place; compiling would stop at the first.
+    result.diagnostics = checkReferenceSource(source, fileName);
+    if (hasErrors(result.diagnostics)) return result;
     const int defLine = lineOfDef(source, function);
     auto compiled = compileCached(source, function, fileName);
     if (auto* d = std::get_if<Diagnostic>(&compiled)) {

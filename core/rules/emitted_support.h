@@ -102,16 +102,21 @@ std::vector<T> slice(const std::vector<T>& list, std::optional<std::int64_t> low
 
 template <class T> std::vector<T> concat(std::vector<T> a, const std::vector<T>& b)
 {
+    if (a.size() + b.size() > std::size_t(rules::kMaxRuleListLength))
+        throw RuleError("list concatenation is too long");
     a.insert(a.end(), b.begin(), b.end());
     return a;
 }
 
 template <class T> std::vector<T> repeat(const std::vector<T>& list, std::int64_t times)
 {
-    std::int64_t total = 0;
-    if (times > 0 && (!rules::checkedMul(std::int64_t(list.size()), times, total) || total > 1'000'000))
-        throw RuleError("list repetition is too large");
     std::vector<T> out;
+    // An empty list or a count <= 0 gives [] without looping `times` times.
+    if (list.empty() || times <= 0) return out;
+    std::int64_t total = 0;
+    if (!rules::checkedMul(std::int64_t(list.size()), times, total) ||
+        total > rules::kMaxRuleListLength)
+        throw RuleError("list repetition is too large");
     for (std::int64_t k = 0; k < times; ++k) out.insert(out.end(), list.begin(), list.end());
     return out;
 }

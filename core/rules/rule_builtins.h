@@ -33,4 +33,8 @@ std::variant<Value, BuiltinFailure> callBuiltin(Builtin builtin, std::vector<Val
 bool checkedAdd(std::int64_t a, std::int64_t b, std::int64_t& out);
 bool checkedMul(std::int64_t a, std::int64_t b, std::int64_t& out);
 
+// Longest list that repetition or concatenation may build: `[1] * n` is bounded here, and the
+// generated Python and C++ apply the same bound, so no rule can exhaust memory.
+inline constexpr std::int64_t kMaxRuleListLength = 1'000'000;
+
 } // namespace ptowb::rules

@@ -211,17 +211,22 @@ private:
         if (n.op == Op::Mul) {
             Value& list = isList(a.type) ? a : b;
             const std::int64_t times = isList(a.type) ? b.i : a.i;
-            std::int64_t total = 0;
-            if (times > 0 && !checkedMul(std::int64_t(list.listSize()), times, total)) total = -1;
-            if (total < 0 || total > 1'000'000) fail(n.span, "rule.value-error", "list repetition is too large");
             Value out;
             out.type = n.type;
+            // An empty list or a count <= 0 gives [] without looping `times` times.
+            if (list.listSize() == 0 || times <= 0) return out;
+            std::int64_t total = 0;
+            if (!checkedMul(std::int64_t(list.listSize()), times, total) ||
+                total > kMaxRuleListLength)
+                fail(n.span, "rule.value-error", "list repetition is too large");
             for (std::int64_t k = 0; k < times; ++k) {
                 if (n.type == Type::Shape) out.ints.insert(out.ints.end(), list.ints.begin(), list.ints.end());
                 else for (std::size_t e = 0; e < list.listSize(); ++e) out.floats.push_back(list.listElement(e));
             }
             return out;
         }
+        if (a.listSize() + b.listSize() > std::size_t(kMaxRuleListLength))
+            fail(n.span, "rule.value-error", "list concatenation is too long");
         if (n.type == Type::Shape) {
             a.ints.insert(a.ints.end(), b.ints.begin(), b.ints.end());
             return a;

@@ -1,9 +1,11 @@
 #include "rules/rule_parser.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <stdexcept>
+#include <unordered_map>
 
 namespace ptowb::rules {
 namespace {
@@ -189,6 +191,27 @@ private:
         ~DepthGuard() { --p.m_depth; }
     };
 
+    int heightOf(const NodePtr& n) const
+    {
+        if (!n) return 0;
+        const auto it = m_heights.find(n.get());
+        return it == m_heights.end() ? 1 : it->second;
+    }
+
+    // Records the height of a finished node. Operator chains are built by loops, not by
+    // recursion, so only this catches a 5,000-term sum before anything recurses over it.
+    void seal(const Node& n, Span at)
+    {
+        int height = 0;
+        for (const auto& kid : n.kids)
+            height = std::max(height, heightOf(kid));
+        if (++height > kMaxRuleHeight)
+            fail(at, "rule.too-deep",
+                 "expression is nested more than " + std::to_string(kMaxRuleHeight) +
+                     " levels deep (each operator of a chain like a + b + c counts as a level)");
+        m_heights[&n] = height;
+    }
+
     static std::string spelling(const Token& t)
     {
         switch (t.kind) {
@@ -230,6 +253,7 @@ private:
         n->kids.push_back(std::move(then));
         n->kids.push_back(std::move(cond));
         n->kids.push_back(std::move(otherwise));
+        seal(*n, n->span);
         return n;
     }
 
@@ -240,11 +264,13 @@ private:
     {
         NodePtr left = (this->*operand)();
         while (isKeyword(keyword)) {
+            const Span at = m_tok.span;
             advance();
             NodePtr right = (this->*operand)();
             auto n = makeNode(kind, join(left->span, right->span));
             n->kids.push_back(std::move(left));
             n->kids.push_back(std::move(right));
+            seal(*n, at);
             left = std::move(n);
         }
         return left;
@@ -259,6 +285,7 @@ private:
         NodePtr operand = negation();
         auto n = makeNode(NodeKind::Not, join(start, operand->span));
         n->kids.push_back(std::move(operand));
+        seal(*n, start);
         return n;
     }
 
@@ -299,6 +326,7 @@ private:
             n->kids.push_back(arith());
             n->span = join(n->span, n->kids.back()->span);
         } while (comparisonOp(op));
+        seal(*n, n->span);
         return n;
     }
 
@@ -310,12 +338,14 @@ private:
             for (const auto& entry : ops)
                 if (isPunct(entry.first)) match = &entry;
             if (!match) return left;
+            const Span at = m_tok.span;
             advance();
             NodePtr right = (this->*operand)();
             auto n = makeNode(NodeKind::Binary, join(left->span, right->span));
             n->op = match->second;
             n->kids.push_back(std::move(left));
             n->kids.push_back(std::move(right));
+            seal(*n, at);
             left = std::move(n);
         }
     }
@@ -337,6 +367,7 @@ private:
             auto n = makeNode(NodeKind::Unary, join(start, operand->span));
             n->op = op;
             n->kids.push_back(std::move(operand));
+            seal(*n, start);
             return n;
         }
         NodePtr base = primary();
@@ -354,6 +385,7 @@ private:
                 auto attr = makeNode(NodeKind::Attr, join(n->span, m_tok.span));
                 attr->text = m_tok.text;
                 attr->kids.push_back(std::move(n));
+                seal(*attr, attr->span);
                 n = std::move(attr);
                 advance();
             } else if (isPunct("[")) {
@@ -365,6 +397,7 @@ private:
                 auto idx = makeNode(NodeKind::Index, join(n->span, close));
                 idx->kids.push_back(std::move(n));
                 idx->kids.push_back(std::move(index));
+                seal(*idx, close);
                 n = std::move(idx);
             } else if (isPunct("(")) {
                 if (n->kind != NodeKind::Name)
@@ -380,6 +413,7 @@ private:
                 }
                 call->span = join(call->span, m_tok.span);
                 expectPunct(")", "to close the argument list");
+                seal(*call, call->span);
                 n = std::move(call);
             } else {
                 return n;
@@ -407,6 +441,7 @@ private:
         slice->kids.push_back(std::move(lower));
         slice->kids.push_back(std::move(upper));
         slice->kids.push_back(std::move(step));
+        seal(*slice, slice->span);
         return slice;
     }
 
@@ -472,6 +507,7 @@ private:
                 }
                 list->span = join(t.span, m_tok.span);
                 expectPunct("]", "to close the list");
+                seal(*list, list->span);
                 return list;
             }
             fail(t.span, "rule.syntax", "unexpected '" + t.text + "'");
@@ -485,6 +521,7 @@ private:
     Token m_tok;
     std::uint32_t m_prevEnd = 0;
     int m_depth = 0;
+    std::unordered_map<const Node*, int> m_heights; // of composite nodes; leaves are 1
 };
 
 } // namespace

@@ -17,9 +17,15 @@ struct ProcessOutcome
     QString error;      // why it could not start
 };
 
+// Each of stdout.log and stderr.log keeps at most this much of the head and of the tail of what
+// the process wrote, with a line saying how much was left out between them.
+inline constexpr qint64 kProcessLogHeadBytes = 1 << 20;
+inline constexpr qint64 kProcessLogTailBytes = 1 << 20;
+
 // Runs argv[0] with argv[1..] — no shell — in `workingDir`, stdout and stderr going to
-// stdout.log and stderr.log there. Kills the whole process group on timeout or when
-// `cancel` becomes true, so a runner's own children cannot outlive it.
+// stdout.log and stderr.log there (capped, see above). The process runs in a process group of
+// its own, and the whole group is killed when the run ends — after a timeout, a cancel, and
+// also after a normal exit — so nothing a runner started can outlive it.
 ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, double timeoutSeconds,
                           const std::atomic<bool>* cancel = nullptr);
 

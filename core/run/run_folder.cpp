@@ -94,8 +94,26 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const std::string& name = spec.outputs[k].name;
         const fs::path file = fs::path(outputPath(dir, name));
+        // What a runner left is checked before it is opened: a FIFO would block the read, a
+        // symlink could point anywhere, and a file larger than the expected output is not read
+        // (a smaller one is, for readNpy's precise message).
         std::error_code ec;
-        if (!fs::exists(file, ec)) return "output '" + name + "' was not written (expected outputs/" + name + ".npy)";
+        const fs::file_status status = fs::symlink_status(file, ec);
+        if (!fs::exists(status))
+            return "output '" + name + "' was not written (expected outputs/" + name + ".npy)";
+        if (!fs::is_regular_file(status))
+            return "output '" + name + "': outputs/" + name + ".npy is not a regular file";
+        if (k < expected.size()) {
+            const std::uint64_t size = fs::file_size(file, ec);
+            const std::uint64_t data =
+                std::uint64_t(std::max<std::int64_t>(Tensor::elementCount(expected[k].shape), 0)) *
+                std::uint64_t(dtypeInfo(expected[k].dtype).itemSize);
+            if (ec || size > data + 12 + kMaxNpyHeaderBytes)
+                return "output '" + name + "' is " + std::to_string(size) + " bytes, more than " +
+                       std::string(dtypeName(expected[k].dtype)) +
+                       shapefn::toString(expected[k].shape) + " needs (" + std::to_string(data) +
+                       " bytes of data and a header)";
+        }
         auto read = readNpy(file.string());
         if (auto* e = std::get_if<std::string>(&read)) return "output '" + name + "' is unreadable: " + *e;
         Tensor& t = std::get<Tensor>(read);

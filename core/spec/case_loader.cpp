@@ -6,6 +6,7 @@
 #include "spec/inference.h"
 #include "spec/source_check.h"
 #include "spec/spec_reader.h"
+#include "tensor/tensor.h"
 
 #include <filesystem>
 #include <regex>
@@ -88,6 +89,16 @@ private:
             m_r.error(ptr, constraint ? "spec.case-constraint" : "spec.case-rule",
                       label + (constraint ? " violates a constraint: " : ": ") + e->message);
             return;
+        }
+        // Running the case allocates its outputs: the same bound as its inputs, before any run.
+        for (const InferredOutput& o : std::get<std::vector<InferredOutput>>(outputs)) {
+            const std::int64_t elements = Tensor::elementCount(o.shape);
+            if (elements < 0 || elements > kMaxCaseElements) {
+                m_r.error(ptr, "spec.too-large",
+                          label + ": output '" + o.name + "' would have shape " +
+                              shapefn::toString(o.shape) + ", more than 2^31 elements");
+                return;
+            }
         }
         m_spec.cases.push_back(std::move(c));
     }

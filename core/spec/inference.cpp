@@ -185,6 +185,13 @@ inferOutputs(const OpSpec& spec, std::span<const rules::TensorInfo> inputs, std:
                 if (d < 0)
                     return failure(InferenceError::Where::OutputShape, int(k),
                                           "output '" + o.name + "' shape " + shapefn::toString(out.shape) + " has a negative dim");
+            // Whoever allocates the output computes its byte size: that product must not wrap.
+            std::int64_t bytes = 8; // the widest element
+            for (auto d : out.shape)
+                if (__builtin_mul_overflow(bytes, d, &bytes))
+                    return failure(InferenceError::Where::OutputShape, int(k),
+                                   "output '" + o.name + "' shape " + shapefn::toString(out.shape) +
+                                       " has too many elements: its size overflows 64 bits");
         }
         if (o.dtype) {
             auto r = o.dtype->evaluate(bindings);

@@ -3,11 +3,11 @@
 #include "io/atomic_write.h"
 #include "rules/shape_functions.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,16 +15,6 @@ namespace ptowb {
 namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
-
-struct Mapping
-{
-    void* address = MAP_FAILED;
-    std::size_t length = 0;
-    ~Mapping()
-    {
-        if (address != MAP_FAILED) munmap(address, length);
-    }
-};
 
 // Reads the header's Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (4, 64), }
 class HeaderParser
@@ -142,63 +132,146 @@ std::variant<DType, std::string> dtypeFromDescr(const std::string& descr)
 
 } // namespace
 
-static std::variant<Tensor, std::string> parseMapped(const std::byte* data, std::size_t size, std::shared_ptr<const void> owner)
+namespace {
+
+struct Layout
 {
-    if (size < 10 || std::memcmp(data, kMagic, 6) != 0) return std::string("not a .npy file (bad magic)");
-    const int major = int(data[6]);
-    const int minor = int(data[7]);
+    DType dtype = DType::Float32;
+    std::vector<std::int64_t> shape;
+    std::size_t dataOffset = 0;
+    std::uint64_t dataBytes = 0;
+};
+
+// Reads the header from `head` (the file's first bytes: all of it, or at least the whole
+// header) and checks that a file of `fileSize` bytes holds exactly the data it announces.
+std::variant<Layout, std::string> parseLayout(const std::byte* head, std::size_t headSize,
+                                              std::uint64_t fileSize)
+{
+    if (headSize < 10 || std::memcmp(head, kMagic, 6) != 0)
+        return std::string("not a .npy file (bad magic)");
+    const int major = int(head[6]);
+    const int minor = int(head[7]);
     if (minor != 0 || major < 1 || major > 3)
         return "unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor);
     std::size_t headerLength = 0, prefix = 0;
     if (major == 1) {
-        headerLength = std::size_t(data[8]) | (std::size_t(data[9]) << 8);
+        headerLength = std::size_t(head[8]) | (std::size_t(head[9]) << 8);
         prefix = 10;
     } else {
-        if (size < 12) return std::string("truncated .npy header");
-        headerLength = std::size_t(data[8]) | (std::size_t(data[9]) << 8) | (std::size_t(data[10]) << 16) | (std::size_t(data[11]) << 24);
+        if (headSize < 12) return std::string("truncated .npy header");
+        headerLength = std::size_t(head[8]) | (std::size_t(head[9]) << 8) |
+                       (std::size_t(head[10]) << 16) | (std::size_t(head[11]) << 24);
         prefix = 12;
     }
     if (headerLength > kMaxNpyHeaderBytes)
         return "header claims " + std::to_string(headerLength) + " bytes; at most " + std::to_string(kMaxNpyHeaderBytes) + " are accepted";
-    if (prefix + headerLength > size) return "header claims " + std::to_string(headerLength) + " bytes but the file ends before that";
-    const std::string_view header(reinterpret_cast<const char*>(data + prefix), headerLength);
+    if (prefix + headerLength > fileSize || prefix + headerLength > headSize)
+        return "header claims " + std::to_string(headerLength) +
+               " bytes but the file ends before that";
+    const std::string_view header(reinterpret_cast<const char*>(head + prefix), headerLength);
     std::string descr;
     bool fortran = false;
-    std::vector<std::int64_t> shape;
-    if (std::string error = HeaderParser(header).parse(descr, fortran, shape); !error.empty()) return "bad .npy header: " + error;
+    Layout layout;
+    if (std::string error = HeaderParser(header).parse(descr, fortran, layout.shape);
+        !error.empty())
+        return "bad .npy header: " + error;
     if (fortran) return std::string("Fortran-ordered arrays are not supported; save it in C order (np.ascontiguousarray)");
     auto dtype = dtypeFromDescr(descr);
     if (auto* e = std::get_if<std::string>(&dtype)) return *e;
-    const std::int64_t count = Tensor::elementCount(shape);
-    const std::size_t item = std::size_t(dtypeInfo(std::get<DType>(dtype)).itemSize);
+    layout.dtype = std::get<DType>(dtype);
+    const std::int64_t count = Tensor::elementCount(layout.shape);
+    const std::size_t item = std::size_t(dtypeInfo(layout.dtype).itemSize);
     std::int64_t bytes = 0;
-    if (count < 0 || __builtin_mul_overflow(count, std::int64_t(item), &bytes)) return "shape " + shapefn::toString(shape) + " is too large";
-    const std::size_t available = size - prefix - headerLength;
-    if (std::uint64_t(bytes) > available)
-        return "truncated data: shape " + shapefn::toString(shape) + " needs " + std::to_string(bytes) + " bytes, the file has " + std::to_string(available);
-    if (std::uint64_t(bytes) < available)
-        return "the file has " + std::to_string(available - std::size_t(bytes)) + " bytes more than shape " + shapefn::toString(shape) + " needs";
-    return Tensor::view(std::get<DType>(dtype), std::move(shape), std::move(owner), data + prefix + headerLength);
+    if (count < 0 || __builtin_mul_overflow(count, std::int64_t(item), &bytes))
+        return "shape " + shapefn::toString(layout.shape) + " is too large";
+    layout.dataOffset = prefix + headerLength;
+    layout.dataBytes = std::uint64_t(bytes);
+    const std::uint64_t available = fileSize - layout.dataOffset;
+    if (layout.dataBytes > available)
+        return "truncated data: shape " + shapefn::toString(layout.shape) + " needs " +
+               std::to_string(bytes) + " bytes, the file has " + std::to_string(available);
+    if (layout.dataBytes < available)
+        return "the file has " + std::to_string(available - layout.dataBytes) +
+               " bytes more than shape " + shapefn::toString(layout.shape) + " needs";
+    return layout;
+}
+
+// pread until `length` bytes are in or the file ends; false when it ended early.
+bool readFully(int fd, std::byte* out, std::size_t length, off_t offset)
+{
+    while (length > 0) {
+        const ssize_t n = ::pread(fd, out, length, offset);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        out += n;
+        length -= std::size_t(n);
+        offset += n;
+    }
+    return true;
+}
+
+std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize)
+{
+    // The header first, then exactly the data it announces: nothing is allocated for a file
+    // whose size does not match, and nothing is mapped, so another process truncating the file
+    // meanwhile gives an error here, never a SIGBUS later.
+    std::vector<std::byte> head(std::size_t(std::min<std::uint64_t>(fileSize, 12)));
+    if (!readFully(fd, head.data(), head.size(), 0)) return std::string("cannot read the header");
+    if (head.size() >= 10 && std::memcmp(head.data(), kMagic, 6) == 0) {
+        const bool v1 = int(head[6]) == 1;
+        std::size_t headerLength = std::size_t(head[8]) | (std::size_t(head[9]) << 8);
+        if (!v1 && head.size() >= 12)
+            headerLength |= (std::size_t(head[10]) << 16) | (std::size_t(head[11]) << 24);
+        const std::size_t want = std::size_t(std::min<std::uint64_t>(
+            fileSize, (v1 ? 10 : 12) + std::min(headerLength, kMaxNpyHeaderBytes)));
+        head.resize(want);
+        if (!readFully(fd, head.data(), head.size(), 0))
+            return std::string("the file shrank while it was read");
+    }
+    auto layout = parseLayout(head.data(), head.size(), fileSize);
+    if (auto* e = std::get_if<std::string>(&layout)) return *e;
+    Layout& l = std::get<Layout>(layout);
+    std::shared_ptr<std::byte[]> data;
+    try {
+        data.reset(new std::byte[std::max<std::uint64_t>(l.dataBytes, 1)]);
+    } catch (const std::bad_alloc&) {
+        return "cannot allocate " + std::to_string(l.dataBytes) + " bytes for shape " +
+               shapefn::toString(l.shape);
+    }
+    if (!readFully(fd, data.get(), std::size_t(l.dataBytes), off_t(l.dataOffset)))
+        return std::string("the file shrank while it was read");
+    const std::byte* bytes = data.get();
+    return Tensor::view(l.dtype, std::move(l.shape), std::shared_ptr<const void>(std::move(data)),
+                        bytes);
+}
+
+} // namespace
+
+static std::variant<Tensor, std::string> parseMapped(const std::byte* data, std::size_t size,
+                                                     std::shared_ptr<const void> owner)
+{
+    auto layout = parseLayout(data, size, size);
+    if (auto* e = std::get_if<std::string>(&layout)) return *e;
+    Layout& l = std::get<Layout>(layout);
+    return Tensor::view(l.dtype, std::move(l.shape), std::move(owner), data + l.dataOffset);
 }
 
 std::variant<Tensor, std::string> readNpy(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
     struct stat st{};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return path + " is not a regular file";
     }
-    auto mapping = std::make_shared<Mapping>();
-    mapping->length = std::size_t(st.st_size);
-    if (mapping->length > 0) mapping->address = ::mmap(nullptr, mapping->length, PROT_READ, MAP_PRIVATE, fd, 0);
-    const int mapError = errno;
+    if (st.st_size == 0) {
+        ::close(fd);
+        return path + ": empty file";
+    }
+    auto result = readOpenFile(fd, std::uint64_t(st.st_size));
     ::close(fd);
-    if (mapping->length == 0) return path + ": empty file";
-    if (mapping->address == MAP_FAILED) return "cannot map " + path + ": " + std::strerror(mapError);
-    ::madvise(mapping->address, mapping->length, MADV_SEQUENTIAL);
-    auto result = parseMapped(static_cast<const std::byte*>(mapping->address), mapping->length, mapping);
     if (auto* e = std::get_if<std::string>(&result)) *e = path + ": " + *e;
     return result;
 }

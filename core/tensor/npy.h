@@ -9,7 +9,8 @@ namespace ptowb {
 
 // NumPy .npy files, format versions 1.0, 2.0 and 3.0, C order, little-endian. bfloat16 has
 // no NumPy dtype: it is stored as '<u2' raw bits, and a '<u2' file reads as bfloat16.
-// Files are memory-mapped, not copied; every malformed file is an error value.
+// Files are read, never memory-mapped: a file truncated by another process while it is in use
+// cannot crash the reader (SIGBUS). Every malformed file is an error value.
 inline constexpr std::size_t kMaxNpyHeaderBytes = 1u << 20;
 
 std::variant<Tensor, std::string> readNpy(const std::string& path);

@@ -1,7 +1,9 @@
 #include "torchscript/torchscript.h"
 
+#include "reference/reference_check.h"
 #include "reference/reference_program.h"
 
+#include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
 
@@ -77,14 +79,44 @@ struct ReferenceResolver : jit::Resolver
     }
 };
 
+// Every operator a compiled graph calls, nested blocks included, must be one without effects
+// outside the op: this holds whatever spelling or alias reached it.
+void checkOperators(const jit::Block& block)
+{
+    for (const jit::Node* node : block.nodes()) {
+        const std::string kind = node->kind().toQualString();
+        if (!referenceOperatorAllowed(kind)) {
+            int line = 1, col = 1;
+            const jit::SourceRange range = node->sourceRange();
+            if (const auto& text = range.source()) {
+                const std::size_t lineIndex = text->lineno_for_offset(range.start());
+                line = int(lineIndex) + 1;
+                col = int(range.start() - text->offset_for_line(lineIndex)) + 1;
+            }
+            throw ReferenceRejected(
+                line, col, "reference.forbidden",
+                "the reference calls " + kind +
+                    ", which reaches outside the op (files, processes or the operator registry)");
+        }
+        for (const jit::Block* inner : node->blocks())
+            checkOperators(*inner);
+    }
+}
+
 } // namespace
 
 std::shared_ptr<jit::CompilationUnit> compile(const std::string& source)
 {
+    // Before libtorch parses anything: its parser recurses once per bracket, its compiler once
+    // per operator, and neither has a limit of its own.
+    for (const Diagnostic& d : checkReferenceSource(source, "reference.py"))
+        if (d.isError()) throw ReferenceRejected(d.line, d.col, d.code, d.message);
     auto resolver = std::make_shared<ReferenceResolver>();
     const std::string stripped = stripImports(source, resolver->aliases);
     auto unit = std::make_shared<jit::CompilationUnit>();
     unit->define(c10::nullopt, stripped, resolver, nullptr);
+    for (jit::Function* function : unit->get_functions())
+        checkOperators(*jit::toGraphFunction(*function).graph()->block());
     return unit;
 }
 

@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,8 +19,23 @@ namespace ptowb::torchscript {
 
 // Compiles reference.py text (the TorchScript subset of Python) the way the workbench does:
 // `import` lines resolve `torch`, `torch.nn.functional`, `math` and their aliases, which C++
-// TorchScript cannot do on its own. Throws the TorchScript error on failure.
+// TorchScript cannot do on its own. The text is checked first (reference/reference_check.h)
+// and the compiled graphs after: a reference outside the subset throws ReferenceRejected, one
+// that does not compile the TorchScript error.
 std::shared_ptr<torch::jit::CompilationUnit> compile(const std::string& source);
+
+// Why a reference is outside the subset, at its 1-based line and column.
+struct ReferenceRejected : std::runtime_error
+{
+    ReferenceRejected(int line, int col, std::string code, const std::string& message)
+        : std::runtime_error("reference.py:" + std::to_string(line) + ":" + std::to_string(col) +
+                             ": error: " + message),
+          line(line), col(col), code(std::move(code)), message(message)
+    {
+    }
+    int line, col;
+    std::string code, message;
+};
 
 // Calls `function`, binding each of its arguments by name from `named`; throws when one is
 // missing, so argument order in the source does not matter.

@@ -1,0 +1,394 @@
+// Description text reaches generated code only as data. Regressions: a str default that closed
+// the module docstring ran code on import; a non-ASCII default broke the import; the Python glue
+// executed reference.py as Python. A property test feeds random hostile text to every string
+// field of op.json and proves, with Debian's python3 (parsing only, never importing), that each
+// generated module parses, holds the text as string constants, and has exactly the syntax tree
+// of the same op with plain text; a C++ program proves the C++ literals round-trip byte-exact.
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/glue.h"
+#include "codegen/python_rule_emitter.h"
+#include "spec/op_spec_loader.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <set>
+
+using namespace ptowb;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QString output;
+};
+
+Run run(const QString& program, const QStringList& args, const QString& dir = {})
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    if (!dir.isEmpty()) p.setWorkingDirectory(dir);
+    p.start(program, args);
+    Run r;
+    if (!p.waitForStarted(10000) || !p.waitForFinished(300000)) return r;
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.output = QString::fromUtf8(p.readAll());
+    return r;
+}
+
+void writeFile(const QString& path, const std::string& text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+    f.write(text.data(), qint64(text.size()));
+}
+
+// One op: x -> y with one parameter of each kind, and the given texts in every string field.
+struct Texts
+{
+    std::string doc, inputDoc, paramDoc, strDefault, message, ruleString;
+};
+
+std::string opJson(const std::string& ns, const std::string& name, const std::string& input,
+                   const std::string& param, const Texts& t)
+{
+    // A rule string literal: the rule lexer takes \\ and \" (and \n, \t) inside "...".
+    std::string quoted;
+    for (char c : t.ruleString) {
+        if (c == '\\' || c == '"') quoted += '\\';
+        if (c == '\n')
+            quoted += "\\n";
+        else if (c == '\t')
+            quoted += "\\t";
+        else
+            quoted += c;
+    }
+    const nlohmann::ordered_json op{
+        {"format", "ptowb-op/1"},
+        {"name", name},
+        {"namespace", ns},
+        {"op_type", "QOp"},
+        {"version", "1.0.0"},
+        {"doc", t.doc},
+        {"kernel", {{"file", "kernel.py"}, {"function", name + "_kernel"}}},
+        {"reference", {{"file", "reference.py"}, {"function", name + "_reference"}}},
+        {"inputs", {{{"name", input}, {"dtypes", {"float32"}}, {"doc", t.inputDoc}}}},
+        {"parameters",
+         {{{"name", param}, {"type", "str"}, {"default", t.strDefault}, {"doc", t.paramDoc}},
+          {{"name", param + "_n"}, {"type", "int"}, {"default", 1}, {"doc", t.paramDoc}}}},
+        {"outputs",
+         {{{"name", "y" + name}, {"shape", input + ".shape"}, {"dtype", input + ".dtype"}}}},
+        {"constraints",
+         {{{"check", param + " != \"" + quoted + "\" or " + param + "_n >= 0"},
+           {"message", t.message}}}},
+    };
+    return op.dump(2);
+}
+
+std::string referenceFor(const std::string& name, const std::string& input,
+                         const std::string& body = "    return " + std::string("x") + " + 1.0\n")
+{
+    return "import torch\nfrom torch import Tensor\n\n\ndef " + name + "_reference(" + input +
+           ": Tensor) -> Tensor:\n" + body;
+}
+
+// Generates the Python glue of a project written to `dir`; the spec must validate.
+std::string pythonModule(const QString& dir, const std::string& json, const std::string& reference,
+                         const std::string& name)
+{
+    writeFile(dir + QStringLiteral("/op.json"), json);
+    writeFile(dir + QStringLiteral("/kernel.py"), "def " + name + "_kernel():\n    pass\n");
+    writeFile(dir + QStringLiteral("/reference.py"), reference);
+    const SpecLoadResult loaded = loadOpSpecText(json, "op.json", dir.toStdString());
+    for (const Diagnostic& d : loaded.diagnostics)
+        if (d.isError()) qWarning("%s", formatDiagnostic(d).c_str());
+    if (!loaded.usable()) return {};
+    const codegen::GlueSource source{loaded.spec, json, "def " + name + "_kernel():\n    pass\n",
+                                     reference, "/nonexistent"};
+    for (const auto& f : codegen::generatePythonGlue(source))
+        if (f.path.size() > 11 && f.path.compare(f.path.size() - 11, 11, "__init__.py") == 0)
+            return f.content;
+    return {};
+}
+
+// Pieces of text that close or open something in one of the target languages.
+const std::vector<std::string> kFragments{
+    "\"\"\"",
+    "'''",
+    "'",
+    "\"",
+    "\\",
+    "\\\\",
+    "\n",
+    "\r\n",
+    "\t",
+    "*/",
+    "/*",
+    "//",
+    "#",
+    "@PACKAGE@",
+    "@DOC_LIT@",
+    "${HOME}",
+    "$(id)",
+    "?\?=",
+    "?\?/",
+    "é",
+    "café",
+    "✓",
+    "😀",
+    "\u2028",
+    "\u0085",
+    "\u202e",
+    "\x01",
+    "\x1b[2J",
+    "\x7f",
+    "{",
+    "}",
+    "%s",
+    "%(x)s",
+    "{0}",
+    "\"\"\"+str(__import__(\"os\").system(\"touch pwned\"))+\"\"\"",
+    "');__import__('os').system('id');('",
+    "\\N{BULLET}",
+    "\\x41",
+    "\\u0041",
+    "b'",
+    "f\"{x}\"",
+    ")",
+    "(",
+    ";",
+    "\\\n",
+    "```",
+    "<script>",
+    "]]>",
+    "-->",
+    "\\0",
+    "\\'",
+    "\\\""};
+
+std::string hostile(QRandomGenerator& random)
+{
+    std::string s;
+    const int parts = 1 + int(random.bounded(8));
+    for (int k = 0; k < parts; ++k)
+        s += kFragments[random.bounded(quint32(kFragments.size()))];
+    return s;
+}
+
+// A random identifier; 'q' starts no keyword of Python or C++, nor a dtype or builtin name, and
+// the prefixes keep the names of one op apart.
+std::string identifier(QRandomGenerator& random, std::set<std::string>& used,
+                       const std::string& prefix)
+{
+    static const char kChars[] = "abcdefghijklmnopqrstuvwxyz0123456789_";
+    while (true) {
+        std::string name = prefix;
+        const int length = int(random.bounded(8));
+        for (int k = 0; k < length; ++k)
+            name += kChars[random.bounded(quint32(sizeof kChars - 1))];
+        if (used.insert(name).second) return name;
+    }
+}
+
+// Parses every module (never imports it): ASCII only, compiles to bytecode, every expected text
+// is a string constant, and the tree with string constants blanked equals its twin's.
+constexpr const char* kCheckScript = R"PY(import ast, json, sys
+
+def skeleton(tree):
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            node.value = ''
+    return ast.dump(tree)
+
+failures = 0
+for case in json.load(open(sys.argv[1], encoding='utf-8')):
+    try:
+        source = open(case['module'], encoding='ascii').read()
+        compile(source, case['module'], 'exec')
+        tree = ast.parse(source)
+        constants = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        for text in case['texts']:
+            assert text in constants, 'not a constant: %r' % text
+        twin = ast.parse(open(case['twin'], encoding='ascii').read())
+        assert skeleton(tree) == skeleton(twin), 'the syntax tree depends on the text'
+    except Exception as error:
+        failures += 1
+        print('FAIL', case['module'], type(error).__name__, error)
+print('checked', len(json.load(open(sys.argv[1]))), 'failures', failures)
+sys.exit(1 if failures else 0)
+)PY";
+
+// Imports one generated module for real, calls the op, and reports what the schema says.
+constexpr const char* kImportScript = R"PY(import os, sys, torch
+sys.path.insert(0, sys.argv[1])
+module = __import__(sys.argv[2])
+y = module.op(torch.ones(3))
+print('y', y.tolist())
+schema = torch._C.parse_schema(module.SCHEMA)
+print('default', [a.default_value for a in schema.arguments if a.name == sys.argv[3]][0].encode('utf-8').hex())
+print('pwned', os.path.exists(sys.argv[4]))
+)PY";
+
+} // namespace
+
+class TestGlueEscaping : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_work;
+
+    // Writes the op's Python glue as an importable package and imports it with Debian's python3.
+    Run importOp(const QString& name, const std::string& strDefault, const std::string& reference,
+                 const QString& marker)
+    {
+        const QString dir = m_work.filePath(name);
+        const std::string module = pythonModule(
+            dir,
+            opJson("qns", name.toStdString(), "x", "mode", {"d", "i", "p", strDefault, "m", "r"}),
+            reference, name.toStdString());
+        if (module.empty()) return {};
+        writeFile(dir + QStringLiteral("/python/qns_") + name + QStringLiteral("/__init__.py"),
+                  module);
+        writeFile(dir + QStringLiteral("/import.py"), kImportScript);
+        return run(QStringLiteral(PTOWB_PYTHON),
+                   {dir + QStringLiteral("/import.py"), dir + QStringLiteral("/python"),
+                    QStringLiteral("qns_") + name, QStringLiteral("mode"), marker},
+                   dir);
+    }
+
+private Q_SLOTS:
+    void strDefaultCannotCloseTheDocstring()
+    {
+        const QString marker = m_work.filePath(QStringLiteral("pwned-docstring"));
+        const std::string attack =
+            "\"\"\"+str(__import__(\"os\").system(\"touch " + marker.toStdString() + "\"))+\"\"\"";
+        const Run r = importOp(QStringLiteral("qdoc"), attack, referenceFor("qdoc", "x"), marker);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        QVERIFY2(r.output.contains(QStringLiteral("y [2.0, 2.0, 2.0]")), qPrintable(r.output));
+        QVERIFY2(r.output.contains(QStringLiteral("default ") +
+                                   QString::fromLatin1(QByteArray::fromStdString(attack).toHex())),
+                 qPrintable(r.output));
+        QVERIFY(r.output.contains(QStringLiteral("pwned False")));
+        QVERIFY(!QFileInfo::exists(marker));
+    }
+
+    void nonAsciiDefaultImports()
+    {
+        for (const std::string text : {"café", "✓ 😀 \u2028", "tab\tquote' back\\slash\x01"}) {
+            const Run r =
+                importOp(QStringLiteral("qutf%1").arg(text.size()), text,
+                         referenceFor("qutf" + std::to_string(text.size()), "x"), QString());
+            QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+            QVERIFY2(
+                r.output.contains(QStringLiteral("default ") +
+                                  QString::fromLatin1(QByteArray::fromStdString(text).toHex())),
+                qPrintable(r.output));
+        }
+    }
+
+    // The glue compiles the reference's text with torch.jit, never runs it as Python: even a
+    // reference that never passed validation cannot run an import line's other statements.
+    void pythonGlueScriptsTheReference()
+    {
+        const QString marker = m_work.filePath(QStringLiteral("pwned-reference"));
+        const std::string reference = "import torch; import os; os.system('touch " +
+                                      marker.toStdString() +
+                                      "')\nfrom torch import Tensor\n\n\ndef qref_reference(x: "
+                                      "Tensor) -> Tensor:\n    return x + 1.0\n";
+        const Run r = importOp(QStringLiteral("qref"), "m", reference, marker);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.output));
+        QVERIFY(r.output.contains(QStringLiteral("y [2.0, 2.0, 2.0]")));
+        QVERIFY(!QFileInfo::exists(marker));
+        // A compiled graph that writes a file is refused by the glue itself.
+        const Run saving = importOp(
+            QStringLiteral("qsave"), "m",
+            referenceFor("qsave", "x",
+                         "    torch.save(x, '" + marker.toStdString() + "')\n    return x + 1.0\n"),
+            marker);
+        QVERIFY2(saving.exitCode != 0 && saving.output.contains(QStringLiteral("aten::save")),
+                 qPrintable(saving.output));
+        QVERIFY(!QFileInfo::exists(marker));
+    }
+
+    void randomHostileTextIsDataOnly()
+    {
+        const quint32 seed = qEnvironmentVariableIsSet("PTOWB_FUZZ_SEED")
+                                 ? quint32(qEnvironmentVariableIntValue("PTOWB_FUZZ_SEED"))
+                                 : 20261130u;
+        QRandomGenerator random(seed);
+        nlohmann::json cases = nlohmann::json::array();
+        std::vector<std::string> allTexts;
+        const int count = 120;
+        for (int k = 0; k < count; ++k) {
+            std::set<std::string> used;
+            const std::string ns = identifier(random, used, "q"),
+                              name = identifier(random, used, "qo"),
+                              input = identifier(random, used, "qi"),
+                              param = identifier(random, used, "qp");
+            const Texts texts{hostile(random), hostile(random), hostile(random),
+                              hostile(random), hostile(random), hostile(random)};
+            const Texts plain{"plain 1", "plain 2", "plain 3", "plain 4", "plain 5", "plain 6"};
+            const QString dir = m_work.filePath(QStringLiteral("random/%1").arg(k));
+            const std::string reference =
+                referenceFor(name, input, "    return " + input + " + 1.0\n");
+            const std::string module =
+                pythonModule(dir, opJson(ns, name, input, param, texts), reference, name);
+            const std::string twin =
+                pythonModule(dir + QStringLiteral("-twin"), opJson(ns, name, input, param, plain),
+                             reference, name);
+            QVERIFY2(
+                !module.empty() && !twin.empty(),
+                qPrintable(QStringLiteral("op %1 (seed %2) does not validate").arg(k).arg(seed)));
+            writeFile(dir + QStringLiteral("/module.py"), module);
+            writeFile(dir + QStringLiteral("/twin.py"), twin);
+            cases.push_back(
+                {{"module", (dir + QStringLiteral("/module.py")).toStdString()},
+                 {"twin", (dir + QStringLiteral("/twin.py")).toStdString()},
+                 {"texts", {texts.doc, texts.strDefault, texts.message, texts.ruleString}}});
+            for (const std::string& t : {texts.doc, texts.inputDoc, texts.paramDoc,
+                                         texts.strDefault, texts.message, texts.ruleString})
+                allTexts.push_back(t);
+        }
+        writeFile(m_work.filePath(QStringLiteral("cases.json")), cases.dump());
+        writeFile(m_work.filePath(QStringLiteral("check.py")), kCheckScript);
+        const Run python =
+            run(QStringLiteral(PTOWB_PYTHON), {m_work.filePath(QStringLiteral("check.py")),
+                                               m_work.filePath(QStringLiteral("cases.json"))});
+        QVERIFY2(python.exitCode == 0,
+                 qPrintable(QStringLiteral("seed %1\n%2").arg(seed).arg(python.output)));
+        QVERIFY(python.output.contains(QStringLiteral("checked %1 failures 0").arg(count)));
+
+        // C++: every text as cppCharLiteral and cppStringLiteral, printed back by a compiled
+        // program.
+        std::string program = "#include <cstdio>\n#include <string>\nint main() {\n";
+        std::string expected;
+        for (const std::string& t : allTexts) {
+            program += "    std::fwrite(" + codegen::cppCharLiteral(t) + ", 1, " +
+                       std::to_string(t.size()) + ", stdout);\n";
+            program += "    std::fputs(" + codegen::cppStringLiteral(t) +
+                       ".size() == " + std::to_string(t.size()) + " ? \"|\" : \"#\", stdout);\n";
+            expected += t + "|";
+        }
+        program += "}\n";
+        writeFile(m_work.filePath(QStringLiteral("literals.cpp")), program);
+        const Run compile =
+            run(QStringLiteral(PTOWB_CXX),
+                {QStringLiteral("-std=c++20"), QStringLiteral("-Wall"), QStringLiteral("-Werror"),
+                 QStringLiteral("-o"), m_work.filePath(QStringLiteral("literals")),
+                 m_work.filePath(QStringLiteral("literals.cpp"))});
+        QVERIFY2(compile.exitCode == 0, qPrintable(compile.output));
+        QProcess printer;
+        printer.start(m_work.filePath(QStringLiteral("literals")), {});
+        QVERIFY(printer.waitForFinished(30000));
+        QVERIFY(printer.readAllStandardOutput().toStdString() == expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGlueEscaping)
+#include "tst_glue_escaping.moc"
