@@ -11,7 +11,7 @@ namespace ge {
 REG_OP(ScaleGelu)
     .INPUT(x, TensorType({DT_FLOAT16, DT_FLOAT}))
     .OUTPUT(y, TensorType({DT_FLOAT16, DT_FLOAT}))
-    .ATTR(scale, Float, 1.0)
+    .ATTR(scale, Float, 1.0f)
     .REQUIRED_ATTR(channels, Int)
     .ATTR(ptowb_record, String, "{\"format\":\"ptowb-record/1\",\"kernel_sha256\":\"15c38a7ce0f4e5769d6c139833339b26a5718ca51f81dd38f311b1378aedfe8a\",\"layout\":1,\"op\":\"pto::scale_gelu\",\"op_json_sha256\":\"28a85cc645fe1d1a2ffdb2ac2d24dc8ed101afb92d35393d21ac243d685f39e8\",\"op_type\":\"ScaleGelu\",\"version\":\"1.0.0\"}")
     .OP_END_FACTORY_REG(ScaleGelu)

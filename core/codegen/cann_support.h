@@ -1,0 +1,29 @@
+#pragma once
+
+// Code that generated CANN sources carry inline. CANN's custom-op build compiles host code as
+// C++11 with -D_GLIBCXX_USE_CXX11_ABI=0 and ships no ptowb header, so every helper a generated
+// file needs is emitted into it: C++11 only, in an unnamed namespace (two ops linked into one
+// library never share a definition), in namespace ptowb_Rt — a name no op identifier can take
+// (identifiers are lower case, op types have no underscore).
+#include <string>
+
+namespace ptowb::codegen {
+
+// The standard headers the support needs, as #include lines.
+std::string cannSupportIncludes();
+
+// Rule values that may be unknown and the rule operations over them (cann_rule_emitter.h emits
+// calls to these). GE marks an unknown dim -1 and an unknown rank {-2} (graph/types.h
+// UNKNOWN_DIM, UNKNOWN_DIM_NUM): such values propagate through arithmetic and shape functions,
+// and a comparison that needs one is unknown, so a constraint on it is deferred, not failed.
+std::string cannRuleSupport();
+
+// Reading the attributes of an ONNX node as Ascend's parser hands them to a plugin: one string
+// attribute "attribute" holding JSON (parser/common/convert/message2operator.cc, pb2json.cc).
+std::string cannPluginSupport();
+
+// The two halves of cannRuleSupport, one per source file.
+std::string cannRuleSupportValues();
+std::string cannRuleSupportLists();
+
+} // namespace ptowb::codegen
