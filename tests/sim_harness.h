@@ -33,7 +33,8 @@ struct SimRun
     // "line:col code message", as the tests compare it.
     std::string where() const
     {
-        return std::to_string(answer.value("line", 0)) + ":" + std::to_string(answer.value("col", 0)) + " " + answer.value("code", "") + " " +
+        return std::to_string(answer.value("line", 0)) + ":" +
+               std::to_string(answer.value("col", 0)) + " " + answer.value("code", "") + " " +
                answer.value("message", "");
     }
 };
@@ -41,30 +42,41 @@ struct SimRun
 inline std::string freshDir()
 {
     static int counter = 0;
-    const auto dir = std::filesystem::temp_directory_path() / ("ptowb-simtest-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+    const auto dir =
+        std::filesystem::temp_directory_path() /
+        ("ptowb-simtest-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "inputs");
     return dir.string();
 }
 
-inline SimRun runSource(const std::string& source, const std::map<std::string, at::Tensor>& inputs, const std::map<std::string, OutputSpec>& outputs,
-                        nlohmann::json params = nlohmann::json::object(), const std::string& platformJson = "", bool capture = false,
-                        const std::string& function = "kernel", double timeoutSeconds = 60, const std::atomic<bool>* cancel = nullptr)
+inline SimRun runSource(const std::string& source, const std::map<std::string, at::Tensor>& inputs,
+                        const std::map<std::string, OutputSpec>& outputs,
+                        nlohmann::json params = nlohmann::json::object(),
+                        const std::string& platformJson = "", bool capture = false,
+                        const std::string& function = "kernel", double timeoutSeconds = 60,
+                        const std::atomic<bool>* cancel = nullptr)
 {
     const std::string dir = freshDir();
     SimRun run;
     run.kernelFile = dir + "/kernel.py";
     std::ofstream(run.kernelFile) << source;
-    nlohmann::json request = {{"op", "run"}, {"case_dir", dir},          {"kernel_file", run.kernelFile}, {"source", source},
-                              {"function", function}, {"params", params}, {"capture", capture}};
+    nlohmann::json request = {
+        {"op", "run"},       {"case_dir", dir},      {"kernel_file", run.kernelFile},
+        {"source", source},  {"function", function}, {"params", params},
+        {"capture", capture}};
     request["inputs"] = nlohmann::json::array();
     for (const auto& [name, t] : inputs) {
-        ptowb::writeNpy(ptowb::runfolder::inputPath(dir, name), *ptowb::torchscript::fromAten(t.contiguous()));
+        ptowb::writeNpy(ptowb::runfolder::inputPath(dir, name),
+                        *ptowb::torchscript::fromAten(t.contiguous()));
         request["inputs"].push_back(name);
     }
     request["outputs"] = nlohmann::json::array();
     for (const auto& [name, o] : outputs)
-        request["outputs"].push_back({{"name", name}, {"shape", o.shape}, {"dtype", ptowb::dtypeName(*ptowb::torchscript::fromTorch(o.type))}});
+        request["outputs"].push_back(
+            {{"name", name},
+             {"shape", o.shape},
+             {"dtype", ptowb::dtypeName(*ptowb::torchscript::fromTorch(o.type))}});
     if (!platformJson.empty()) {
         std::ofstream(dir + "/platform.json") << platformJson;
         request["platform_file"] = dir + "/platform.json";
@@ -73,9 +85,11 @@ inline SimRun runSource(const std::string& source, const std::map<std::string, a
     if (!run.ok()) return run;
     for (const auto& [name, o] : outputs) {
         auto read = ptowb::readNpy(ptowb::runfolder::outputPath(dir, name));
-        if (auto* t = std::get_if<ptowb::Tensor>(&read)) run.outputs[name] = ptowb::torchscript::toAten(*t);
+        if (auto* t = std::get_if<ptowb::Tensor>(&read))
+            run.outputs[name] = ptowb::torchscript::toAten(*t);
     }
-    if (run.answer.contains("trace")) run.cost = ptowb::sim::costReportFromTrace(run.answer["trace"].get<std::string>());
+    if (run.answer.contains("trace"))
+        run.cost = ptowb::sim::costReportFromTrace(run.answer["trace"].get<std::string>());
     run.captures = ptowb::runfolder::listCaptures(dir);
     return run;
 }

@@ -4,10 +4,9 @@
 #include "sim_harness.h"
 
 #include <QDir>
-#include <QFile>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QTest>
-
 #include <thread>
 
 using namespace ptowb;
@@ -19,42 +18,56 @@ namespace {
 
 std::string kernelText(const QString& folder, const char* name)
 {
-    QFile f(QStringLiteral(PTOWB_TEST_DATA "/") + folder + QStringLiteral("/") + QString::fromLatin1(name) + QStringLiteral(".py"));
+    QFile f(QStringLiteral(PTOWB_TEST_DATA "/") + folder + QStringLiteral("/") +
+            QString::fromLatin1(name) + QStringLiteral(".py"));
     if (!f.open(QIODevice::ReadOnly)) qFatal("no kernel %s", name);
     return f.readAll().toStdString();
 }
 
-SimRun runFile(const char* name, const std::map<std::string, at::Tensor>& inputs, const std::map<std::string, SimOutput>& outputs,
+SimRun runFile(const char* name, const std::map<std::string, at::Tensor>& inputs,
+               const std::map<std::string, SimOutput>& outputs,
                nlohmann::json params = nlohmann::json::object())
 {
-    return runSource(kernelText(QStringLiteral("sim_kernels"), name), inputs, outputs, std::move(params));
+    return runSource(kernelText(QStringLiteral("sim_kernels"), name), inputs, outputs,
+                     std::move(params));
 }
 
-at::Tensor randn(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat) { return at::randn(shape).to(type); }
-SimOutput out(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat) { return {std::move(shape), type}; }
+at::Tensor randn(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat)
+{
+    return at::randn(shape).to(type);
+}
+SimOutput out(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat)
+{
+    return {std::move(shape), type};
+}
 
 bool close(const at::Tensor& a, const at::Tensor& b, double rtol = 1e-5, double atol = 1e-6)
 {
     if (!a.defined() || a.sizes() != b.sizes() || a.scalar_type() != b.scalar_type()) {
-        qWarning("shape/dtype differ: %s vs %s", a.defined() ? c10::str(a.sizes(), " ", a.scalar_type()).c_str() : "undefined",
+        qWarning("shape/dtype differ: %s vs %s",
+                 a.defined() ? c10::str(a.sizes(), " ", a.scalar_type()).c_str() : "undefined",
                  c10::str(b.sizes(), " ", b.scalar_type()).c_str());
         return false;
     }
     const bool ok = at::allclose(a.to(at::kDouble), b.to(at::kDouble), rtol, atol, true);
-    if (!ok) qWarning("max abs error %g", (a.to(at::kDouble) - b.to(at::kDouble)).abs().max().item<double>());
+    if (!ok)
+        qWarning("max abs error %g",
+                 (a.to(at::kDouble) - b.to(at::kDouble)).abs().max().item<double>());
     return ok;
 }
 
-
-const char* const kTestPlatform = R"({"name": "test", "cores": 1, "unified_buffer_bytes": 131072, "vector_fp16_elements_per_cycle": 128,
+const char* const kTestPlatform =
+    R"({"name": "test", "cores": 1, "unified_buffer_bytes": 131072, "vector_fp16_elements_per_cycle": 128,
   "cube_fp16_flops_per_cycle": 8192, "clock_ghz": 1.0, "memory_gbps": 64.0, "source": "test numbers"})";
-const char* const kTinyPlatform = R"({"name": "tiny", "cores": 1, "unified_buffer_bytes": 32768, "vector_fp16_elements_per_cycle": 128,
+const char* const kTinyPlatform =
+    R"({"name": "tiny", "cores": 1, "unified_buffer_bytes": 32768, "vector_fp16_elements_per_cycle": 128,
   "cube_fp16_flops_per_cycle": 8192, "clock_ghz": 1.0, "memory_gbps": 64.0, "source": "test numbers"})";
 
 } // namespace
 
 // A failed run ends the test with its diagnostic and traceback.
-#define REQUIRE_OK(run) QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
+#define REQUIRE_OK(run)                                                                            \
+    QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
 
 class TestSim : public QObject
 {
@@ -77,7 +90,8 @@ private Q_SLOTS:
         auto r = runFile("unary_ops", {{"x", x}}, {{"y", out({4, 16})}});
         REQUIRE_OK(r);
         const auto a = x.abs() + 0.5;
-        const auto want = (a.sqrt() + a.rsqrt() + a.reciprocal() + a.log()) + (x.sigmoid() + x.tanh() + x.relu() - x) +
+        const auto want = (a.sqrt() + a.rsqrt() + a.reciprocal() + a.log()) +
+                          (x.sigmoid() + x.tanh() + x.relu() - x) +
                           (x.sin() + x.cos() + x.ceil() + x.floor() + x.round() + x.trunc());
         QVERIFY(close(r.outputs["y"], want));
     }
@@ -87,7 +101,8 @@ private Q_SLOTS:
         const auto a = randn({4, 16}), b = randn({4, 16});
         auto r = runFile("binary_ops", {{"a", a}, {"b", b}}, {{"y", out({4, 16})}});
         REQUIRE_OK(r);
-        const auto want = (at::maximum(a, b) - at::minimum(a, b)) + 2 * (a * b + a / (b.abs() + 1)) + ((a.abs() + 1).pow(2) + a.pow(2)) + a;
+        const auto want = (at::maximum(a, b) - at::minimum(a, b)) +
+                          2 * (a * b + a / (b.abs() + 1)) + ((a.abs() + 1).pow(2) + a.pow(2)) + a;
         QVERIFY(close(r.outputs["y"], want));
     }
 
@@ -98,14 +113,17 @@ private Q_SLOTS:
         auto r = runFile("compare_where", {{"x", x}}, {{"y", out({6, 10})}}, {{"slope", 0.1}});
         REQUIRE_OK(r);
         const auto f = [](const at::Tensor& b) { return b.to(at::kFloat); };
-        const auto want = at::where(x > 0, x, x * 0.1) + f(x <= -1) + 2 * f(x >= 1) + 4 * f(x == 0.5) + 8 * f(x != x) + 16 * f(x < -2) + 32 * f(x >= 2);
+        const auto want = at::where(x > 0, x, x * 0.1) + f(x <= -1) + 2 * f(x >= 1) +
+                          4 * f(x == 0.5) + 8 * f(x != x) + 16 * f(x < -2) + 32 * f(x >= 2);
         QVERIFY(close(r.outputs["y"], want));
     }
 
     void reductions()
     {
         const auto x = randn({16, 48});
-        auto r = runFile("reductions", {{"x", x}}, {{"row_sum", out({16, 1})}, {"col_max", out({48})}, {"total_min", out({1, 1})}});
+        auto r = runFile(
+            "reductions", {{"x", x}},
+            {{"row_sum", out({16, 1})}, {"col_max", out({48})}, {"total_min", out({1, 1})}});
         REQUIRE_OK(r);
         QVERIFY(close(r.outputs["row_sum"], x.sum(-1, true), 1e-5, 1e-5));
         QVERIFY(close(r.outputs["col_max"], std::get<0>(x.max(0))));
@@ -139,7 +157,8 @@ private Q_SLOTS:
     void castRoundTrip()
     {
         const auto x = randn({3, 7}) * 100;
-        auto r = runFile("cast_roundtrip", {{"x", x}}, {{"y", out({3, 7})}, {"h", out({3, 7}, at::kHalf)}});
+        auto r = runFile("cast_roundtrip", {{"x", x}},
+                         {{"y", out({3, 7})}, {"h", out({3, 7}, at::kHalf)}});
         REQUIRE_OK(r);
         QVERIFY(at::equal(r.outputs["y"], x.to(at::kHalf).to(at::kFloat)));
         QVERIFY(at::equal(r.outputs["h"], (x.to(at::kHalf).to(at::kFloat) * 2).to(at::kHalf)));
@@ -175,7 +194,8 @@ private Q_SLOTS:
         const auto x = randn({3, 8});
         auto r = runFile("assemble_tiles", {{"x", x}}, {{"y", out({3, 8})}});
         REQUIRE_OK(r);
-        QVERIFY(close(r.outputs["y"], at::cat({x.slice(1, 4, 8).exp() - 1, x.slice(1, 0, 4).exp()}, 1)));
+        QVERIFY(close(r.outputs["y"],
+                      at::cat({x.slice(1, 4, 8).exp() - 1, x.slice(1, 0, 4).exp()}, 1)));
     }
 
     void clip()
@@ -183,24 +203,29 @@ private Q_SLOTS:
         const auto x = randn({4, 8}), lo = at::full({4, 8}, -0.2);
         auto r = runFile("clip_ops", {{"x", x}, {"lo", lo}}, {{"y", out({4, 8})}}, {{"hi", 0.7}});
         REQUIRE_OK(r);
-        QVERIFY(at::equal(r.outputs["y"], at::minimum(at::maximum(x.clamp_min(-0.5), lo), at::full({}, 0.7))));
+        QVERIFY(at::equal(r.outputs["y"],
+                          at::minimum(at::maximum(x.clamp_min(-0.5), lo), at::full({}, 0.7))));
     }
 
     void rmsNormRows()
     {
         const auto x = randn({4, 64}), w = randn({64});
-        auto r = runFile("rms_norm_rows", {{"x", x}, {"w", w}}, {{"y", out({4, 64})}}, {{"eps", 1e-6}});
+        auto r =
+            runFile("rms_norm_rows", {{"x", x}, {"w", w}}, {{"y", out({4, 64})}}, {{"eps", 1e-6}});
         REQUIRE_OK(r);
-        QVERIFY(close(r.outputs["y"], x * ((x * x).sum(-1, true) / 64 + 1e-6).rsqrt() * w, 1e-5, 1e-5));
+        QVERIFY(
+            close(r.outputs["y"], x * ((x * x).sum(-1, true) / 64 + 1e-6).rsqrt() * w, 1e-5, 1e-5));
     }
 
     void controlFlow()
     {
         const auto x = randn({2, 3});
-        auto add = runFile("control_flow", {{"x", x}}, {{"y", out({2, 3})}}, {{"mode", "add"}, {"steps", 3}});
+        auto add = runFile("control_flow", {{"x", x}}, {{"y", out({2, 3})}},
+                           {{"mode", "add"}, {"steps", 3}});
         REQUIRE_OK(add);
         QVERIFY(close(add.outputs["y"], x * 3));
-        auto other = runFile("control_flow", {{"x", x}}, {{"y", out({2, 3})}}, {{"mode", "none"}, {"steps", 9}});
+        auto other = runFile("control_flow", {{"x", x}}, {{"y", out({2, 3})}},
+                             {{"mode", "none"}, {"steps", 9}});
         REQUIRE_OK(other);
         QVERIFY(close(other.outputs["y"], x * 0 + 4)); // min(steps, 4) iterations
     }
@@ -210,81 +235,116 @@ private Q_SLOTS:
     void fp16TiledSumEmulation()
     {
         const auto x = (at::rand({1, 4096}) * 0.01 + 1).to(at::kHalf);
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 64)\n    y[:] = pypto.sum(x, -1, True)\n", {{"x", x}},
-                           {{"y", out({1, 1}, at::kHalf)}});
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, "
+                           "64)\n    y[:] = pypto.sum(x, -1, True)\n",
+                           {{"x", x}}, {{"y", out({1, 1}, at::kHalf)}});
         REQUIRE_OK(r);
         at::Tensor predicted;
         for (const auto& chunk : x.split(64, -1)) {
             const auto partial = chunk.to(at::kFloat).sum(-1, true).to(at::kHalf);
-            predicted = predicted.defined() ? (predicted.to(at::kFloat) + partial.to(at::kFloat)).to(at::kHalf) : partial;
+            predicted = predicted.defined()
+                            ? (predicted.to(at::kFloat) + partial.to(at::kFloat)).to(at::kHalf)
+                            : partial;
         }
         const double simulated = r.outputs["y"].item<double>();
         const double fp32 = x.to(at::kFloat).sum().item<double>();
         QCOMPARE(simulated, predicted.item<double>());
-        QVERIFY(std::abs(simulated - fp32) > 1.0); // fp16 spacing near 4096 is 4: the emulation matters
+        QVERIFY(std::abs(simulated - fp32) >
+                1.0); // fp16 spacing near 4096 is 4: the emulation matters
         QVERIFY(std::abs(simulated - fp32) < 64.0);
     }
 
     void deterministic()
     {
         const auto x = randn({16, 48}, at::kHalf);
-        const std::map<std::string, SimOutput> outs{{"row_sum", out({16, 1}, at::kHalf)}, {"col_max", out({48}, at::kHalf)}, {"total_min", out({1, 1}, at::kHalf)}};
+        const std::map<std::string, SimOutput> outs{{"row_sum", out({16, 1}, at::kHalf)},
+                                                    {"col_max", out({48}, at::kHalf)},
+                                                    {"total_min", out({1, 1}, at::kHalf)}};
         auto a = runFile("reductions", {{"x", x}}, outs);
         auto b = runFile("reductions", {{"x", x}}, outs);
-        for (const char* name : {"row_sum", "col_max", "total_min"}) QVERIFY(at::equal(a.outputs[name], b.outputs[name]));
+        for (const char* name : {"row_sum", "col_max", "total_min"})
+            QVERIFY(at::equal(a.outputs[name], b.outputs[name]));
     }
 
     void runtimeDiagnostics_data()
     {
         QTest::addColumn<QString>("body");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("broadcast") << "    y[:] = x + w\n" << "4:12 sim.shape pypto.add cannot broadcast shapes [4, 8] and [5]";
+        QTest::newRow("broadcast")
+            << "    y[:] = x + w\n"
+            << "4:12 sim.shape pypto.add cannot broadcast shapes [4, 8] and [5]";
         QTest::newRow("view") << "    v = pypto.view(x, [2, 8], [3, 0])\n"
-                              << "4:9 sim.view pypto.view: a view of shape [2, 8] at offsets [3, 0] does not fit in a tensor of shape [4, 8] (dim 0: 3 + 2 > 4)";
-        QTest::newRow("store") << "    y[3:, 4:] = x\n"
-                               << "4:5 sim.view pypto.assemble: a tensor of shape [4, 8] at offsets [3, 4] does not fit in a tensor of shape [4, 8] (dim 0: 3 + 4 > 4)";
-        QTest::newRow("tile rank") << "    pypto.set_vec_tile_shapes(8)\n    y[:] = pypto.sum(x, -1, True) + x\n"
-                                   << "5:12 sim.tile the vec tile shape [8] (set at line 4) has rank 1, but pypto.sum works on a rank-2 tensor [4, 8]; "
-                                      "PyPTO needs a tile dim for every tensor dim";
-        QTest::newRow("tile dim") << "    pypto.set_vec_tile_shapes(0, 8)\n"
-                                  << "4:5 sim.tile pypto.set_vec_tile_shapes: every tile dim must be > 0, got [0, 8]";
-        QTest::newRow("index") << "    y[:] = x[0, 0, 0]\n" << "4:12 sim.view too many indices (3) for a tensor of shape [4, 8]";
-        QTest::newRow("name") << "    y[:] = z\n" << "4:12 kernel.python NameError: name 'z' is not defined";
-        QTest::newRow("keyword") << "    y[:] = pypto.exp(x, alpha=2)\n" << "4:12 kernel.python TypeError: exp() got an unexpected keyword argument 'alpha'";
+                              << "4:9 sim.view pypto.view: a view of shape [2, 8] at offsets [3, "
+                                 "0] does not fit in a tensor of shape [4, 8] (dim 0: 3 + 2 > 4)";
+        QTest::newRow("store")
+            << "    y[3:, 4:] = x\n"
+            << "4:5 sim.view pypto.assemble: a tensor of shape [4, 8] at offsets [3, 4] does not "
+               "fit in a tensor of shape [4, 8] (dim 0: 3 + 4 > 4)";
+        QTest::newRow("tile rank")
+            << "    pypto.set_vec_tile_shapes(8)\n    y[:] = pypto.sum(x, -1, True) + x\n"
+            << "5:12 sim.tile the vec tile shape [8] (set at line 4) has rank 1, but pypto.sum "
+               "works on a rank-2 tensor [4, 8]; "
+               "PyPTO needs a tile dim for every tensor dim";
+        QTest::newRow("tile dim")
+            << "    pypto.set_vec_tile_shapes(0, 8)\n"
+            << "4:5 sim.tile pypto.set_vec_tile_shapes: every tile dim must be > 0, got [0, 8]";
+        QTest::newRow("index") << "    y[:] = x[0, 0, 0]\n"
+                               << "4:12 sim.view too many indices (3) for a tensor of shape [4, 8]";
+        QTest::newRow("name") << "    y[:] = z\n"
+                              << "4:12 kernel.python NameError: name 'z' is not defined";
+        QTest::newRow("keyword")
+            << "    y[:] = pypto.exp(x, alpha=2)\n"
+            << "4:12 kernel.python TypeError: exp() got an unexpected keyword argument 'alpha'";
         QTest::newRow("matmul") << "    y[:] = pypto.matmul(x, x, pypto.DT_FP32)\n"
-                                << "4:12 sim.shape pypto.matmul inner dimensions differ: input is [4, 8], mat2 is [4, 8] (k = 8 vs 4)";
+                                << "4:12 sim.shape pypto.matmul inner dimensions differ: input is "
+                                   "[4, 8], mat2 is [4, 8] (k = 8 vs 4)";
         QTest::newRow("branch on data") << "    if x:\n        pass\n"
-                                        << "4:5 sim.error the truth of a tensor depends on its data, which a kernel cannot branch on; use pypto.where";
-        QTest::newRow("not simulated") << "    y[:] = pypto.cumsum(x, 1)\n" << "4:12 sim.error not supported by the simulator: pypto.cumsum";
-        QTest::newRow("unsupported dtype") << "    y[:] = pypto.cast(x, pypto.DT_FP8)\n" << "4:12 sim.error not supported by the simulator: pypto.DT_FP8";
-        QTest::newRow("assert") << "    assert x.shape[0] == 5, 'need 5 rows'\n" << "4:12 kernel.python AssertionError: need 5 rows";
+                                        << "4:5 sim.error the truth of a tensor depends on its "
+                                           "data, which a kernel cannot branch on; use pypto.where";
+        QTest::newRow("not simulated")
+            << "    y[:] = pypto.cumsum(x, 1)\n"
+            << "4:12 sim.error not supported by the simulator: pypto.cumsum";
+        QTest::newRow("unsupported dtype")
+            << "    y[:] = pypto.cast(x, pypto.DT_FP8)\n"
+            << "4:12 sim.error not supported by the simulator: pypto.DT_FP8";
+        QTest::newRow("assert") << "    assert x.shape[0] == 5, 'need 5 rows'\n"
+                                << "4:12 kernel.python AssertionError: need 5 rows";
     }
 
     void runtimeDiagnostics()
     {
         QFETCH(QString, body);
         QFETCH(QString, expected);
-        auto r = runSource("import pypto\n\ndef kernel(x, w, y):\n" + body.toStdString(), {{"x", randn({4, 8})}, {"w", randn({5})}}, {{"y", out({4, 8})}});
+        auto r = runSource("import pypto\n\ndef kernel(x, w, y):\n" + body.toStdString(),
+                           {{"x", randn({4, 8})}, {"w", randn({5})}}, {{"y", out({4, 8})}});
         QVERIFY(!r.ok());
         QCOMPARE(QString::fromStdString(r.where()), expected);
     }
 
     void tileExceedingTheUnifiedBuffer()
     {
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(64, 64)\n    y[:] = x * 2.0\n", {{"x", randn({128, 128})}},
-                           {{"y", out({128, 128})}}, nlohmann::json::object(), kTinyPlatform);
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(64, "
+                           "64)\n    y[:] = x * 2.0\n",
+                           {{"x", randn({128, 128})}}, {{"y", out({128, 128})}},
+                           nlohmann::json::object(), kTinyPlatform);
         QVERIFY(!r.ok());
-        QCOMPARE(QString::fromStdString(r.where()), QStringLiteral("5:12 sim.tile the vec tile shape [64, 64] needs 49152 bytes for the 3 live buffers of "
-                                                                  "pypto.mul, more than the unified buffer of tiny (32768 bytes)"));
-        auto fits = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(32, 64)\n    y[:] = x * 2.0\n", {{"x", randn({128, 128})}},
-                              {{"y", out({128, 128})}}, nlohmann::json::object(), kTinyPlatform);
+        QCOMPARE(QString::fromStdString(r.where()),
+                 QStringLiteral("5:12 sim.tile the vec tile shape [64, 64] needs 49152 bytes for "
+                                "the 3 live buffers of "
+                                "pypto.mul, more than the unified buffer of tiny (32768 bytes)"));
+        auto fits = runSource("import pypto\n\ndef kernel(x, y):\n    "
+                              "pypto.set_vec_tile_shapes(32, 64)\n    y[:] = x * 2.0\n",
+                              {{"x", randn({128, 128})}}, {{"y", out({128, 128})}},
+                              nlohmann::json::object(), kTinyPlatform);
         REQUIRE_OK(fits);
     }
 
     void costAndTrace()
     {
-        auto r = runSource("import pypto\n\ndef kernel(a, b, y):\n    c = pypto.matmul(a, b, pypto.DT_FP32)\n    y[:] = pypto.exp(c)\n",
-                           {{"a", randn({64, 32})}, {"b", randn({32, 16})}}, {{"y", out({64, 16})}}, nlohmann::json::object(), kTestPlatform, true);
+        auto r = runSource("import pypto\n\ndef kernel(a, b, y):\n    c = pypto.matmul(a, b, "
+                           "pypto.DT_FP32)\n    y[:] = pypto.exp(c)\n",
+                           {{"a", randn({64, 32})}, {"b", randn({32, 16})}}, {{"y", out({64, 16})}},
+                           nlohmann::json::object(), kTestPlatform, true);
         REQUIRE_OK(r);
         // cube: 2*64*16*32 flops / 8192 per cycle at 1 GHz = 8 cycles = 0.008 us
         QCOMPARE(r.cost.events.at(0).durationUs, 0.008);
@@ -301,21 +361,27 @@ private Q_SLOTS:
         QCOMPARE(r.captures[0].name, std::string("matmul"));
 
         // In a loop, each line keeps its last value, and its cost counts every execution.
-        auto looped = runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 8)\n    for i in pypto.loop(4):\n"
-                                "        row = pypto.view(x, [1, 8], [i, 0])\n        y[i:i + 1, :] = row * 2.0\n",
-                                {{"x", randn({4, 8})}}, {{"y", out({4, 8})}}, nlohmann::json::object(), kTestPlatform, true);
+        auto looped = runSource(
+            "import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 8)\n    for i in "
+            "pypto.loop(4):\n"
+            "        row = pypto.view(x, [1, 8], [i, 0])\n        y[i:i + 1, :] = row * 2.0\n",
+            {{"x", randn({4, 8})}}, {{"y", out({4, 8})}}, nlohmann::json::object(), kTestPlatform,
+            true);
         REQUIRE_OK(looped);
         QCOMPARE(looped.captures.size(), std::size_t(2));
         QCOMPARE(looped.captures[0].name, std::string("view"));
-        QVERIFY(at::equal(simtest::capturedValue(looped.captures[0]) * 2, looped.outputs["y"].slice(0, 3, 4)));
+        QVERIFY(at::equal(simtest::capturedValue(looped.captures[0]) * 2,
+                          looped.outputs["y"].slice(0, 3, 4)));
         for (const auto& line : looped.cost.byLine())
-            if (line.line == 7) QCOMPARE(line.executions, 8); // a multiply and a store per iteration
+            if (line.line == 7)
+                QCOMPARE(line.executions, 8); // a multiply and a store per iteration
     }
 
     // Kernels written in the styles real PyPTO files use, run unmodified.
     void styleKernels()
     {
-        auto style = [](const char* name, const std::map<std::string, at::Tensor>& inputs, const std::map<std::string, SimOutput>& outputs) {
+        auto style = [](const char* name, const std::map<std::string, at::Tensor>& inputs,
+                        const std::map<std::string, SimOutput>& outputs) {
             return runSource(kernelText(QStringLiteral("style_kernels"), name), inputs, outputs);
         };
         const auto x = randn({4, 64});
@@ -328,7 +394,8 @@ private Q_SLOTS:
             const auto w = randn({64});
             auto r = style("helpers_and_config", {{"x", x}, {"w", w}}, {{"y", out({4, 64})}});
             REQUIRE_OK(r);
-            QVERIFY(close(r.outputs["y"], x * ((x * x).sum(-1, true) / 64 + 1e-6).rsqrt() * w, 1e-5, 1e-5));
+            QVERIFY(close(r.outputs["y"], x * ((x * x).sum(-1, true) / 64 + 1e-6).rsqrt() * w, 1e-5,
+                          1e-5));
         }
         {
             auto r = style("factory_closure", {{"x", x}}, {{"y", out({4, 64})}});
@@ -349,16 +416,21 @@ private Q_SLOTS:
         }
         {
             const auto b = randn({3, 32}, at::kBFloat16);
-            auto r = style("multi_output_bf16", {{"x", b}}, {{"doubled", out({3, 32}, at::kBFloat16)}, {"row_sum", out({3, 1})}});
+            auto r = style("multi_output_bf16", {{"x", b}},
+                           {{"doubled", out({3, 32}, at::kBFloat16)}, {"row_sum", out({3, 1})}});
             REQUIRE_OK(r);
             QVERIFY(at::equal(r.outputs["doubled"], (b.to(at::kFloat) * 2).to(at::kBFloat16)));
-            QVERIFY(at::equal(r.outputs["row_sum"], b.to(at::kFloat).sum(-1, true).to(at::kBFloat16).to(at::kFloat)));
+            QVERIFY(at::equal(r.outputs["row_sum"],
+                              b.to(at::kFloat).sum(-1, true).to(at::kBFloat16).to(at::kFloat)));
         }
         {
             const auto x2 = randn({2, 8}) * 5;
-            auto r = style("comprehensions_del_mod", {{"x", x2}}, {{"y", out({2, 8})}, {"z", out({2, 8})}});
+            auto r = style("comprehensions_del_mod", {{"x", x2}},
+                           {{"y", out({2, 8})}, {"z", out({2, 8})}});
             REQUIRE_OK(r);
-            QVERIFY(close(r.outputs["y"], at::remainder(at::cat({x2.slice(1, 4, 8), x2.slice(1, 0, 4)}, 1), 3.0), 1e-5, 1e-5));
+            QVERIFY(close(r.outputs["y"],
+                          at::remainder(at::cat({x2.slice(1, 4, 8), x2.slice(1, 0, 4)}, 1), 3.0),
+                          1e-5, 1e-5));
             QVERIFY(at::equal(r.outputs["z"], at::floor(x2 / 2)));
         }
         {
@@ -374,7 +446,8 @@ private Q_SLOTS:
         }
         {
             const auto a = randn({8, 32}), b = randn({16, 32}), bias = randn({1, 16});
-            auto r = style("matmul_bias", {{"a", a}, {"b", b}, {"bias", bias}}, {{"y", out({8, 16})}});
+            auto r =
+                style("matmul_bias", {{"a", a}, {"b", b}, {"bias", bias}}, {{"y", out({8, 16})}});
             REQUIRE_OK(r);
             QVERIFY(close(r.outputs["y"], at::matmul(a, b.t()) + bias, 1e-5, 1e-5));
         }
@@ -392,21 +465,30 @@ private Q_SLOTS:
 
     void annotationsAreChecked()
     {
-        auto r = runSource("import pypto\n\ndef kernel(x: pypto.Tensor([], pypto.DT_FP16), y):\n    y[:] = x\n", {{"x", randn({2})}}, {{"y", out({2})}});
+        auto r = runSource(
+            "import pypto\n\ndef kernel(x: pypto.Tensor([], pypto.DT_FP16), y):\n    y[:] = x\n",
+            {{"x", randn({2})}}, {{"y", out({2})}});
         QCOMPARE(QString::fromStdString(r.where()),
-                 QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated pypto.DT_FP16, but the case passes pypto.DT_FP32"));
-        auto rank = runSource("import pypto\n\ndef kernel(x: pypto.Tensor((4, 64, 2), pypto.DT_FP32), y):\n    y[:] = x\n", {{"x", randn({4, 64})}},
-                              {{"y", out({4, 64})}});
+                 QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated pypto.DT_FP16, "
+                                "but the case passes pypto.DT_FP32"));
+        auto rank = runSource("import pypto\n\ndef kernel(x: pypto.Tensor((4, 64, 2), "
+                              "pypto.DT_FP32), y):\n    y[:] = x\n",
+                              {{"x", randn({4, 64})}}, {{"y", out({4, 64})}});
         QCOMPARE(QString::fromStdString(rank.where()),
-                 QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated with 3 dims, but the case passes shape [4, 64]"));
-        auto unbound = runSource("import pypto\n\ndef kernel(x, y, z):\n    y[:] = x\n", {{"x", randn({2})}}, {{"y", out({2})}});
+                 QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated with 3 dims, "
+                                "but the case passes shape [4, 64]"));
+        auto unbound = runSource("import pypto\n\ndef kernel(x, y, z):\n    y[:] = x\n",
+                                 {{"x", randn({2})}}, {{"y", out({2})}});
         QCOMPARE(QString::fromStdString(unbound.where()),
-                 QStringLiteral("3:1 kernel.bind kernel parameter 'z' binds to no input, output or parameter of op.json"));
+                 QStringLiteral("3:1 kernel.bind kernel parameter 'z' binds to no input, output or "
+                                "parameter of op.json"));
     }
 
     void printGoesToTheLog()
     {
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    print('rows', x.shape[0])\n    y[:] = x\n", {{"x", randn({3, 2})}}, {{"y", out({3, 2})}});
+        auto r = runSource(
+            "import pypto\n\ndef kernel(x, y):\n    print('rows', x.shape[0])\n    y[:] = x\n",
+            {{"x", randn({3, 2})}}, {{"y", out({3, 2})}});
         REQUIRE_OK(r);
         QCOMPARE(r.answer.value("log", ""), std::string("rows 3\n"));
     }
@@ -417,8 +499,9 @@ private Q_SLOTS:
     {
         QElapsedTimer timer;
         timer.start();
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    while True:\n        x = x\n", {{"x", randn({2})}}, {{"y", out({2})}},
-                           nlohmann::json::object(), "", false, "kernel", 1.0);
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n    while True:\n        x = x\n",
+                           {{"x", randn({2})}}, {{"y", out({2})}}, nlohmann::json::object(), "",
+                           false, "kernel", 1.0);
         QVERIFY(!r.ok());
         QCOMPARE(r.answer.value("code", ""), std::string("sim.timeout"));
         QVERIFY(r.answer.value("line", 0) == 4 || r.answer.value("line", 0) == 5);
@@ -429,12 +512,16 @@ private Q_SLOTS:
             cancel = true;
         });
         timer.restart();
-        auto c = runSource("import pypto\n\ndef kernel(x, y):\n    for i in pypto.loop(10000000):\n        for j in pypto.loop(10000000):\n            pass\n",
-                           {{"x", randn({2})}}, {{"y", out({2})}}, nlohmann::json::object(), "", false, "kernel", 60.0, &cancel);
+        auto c =
+            runSource("import pypto\n\ndef kernel(x, y):\n    for i in pypto.loop(10000000):\n     "
+                      "   for j in pypto.loop(10000000):\n            pass\n",
+                      {{"x", randn({2})}}, {{"y", out({2})}}, nlohmann::json::object(), "", false,
+                      "kernel", 60.0, &cancel);
         canceller.join();
         QCOMPARE(c.answer.value("code", ""), std::string("sim.cancelled"));
         QVERIFY(timer.elapsed() < 1500);
-        auto next = runSource("import pypto\n\ndef kernel(x, y):\n    y[:] = x + 1.0\n", {{"x", at::zeros({2})}}, {{"y", out({2})}});
+        auto next = runSource("import pypto\n\ndef kernel(x, y):\n    y[:] = x + 1.0\n",
+                              {{"x", at::zeros({2})}}, {{"y", out({2})}});
         REQUIRE_OK(next);
         QVERIFY(at::equal(next.outputs["y"], at::ones({2})));
     }
@@ -442,10 +529,12 @@ private Q_SLOTS:
     // A crash of the interpreter is a case error, and the next case gets a fresh worker.
     void crashIsACaseError()
     {
-        auto r = runSource("import ctypes\n\ndef kernel(x, y):\n    ctypes.string_at(0)\n", {{"x", randn({2})}}, {{"y", out({2})}});
+        auto r = runSource("import ctypes\n\ndef kernel(x, y):\n    ctypes.string_at(0)\n",
+                           {{"x", randn({2})}}, {{"y", out({2})}});
         QCOMPARE(r.answer.value("code", ""), std::string("sim.crashed"));
         QVERIFY(r.answer.value("message", "").find("segmentation fault") != std::string::npos);
-        auto next = runSource("import pypto\n\ndef kernel(x, y):\n    y[:] = x * 0.0\n", {{"x", at::ones({2})}}, {{"y", out({2})}});
+        auto next = runSource("import pypto\n\ndef kernel(x, y):\n    y[:] = x * 0.0\n",
+                              {{"x", at::ones({2})}}, {{"y", out({2})}});
         REQUIRE_OK(next);
     }
 };

@@ -22,11 +22,13 @@ QString canonical(const QString& folder)
 
 bool askWithDialog(const QString& folder)
 {
-    const auto answer = QMessageBox::question(QApplication::activeWindow(), QObject::tr("Trust this project folder?"),
-                                              QObject::tr("Verify, Export and Redeploy run the project's kernel.py and reference.py as code, "
-                                                          "with your permissions:\n\n%1\n\nRun code from this folder?")
-                                                  .arg(QDir::toNativeSeparators(folder)),
-                                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    const auto answer = QMessageBox::question(
+        QApplication::activeWindow(), QObject::tr("Trust this project folder?"),
+        QObject::tr(
+            "Verify, Export and Redeploy run the project's kernel.py and reference.py as code, "
+            "with your permissions:\n\n%1\n\nRun code from this folder?")
+            .arg(QDir::toNativeSeparators(folder)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     return answer == QMessageBox::Yes;
 }
 

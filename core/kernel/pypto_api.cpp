@@ -107,7 +107,14 @@ const std::vector<ApiFunction>& table()
         {"loop_unroll", "control", {}, 0, {}, true, true, true},
         {"lrelu", "elementwise", {"other", "negative_slope"}, 1, {}, false, false, true},
         {"lt", "comparison", {"input", "other"}, 2, {}, false, false, true},
-        {"matmul", "matmul", {"input", "mat2", "out_dtype"}, 3, {"a_trans", "b_trans", "c_matrix_nz", "extend_params"}, false, false, true},
+        {"matmul",
+         "matmul",
+         {"input", "mat2", "out_dtype"},
+         3,
+         {"a_trans", "b_trans", "c_matrix_nz", "extend_params"},
+         false,
+         false,
+         true},
         {"max", "control", {"a", "b"}, 2, {}, false, false, true},
         {"maximum", "elementwise", {"input", "other"}, 2, {}, false, false, true},
         {"min", "control", {"a", "b"}, 2, {}, false, false, true},
@@ -132,7 +139,14 @@ const std::vector<ApiFunction>& table()
         {"quantize", "option", {}, 0, {}, true, true, false},
         {"reciprocal", "elementwise", {"a", "precision_type"}, 1, {}, false, false, true},
         {"relu", "elementwise", {"x"}, 1, {}, false, false, true},
-        {"remainder", "elementwise", {"input", "other", "precision_type"}, 2, {}, false, false, true},
+        {"remainder",
+         "elementwise",
+         {"input", "other", "precision_type"},
+         2,
+         {},
+         false,
+         false,
+         true},
         {"reset_options", "option", {}, 0, {}, true, true, true},
         {"reshape", "data", {"input", "shape"}, 2, {"valid_shape", "inplace"}, false, false, true},
         {"rms_norm", "reduction", {"input", "gamma", "epsilon"}, 1, {}, false, false, true},
@@ -144,7 +158,14 @@ const std::vector<ApiFunction>& table()
         {"scatter_update", "data", {"input", "dim", "index", "src"}, 4, {}, false, false, true},
         {"set_codegen_options", "option", {}, 0, {}, true, true, true},
         {"set_conv_tile_shapes", "option", {}, 0, {}, true, true, true},
-        {"set_cube_tile_shapes", "control", {"m", "k", "n", "enable_split_k"}, 3, {}, false, false, true},
+        {"set_cube_tile_shapes",
+         "control",
+         {"m", "k", "n", "enable_split_k"},
+         3,
+         {},
+         false,
+         false,
+         true},
         {"set_debug_options", "option", {}, 0, {}, true, true, true},
         {"set_global_config", "option", {}, 0, {}, true, true, true},
         {"set_host_options", "option", {}, 0, {}, true, true, true},
@@ -189,7 +210,14 @@ const std::vector<ApiFunction>& table()
         {"unsqueeze", "data", {"input", "dim"}, 2, {}, false, false, true},
         {"var", "reduction", {"input", "dim"}, 1, {"correction", "keepdim"}, false, false, true},
         {"verify", "option", {}, 0, {}, true, true, false},
-        {"view", "data", {"input", "shape", "offsets"}, 1, {"valid_shape", "dtype"}, false, false, true},
+        {"view",
+         "data",
+         {"input", "shape", "offsets"},
+         1,
+         {"valid_shape", "dtype"},
+         false,
+         false,
+         true},
         {"where", "comparison", {"condition", "input", "other"}, 3, {}, false, false, true},
         {"zeros", "data", {}, 0, {"dtype"}, true, false, true},
         {"frontend.dynamic", "control", {"name"}, 1, {}, false, false, true},
@@ -252,19 +280,28 @@ const std::vector<std::string_view>& constants()
 const char* categorySummary(std::string_view category)
 {
     if (category == "elementwise")
-        return "Elementwise with broadcasting; a Python number takes the tensor's dtype. Computed in fp32, rounded to the operand dtype once per op.";
-    if (category == "comparison") return "Elementwise comparison with broadcasting; gives a bool tensor.";
+        return "Elementwise with broadcasting; a Python number takes the tensor's dtype. Computed "
+               "in fp32, rounded to the operand dtype once per op.";
+    if (category == "comparison")
+        return "Elementwise comparison with broadcasting; gives a bool tensor.";
     if (category == "reduction")
-        return "Reduces over dim. The simulator follows vec-tile order: each tile's partial is rounded to the dtype, then the partials are combined.";
-    if (category == "matmul") return "Matrix product on the cube unit: accumulates in fp32 and casts to out_dtype.";
-    if (category == "data") return "Data movement: views share storage with their tensor, writes go through to it.";
-    if (category == "control") return "Control flow and tiling, run eagerly: loops yield concrete indices.";
+        return "Reduces over dim. The simulator follows vec-tile order: each tile's partial is "
+               "rounded to the dtype, then the partials are combined.";
+    if (category == "matmul")
+        return "Matrix product on the cube unit: accumulates in fp32 and casts to out_dtype.";
+    if (category == "data")
+        return "Data movement: views share storage with their tensor, writes go through to it.";
+    if (category == "control")
+        return "Control flow and tiling, run eagerly: loops yield concrete indices.";
     return "An option: accepted and recorded for the run; the simulator does not need it.";
 }
 
 } // namespace
 
-std::span<const ApiFunction> pyptoApi() { return table(); }
+std::span<const ApiFunction> pyptoApi()
+{
+    return table();
+}
 
 const ApiFunction* findApi(std::string_view name)
 {
@@ -276,24 +313,37 @@ const ApiFunction* findApi(std::string_view name)
 std::vector<std::string> apiNames()
 {
     std::vector<std::string> out;
-    for (const auto& f : table()) out.emplace_back(f.name);
+    for (const auto& f : table())
+        out.emplace_back(f.name);
     return out;
 }
 
-std::span<const std::string_view> pyptoConstants() { return constants(); }
+std::span<const std::string_view> pyptoConstants()
+{
+    return constants();
+}
 
-bool isPyptoConstant(std::string_view name) { return std::find(constants().begin(), constants().end(), name) != constants().end(); }
+bool isPyptoConstant(std::string_view name)
+{
+    return std::find(constants().begin(), constants().end(), name) != constants().end();
+}
 
 std::string apiHelp(std::string_view name)
 {
-    if (const auto dtype = dtypeFromPypto(name)) return "pypto." + std::string(name) + ": dtype " + std::string(dtypeInfo(*dtype).name) + ".";
-    static const char* const kJit = "@pypto.frontend.jit(): compiles the function as a PyPTO kernel. The workbench runs the same function "
+    if (const auto dtype = dtypeFromPypto(name))
+        return "pypto." + std::string(name) + ": dtype " + std::string(dtypeInfo(*dtype).name) +
+               ".";
+    static const char* const kJit = "@pypto.frontend.jit(): compiles the function as a PyPTO "
+                                    "kernel. The workbench runs the same function "
                                     "on the CPU, with its own pypto module.";
     if (name == "frontend") return kJit;
     const ApiFunction* f = findApi(name);
     if (!f) {
-        if (name == "Tensor") return "pypto.Tensor[...] (any shape and dtype) or pypto.Tensor([d0, d1], pypto.DT_FP16): the annotation "
-                                     "of a kernel tensor argument; the checker compares a fixed rank or dtype with op.json.";
+        if (name == "Tensor")
+            return "pypto.Tensor[...] (any shape and dtype) or pypto.Tensor([d0, d1], "
+                   "pypto.DT_FP16): the annotation "
+                   "of a kernel tensor argument; the checker compares a fixed rank or dtype with "
+                   "op.json.";
         if (isPyptoConstant(name)) return "pypto." + std::string(name);
         return {};
     }
@@ -302,14 +352,20 @@ std::string apiHelp(std::string_view name)
         if (signature.back() != '(') signature += ", ";
         signature += part;
     };
-    for (std::size_t k = 0; k < f->params.size(); ++k) add(std::string(f->params[k]) + (int(k) >= f->required ? "=..." : ""));
-    if (f->variadic) add("*args");
-    else if (!f->keywordOnly.empty()) add("*");
-    for (auto keyword : f->keywordOnly) add(std::string(keyword) + "=...");
+    for (std::size_t k = 0; k < f->params.size(); ++k)
+        add(std::string(f->params[k]) + (int(k) >= f->required ? "=..." : ""));
+    if (f->variadic)
+        add("*args");
+    else if (!f->keywordOnly.empty())
+        add("*");
+    for (auto keyword : f->keywordOnly)
+        add(std::string(keyword) + "=...");
     if (f->variadicKeywords) add("**kwargs");
     const bool jit = f->name == "jit" || f->name == "frontend.jit";
     return signature + ")\n" +
-           (jit ? kJit : f->simulated ? categorySummary(f->category) : "Not supported by the simulator: calling it is an error at its line.");
+           (jit            ? kJit
+            : f->simulated ? categorySummary(f->category)
+                           : "Not supported by the simulator: calling it is an error at its line.");
 }
 
 std::vector<std::string> completionEntries()
@@ -319,7 +375,8 @@ std::vector<std::string> completionEntries()
         const std::string help = apiHelp(f.name);
         entries.push_back(help.substr(0, help.find('\n')));
     }
-    for (auto c : constants()) entries.push_back("pypto." + std::string(c));
+    for (auto c : constants())
+        entries.push_back("pypto." + std::string(c));
     return entries;
 }
 

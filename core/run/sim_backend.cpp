@@ -23,20 +23,27 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
     d.code = answer.value("code", "sim.error");
     d.message = answer.value("message", "the kernel failed");
     std::string text = formatDiagnostic(d);
-    if (const std::string tb = answer.value("traceback", ""); !tb.empty() && tb.find('\n') != std::string::npos) text += "\n" + tb;
+    if (const std::string tb = answer.value("traceback", "");
+        !tb.empty() && tb.find('\n') != std::string::npos)
+        text += "\n" + tb;
     return text;
 }
 
 } // namespace
 
-nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::Value>& params, const std::string& caseDir,
-                                   const RunRecord& record) const
+nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::Value>& params,
+                                   const std::string& caseDir, const RunRecord& record) const
 {
-    nlohmann::json request = {{"op", "run"},          {"case_dir", caseDir},   {"kernel_file", m_file},
-                              {"source", m_source},   {"function", spec.kernel.function},
-                              {"capture", m_options.capture}, {"platform_file", m_options.platformFile}};
+    nlohmann::json request = {{"op", "run"},
+                              {"case_dir", caseDir},
+                              {"kernel_file", m_file},
+                              {"source", m_source},
+                              {"function", spec.kernel.function},
+                              {"capture", m_options.capture},
+                              {"platform_file", m_options.platformFile}};
     request["inputs"] = nlohmann::json::array();
-    for (const auto& input : spec.inputs) request["inputs"].push_back(input.name);
+    for (const auto& input : spec.inputs)
+        request["inputs"].push_back(input.name);
     request["outputs"] = nlohmann::json::array();
     for (std::size_t k = 0; k < record.expectedOutputs.size(); ++k) {
         const auto& o = record.expectedOutputs[k];
@@ -45,26 +52,37 @@ nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::
         request["outputs"].push_back(std::move(out));
     }
     request["params"] = nlohmann::json::object();
-    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) request["params"][spec.params[k].name] = paramValueToJson(params[k]);
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
+        request["params"][spec.params[k].name] = paramValueToJson(params[k]);
     return request;
 }
 
-RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>& params, const std::string& caseDir,
-                          RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
+RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
+                          const std::vector<rules::Value>& params, const std::string& caseDir,
+                          RunRecord record, std::vector<Tensor>& outputs,
+                          const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
-    const nlohmann::json answer = worker::WorkerClient::shared().call(request(spec, params, caseDir, record), m_options.timeoutSeconds, cancel);
-    record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const nlohmann::json answer = worker::WorkerClient::shared().call(
+        request(spec, params, caseDir, record), m_options.timeoutSeconds, cancel);
+    record.durationSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     record.stderrTail = answer.value("log", ""); // the kernel's print output
     if (answer.value("status", "") != "ok") {
         const std::string code = answer.value("code", "");
-        record.status = code == "sim.timeout" ? "timeout" : code == "sim.cancelled" ? "cancelled" : code == "sim.crashed" ? "crashed" : "error";
+        record.status = code == "sim.timeout"     ? "timeout"
+                        : code == "sim.cancelled" ? "cancelled"
+                        : code == "sim.crashed"   ? "crashed"
+                                                  : "error";
         record.error = kernelError(answer, m_file);
         return record;
     }
     if (answer.contains("trace")) {
         record.costEstimateUs = answer.value("cost_total_us", 0.0);
-        if (std::string e = writeAtomically((std::filesystem::path(caseDir) / "trace.json").string(), {answer["trace"].get<std::string>()}); !e.empty()) {
+        if (std::string e =
+                writeAtomically((std::filesystem::path(caseDir) / "trace.json").string(),
+                                {answer["trace"].get<std::string>()});
+            !e.empty()) {
             record.status = "error";
             record.error = e;
             return record;

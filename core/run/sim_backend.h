@@ -18,11 +18,14 @@ public:
     {
     }
     std::string name() const override { return "sim"; }
-    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params, const std::string& caseDir,
-                  RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
+    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                  const std::vector<rules::Value>& params, const std::string& caseDir,
+                  RunRecord record, std::vector<Tensor>& outputs,
+                  const std::atomic<bool>* cancel) override;
 
 private:
-    nlohmann::json request(const OpSpec& spec, const std::vector<rules::Value>& params, const std::string& caseDir, const RunRecord& record) const;
+    nlohmann::json request(const OpSpec& spec, const std::vector<rules::Value>& params,
+                           const std::string& caseDir, const RunRecord& record) const;
     std::string m_source;
     std::string m_file;
     SimRunOptions m_options;

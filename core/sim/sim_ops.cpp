@@ -24,24 +24,32 @@ void SimState::checkTile(const at::Tensor& result, int liveBuffers, const std::s
     if (vecTile.empty() || result.dim() == 0) return;
     // PyPTO tiles a tensor with the leading tile dims, so a tile may have more dims, never fewer.
     if (std::int64_t(vecTile.size()) < result.dim())
-        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " (set at line " + std::to_string(vecTileLine) + ") has rank " +
-                          std::to_string(vecTile.size()) + ", but " + fn + " works on a rank-" + std::to_string(result.dim()) + " tensor " +
-                          shapeText(result.sizes()) + "; PyPTO needs a tile dim for every tensor dim",
+        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " (set at line " +
+                          std::to_string(vecTileLine) + ") has rank " +
+                          std::to_string(vecTile.size()) + ", but " + fn + " works on a rank-" +
+                          std::to_string(result.dim()) + " tensor " + shapeText(result.sizes()) +
+                          "; PyPTO needs a tile dim for every tensor dim",
                       "sim.tile"};
     if (!m_platform) return;
     std::int64_t elements = 1;
-    for (std::int64_t d = 0; d < result.dim(); ++d) elements *= std::min(vecTile[std::size_t(d)], std::max<std::int64_t>(result.size(d), 1));
-    const std::int64_t bytes = elements * std::int64_t(widened(result).element_size()) * liveBuffers;
+    for (std::int64_t d = 0; d < result.dim(); ++d)
+        elements *= std::min(vecTile[std::size_t(d)], std::max<std::int64_t>(result.size(d), 1));
+    const std::int64_t bytes =
+        elements * std::int64_t(widened(result).element_size()) * liveBuffers;
     if (bytes > m_platform->unifiedBufferBytes)
-        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " needs " + std::to_string(bytes) + " bytes for the " +
-                          std::to_string(liveBuffers) + " live buffers of " + fn + ", more than the unified buffer of " + m_platform->name + " (" +
-                          std::to_string(m_platform->unifiedBufferBytes) + " bytes)",
+        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " needs " +
+                          std::to_string(bytes) + " bytes for the " + std::to_string(liveBuffers) +
+                          " live buffers of " + fn + ", more than the unified buffer of " +
+                          m_platform->name + " (" + std::to_string(m_platform->unifiedBufferBytes) +
+                          " bytes)",
                       "sim.tile"};
 }
 
 void SimState::vectorCost(const std::string& what, const at::Tensor& t, int passes)
 {
-    if (m_model) m_model->vector(line, what + " " + shapeText(t.sizes()) + " " + dtypeText(t), t.numel() * passes, int(t.element_size()), cost);
+    if (m_model)
+        m_model->vector(line, what + " " + shapeText(t.sizes()) + " " + dtypeText(t),
+                        t.numel() * passes, int(t.element_size()), cost);
 }
 
 void SimState::cubeCost(const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k)
@@ -54,7 +62,10 @@ void SimState::memoryCost(const std::string& what, std::int64_t bytes)
     if (m_model) m_model->memory(line, what, bytes, cost);
 }
 
-std::string shapeText(at::IntArrayRef sizes) { return shapefn::toString(sizes.vec()); }
+std::string shapeText(at::IntArrayRef sizes)
+{
+    return shapefn::toString(sizes.vec());
+}
 
 std::string dtypeText(const at::Tensor& t)
 {
@@ -65,13 +76,23 @@ std::string dtypeText(const at::Tensor& t)
 DType dtypeOf(const at::Tensor& t)
 {
     if (auto d = torchscript::fromTorch(t.scalar_type())) return *d;
-    throw OpError{std::string("unsupported tensor dtype ") + c10::toString(t.scalar_type()), "sim.type"};
+    throw OpError{std::string("unsupported tensor dtype ") + c10::toString(t.scalar_type()),
+                  "sim.type"};
 }
 
-static bool isLowPrecision(const at::Tensor& t) { return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16; }
+static bool isLowPrecision(const at::Tensor& t)
+{
+    return t.scalar_type() == at::kHalf || t.scalar_type() == at::kBFloat16;
+}
 
-at::Tensor rounded(const at::Tensor& result, at::ScalarType dtype) { return result.scalar_type() == dtype ? result : result.to(dtype); }
-at::Tensor widened(const at::Tensor& t) { return isLowPrecision(t) ? t.to(at::kFloat) : t; }
+at::Tensor rounded(const at::Tensor& result, at::ScalarType dtype)
+{
+    return result.scalar_type() == dtype ? result : result.to(dtype);
+}
+at::Tensor widened(const at::Tensor& t)
+{
+    return isLowPrecision(t) ? t.to(at::kFloat) : t;
+}
 
 namespace {
 
@@ -79,7 +100,10 @@ using Unary = std::function<at::Tensor(const at::Tensor&)>;
 using Binary = std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>;
 
 // Ops whose result is not in the operand's dtype.
-bool givesBool(const std::string& name) { return name == "isnan" || name == "isinf" || name == "isfinite" || name == "logical_not"; }
+bool givesBool(const std::string& name)
+{
+    return name == "isnan" || name == "isinf" || name == "isfinite" || name == "logical_not";
+}
 
 const std::map<std::string, Unary>& unaryTable()
 {
@@ -124,8 +148,12 @@ const std::map<std::string, Unary>& unaryTable()
         {"isinf", [](const at::Tensor& x) { return x.isinf(); }},
         {"isfinite", [](const at::Tensor& x) { return x.isfinite(); }},
         {"logical_not", [](const at::Tensor& x) { return x.logical_not(); }},
-        {"bitwise_not", [](const at::Tensor& x) {
-             if (x.is_floating_point()) throw OpError{"pypto.bitwise_not needs an integer or bool tensor, got " + dtypeText(x), "sim.type"};
+        {"bitwise_not",
+         [](const at::Tensor& x) {
+             if (x.is_floating_point())
+                 throw OpError{"pypto.bitwise_not needs an integer or bool tensor, got " +
+                                   dtypeText(x),
+                               "sim.type"};
              return x.bitwise_not();
          }},
     };
@@ -134,7 +162,10 @@ const std::map<std::string, Unary>& unaryTable()
 
 at::Tensor integerOnly(const char* fn, const at::Tensor& x)
 {
-    if (x.is_floating_point()) throw OpError{std::string("pypto.") + fn + " needs integer or bool tensors, got " + dtypeText(x), "sim.type"};
+    if (x.is_floating_point())
+        throw OpError{std::string("pypto.") + fn + " needs integer or bool tensors, got " +
+                          dtypeText(x),
+                      "sim.type"};
     return x;
 }
 
@@ -144,9 +175,14 @@ const std::map<std::string, Binary>& binaryTable()
         {"add", [](const at::Tensor& x, const at::Tensor& y) { return x + y; }},
         {"sub", [](const at::Tensor& x, const at::Tensor& y) { return x - y; }},
         {"mul", [](const at::Tensor& x, const at::Tensor& y) { return x * y; }},
-        {"div", [](const at::Tensor& x, const at::Tensor& y) { return x.is_floating_point() ? x / y : at::div(x, y, "trunc"); }},
-        {"true_div", [](const at::Tensor& x, const at::Tensor& y) { return x.to(at::kFloat) / y.to(at::kFloat); }},
-        {"floor_divide", [](const at::Tensor& x, const at::Tensor& y) { return at::div(x, y, "floor"); }},
+        {"div",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return x.is_floating_point() ? x / y : at::div(x, y, "trunc");
+         }},
+        {"true_div", [](const at::Tensor& x,
+                        const at::Tensor& y) { return x.to(at::kFloat) / y.to(at::kFloat); }},
+        {"floor_divide",
+         [](const at::Tensor& x, const at::Tensor& y) { return at::div(x, y, "floor"); }},
         {"remainder", [](const at::Tensor& x, const at::Tensor& y) { return at::remainder(x, y); }},
         {"fmod", [](const at::Tensor& x, const at::Tensor& y) { return at::fmod(x, y); }},
         {"pow", [](const at::Tensor& x, const at::Tensor& y) { return at::pow(x, y); }},
@@ -155,25 +191,47 @@ const std::map<std::string, Binary>& binaryTable()
         {"hypot", [](const at::Tensor& x, const at::Tensor& y) { return at::hypot(x, y); }},
         {"atan2", [](const at::Tensor& x, const at::Tensor& y) { return at::atan2(x, y); }},
         {"copysign", [](const at::Tensor& x, const at::Tensor& y) { return at::copysign(x, y); }},
-        {"logical_and", [](const at::Tensor& x, const at::Tensor& y) { return at::logical_and(x, y); }},
-        {"logical_or", [](const at::Tensor& x, const at::Tensor& y) { return at::logical_or(x, y); }},
-        {"logical_xor", [](const at::Tensor& x, const at::Tensor& y) { return at::logical_xor(x, y); }},
-        {"bitwise_and", [](const at::Tensor& x, const at::Tensor& y) { return integerOnly("bitwise_and", x).bitwise_and(integerOnly("bitwise_and", y)); }},
-        {"bitwise_or", [](const at::Tensor& x, const at::Tensor& y) { return integerOnly("bitwise_or", x).bitwise_or(integerOnly("bitwise_or", y)); }},
-        {"bitwise_xor", [](const at::Tensor& x, const at::Tensor& y) { return integerOnly("bitwise_xor", x).bitwise_xor(integerOnly("bitwise_xor", y)); }},
-        {"bitwise_left_shift", [](const at::Tensor& x, const at::Tensor& y) { return at::bitwise_left_shift(integerOnly("bitwise_left_shift", x), y); }},
-        {"bitwise_right_shift", [](const at::Tensor& x, const at::Tensor& y) { return at::bitwise_right_shift(integerOnly("bitwise_right_shift", x), y); }},
+        {"logical_and",
+         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_and(x, y); }},
+        {"logical_or",
+         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_or(x, y); }},
+        {"logical_xor",
+         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_xor(x, y); }},
+        {"bitwise_and",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return integerOnly("bitwise_and", x).bitwise_and(integerOnly("bitwise_and", y));
+         }},
+        {"bitwise_or",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return integerOnly("bitwise_or", x).bitwise_or(integerOnly("bitwise_or", y));
+         }},
+        {"bitwise_xor",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return integerOnly("bitwise_xor", x).bitwise_xor(integerOnly("bitwise_xor", y));
+         }},
+        {"bitwise_left_shift",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return at::bitwise_left_shift(integerOnly("bitwise_left_shift", x), y);
+         }},
+        {"bitwise_right_shift",
+         [](const at::Tensor& x, const at::Tensor& y) {
+             return at::bitwise_right_shift(integerOnly("bitwise_right_shift", x), y);
+         }},
     };
     return table;
 }
 
-bool isLogical(const std::string& name) { return name.rfind("logical_", 0) == 0; }
+bool isLogical(const std::string& name)
+{
+    return name.rfind("logical_", 0) == 0;
+}
 
 // The dtype both operands take: two tensors promote as torch does; a number takes the tensor's
 // dtype (a float number with an integer tensor gives float32, as a Python float would).
 at::ScalarType operandType(const Operand& a, const Operand& b)
 {
-    if (a.tensor && b.tensor) return at::promote_types(a.tensor->scalar_type(), b.tensor->scalar_type());
+    if (a.tensor && b.tensor)
+        return at::promote_types(a.tensor->scalar_type(), b.tensor->scalar_type());
     const at::Tensor& t = a.tensor ? *a.tensor : *b.tensor;
     const Operand& n = a.tensor ? b : a;
     if (!t.is_floating_point() && t.scalar_type() != at::kBool && !n.isInt) return at::kFloat;
@@ -185,29 +243,44 @@ at::Tensor operandTensor(const Operand& v, at::ScalarType type)
 {
     if (v.tensor) return widened(v.tensor->to(type));
     // The number is first rounded to the tensor dtype, as the device's scalar register holds it.
-    const at::Tensor n = v.isInt ? at::full({}, std::int64_t(v.number), at::TensorOptions().dtype(type))
-                                 : at::full({}, v.number, at::TensorOptions().dtype(type));
+    const at::Tensor n = v.isInt
+                             ? at::full({}, std::int64_t(v.number), at::TensorOptions().dtype(type))
+                             : at::full({}, v.number, at::TensorOptions().dtype(type));
     return widened(n);
 }
 
 void checkBroadcast(const Operand& a, const Operand& b, const std::string& fn)
 {
     if (!a.tensor || !b.tensor) return;
-    if (std::holds_alternative<shapefn::Shape>(shapefn::broadcast(std::vector<shapefn::Shape>{a.tensor->sizes().vec(), b.tensor->sizes().vec()}))) return;
-    throw OpError{fn + " cannot broadcast shapes " + shapeText(a.tensor->sizes()) + " and " + shapeText(b.tensor->sizes()), "sim.shape"};
+    if (std::holds_alternative<shapefn::Shape>(shapefn::broadcast(
+            std::vector<shapefn::Shape>{a.tensor->sizes().vec(), b.tensor->sizes().vec()})))
+        return;
+    throw OpError{fn + " cannot broadcast shapes " + shapeText(a.tensor->sizes()) + " and " +
+                      shapeText(b.tensor->sizes()),
+                  "sim.shape"};
 }
 
-const at::Tensor& shaped(const at::Tensor& r, const Operand& a, const Operand& b) { return r.dim() ? r : (a.tensor ? *a.tensor : *b.tensor); }
+const at::Tensor& shaped(const at::Tensor& r, const Operand& a, const Operand& b)
+{
+    return r.dim() ? r : (a.tensor ? *a.tensor : *b.tensor);
+}
 
 } // namespace
 
-bool isUnaryOp(const std::string& name) { return unaryTable().count(name) != 0; }
-bool isBinaryOp(const std::string& name) { return binaryTable().count(name) != 0; }
+bool isUnaryOp(const std::string& name)
+{
+    return unaryTable().count(name) != 0;
+}
+bool isBinaryOp(const std::string& name)
+{
+    return binaryTable().count(name) != 0;
+}
 
 at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
 {
     const auto it = unaryTable().find(name);
-    if (it == unaryTable().end()) throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
+    if (it == unaryTable().end())
+        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
     s.checkTile(x, 2, "pypto." + name);
     s.vectorCost("pypto." + name, x);
     const at::Tensor r = it->second(widened(x));
@@ -227,8 +300,10 @@ at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals
 at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, const Operand& b)
 {
     const auto it = binaryTable().find(name);
-    if (it == binaryTable().end()) throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
-    if (!a.tensor && !b.tensor) throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
+    if (it == binaryTable().end())
+        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
+    if (!a.tensor && !b.tensor)
+        throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
     checkBroadcast(a, b, "pypto." + name);
     const at::ScalarType type = operandType(a, b);
     const at::Tensor r = it->second(operandTensor(a, type), operandTensor(b, type));
@@ -240,18 +315,26 @@ at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, cons
 
 at::Tensor compareOp(SimState& s, const std::string& name, const Operand& a, const Operand& b)
 {
-    if (!a.tensor && !b.tensor) throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
+    if (!a.tensor && !b.tensor)
+        throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
     checkBroadcast(a, b, "pypto." + name);
     const at::ScalarType type = operandType(a, b);
     const at::Tensor x = operandTensor(a, type), y = operandTensor(b, type);
     at::Tensor r;
-    if (name == "eq") r = x == y;
-    else if (name == "ne") r = x != y;
-    else if (name == "lt") r = x < y;
-    else if (name == "le") r = x <= y;
-    else if (name == "gt") r = x > y;
-    else if (name == "ge") r = x >= y;
-    else throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
+    if (name == "eq")
+        r = x == y;
+    else if (name == "ne")
+        r = x != y;
+    else if (name == "lt")
+        r = x < y;
+    else if (name == "le")
+        r = x <= y;
+    else if (name == "gt")
+        r = x > y;
+    else if (name == "ge")
+        r = x >= y;
+    else
+        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
     s.vectorCost("pypto." + name, shaped(r, a, b));
     return r;
 }
@@ -260,16 +343,19 @@ at::Tensor whereOp(SimState& s, const at::Tensor& condition, const Operand& a, c
 {
     if (!a.tensor && !b.tensor) {
         const at::ScalarType type = a.isInt && b.isInt ? at::kLong : at::kFloat;
-        return at::where(condition.to(at::kBool), operandTensor(a, type), operandTensor(b, type)).to(type);
+        return at::where(condition.to(at::kBool), operandTensor(a, type), operandTensor(b, type))
+            .to(type);
     }
     checkBroadcast(a, b, "pypto.where");
     const at::ScalarType type = operandType(a, b);
-    const at::Tensor r = at::where(condition.to(at::kBool), operandTensor(a, type), operandTensor(b, type));
+    const at::Tensor r =
+        at::where(condition.to(at::kBool), operandTensor(a, type), operandTensor(b, type));
     s.vectorCost("pypto.where", r);
     return rounded(r, type);
 }
 
-at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi)
+at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>& lo,
+                  const std::optional<Operand>& hi)
 {
     at::Tensor r = widened(x);
     const at::ScalarType type = x.scalar_type();
@@ -284,8 +370,9 @@ std::int64_t normalizedDim(std::int64_t d, std::int64_t rank, const std::string&
 {
     const std::int64_t r = std::max<std::int64_t>(rank, 1);
     if (d < -r || d >= r)
-        throw OpError{fn + ": dim " + std::to_string(d) + " is out of range for a rank-" + std::to_string(rank) + " tensor (valid: " + std::to_string(-r) +
-                          ".." + std::to_string(r - 1) + ")",
+        throw OpError{fn + ": dim " + std::to_string(d) + " is out of range for a rank-" +
+                          std::to_string(rank) + " tensor (valid: " + std::to_string(-r) + ".." +
+                          std::to_string(r - 1) + ")",
                       "sim.shape"};
     return d < 0 ? d + r : d;
 }

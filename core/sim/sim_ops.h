@@ -8,10 +8,9 @@
 #include "sim/cost_model.h"
 #include "types/dtype.h"
 
-#include <torch/torch.h>
-
 #include <optional>
 #include <string>
+#include <torch/torch.h>
 #include <vector>
 
 namespace ptowb::sim {
@@ -72,29 +71,35 @@ at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals
 at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, const Operand& b);
 at::Tensor compareOp(SimState& s, const std::string& name, const Operand& a, const Operand& b);
 at::Tensor whereOp(SimState& s, const at::Tensor& condition, const Operand& a, const Operand& b);
-at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>& lo, const std::optional<Operand>& hi);
+at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>& lo,
+                  const std::optional<Operand>& hi);
 
-// sum / amax / amin / prod over `dims` (all when empty) in vec tile order; argmax / argmin give int64
-// (the device's int32 in PyPTO's docs is not modelled: indices fit either).
-at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::vector<std::int64_t> dims, bool keepdim);
-at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::optional<std::int64_t> dim, bool keepdim);
+// sum / amax / amin / prod over `dims` (all when empty) in vec tile order; argmax / argmin give
+// int64 (the device's int32 in PyPTO's docs is not modelled: indices fit either).
+at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
+                    std::vector<std::int64_t> dims, bool keepdim);
+at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x,
+                       std::optional<std::int64_t> dim, bool keepdim);
 at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim);
 
 struct MatmulOptions
 {
     bool aTrans = false;
     bool bTrans = false;
-    std::optional<at::Tensor> bias;  // extend_params["bias"], added in fp32 before the cast
-    std::optional<double> scale;     // extend_params["scale"]
+    std::optional<at::Tensor> bias;    // extend_params["bias"], added in fp32 before the cast
+    std::optional<double> scale;       // extend_params["scale"]
     std::optional<at::Tensor> cMatrix; // accumulate into (c_matrix)
 };
-at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType, const MatmulOptions& options);
+at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType,
+                    const MatmulOptions& options);
 at::Tensor castOp(SimState& s, const at::Tensor& x, DType dtype, const std::string& mode);
 
 // Views share storage with their tensor, so writes through them reach it.
-at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets,
+at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape,
+                  const std::vector<std::int64_t>& offsets,
                   const std::optional<std::vector<std::int64_t>>& validShape);
-void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int64_t>& offsets, at::Tensor& out);
+void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int64_t>& offsets,
+                at::Tensor& out);
 void fillRegion(at::Tensor& region, double value);
 at::Tensor reshapeOp(SimState& s, const at::Tensor& x, std::vector<std::int64_t> shape);
 at::Tensor permuteOp(const at::Tensor& x, const std::vector<std::int64_t>& dims);
@@ -104,11 +109,16 @@ at::Tensor expandOp(SimState& s, const at::Tensor& x, const std::vector<std::int
 at::Tensor fullOp(SimState& s, const std::vector<std::int64_t>& shape, double value, DType dtype);
 at::Tensor arangeOp(SimState& s, double start, double end, double step, DType dtype);
 at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index);
-at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index);
-at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index, const Operand& src, const std::string& reduce);
-std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k, std::int64_t dim, bool largest);
-std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim, bool descending);
-at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& pad, double value);
+at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                         const at::Tensor& index);
+at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index,
+                     const Operand& src, const std::string& reduce);
+std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k,
+                                         std::int64_t dim, bool largest);
+std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                                         bool descending);
+at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& pad,
+                 double value);
 at::Tensor oneHotOp(SimState& s, const at::Tensor& x, std::int64_t classes);
 
 std::int64_t normalizedDim(std::int64_t d, std::int64_t rank, const std::string& fn);

@@ -1,7 +1,6 @@
 // Reductions, matmul, casts and data movement of the simulator.
-#include "sim/sim_ops.h"
-
 #include "rules/shape_functions.h"
+#include "sim/sim_ops.h"
 #include "torchscript/torchscript.h"
 
 #include <algorithm>
@@ -10,76 +9,98 @@ namespace ptowb::sim {
 
 namespace {
 
-at::Tensor reduceDim(const SimState& s, const std::string& name, const at::Tensor& x, std::int64_t dim)
+at::Tensor reduceDim(const SimState& s, const std::string& name, const at::Tensor& x,
+                     std::int64_t dim)
 {
     const std::int64_t size = x.size(dim);
-    const std::int64_t tile = s.vecTile.size() >= std::size_t(x.dim()) ? std::max<std::int64_t>(1, s.vecTile[std::size_t(dim)]) : size;
+    const std::int64_t tile = s.vecTile.size() >= std::size_t(x.dim())
+                                  ? std::max<std::int64_t>(1, s.vecTile[std::size_t(dim)])
+                                  : size;
     auto partial = [&](const at::Tensor& chunk) {
         const at::Tensor w = widened(chunk);
         at::Tensor r;
-        if (name == "sum") r = w.sum(dim, true);
-        else if (name == "prod") r = w.prod(dim, true);
-        else if (name == "amax") r = std::get<0>(w.max(dim, true));
-        else r = std::get<0>(w.min(dim, true));
+        if (name == "sum")
+            r = w.sum(dim, true);
+        else if (name == "prod")
+            r = w.prod(dim, true);
+        else if (name == "amax")
+            r = std::get<0>(w.max(dim, true));
+        else
+            r = std::get<0>(w.min(dim, true));
         return rounded(r, x.scalar_type());
     };
     if (size == 0) return partial(x);
     at::Tensor acc;
     for (std::int64_t start = 0; start < size; start += tile) {
         const at::Tensor p = partial(x.narrow(dim, start, std::min(tile, size - start)));
-        if (!acc.defined()) acc = p;
-        else if (name == "sum") acc = rounded(widened(acc) + widened(p), x.scalar_type());
-        else if (name == "prod") acc = rounded(widened(acc) * widened(p), x.scalar_type());
-        else acc = name == "amax" ? at::maximum(acc, p) : at::minimum(acc, p);
+        if (!acc.defined())
+            acc = p;
+        else if (name == "sum")
+            acc = rounded(widened(acc) + widened(p), x.scalar_type());
+        else if (name == "prod")
+            acc = rounded(widened(acc) * widened(p), x.scalar_type());
+        else
+            acc = name == "amax" ? at::maximum(acc, p) : at::minimum(acc, p);
     }
     return acc;
 }
 
-void checkFits(const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets, const std::string& fn,
-               const char* what)
+void checkFits(const at::Tensor& x, const std::vector<std::int64_t>& shape,
+               const std::vector<std::int64_t>& offsets, const std::string& fn, const char* what)
 {
     if (shape.size() != std::size_t(x.dim()) || offsets.size() != std::size_t(x.dim()))
-        throw OpError{fn + ": shape " + shapefn::toString(shape) + " and offsets " + shapefn::toString(offsets) + " must both have the tensor's rank " +
+        throw OpError{fn + ": shape " + shapefn::toString(shape) + " and offsets " +
+                          shapefn::toString(offsets) + " must both have the tensor's rank " +
                           std::to_string(x.dim()) + " (tensor " + shapeText(x.sizes()) + ")",
                       "sim.shape"};
     for (std::int64_t d = 0; d < x.dim(); ++d) {
         const auto o = offsets[std::size_t(d)], n = shape[std::size_t(d)];
         if (o < 0 || n < 0 || o + n > x.size(d))
-            throw OpError{fn + ": " + what + " of shape " + shapefn::toString(shape) + " at offsets " + shapefn::toString(offsets) +
-                              " does not fit in a tensor of shape " + shapeText(x.sizes()) + " (dim " + std::to_string(d) + ": " + std::to_string(o) + " + " +
+            throw OpError{fn + ": " + what + " of shape " + shapefn::toString(shape) +
+                              " at offsets " + shapefn::toString(offsets) +
+                              " does not fit in a tensor of shape " + shapeText(x.sizes()) +
+                              " (dim " + std::to_string(d) + ": " + std::to_string(o) + " + " +
                               std::to_string(n) + " > " + std::to_string(x.size(d)) + ")",
                           "sim.view"};
     }
 }
 
-at::Tensor window(const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets)
+at::Tensor window(const at::Tensor& x, const std::vector<std::int64_t>& shape,
+                  const std::vector<std::int64_t>& offsets)
 {
     at::Tensor v = x;
-    for (std::int64_t d = 0; d < x.dim(); ++d) v = v.narrow(d, offsets[std::size_t(d)], shape[std::size_t(d)]);
+    for (std::int64_t d = 0; d < x.dim(); ++d)
+        v = v.narrow(d, offsets[std::size_t(d)], shape[std::size_t(d)]);
     return v;
 }
 
 } // namespace
 
-at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::vector<std::int64_t> dims, bool keepdim)
+at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
+                    std::vector<std::int64_t> dims, bool keepdim)
 {
     const std::string fn = "pypto." + name;
     if (dims.empty())
-        for (std::int64_t d = 0; d < x.dim(); ++d) dims.push_back(d);
-    for (auto& d : dims) d = normalizedDim(d, x.dim(), fn);
+        for (std::int64_t d = 0; d < x.dim(); ++d)
+            dims.push_back(d);
+    for (auto& d : dims)
+        d = normalizedDim(d, x.dim(), fn);
     std::sort(dims.begin(), dims.end());
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
     s.checkTile(x, 2, fn);
     s.vectorCost(fn, x);
     if (x.dim() == 0) return x.clone();
     at::Tensor acc = x;
-    for (auto it = dims.rbegin(); it != dims.rend(); ++it) acc = reduceDim(s, name, acc, *it);
+    for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+        acc = reduceDim(s, name, acc, *it);
     if (!keepdim)
-        for (auto it = dims.rbegin(); it != dims.rend(); ++it) acc = acc.squeeze(*it);
+        for (auto it = dims.rbegin(); it != dims.rend(); ++it)
+            acc = acc.squeeze(*it);
     return acc;
 }
 
-at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x, std::optional<std::int64_t> dim, bool keepdim)
+at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x,
+                       std::optional<std::int64_t> dim, bool keepdim)
 {
     const std::string fn = "pypto." + name;
     s.vectorCost(fn, x);
@@ -97,19 +118,24 @@ at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim)
     return rounded(at::softmax(widened(x), d), x.scalar_type());
 }
 
-at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType, const MatmulOptions& o)
+at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType,
+                    const MatmulOptions& o)
 {
     if (a.dim() < 2 || b.dim() < 2)
-        throw OpError{"pypto.matmul needs matrices (rank 2, 3 or 4), got " + shapeText(a.sizes()) + " and " + shapeText(b.sizes()), "sim.shape"};
+        throw OpError{"pypto.matmul needs matrices (rank 2, 3 or 4), got " + shapeText(a.sizes()) +
+                          " and " + shapeText(b.sizes()),
+                      "sim.shape"};
     const at::Tensor ma = o.aTrans ? a.transpose(-1, -2) : a;
     const at::Tensor mb = o.bTrans ? b.transpose(-1, -2) : b;
     if (ma.size(-1) != mb.size(-2))
-        throw OpError{"pypto.matmul inner dimensions differ: input is " + shapeText(a.sizes()) + (o.aTrans ? " (transposed)" : "") + ", mat2 is " +
-                          shapeText(b.sizes()) + (o.bTrans ? " (transposed)" : "") + " (k = " + std::to_string(ma.size(-1)) + " vs " +
-                          std::to_string(mb.size(-2)) + ")",
+        throw OpError{"pypto.matmul inner dimensions differ: input is " + shapeText(a.sizes()) +
+                          (o.aTrans ? " (transposed)" : "") + ", mat2 is " + shapeText(b.sizes()) +
+                          (o.bTrans ? " (transposed)" : "") + " (k = " +
+                          std::to_string(ma.size(-1)) + " vs " + std::to_string(mb.size(-2)) + ")",
                       "sim.shape"};
     if (a.dim() != b.dim() && b.dim() != 2)
-        throw OpError{"pypto.matmul needs operands of the same rank (or a 2-D mat2), got " + shapeText(a.sizes()) + " and " + shapeText(b.sizes()),
+        throw OpError{"pypto.matmul needs operands of the same rank (or a 2-D mat2), got " +
+                          shapeText(a.sizes()) + " and " + shapeText(b.sizes()),
                       "sim.shape"};
     // Integer operands (int8 quantized matmul) accumulate exactly in int32 on the cube unit.
     const bool integer = !a.is_floating_point() && !b.is_floating_point();
@@ -118,7 +144,8 @@ at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType
     if (o.scale) r = r.to(at::kFloat) * *o.scale;
     if (o.bias) r = r.to(at::kFloat) + widened(*o.bias).to(at::kFloat);
     if (o.cMatrix) r = r.to(at::kFloat) + widened(*o.cMatrix).to(at::kFloat);
-    s.cubeCost("pypto.matmul " + shapeText(ma.sizes()) + " x " + shapeText(mb.sizes()), ma.size(-2), mb.size(-1), ma.size(-1));
+    s.cubeCost("pypto.matmul " + shapeText(ma.sizes()) + " x " + shapeText(mb.sizes()), ma.size(-2),
+               mb.size(-1), ma.size(-1));
     return r.to(torchscript::toTorch(outDType));
 }
 
@@ -130,29 +157,37 @@ at::Tensor castOp(SimState& s, const at::Tensor& x, DType dtype, const std::stri
         // Float to integer: the rounding mode decides (CAST_RINT by default, as PyPTO's cast).
         const at::Tensor w = widened(x).to(at::kDouble);
         at::Tensor r;
-        if (mode == "floor") r = w.floor();
-        else if (mode == "ceil") r = w.ceil();
-        else if (mode == "trunc") r = w.trunc();
-        else if (mode == "round") r = at::where(w >= 0, (w + 0.5).floor(), (w - 0.5).ceil());
-        else r = w.round();
+        if (mode == "floor")
+            r = w.floor();
+        else if (mode == "ceil")
+            r = w.ceil();
+        else if (mode == "trunc")
+            r = w.trunc();
+        else if (mode == "round")
+            r = at::where(w >= 0, (w + 0.5).floor(), (w - 0.5).ceil());
+        else
+            r = w.round();
         return r.to(to);
     }
     return widened(x).to(to);
 }
 
-at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets,
+at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape,
+                  const std::vector<std::int64_t>& offsets,
                   const std::optional<std::vector<std::int64_t>>& validShape)
 {
     std::vector<std::int64_t> real = shape;
     if (validShape) {
         if (validShape->size() != shape.size())
-            throw OpError{"pypto.view: valid_shape " + shapefn::toString(*validShape) + " must have the rank of shape " + shapefn::toString(shape),
+            throw OpError{"pypto.view: valid_shape " + shapefn::toString(*validShape) +
+                              " must have the rank of shape " + shapefn::toString(shape),
                           "sim.shape"};
         // A tile at a boundary may reach past the tensor; only its valid part holds data.
         for (std::size_t d = 0; d < shape.size(); ++d) {
             if ((*validShape)[d] > shape[d])
-                throw OpError{"pypto.view: valid_shape " + shapefn::toString(*validShape) + " is larger than shape " + shapefn::toString(shape) +
-                                  " in dim " + std::to_string(d),
+                throw OpError{"pypto.view: valid_shape " + shapefn::toString(*validShape) +
+                                  " is larger than shape " + shapefn::toString(shape) + " in dim " +
+                                  std::to_string(d),
                               "sim.shape"};
             real[d] = (*validShape)[d];
         }
@@ -163,12 +198,14 @@ at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64
     return v;
 }
 
-void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int64_t>& offsets, at::Tensor& out)
+void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int64_t>& offsets,
+                at::Tensor& out)
 {
     at::Tensor v = value;
     if (v.dim() != out.dim())
-        throw OpError{"pypto.assemble: a " + shapeText(value.sizes()) + " tensor cannot be written into a rank-" + std::to_string(out.dim()) + " tensor " +
-                          shapeText(out.sizes()),
+        throw OpError{"pypto.assemble: a " + shapeText(value.sizes()) +
+                          " tensor cannot be written into a rank-" + std::to_string(out.dim()) +
+                          " tensor " + shapeText(out.sizes()),
                       "sim.shape"};
     checkFits(out, v.sizes().vec(), offsets, "pypto.assemble", "a tensor");
     at::Tensor target = window(out, v.sizes().vec(), offsets);
@@ -176,7 +213,10 @@ void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int
     s.memoryCost("store " + shapeText(v.sizes()), v.numel() * std::int64_t(out.element_size()));
 }
 
-void fillRegion(at::Tensor& region, double value) { region.fill_(value); }
+void fillRegion(at::Tensor& region, double value)
+{
+    region.fill_(value);
+}
 
 at::Tensor reshapeOp(SimState&, const at::Tensor& x, std::vector<std::int64_t> shape)
 {
@@ -184,16 +224,24 @@ at::Tensor reshapeOp(SimState&, const at::Tensor& x, std::vector<std::int64_t> s
     int infer = -1;
     for (std::size_t d = 0; d < shape.size(); ++d) {
         if (shape[d] == -1) {
-            if (infer >= 0) throw OpError{"pypto.reshape: only one dim can be -1 in " + shapefn::toString(shape), "sim.shape"};
+            if (infer >= 0)
+                throw OpError{"pypto.reshape: only one dim can be -1 in " +
+                                  shapefn::toString(shape),
+                              "sim.shape"};
             infer = int(d);
-        } else if (shape[d] < 0) throw OpError{"pypto.reshape: dims must be >= 0 or -1, got " + shapefn::toString(shape), "sim.shape"};
-        else known *= shape[d];
+        } else if (shape[d] < 0)
+            throw OpError{"pypto.reshape: dims must be >= 0 or -1, got " + shapefn::toString(shape),
+                          "sim.shape"};
+        else
+            known *= shape[d];
     }
     if (infer >= 0 && known > 0) shape[std::size_t(infer)] = x.numel() / known;
     std::int64_t total = 1;
-    for (auto d : shape) total *= d;
+    for (auto d : shape)
+        total *= d;
     if (total != x.numel())
-        throw OpError{"pypto.reshape: a " + shapeText(x.sizes()) + " tensor (" + std::to_string(x.numel()) + " elements) cannot take the shape " +
+        throw OpError{"pypto.reshape: a " + shapeText(x.sizes()) + " tensor (" +
+                          std::to_string(x.numel()) + " elements) cannot take the shape " +
                           shapefn::toString(shape),
                       "sim.shape"};
     return x.reshape(shape);
@@ -202,9 +250,12 @@ at::Tensor reshapeOp(SimState&, const at::Tensor& x, std::vector<std::int64_t> s
 at::Tensor permuteOp(const at::Tensor& x, const std::vector<std::int64_t>& dims)
 {
     if (std::int64_t(dims.size()) != x.dim())
-        throw OpError{"pypto.permute: " + shapefn::toString(dims) + " must name every dim of the rank-" + std::to_string(x.dim()) + " tensor", "sim.shape"};
+        throw OpError{"pypto.permute: " + shapefn::toString(dims) +
+                          " must name every dim of the rank-" + std::to_string(x.dim()) + " tensor",
+                      "sim.shape"};
     std::vector<std::int64_t> order;
-    for (auto d : dims) order.push_back(normalizedDim(d, x.dim(), "pypto.permute"));
+    for (auto d : dims)
+        order.push_back(normalizedDim(d, x.dim(), "pypto.permute"));
     auto sorted = order;
     std::sort(sorted.begin(), sorted.end());
     if (std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end())
@@ -214,7 +265,10 @@ at::Tensor permuteOp(const at::Tensor& x, const std::vector<std::int64_t>& dims)
 
 at::Tensor transposeOp(const at::Tensor& x, std::int64_t d0, std::int64_t d1)
 {
-    return x.transpose(normalizedDim(d0, x.dim(), "pypto.transpose"), normalizedDim(d1, x.dim(), "pypto.transpose")).contiguous();
+    return x
+        .transpose(normalizedDim(d0, x.dim(), "pypto.transpose"),
+                   normalizedDim(d1, x.dim(), "pypto.transpose"))
+        .contiguous();
 }
 
 at::Tensor concatOp(SimState& s, const std::vector<at::Tensor>& tensors, std::int64_t dim)
@@ -223,9 +277,11 @@ at::Tensor concatOp(SimState& s, const std::vector<at::Tensor>& tensors, std::in
     const std::int64_t d = normalizedDim(dim, tensors[0].dim(), "pypto.concat");
     for (const auto& t : tensors) {
         bool fits = t.dim() == tensors[0].dim() && t.scalar_type() == tensors[0].scalar_type();
-        for (std::int64_t k = 0; fits && k < t.dim(); ++k) fits = k == d || t.size(k) == tensors[0].size(k);
+        for (std::int64_t k = 0; fits && k < t.dim(); ++k)
+            fits = k == d || t.size(k) == tensors[0].size(k);
         if (!fits)
-            throw OpError{"pypto.concat: " + shapeText(t.sizes()) + " " + dtypeText(t) + " does not match " + shapeText(tensors[0].sizes()) + " " +
+            throw OpError{"pypto.concat: " + shapeText(t.sizes()) + " " + dtypeText(t) +
+                              " does not match " + shapeText(tensors[0].sizes()) + " " +
                               dtypeText(tensors[0]) + " outside dim " + std::to_string(d),
                           "sim.shape"};
     }
@@ -236,8 +292,12 @@ at::Tensor concatOp(SimState& s, const std::vector<at::Tensor>& tensors, std::in
 
 at::Tensor expandOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& shape)
 {
-    if (!std::holds_alternative<shapefn::Shape>(shapefn::broadcast(std::vector<shapefn::Shape>{x.sizes().vec(), shape})) || shape.size() < std::size_t(x.dim()))
-        throw OpError{"pypto.expand_clone: a " + shapeText(x.sizes()) + " tensor cannot expand to " + shapefn::toString(shape), "sim.shape"};
+    if (!std::holds_alternative<shapefn::Shape>(
+            shapefn::broadcast(std::vector<shapefn::Shape>{x.sizes().vec(), shape})) ||
+        shape.size() < std::size_t(x.dim()))
+        throw OpError{"pypto.expand_clone: a " + shapeText(x.sizes()) +
+                          " tensor cannot expand to " + shapefn::toString(shape),
+                      "sim.shape"};
     at::Tensor r = x.expand(shape).contiguous();
     s.vectorCost("pypto.expand_clone", r);
     return r;
@@ -246,7 +306,8 @@ at::Tensor expandOp(SimState& s, const at::Tensor& x, const std::vector<std::int
 at::Tensor fullOp(SimState& s, const std::vector<std::int64_t>& shape, double value, DType dtype)
 {
     for (auto d : shape)
-        if (d < 0) throw OpError{"pypto.full: negative size in " + shapefn::toString(shape), "sim.shape"};
+        if (d < 0)
+            throw OpError{"pypto.full: negative size in " + shapefn::toString(shape), "sim.shape"};
     at::Tensor r = at::full(shape, value, at::TensorOptions().dtype(torchscript::toTorch(dtype)));
     s.vectorCost("pypto.full", r);
     return r;
@@ -255,7 +316,8 @@ at::Tensor fullOp(SimState& s, const std::vector<std::int64_t>& shape, double va
 at::Tensor arangeOp(SimState& s, double start, double end, double step, DType dtype)
 {
     if (step == 0) throw OpError{"pypto.arange: step must not be 0", "sim.shape"};
-    at::Tensor r = at::arange(start, end, step, at::TensorOptions().dtype(at::kDouble)).to(torchscript::toTorch(dtype));
+    at::Tensor r = at::arange(start, end, step, at::TensorOptions().dtype(at::kDouble))
+                       .to(torchscript::toTorch(dtype));
     s.vectorCost("pypto.arange", r);
     return r;
 }
@@ -263,48 +325,70 @@ at::Tensor arangeOp(SimState& s, double start, double end, double step, DType dt
 at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.gather");
-    if (index.dim() != x.dim()) throw OpError{"pypto.gather: index " + shapeText(index.sizes()) + " must have the rank of input " + shapeText(x.sizes()), "sim.shape"};
+    if (index.dim() != x.dim())
+        throw OpError{"pypto.gather: index " + shapeText(index.sizes()) +
+                          " must have the rank of input " + shapeText(x.sizes()),
+                      "sim.shape"};
     const at::Tensor i = index.to(at::kLong);
-    if (i.numel() && (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.gather: an index is outside 0.." + std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d), "sim.index"};
+    if (i.numel() &&
+        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
+        throw OpError{"pypto.gather: an index is outside 0.." + std::to_string(x.size(d) - 1) +
+                          " of dim " + std::to_string(d),
+                      "sim.index"};
     at::Tensor r = at::gather(x, d, i);
     s.memoryCost("gather " + shapeText(r.sizes()), r.numel() * std::int64_t(r.element_size()));
     return r;
 }
 
-at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index)
+at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                         const at::Tensor& index)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.index_select");
     const at::Tensor i = index.to(at::kLong).reshape({-1});
-    if (i.numel() && (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.index_select: an index is outside 0.." + std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d), "sim.index"};
+    if (i.numel() &&
+        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
+        throw OpError{"pypto.index_select: an index is outside 0.." +
+                          std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d),
+                      "sim.index"};
     at::Tensor r = at::index_select(x, d, i);
-    s.memoryCost("index_select " + shapeText(r.sizes()), r.numel() * std::int64_t(r.element_size()));
+    s.memoryCost("index_select " + shapeText(r.sizes()),
+                 r.numel() * std::int64_t(r.element_size()));
     return r;
 }
 
-at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index, const Operand& src, const std::string& reduce)
+at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index,
+                     const Operand& src, const std::string& reduce)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.scatter");
     const at::Tensor i = index.to(at::kLong);
-    if (i.numel() && (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.scatter: an index is outside 0.." + std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d), "sim.index"};
-    const at::Tensor values = src.tensor ? src.tensor->to(x.scalar_type()) : at::full(i.sizes(), src.number, x.options());
-    at::Tensor r = reduce.empty() ? x.scatter(d, i, values) : x.scatter(d, i, values, reduce == "add" ? "add" : "multiply");
+    if (i.numel() &&
+        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
+        throw OpError{"pypto.scatter: an index is outside 0.." + std::to_string(x.size(d) - 1) +
+                          " of dim " + std::to_string(d),
+                      "sim.index"};
+    const at::Tensor values =
+        src.tensor ? src.tensor->to(x.scalar_type()) : at::full(i.sizes(), src.number, x.options());
+    at::Tensor r = reduce.empty() ? x.scatter(d, i, values)
+                                  : x.scatter(d, i, values, reduce == "add" ? "add" : "multiply");
     s.memoryCost("scatter " + shapeText(i.sizes()), i.numel() * std::int64_t(x.element_size()));
     return r;
 }
 
-std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k, std::int64_t dim, bool largest)
+std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k,
+                                         std::int64_t dim, bool largest)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.topk");
-    if (k < 0 || k > x.size(d)) throw OpError{"pypto.topk: k = " + std::to_string(k) + " is outside 0.." + std::to_string(x.size(d)), "sim.shape"};
+    if (k < 0 || k > x.size(d))
+        throw OpError{"pypto.topk: k = " + std::to_string(k) + " is outside 0.." +
+                          std::to_string(x.size(d)),
+                      "sim.shape"};
     s.vectorCost("pypto.topk", x, 2);
     auto [values, indices] = widened(x).topk(k, d, largest, true);
     return {rounded(values, x.scalar_type()), indices};
 }
 
-std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim, bool descending)
+std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                                         bool descending)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.sort");
     s.vectorCost("pypto.sort", x, 2);
@@ -312,12 +396,16 @@ std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::
     return {rounded(values, x.scalar_type()), indices};
 }
 
-at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& pad, double value)
+at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_t>& pad,
+                 double value)
 {
     if (pad.size() % 2 || pad.size() > std::size_t(2 * x.dim()))
-        throw OpError{"pypto.pad: " + shapefn::toString(pad) + " needs a (before, after) pair per padded dim, from the last", "sim.shape"};
+        throw OpError{"pypto.pad: " + shapefn::toString(pad) +
+                          " needs a (before, after) pair per padded dim, from the last",
+                      "sim.shape"};
     for (auto p : pad)
-        if (p < 0) throw OpError{"pypto.pad: negative padding in " + shapefn::toString(pad), "sim.shape"};
+        if (p < 0)
+            throw OpError{"pypto.pad: negative padding in " + shapefn::toString(pad), "sim.shape"};
     at::Tensor r = at::constant_pad_nd(x, pad, value);
     s.vectorCost("pypto.pad", r);
     return r;
@@ -325,10 +413,13 @@ at::Tensor padOp(SimState& s, const at::Tensor& x, const std::vector<std::int64_
 
 at::Tensor oneHotOp(SimState& s, const at::Tensor& x, std::int64_t classes)
 {
-    if (x.is_floating_point()) throw OpError{"pypto.one_hot needs an integer tensor, got " + dtypeText(x), "sim.type"};
+    if (x.is_floating_point())
+        throw OpError{"pypto.one_hot needs an integer tensor, got " + dtypeText(x), "sim.type"};
     const at::Tensor i = x.to(at::kLong);
-    if (i.numel() && (i.min().item<std::int64_t>() < 0 || (classes >= 0 && i.max().item<std::int64_t>() >= classes)))
-        throw OpError{"pypto.one_hot: a class index is outside 0.." + std::to_string(classes - 1), "sim.index"};
+    if (i.numel() && (i.min().item<std::int64_t>() < 0 ||
+                      (classes >= 0 && i.max().item<std::int64_t>() >= classes)))
+        throw OpError{"pypto.one_hot: a class index is outside 0.." + std::to_string(classes - 1),
+                      "sim.index"};
     at::Tensor r = at::one_hot(i, classes);
     s.vectorCost("pypto.one_hot", r);
     return r;

@@ -6,20 +6,37 @@
 #include "torchscript/torchscript.h"
 #include "worker/worker_client.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 namespace ptowb::sim {
 
-void KernelArguments::param(const std::string& name, bool value) { paramsJson[name] = nlohmann::json(value).dump(); }
-void KernelArguments::param(const std::string& name, std::int64_t value) { paramsJson[name] = nlohmann::json(value).dump(); }
-void KernelArguments::param(const std::string& name, double value) { paramsJson[name] = nlohmann::json(value).dump(); }
-void KernelArguments::param(const std::string& name, const std::string& value) { paramsJson[name] = nlohmann::json(value).dump(); }
-void KernelArguments::param(const std::string& name, const std::vector<std::int64_t>& value) { paramsJson[name] = nlohmann::json(value).dump(); }
-void KernelArguments::param(const std::string& name, const std::vector<double>& value) { paramsJson[name] = nlohmann::json(value).dump(); }
+void KernelArguments::param(const std::string& name, bool value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
+void KernelArguments::param(const std::string& name, std::int64_t value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
+void KernelArguments::param(const std::string& name, double value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
+void KernelArguments::param(const std::string& name, const std::string& value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
+void KernelArguments::param(const std::string& name, const std::vector<std::int64_t>& value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
+void KernelArguments::param(const std::string& name, const std::vector<double>& value)
+{
+    paramsJson[name] = nlohmann::json(value).dump();
+}
 
 namespace {
 
@@ -29,8 +46,10 @@ struct TemporaryCase
     std::string dir;
     TemporaryCase()
     {
-        std::string pattern = (std::filesystem::temp_directory_path() / "ptowb-sim-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot create a folder for the simulator's case");
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "ptowb-sim-XXXXXX").string();
+        if (!mkdtemp(pattern.data()))
+            throw std::runtime_error("cannot create a folder for the simulator's case");
         dir = pattern;
     }
     ~TemporaryCase()
@@ -42,26 +61,37 @@ struct TemporaryCase
 
 } // namespace
 
-void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function, KernelArguments& arguments)
+void simulateOnTensors(const std::string& kernelSource, const std::string& file,
+                       const std::string& function, KernelArguments& arguments)
 {
     TemporaryCase work;
     std::filesystem::create_directories(std::filesystem::path(work.dir) / "inputs");
-    nlohmann::json request = {{"op", "run"}, {"case_dir", work.dir}, {"kernel_file", file}, {"source", kernelSource}, {"function", function}};
+    nlohmann::json request = {{"op", "run"},
+                              {"case_dir", work.dir},
+                              {"kernel_file", file},
+                              {"source", kernelSource},
+                              {"function", function}};
     request["inputs"] = nlohmann::json::array();
     for (const auto& [name, tensor] : arguments.inputs) {
         auto t = torchscript::fromAten(tensor.contiguous());
-        if (!t) throw std::runtime_error("input '" + name + "' has a dtype the simulator cannot take");
-        if (std::string e = writeNpy(runfolder::inputPath(work.dir, name), *t); !e.empty()) throw std::runtime_error(e);
+        if (!t)
+            throw std::runtime_error("input '" + name + "' has a dtype the simulator cannot take");
+        if (std::string e = writeNpy(runfolder::inputPath(work.dir, name), *t); !e.empty())
+            throw std::runtime_error(e);
         request["inputs"].push_back(name);
     }
     request["outputs"] = nlohmann::json::array();
     for (const auto& [name, tensor] : arguments.outputs) {
         const auto dtype = torchscript::fromTorch(tensor.scalar_type());
-        if (!dtype) throw std::runtime_error("output '" + name + "' has a dtype the simulator cannot write");
-        request["outputs"].push_back({{"name", name}, {"shape", tensor.sizes().vec()}, {"dtype", dtypeName(*dtype)}});
+        if (!dtype)
+            throw std::runtime_error("output '" + name +
+                                     "' has a dtype the simulator cannot write");
+        request["outputs"].push_back(
+            {{"name", name}, {"shape", tensor.sizes().vec()}, {"dtype", dtypeName(*dtype)}});
     }
     request["params"] = nlohmann::json::object();
-    for (const auto& [name, text] : arguments.paramsJson) request["params"][name] = nlohmann::json::parse(text);
+    for (const auto& [name, text] : arguments.paramsJson)
+        request["params"][name] = nlohmann::json::parse(text);
     const nlohmann::json answer = worker::WorkerClient::shared().call(request, 600, nullptr);
     if (answer.value("status", "") != "ok") {
         Diagnostic d;
@@ -74,7 +104,8 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
     }
     for (auto& [name, tensor] : arguments.outputs) {
         auto read = readNpy(runfolder::outputPath(work.dir, name));
-        if (auto* e = std::get_if<std::string>(&read)) throw std::runtime_error("output '" + name + "': " + *e);
+        if (auto* e = std::get_if<std::string>(&read))
+            throw std::runtime_error("output '" + name + "': " + *e);
         tensor.copy_(torchscript::toAten(std::get<Tensor>(read)));
     }
 }

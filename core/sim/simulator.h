@@ -3,10 +3,9 @@
 // For generated op libraries (PTOWB_BACKEND=sim): runs the op's kernel file on libtorch tensors
 // through the kernel worker (worker/worker_client.h), the same simulator as the workbench.
 // Includes libtorch: only for core .cpp files and generated op code.
-#include <torch/torch.h>
-
 #include <map>
 #include <string>
+#include <torch/torch.h>
 #include <vector>
 
 namespace ptowb::sim {
@@ -28,6 +27,7 @@ struct KernelArguments
 };
 
 // Throws std::runtime_error carrying the file:line:col diagnostic when the kernel cannot run.
-void simulateOnTensors(const std::string& kernelSource, const std::string& file, const std::string& function, KernelArguments& arguments);
+void simulateOnTensors(const std::string& kernelSource, const std::string& file,
+                       const std::string& function, KernelArguments& arguments);
 
 } // namespace ptowb::sim

@@ -8,8 +8,8 @@ namespace ptowb::worker {
 // install cannot pair a worker with another version's module.
 struct EmbeddedSource
 {
-    const char* module;   // "pypto._ops"
-    const char* path;     // "pypto/_ops.py", shown in tracebacks as <ptowb>/pypto/_ops.py
+    const char* module; // "pypto._ops"
+    const char* path;   // "pypto/_ops.py", shown in tracebacks as <ptowb>/pypto/_ops.py
     bool package;
     const char* source;
 };

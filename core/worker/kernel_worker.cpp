@@ -1,22 +1,19 @@
 #include "worker/kernel_worker.h"
 
-#include <pybind11/embed.h>
-
-#include "worker/embedded_sources.h"
-#include "worker/native_support.h"
-
 #include "run/run_folder.h"
 #include "sim/cost_model.h"
 #include "tensor/npy.h"
 #include "torchscript/torchscript.h"
-
-#include <nlohmann/json.hpp>
+#include "worker/embedded_sources.h"
+#include "worker/native_support.h"
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
+#include <pybind11/embed.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -52,7 +49,8 @@ sys.meta_path.insert(0, _EmbeddedFinder(_ptowb_sources))
 void installSources()
 {
     py::dict sources;
-    for (const EmbeddedSource& s : embeddedSources()) sources[py::str(s.module)] = py::make_tuple(s.path, s.package, s.source);
+    for (const EmbeddedSource& s : embeddedSources())
+        sources[py::str(s.module)] = py::make_tuple(s.path, s.package, s.source);
     py::dict scope;
     scope["_ptowb_sources"] = sources;
     py::exec(kBootstrap, scope);
@@ -63,7 +61,8 @@ at::Tensor initialOutput(const std::vector<std::int64_t>& shape, DType dtype, co
     const auto options = at::TensorOptions().dtype(torchscript::toTorch(dtype));
     if (init.is_number()) return at::full(shape, init.get<double>(), options);
     // Outputs start as NaN (or zero for integers), so elements the kernel never writes show up.
-    return isFloating(dtype) ? at::full(shape, std::numeric_limits<double>::quiet_NaN(), options) : at::zeros(shape, options);
+    return isFloating(dtype) ? at::full(shape, std::numeric_limits<double>::quiet_NaN(), options)
+                             : at::zeros(shape, options);
 }
 
 py::object pyValue(const json& v)
@@ -74,7 +73,8 @@ py::object pyValue(const json& v)
     if (v.is_string()) return py::str(v.get<std::string>());
     if (v.is_array()) {
         py::list items;
-        for (const auto& item : v) items.append(pyValue(item));
+        for (const auto& item : v)
+            items.append(pyValue(item));
         return std::move(items);
     }
     return py::none();
@@ -82,7 +82,11 @@ py::object pyValue(const json& v)
 
 json failure(std::string message, std::string code = "sim.worker")
 {
-    return {{"status", "error"}, {"message", std::move(message)}, {"code", std::move(code)}, {"line", 1}, {"col", 1}};
+    return {{"status", "error"},
+            {"message", std::move(message)},
+            {"code", std::move(code)},
+            {"line", 1},
+            {"col", 1}};
 }
 
 json runCase(const json& request, py::module_& driver)
@@ -93,19 +97,23 @@ json runCase(const json& request, py::module_& driver)
     for (const auto& name : request.at("inputs")) {
         const std::string path = runfolder::inputPath(caseDir, name.get<std::string>());
         auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read)) return failure(path + ": " + *e, "sim.inputs");
-        inputs[py::str(name.get<std::string>())] = Handle{torchscript::toAten(std::get<Tensor>(read))};
+        if (auto* e = std::get_if<std::string>(&read))
+            return failure(path + ": " + *e, "sim.inputs");
+        inputs[py::str(name.get<std::string>())] =
+            Handle{torchscript::toAten(std::get<Tensor>(read))};
     }
     std::vector<std::pair<std::string, at::Tensor>> outputTensors;
     for (const auto& o : request.at("outputs")) {
         const auto dtype = dtypeFromName(o.at("dtype").get<std::string>());
         if (!dtype) return failure("unknown output dtype " + o.at("dtype").dump(), "sim.inputs");
-        at::Tensor t = initialOutput(o.at("shape").get<std::vector<std::int64_t>>(), *dtype, o.value("init", json()));
+        at::Tensor t = initialOutput(o.at("shape").get<std::vector<std::int64_t>>(), *dtype,
+                                     o.value("init", json()));
         outputTensors.emplace_back(o.at("name").get<std::string>(), t);
         outputs[py::str(outputTensors.back().first)] = Handle{t};
     }
     const json paramValues = request.value("params", json::object()); // items() must not outlive it
-    for (const auto& [name, value] : paramValues.items()) params[py::str(name)] = pyValue(value);
+    for (const auto& [name, value] : paramValues.items())
+        params[py::str(name)] = pyValue(value);
     std::optional<sim::Platform> platform;
     if (const std::string file = request.value("platform_file", ""); !file.empty()) {
         std::string problem;
@@ -114,26 +122,35 @@ json runCase(const json& request, py::module_& driver)
     }
     RunState state(kernelFile, platform, request.value("capture", false));
     const auto started = std::chrono::steady_clock::now();
-    py::dict result = driver.attr("run")(kernelFile, request.at("source").get<std::string>(), request.at("function").get<std::string>(), inputs,
-                                         outputs, params);
-    json answer = {{"log", result["log"].cast<std::string>()},
-                   {"kernel_seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
+    py::dict result =
+        driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
+                           request.at("function").get<std::string>(), inputs, outputs, params);
+    json answer = {
+        {"log", result["log"].cast<std::string>()},
+        {"kernel_seconds",
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count()}};
     if (!result["ok"].cast<bool>()) {
         answer["status"] = "error";
-        for (const char* key : {"message", "code", "traceback"}) answer[key] = result[key].cast<std::string>();
-        for (const char* key : {"line", "col", "end_line", "end_col"}) answer[key] = result[key].cast<int>();
+        for (const char* key : {"message", "code", "traceback"})
+            answer[key] = result[key].cast<std::string>();
+        for (const char* key : {"line", "col", "end_line", "end_col"})
+            answer[key] = result[key].cast<int>();
         return answer;
     }
     std::filesystem::create_directories(std::filesystem::path(caseDir) / "outputs");
     for (const auto& [name, t] : outputTensors) {
         auto out = torchscript::fromAten(t);
         if (!out) return failure("output '" + name + "' has a dtype the workbench cannot store");
-        if (std::string e = writeNpy(runfolder::outputPath(caseDir, name), *out); !e.empty()) return failure(e, "sim.io");
+        if (std::string e = writeNpy(runfolder::outputPath(caseDir, name), *out); !e.empty())
+            return failure(e, "sim.io");
     }
-    if (!state.captures.empty()) std::filesystem::create_directories(std::filesystem::path(caseDir) / "captures");
+    if (!state.captures.empty())
+        std::filesystem::create_directories(std::filesystem::path(caseDir) / "captures");
     for (const auto& [line, captured] : state.captures)
         if (auto t = torchscript::fromAten(captured.value))
-            if (std::string e = writeNpy(runfolder::capturePath(caseDir, line, captured.op), *t); !e.empty()) return failure(e, "sim.io");
+            if (std::string e = writeNpy(runfolder::capturePath(caseDir, line, captured.op), *t);
+                !e.empty())
+                return failure(e, "sim.io");
     if (platform) {
         answer["cost_total_us"] = state.sim.cost.totalUs;
         answer["trace"] = state.sim.cost.traceJson(request.at("function").get<std::string>());
@@ -174,12 +191,15 @@ int serve(int argc, char** argv)
     while (std::getline(std::cin, line)) {
         json request = json::parse(line, nullptr, false);
         json answer;
-        if (request.is_discarded() || !request.is_object()) answer = failure("the request is not a JSON object");
-        else if (request.value("op", "") == "ping") answer = {{"status", "ok"}};
+        if (request.is_discarded() || !request.is_object())
+            answer = failure("the request is not a JSON object");
+        else if (request.value("op", "") == "ping")
+            answer = {{"status", "ok"}};
         else if (request.value("op", "") != "run") {
             // Requests that execute nothing (syntax, api) are the driver's alone.
             try {
-                answer = json::parse(driver.attr("request")(line).cast<std::string>(), nullptr, false);
+                answer =
+                    json::parse(driver.attr("request")(line).cast<std::string>(), nullptr, false);
             } catch (const std::exception& e) {
                 answer = failure(std::string("the kernel worker failed: ") + e.what());
             }

@@ -2,13 +2,12 @@
 // an opaque handle around a libtorch tensor; the Python side (python/pypto) gives it PyPTO's
 // API. Each op records the kernel line that called it, for the cost estimate and captures, and
 // turns an OpError into pypto.SimulatorError, which the driver reports at that line.
-#include <pybind11/embed.h>
-#include <pybind11/stl.h>
-
-#include "worker/native_support.h"
-
 #include "sim/sim_ops.h"
 #include "torchscript/torchscript.h"
+#include "worker/native_support.h"
+
+#include <pybind11/embed.h>
+#include <pybind11/stl.h>
 
 namespace py = pybind11;
 using namespace ptowb;
@@ -26,13 +25,16 @@ at::Tensor indexed(const at::Tensor& t, const py::tuple& index)
     for (const auto& item : index)
         if (!item.is_none() && !py::isinstance<py::ellipsis>(item)) ++consumed;
     if (std::int64_t(consumed) > t.dim())
-        throw OpError{"too many indices (" + std::to_string(consumed) + ") for a tensor of shape " + shapeText(t.sizes()), "sim.view"};
+        throw OpError{"too many indices (" + std::to_string(consumed) + ") for a tensor of shape " +
+                          shapeText(t.sizes()),
+                      "sim.view"};
     std::int64_t dim = 0;
     for (const auto& item : index) {
         if (py::isinstance<py::ellipsis>(item)) {
             parts.emplace_back(at::indexing::Ellipsis);
             dim += t.dim() - std::int64_t(consumed);
-        } else if (item.is_none()) parts.emplace_back(at::indexing::None);
+        } else if (item.is_none())
+            parts.emplace_back(at::indexing::None);
         else if (py::isinstance<py::slice>(item)) {
             py::slice sl = item.cast<py::slice>();
             auto bound = [](py::object b) -> c10::optional<std::int64_t> {
@@ -40,14 +42,17 @@ at::Tensor indexed(const at::Tensor& t, const py::tuple& index)
                 return b.cast<std::int64_t>();
             };
             const auto step = bound(sl.attr("step"));
-            if (step && *step <= 0) throw OpError{"slice steps must be positive in a kernel", "sim.view"};
-            parts.emplace_back(at::indexing::Slice(bound(sl.attr("start")), bound(sl.attr("stop")), step));
+            if (step && *step <= 0)
+                throw OpError{"slice steps must be positive in a kernel", "sim.view"};
+            parts.emplace_back(
+                at::indexing::Slice(bound(sl.attr("start")), bound(sl.attr("stop")), step));
             ++dim;
         } else {
             const std::int64_t i = item.cast<std::int64_t>();
             const std::int64_t size = t.size(dim);
             if (i < -size || i >= size)
-                throw OpError{"index " + std::to_string(i) + " is out of range for dim " + std::to_string(dim) + " of size " + std::to_string(size) +
+                throw OpError{"index " + std::to_string(i) + " is out of range for dim " +
+                                  std::to_string(dim) + " of size " + std::to_string(size) +
                                   " (tensor " + shapeText(t.sizes()) + ")",
                               "sim.view"};
             parts.emplace_back(i);
@@ -57,7 +62,6 @@ at::Tensor indexed(const at::Tensor& t, const py::tuple& index)
 }
 
 } // namespace
-
 
 } // namespace ptowb::worker
 
@@ -84,32 +88,46 @@ PYBIND11_EMBEDDED_MODULE(_ptowb_sim, m)
 
     py::class_<Handle>(m, "Handle")
         .def_property_readonly("shape", [](const Handle& h) { return h.t.sizes().vec(); })
-        .def_property_readonly("dtype", [](const Handle& h) { return std::string(dtypeName(dtypeOf(h.t))); })
+        .def_property_readonly("dtype",
+                               [](const Handle& h) { return std::string(dtypeName(dtypeOf(h.t))); })
         .def_property_readonly("numel", [](const Handle& h) { return h.t.numel(); })
-        .def("item", [](const Handle& h) -> py::object {
-            if (h.t.numel() != 1) throw OpError{"a " + shapeText(h.t.sizes()) + " tensor has no single value", "sim.type"};
-            const at::Tensor w = widened(h.t);
-            if (w.is_floating_point()) return py::float_(w.item<double>());
-            if (w.scalar_type() == at::kBool) return py::bool_(w.item<bool>());
-            return py::int_(w.item<std::int64_t>());
-        })
+        .def("item",
+             [](const Handle& h) -> py::object {
+                 if (h.t.numel() != 1)
+                     throw OpError{"a " + shapeText(h.t.sizes()) + " tensor has no single value",
+                                   "sim.type"};
+                 const at::Tensor w = widened(h.t);
+                 if (w.is_floating_point()) return py::float_(w.item<double>());
+                 if (w.scalar_type() == at::kBool) return py::bool_(w.item<bool>());
+                 return py::int_(w.item<std::int64_t>());
+             })
         .def("tolist", [](const Handle& h) {
             const at::Tensor flat = widened(h.t).to(at::kDouble).reshape({-1}).contiguous();
-            return std::vector<double>(flat.data_ptr<double>(), flat.data_ptr<double>() + flat.numel());
+            return std::vector<double>(flat.data_ptr<double>(),
+                                       flat.data_ptr<double>() + flat.numel());
         });
 
-    m.def("unary", [](const std::string& name, const Handle& x) { return op(name.c_str(), [&](SimState& s) { return unaryOp(s, name, x.t); }); });
-    m.def("round", [](const Handle& x, std::int64_t decimals) { return op("round", [&](SimState& s) { return roundDecimals(s, x.t, decimals); }); });
+    m.def("unary", [](const std::string& name, const Handle& x) {
+        return op(name.c_str(), [&](SimState& s) { return unaryOp(s, name, x.t); });
+    });
+    m.def("round", [](const Handle& x, std::int64_t decimals) {
+        return op("round", [&](SimState& s) { return roundDecimals(s, x.t, decimals); });
+    });
     m.def("binary", [](const std::string& name, py::handle a, py::handle b) {
-        return op(name.c_str(), [&](SimState& s) { return binaryOp(s, name, operand(a), operand(b)); });
+        return op(name.c_str(),
+                  [&](SimState& s) { return binaryOp(s, name, operand(a), operand(b)); });
     });
     m.def("compare", [](const std::string& name, py::handle a, py::handle b) {
-        return op(name.c_str(), [&](SimState& s) { return compareOp(s, name, operand(a), operand(b)); });
+        return op(name.c_str(),
+                  [&](SimState& s) { return compareOp(s, name, operand(a), operand(b)); });
     });
-    m.def("where", [](const Handle& c, py::handle a, py::handle b) { return op("where", [&](SimState& s) { return whereOp(s, c.t, operand(a), operand(b)); }); });
+    m.def("where", [](const Handle& c, py::handle a, py::handle b) {
+        return op("where", [&](SimState& s) { return whereOp(s, c.t, operand(a), operand(b)); });
+    });
     m.def("clip", [](const Handle& x, py::handle lo, py::handle hi) {
         return op("clip", [&](SimState& s) {
-            return clipOp(s, x.t, lo.is_none() ? std::nullopt : std::optional<Operand>(operand(lo)), hi.is_none() ? std::nullopt : std::optional<Operand>(operand(hi)));
+            return clipOp(s, x.t, lo.is_none() ? std::nullopt : std::optional<Operand>(operand(lo)),
+                          hi.is_none() ? std::nullopt : std::optional<Operand>(operand(hi)));
         });
     });
     m.def("is_unary", &isUnaryOp);
@@ -119,7 +137,8 @@ PYBIND11_EMBEDDED_MODULE(_ptowb_sim, m)
     m.def("getitem", [](const Handle& x, const py::tuple& index) {
         return op("view", [&](SimState& s) {
             at::Tensor v = indexed(x.t, index);
-            s.memoryCost("load view " + shapeText(v.sizes()), v.numel() * std::int64_t(v.element_size()));
+            s.memoryCost("load view " + shapeText(v.sizes()),
+                         v.numel() * std::int64_t(v.element_size()));
             return v;
         });
     });

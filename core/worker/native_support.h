@@ -2,12 +2,11 @@
 
 // Internal to core/worker: the run state the native ops share, and the pieces of the
 // `_ptowb_sim` module's bindings. Includes pybind11 and libtorch.
-#include <pybind11/pybind11.h>
-#include <pybind11/stl.h>
-
 #include "sim/sim_ops.h"
 
 #include <map>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 #include <string>
 
 namespace ptowb::worker {
@@ -46,7 +45,10 @@ struct Handle
     at::Tensor t;
 };
 
-inline Handle wrap(at::Tensor t) { return Handle{std::move(t)}; }
+inline Handle wrap(at::Tensor t)
+{
+    return Handle{std::move(t)};
+}
 
 inline DType dtypeArg(const std::string& name)
 {
@@ -57,15 +59,20 @@ inline DType dtypeArg(const std::string& name)
 inline sim::Operand operand(const py::handle& v)
 {
     sim::Operand o;
-    if (py::isinstance<Handle>(v)) o.tensor = v.cast<Handle&>().t;
+    if (py::isinstance<Handle>(v))
+        o.tensor = v.cast<Handle&>().t;
     else if (py::isinstance<py::bool_>(v)) {
         o.number = v.cast<bool>() ? 1 : 0;
         o.isInt = true;
     } else if (py::isinstance<py::int_>(v)) {
         o.number = double(v.cast<std::int64_t>());
         o.isInt = true;
-    } else if (py::isinstance<py::float_>(v)) o.number = v.cast<double>();
-    else throw sim::OpError{"expected a tensor or a number, got " + std::string(py::str(py::type::of(v).attr("__name__"))), "sim.type"};
+    } else if (py::isinstance<py::float_>(v))
+        o.number = v.cast<double>();
+    else
+        throw sim::OpError{"expected a tensor or a number, got " +
+                               std::string(py::str(py::type::of(v).attr("__name__"))),
+                           "sim.type"};
     return o;
 }
 
@@ -78,7 +85,8 @@ template <class F> auto op(const char* name, F&& f)
     if constexpr (std::is_same_v<decltype(result), at::Tensor>) {
         run.capture(name, result);
         return wrap(std::move(result));
-    } else return result;
+    } else
+        return result;
 }
 
 void bindTensorOps(py::module_& m);

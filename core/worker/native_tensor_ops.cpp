@@ -1,8 +1,7 @@
 // Bindings of the simulator's reductions, matmul, casts and data movement.
-#include "worker/native_support.h"
-
 #include "rules/shape_functions.h"
 #include "torchscript/torchscript.h"
+#include "worker/native_support.h"
 
 #include <Python.h>
 #include <frameobject.h>
@@ -16,7 +15,8 @@ namespace {
 std::vector<at::Tensor> tensors(const std::vector<Handle*>& hs)
 {
     std::vector<at::Tensor> out;
-    for (const Handle* h : hs) out.push_back(h->t);
+    for (const Handle* h : hs)
+        out.push_back(h->t);
     return out;
 }
 
@@ -32,15 +32,20 @@ RunState* g_current = nullptr;
 
 void bindTensorOps(py::module_& m)
 {
-    m.def("reduce", [](const std::string& name, const Handle& x, const std::vector<std::int64_t>& dims, bool keepdim) {
+    m.def("reduce", [](const std::string& name, const Handle& x,
+                       const std::vector<std::int64_t>& dims, bool keepdim) {
         return op(name.c_str(), [&](SimState& s) { return reduceOp(s, name, x.t, dims, keepdim); });
     });
-    m.def("argreduce", [](const std::string& name, const Handle& x, std::optional<std::int64_t> dim, bool keepdim) {
-        return op(name.c_str(), [&](SimState& s) { return argReduceOp(s, name, x.t, dim, keepdim); });
+    m.def("argreduce", [](const std::string& name, const Handle& x, std::optional<std::int64_t> dim,
+                          bool keepdim) {
+        return op(name.c_str(),
+                  [&](SimState& s) { return argReduceOp(s, name, x.t, dim, keepdim); });
     });
-    m.def("softmax", [](const Handle& x, std::int64_t dim) { return op("softmax", [&](SimState& s) { return softmaxOp(s, x.t, dim); }); });
-    m.def("matmul", [](const Handle& a, const Handle& b, const std::string& dtype, bool aTrans, bool bTrans, py::handle bias, py::handle scale,
-                       py::handle c) {
+    m.def("softmax", [](const Handle& x, std::int64_t dim) {
+        return op("softmax", [&](SimState& s) { return softmaxOp(s, x.t, dim); });
+    });
+    m.def("matmul", [](const Handle& a, const Handle& b, const std::string& dtype, bool aTrans,
+                       bool bTrans, py::handle bias, py::handle scale, py::handle c) {
         return op("matmul", [&](SimState& s) {
             MatmulOptions o;
             o.aTrans = aTrans;
@@ -54,47 +59,76 @@ void bindTensorOps(py::module_& m)
     m.def("cast", [](const Handle& x, const std::string& dtype, const std::string& mode) {
         return op("cast", [&](SimState& s) { return castOp(s, x.t, dtypeArg(dtype), mode); });
     });
-    m.def("view", [](const Handle& x, const std::vector<std::int64_t>& shape, const std::vector<std::int64_t>& offsets,
-                     std::optional<std::vector<std::int64_t>> valid) { return op("view", [&](SimState& s) { return viewOp(s, x.t, shape, offsets, valid); }); });
-    m.def("assemble", [](const Handle& value, const std::vector<std::int64_t>& offsets, Handle& out) {
-        RunState& run = RunState::current();
-        run.sim.line = run.callerLine();
-        assembleOp(run.sim, value.t, offsets, out.t);
+    m.def("view", [](const Handle& x, const std::vector<std::int64_t>& shape,
+                     const std::vector<std::int64_t>& offsets,
+                     std::optional<std::vector<std::int64_t>> valid) {
+        return op("view", [&](SimState& s) { return viewOp(s, x.t, shape, offsets, valid); });
     });
+    m.def("assemble",
+          [](const Handle& value, const std::vector<std::int64_t>& offsets, Handle& out) {
+              RunState& run = RunState::current();
+              run.sim.line = run.callerLine();
+              assembleOp(run.sim, value.t, offsets, out.t);
+          });
     m.def("copy_into", [](const Handle& value, Handle& out) {
         RunState& run = RunState::current();
         run.sim.line = run.callerLine();
         if (value.t.sizes() != out.t.sizes())
-            throw OpError{"move: a " + shapeText(value.t.sizes()) + " tensor cannot replace a " + shapeText(out.t.sizes()) + " one", "sim.shape"};
+            throw OpError{"move: a " + shapeText(value.t.sizes()) + " tensor cannot replace a " +
+                              shapeText(out.t.sizes()) + " one",
+                          "sim.shape"};
         out.t.copy_(rounded(value.t, out.t.scalar_type()));
     });
-    m.def("reshape", [](const Handle& x, const std::vector<std::int64_t>& shape) { return op("reshape", [&](SimState& s) { return reshapeOp(s, x.t, shape); }); });
-    m.def("permute", [](const Handle& x, const std::vector<std::int64_t>& dims) { return op("permute", [&](SimState&) { return permuteOp(x.t, dims); }); });
-    m.def("transpose", [](const Handle& x, std::int64_t d0, std::int64_t d1) { return op("transpose", [&](SimState&) { return transposeOp(x.t, d0, d1); }); });
+    m.def("reshape", [](const Handle& x, const std::vector<std::int64_t>& shape) {
+        return op("reshape", [&](SimState& s) { return reshapeOp(s, x.t, shape); });
+    });
+    m.def("permute", [](const Handle& x, const std::vector<std::int64_t>& dims) {
+        return op("permute", [&](SimState&) { return permuteOp(x.t, dims); });
+    });
+    m.def("transpose", [](const Handle& x, std::int64_t d0, std::int64_t d1) {
+        return op("transpose", [&](SimState&) { return transposeOp(x.t, d0, d1); });
+    });
     m.def("unsqueeze", [](const Handle& x, std::int64_t d) {
-        return op("unsqueeze", [&](SimState&) { return x.t.unsqueeze(normalizedDim(d, x.t.dim() + 1, "pypto.unsqueeze")); });
+        return op("unsqueeze", [&](SimState&) {
+            return x.t.unsqueeze(normalizedDim(d, x.t.dim() + 1, "pypto.unsqueeze"));
+        });
     });
     m.def("squeeze", [](const Handle& x, std::optional<std::int64_t> d) {
-        return op("squeeze", [&](SimState&) { return d ? x.t.squeeze(normalizedDim(*d, x.t.dim(), "pypto.squeeze")) : x.t.squeeze(); });
+        return op("squeeze", [&](SimState&) {
+            return d ? x.t.squeeze(normalizedDim(*d, x.t.dim(), "pypto.squeeze")) : x.t.squeeze();
+        });
     });
-    m.def("concat", [](const std::vector<Handle*>& hs, std::int64_t dim) { return op("concat", [&](SimState& s) { return concatOp(s, tensors(hs), dim); }); });
-    m.def("expand", [](const Handle& x, const std::vector<std::int64_t>& shape) { return op("expand_clone", [&](SimState& s) { return expandOp(s, x.t, shape); }); });
-    m.def("clone", [](const Handle& x) { return op("clone", [&](SimState& s) {
-                       s.vectorCost("clone", x.t);
-                       return x.t.clone();
-                   }); });
-    m.def("full", [](const std::vector<std::int64_t>& shape, double value, const std::string& dtype) {
+    m.def("concat", [](const std::vector<Handle*>& hs, std::int64_t dim) {
+        return op("concat", [&](SimState& s) { return concatOp(s, tensors(hs), dim); });
+    });
+    m.def("expand", [](const Handle& x, const std::vector<std::int64_t>& shape) {
+        return op("expand_clone", [&](SimState& s) { return expandOp(s, x.t, shape); });
+    });
+    m.def("clone", [](const Handle& x) {
+        return op("clone", [&](SimState& s) {
+            s.vectorCost("clone", x.t);
+            return x.t.clone();
+        });
+    });
+    m.def("full", [](const std::vector<std::int64_t>& shape, double value,
+                     const std::string& dtype) {
         return op("full", [&](SimState& s) { return fullOp(s, shape, value, dtypeArg(dtype)); });
     });
     m.def("arange", [](double start, double end, double step, const std::string& dtype) {
-        return op("arange", [&](SimState& s) { return arangeOp(s, start, end, step, dtypeArg(dtype)); });
+        return op("arange",
+                  [&](SimState& s) { return arangeOp(s, start, end, step, dtypeArg(dtype)); });
     });
-    m.def("gather", [](const Handle& x, std::int64_t dim, const Handle& index) { return op("gather", [&](SimState& s) { return gatherOp(s, x.t, dim, index.t); }); });
+    m.def("gather", [](const Handle& x, std::int64_t dim, const Handle& index) {
+        return op("gather", [&](SimState& s) { return gatherOp(s, x.t, dim, index.t); });
+    });
     m.def("index_select", [](const Handle& x, std::int64_t dim, const Handle& index) {
         return op("index_select", [&](SimState& s) { return indexSelectOp(s, x.t, dim, index.t); });
     });
-    m.def("scatter", [](const Handle& x, std::int64_t dim, const Handle& index, py::handle src, const std::string& reduce) {
-        return op("scatter", [&](SimState& s) { return scatterOp(s, x.t, dim, index.t, operand(src), reduce); });
+    m.def("scatter", [](const Handle& x, std::int64_t dim, const Handle& index, py::handle src,
+                        const std::string& reduce) {
+        return op("scatter", [&](SimState& s) {
+            return scatterOp(s, x.t, dim, index.t, operand(src), reduce);
+        });
     });
     m.def("topk", [](const Handle& x, std::int64_t k, std::int64_t dim, bool largest) {
         return op("topk", [&](SimState& s) {
@@ -108,12 +142,19 @@ void bindTensorOps(py::module_& m)
             return std::make_pair(wrap(v), wrap(i));
         });
     });
-    m.def("pad", [](const Handle& x, const std::vector<std::int64_t>& pad, double value) { return op("pad", [&](SimState& s) { return padOp(s, x.t, pad, value); }); });
-    m.def("one_hot", [](const Handle& x, std::int64_t classes) { return op("one_hot", [&](SimState& s) { return oneHotOp(s, x.t, classes); }); });
+    m.def("pad", [](const Handle& x, const std::vector<std::int64_t>& pad, double value) {
+        return op("pad", [&](SimState& s) { return padOp(s, x.t, pad, value); });
+    });
+    m.def("one_hot", [](const Handle& x, std::int64_t classes) {
+        return op("one_hot", [&](SimState& s) { return oneHotOp(s, x.t, classes); });
+    });
     m.def("set_vec_tile", [](const std::vector<std::int64_t>& dims) {
         RunState& run = RunState::current();
         for (auto d : dims)
-            if (d <= 0) throw OpError{"pypto.set_vec_tile_shapes: every tile dim must be > 0, got " + shapefn::toString(dims), "sim.tile"};
+            if (d <= 0)
+                throw OpError{"pypto.set_vec_tile_shapes: every tile dim must be > 0, got " +
+                                  shapefn::toString(dims),
+                              "sim.tile"};
         run.sim.vecTile = dims;
         run.sim.vecTileLine = run.callerLine();
     });
@@ -126,14 +167,17 @@ void bindTensorOps(py::module_& m)
     m.def("running", []() { return g_current != nullptr; });
 }
 
-
 RunState::RunState(std::string kernelFile, std::optional<Platform> platform, bool capture)
-    : sim(std::move(platform)), m_kernelFile(std::move(kernelFile)), m_capture(capture), m_previous(g_current)
+    : sim(std::move(platform)), m_kernelFile(std::move(kernelFile)), m_capture(capture),
+      m_previous(g_current)
 {
     g_current = this;
 }
 
-RunState::~RunState() { g_current = m_previous; }
+RunState::~RunState()
+{
+    g_current = m_previous;
+}
 
 RunState& RunState::current()
 {

@@ -2,8 +2,8 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <poll.h>
 #include <spawn.h>
@@ -21,7 +21,11 @@ using Clock = std::chrono::steady_clock;
 
 json stopped(const char* code, std::string message, const json& answer)
 {
-    json out = {{"status", "error"}, {"code", code}, {"message", std::move(message)}, {"line", 1}, {"col", 1}};
+    json out = {{"status", "error"},
+                {"code", code},
+                {"message", std::move(message)},
+                {"line", 1},
+                {"col", 1}};
     // The worker answered the interrupt with the line it was running: keep that position.
     if (answer.is_object() && answer.value("code", "") == "kernel.interrupted")
         for (const char* key : {"line", "col", "end_line", "end_col", "log", "traceback"})
@@ -34,9 +38,11 @@ std::string describeExit(int status)
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         if (sig == SIGKILL) return "the kernel worker was killed (SIGKILL; out of memory?)";
-        return "the kernel worker crashed (signal " + std::to_string(sig) + (sig == SIGSEGV ? ", segmentation fault" : "") + ")";
+        return "the kernel worker crashed (signal " + std::to_string(sig) +
+               (sig == SIGSEGV ? ", segmentation fault" : "") + ")";
     }
-    if (WIFEXITED(status)) return "the kernel worker exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFEXITED(status))
+        return "the kernel worker exited with status " + std::to_string(WEXITSTATUS(status));
     return "the kernel worker stopped";
 }
 
@@ -48,16 +54,21 @@ std::string kernelWorkerPath()
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        const auto installed = exe.parent_path().parent_path() / "lib" / "ptowb" / "ptowb-kernel-worker";
+        const auto installed =
+            exe.parent_path().parent_path() / "lib" / "ptowb" / "ptowb-kernel-worker";
         if (std::filesystem::exists(installed, ec)) return installed.string();
     }
 #ifdef PTOWB_KERNEL_WORKER_BUILD_PATH
-    if (std::filesystem::exists(PTOWB_KERNEL_WORKER_BUILD_PATH, ec)) return PTOWB_KERNEL_WORKER_BUILD_PATH;
+    if (std::filesystem::exists(PTOWB_KERNEL_WORKER_BUILD_PATH, ec))
+        return PTOWB_KERNEL_WORKER_BUILD_PATH;
 #endif
     return {};
 }
 
-WorkerClient::~WorkerClient() { stop(); }
+WorkerClient::~WorkerClient()
+{
+    stop();
+}
 
 WorkerClient& WorkerClient::shared()
 {
@@ -81,7 +92,9 @@ std::int64_t WorkerClient::defaultMemoryLimitMb()
 std::string WorkerClient::start()
 {
     const std::string exe = kernelWorkerPath();
-    if (exe.empty()) return "the kernel worker (ptowb-kernel-worker) was not found; set PTOWB_KERNEL_WORKER to its path";
+    if (exe.empty())
+        return "the kernel worker (ptowb-kernel-worker) was not found; set PTOWB_KERNEL_WORKER to "
+               "its path";
     int in[2], out[2];
     if (pipe(in) != 0) return "cannot create a pipe for the kernel worker";
     if (pipe(out) != 0) {
@@ -93,7 +106,8 @@ std::string WorkerClient::start()
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    for (int fd : {in[0], in[1], out[0], out[1]}) posix_spawn_file_actions_addclose(&actions, fd);
+    for (int fd : {in[0], in[1], out[0], out[1]})
+        posix_spawn_file_actions_addclose(&actions, fd);
     const std::string limit = std::to_string(defaultMemoryLimitMb());
     std::string arg0 = exe, flag = "--memory-limit-mb", value = limit;
     char* argv[] = {arg0.data(), flag.data(), value.data(), nullptr};
@@ -128,9 +142,11 @@ void WorkerClient::stop()
     m_pending.clear();
 }
 
-WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel)
+WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSeconds,
+                                          const std::atomic<bool>* cancel)
 {
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutSeconds));
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                             std::chrono::duration<double>(timeoutSeconds));
     for (;;) {
         if (const auto nl = m_pending.find('\n'); nl != std::string::npos) {
             line = m_pending.substr(0, nl);
@@ -150,18 +166,28 @@ WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSecon
     }
 }
 
-nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutSeconds, const std::atomic<bool>* cancel)
+nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutSeconds,
+                                  const std::atomic<bool>* cancel)
 {
     std::lock_guard lock(m_mutex);
     if (m_pid <= 0)
-        if (std::string e = start(); !e.empty()) return {{"status", "error"}, {"code", "sim.worker"}, {"message", e}, {"line", 1}, {"col", 1}};
+        if (std::string e = start(); !e.empty())
+            return {{"status", "error"},
+                    {"code", "sim.worker"},
+                    {"message", e},
+                    {"line", 1},
+                    {"col", 1}};
     const std::string text = request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     std::signal(SIGPIPE, SIG_IGN);
     for (std::size_t sent = 0; sent < text.size();) {
         const ssize_t n = ::write(m_toWorker, text.data() + sent, text.size() - sent);
         if (n <= 0) {
             stop();
-            return {{"status", "error"}, {"code", "sim.crashed"}, {"message", "the kernel worker stopped before taking the request"}, {"line", 1}, {"col", 1}};
+            return {{"status", "error"},
+                    {"code", "sim.crashed"},
+                    {"message", "the kernel worker stopped before taking the request"},
+                    {"line", 1},
+                    {"col", 1}};
         }
         sent += std::size_t(n);
     }
@@ -171,22 +197,34 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
         json answer = json::parse(line, nullptr, false);
         if (!answer.is_discarded()) return answer;
         stop();
-        return {{"status", "error"}, {"code", "sim.worker"}, {"message", "the kernel worker sent an unreadable answer"}, {"line", 1}, {"col", 1}};
+        return {{"status", "error"},
+                {"code", "sim.worker"},
+                {"message", "the kernel worker sent an unreadable answer"},
+                {"line", 1},
+                {"col", 1}};
     }
     if (wait == Wait::Closed) {
         int status = 0;
         waitpid(m_pid, &status, 0);
         m_pid = -1;
         stop();
-        return {{"status", "error"}, {"code", "sim.crashed"}, {"message", describeExit(status)}, {"line", 1}, {"col", 1}};
+        return {{"status", "error"},
+                {"code", "sim.crashed"},
+                {"message", describeExit(status)},
+                {"line", 1},
+                {"col", 1}};
     }
     // Interrupt the kernel where it is (Python raises at its current line), then kill it.
     ::kill(m_pid, SIGUSR1);
     json answer;
-    if (readLine(line, 1.0, nullptr) == Wait::Line) answer = json::parse(line, nullptr, false);
-    else stop();
+    if (readLine(line, 1.0, nullptr) == Wait::Line)
+        answer = json::parse(line, nullptr, false);
+    else
+        stop();
     if (wait == Wait::Cancelled) return stopped("sim.cancelled", "cancelled", answer);
-    return stopped("sim.timeout", "the kernel did not finish within " + std::to_string(int(timeoutSeconds)) + " s", answer);
+    return stopped("sim.timeout",
+                   "the kernel did not finish within " + std::to_string(int(timeoutSeconds)) + " s",
+                   answer);
 }
 
 } // namespace ptowb::worker

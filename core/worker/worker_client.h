@@ -3,10 +3,9 @@
 // Talks to the kernel worker process (worker/kernel_worker.h): starts it on first use, keeps it
 // warm between cases and runs, and turns a crash, a hang or Cancel into an answer instead of a
 // hang of the caller. Standard C++ and POSIX only, so generated op libraries can use it too.
-#include <nlohmann/json.hpp>
-
 #include <atomic>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/types.h>
 
@@ -32,7 +31,8 @@ public:
     // Sends one request and returns its answer. Past `timeoutSeconds`, or once `cancel` is set,
     // the kernel is interrupted at its current line, then killed if it does not stop within a
     // second; the answer then has status "error" and code sim.timeout or sim.cancelled.
-    nlohmann::json call(const nlohmann::json& request, double timeoutSeconds, const std::atomic<bool>* cancel);
+    nlohmann::json call(const nlohmann::json& request, double timeoutSeconds,
+                        const std::atomic<bool>* cancel);
 
     static std::int64_t defaultMemoryLimitMb(); // half of the machine's RAM
 
@@ -40,7 +40,13 @@ private:
     std::string start();
     void stop();
     // Reads one answer line; "" with `line` set when one arrived.
-    enum class Wait { Line, Timeout, Cancelled, Closed };
+    enum class Wait
+    {
+        Line,
+        Timeout,
+        Cancelled,
+        Closed
+    };
     Wait readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel);
 
     std::mutex m_mutex;

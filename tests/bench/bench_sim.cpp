@@ -3,7 +3,6 @@
 // libtorch eager running the same ops; < 20 us per op call in a 64-iteration loop of small
 // tiles; a warm re-run of an edited kernel < 300 ms end to end; lint of a 200-line kernel < 5 ms.
 #include "../sim_harness.h"
-
 #include "kernel/kernel_check.h"
 #include "spec/op_spec_loader.h"
 
@@ -20,7 +19,9 @@ void simulatorElementwise(benchmark::State& state)
     const at::Tensor x = at::randn({kElements});
     double seconds = 0;
     for (auto _ : state) {
-        auto r = simtest::runSource("import pypto\n\ndef kernel(x, y):\n    y[:] = pypto.exp(x) * 2.0 + 1.0\n", {{"x", x}}, {{"y", {{kElements}, at::kFloat}}});
+        auto r = simtest::runSource(
+            "import pypto\n\ndef kernel(x, y):\n    y[:] = pypto.exp(x) * 2.0 + 1.0\n", {{"x", x}},
+            {{"y", {{kElements}, at::kFloat}}});
         if (!r.ok()) state.SkipWithError(r.where().c_str());
         seconds = r.answer.value("kernel_seconds", 0.0);
         state.SetIterationTime(seconds);
@@ -34,7 +35,8 @@ void torchEagerElementwise(benchmark::State& state)
     at::Tensor y = at::empty({kElements});
     for (auto _ : state) {
         c10::InferenceMode guard;
-        y.copy_(at::exp(x) * 2.0 + 1.0); // the same three ops, written into the output as the kernel does
+        y.copy_(at::exp(x) * 2.0 +
+                1.0); // the same three ops, written into the output as the kernel does
         benchmark::DoNotOptimize(y.data_ptr());
     }
 }
@@ -43,8 +45,10 @@ void torchEagerElementwise(benchmark::State& state)
 void smallTileLoopDispatch(benchmark::State& state)
 {
     const at::Tensor x = at::randn({64, 64});
-    const std::string kernel = "import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 64)\n    for i in pypto.loop(64):\n"
-                               "        row = pypto.view(x, [1, 64], [i, 0])\n        y[i:i + 1, :] = pypto.exp(row) * 2.0 + 1.0\n";
+    const std::string kernel = "import pypto\n\ndef kernel(x, y):\n    "
+                               "pypto.set_vec_tile_shapes(1, 64)\n    for i in pypto.loop(64):\n"
+                               "        row = pypto.view(x, [1, 64], [i, 0])\n        y[i:i + 1, "
+                               ":] = pypto.exp(row) * 2.0 + 1.0\n";
     double perOp = 0;
     for (auto _ : state) {
         auto r = simtest::runSource(kernel, {{"x", x}}, {{"y", {{64, 64}, at::kFloat}}});
@@ -62,7 +66,8 @@ void warmRerunOfAnEditedKernel(benchmark::State& state)
     const at::Tensor x = at::randn({64, 256});
     int edit = 0;
     for (auto _ : state) {
-        const std::string kernel = "import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 256)\n    y[:] = pypto.exp(x) * " +
+        const std::string kernel = "import pypto\n\ndef kernel(x, y):\n    "
+                                   "pypto.set_vec_tile_shapes(1, 256)\n    y[:] = pypto.exp(x) * " +
                                    std::to_string(++edit) + ".0\n";
         auto r = simtest::runSource(kernel, {{"x", x}}, {{"y", {{64, 256}, at::kFloat}}});
         if (!r.ok()) state.SkipWithError(r.where().c_str());
@@ -71,10 +76,13 @@ void warmRerunOfAnEditedKernel(benchmark::State& state)
 
 std::string longKernel()
 {
-    std::string text = "import pypto\n\n\n@pypto.frontend.jit()\ndef scale_gelu_kernel(x: pypto.Tensor[...], y: pypto.Tensor[...], scale: float, channels: int):\n"
+    std::string text = "import pypto\n\n\n@pypto.frontend.jit()\ndef scale_gelu_kernel(x: "
+                       "pypto.Tensor[...], y: pypto.Tensor[...], scale: float, channels: int):\n"
                        "    rows, cols = x.shape\n    pypto.set_vec_tile_shapes(1, 64)\n";
     for (int k = 0; text.size() < 200 * 60 || std::count(text.begin(), text.end(), '\n') < 200; ++k)
-        text += "    v" + std::to_string(k) + " = pypto.exp(pypto.view(x, [1, channels], [0, 0])) * " + std::to_string(k) + ".5 + scale  # step\n";
+        text += "    v" + std::to_string(k) +
+                " = pypto.exp(pypto.view(x, [1, channels], [0, 0])) * " + std::to_string(k) +
+                ".5 + scale  # step\n";
     return text + "    y[0:1, :] = v0\n";
 }
 
