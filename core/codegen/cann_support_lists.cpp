@@ -131,6 +131,7 @@ template <class T> inline List<T> slice(const List<T>& list, const Part& lower, 
 template <class T> inline List<T> concat(const List<T>& a, const List<T>& b)
 {
     if (!a.known || !b.known) return unknownList<T>();
+    if (a.items.size() + b.items.size() > 1000000) throw RuleError("list concatenation is too large");
     List<T> out = a;
     out.items.insert(out.items.end(), b.items.begin(), b.items.end());
     return out;
