@@ -387,6 +387,7 @@ template <class T> inline List<T> slice(const List<T>& list, const Part& lower, 
 template <class T> inline List<T> concat(const List<T>& a, const List<T>& b)
 {
     if (!a.known || !b.known) return unknownList<T>();
+    if (a.items.size() + b.items.size() > 1000000) throw RuleError("list concatenation is too large");
     List<T> out = a;
     out.items.insert(out.items.end(), b.items.begin(), b.items.end());
     return out;
@@ -399,7 +400,8 @@ template <class T> inline List<T> repeat(const List<T>& list, const Int& times)
     if (times.value <= 0) return out;
     if (!list.known) return unknownList<T>();
     const std::int64_t size = std::int64_t(list.items.size());
-    if (size > 0 && times.value > 1000000 / size) throw RuleError("list repetition is too large");
+    if (size == 0) return out; // [] * n is [] for any n, without counting to n
+    if (times.value > 1000000 / size) throw RuleError("list repetition is too large");
     for (std::int64_t k = 0; k < times.value; ++k) out.items.insert(out.items.end(), list.items.begin(), list.items.end());
     return out;
 }
