@@ -124,7 +124,8 @@ private Q_SLOTS:
         QFile::remove(y);
         // A file far larger than the output is refused unread; a small one gets readNpy's message.
         QVERIFY(writeNpy(y.toStdString(), Tensor(DType::Float32, {1024, 1024})).empty());
-        QVERIFY2(error().contains(QStringLiteral("more than float16[4, 32] needs (256 bytes")), qPrintable(error()));
+        QVERIFY2(error().contains(QStringLiteral("more than float16[4, 32] needs (256 bytes")),
+                 qPrintable(error()));
         QFile small(y);
         QVERIFY(small.open(QIODevice::WriteOnly | QIODevice::Truncate));
         small.write("\x93NUMPY");

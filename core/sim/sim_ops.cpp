@@ -267,14 +267,6 @@ const at::Tensor& shaped(const at::Tensor& r, const Operand& a, const Operand& b
 
 } // namespace
 
-bool isUnaryOp(const std::string& name)
-{
-    return unaryTable().count(name) != 0;
-}
-bool isBinaryOp(const std::string& name)
-{
-    return binaryTable().count(name) != 0;
-}
 
 at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
 {

@@ -64,8 +64,6 @@ struct Operand
     bool isInt = false;
 };
 
-bool isUnaryOp(const std::string& name);
-bool isBinaryOp(const std::string& name);
 at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x);
 at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals);
 at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, const Operand& b);

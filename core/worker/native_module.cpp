@@ -90,22 +90,7 @@ PYBIND11_EMBEDDED_MODULE(_ptowb_sim, m)
         .def_property_readonly("shape", [](const Handle& h) { return h.t.sizes().vec(); })
         .def_property_readonly("dtype",
                                [](const Handle& h) { return std::string(dtypeName(dtypeOf(h.t))); })
-        .def_property_readonly("numel", [](const Handle& h) { return h.t.numel(); })
-        .def("item",
-             [](const Handle& h) -> py::object {
-                 if (h.t.numel() != 1)
-                     throw OpError{"a " + shapeText(h.t.sizes()) + " tensor has no single value",
-                                   "sim.type"};
-                 const at::Tensor w = widened(h.t);
-                 if (w.is_floating_point()) return py::float_(w.item<double>());
-                 if (w.scalar_type() == at::kBool) return py::bool_(w.item<bool>());
-                 return py::int_(w.item<std::int64_t>());
-             })
-        .def("tolist", [](const Handle& h) {
-            const at::Tensor flat = widened(h.t).to(at::kDouble).reshape({-1}).contiguous();
-            return std::vector<double>(flat.data_ptr<double>(),
-                                       flat.data_ptr<double>() + flat.numel());
-        });
+        .def_property_readonly("numel", [](const Handle& h) { return h.t.numel(); });
 
     m.def("unary", [](const std::string& name, const Handle& x) {
         return op(name.c_str(), [&](SimState& s) { return unaryOp(s, name, x.t); });
@@ -130,8 +115,6 @@ PYBIND11_EMBEDDED_MODULE(_ptowb_sim, m)
                           hi.is_none() ? std::nullopt : std::optional<Operand>(operand(hi)));
         });
     });
-    m.def("is_unary", &isUnaryOp);
-    m.def("is_binary", &isBinaryOp);
     bindTensorOps(m);
 
     m.def("getitem", [](const Handle& x, const py::tuple& index) {

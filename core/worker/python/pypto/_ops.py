@@ -299,9 +299,6 @@ def _norm(k):
     return _index_key(k)
 
 
-_METHOD_ALIASES = {"add": add, "sub": sub, "mul": mul, "div": div, "fill_": None}
-
-
 def _tensor_method(name):
     """Tensor.<name>(...) is the module function with the tensor first."""
     if name == "fill_":
