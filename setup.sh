@@ -18,7 +18,7 @@ packages=(
   qt6-base-dev libqscintilla2-qt6-dev nlohmann-json3-dev libgl-dev
   libtorch-dev libbenchmark-dev libonnx-dev libprotobuf-dev libarchive-dev libdtl-dev
   libpython3.11-dev pybind11-dev
-  python3 python3-numpy python3-torch python3-onnx
+  python3 python3-numpy python3-torch python3-onnx python3-venv
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)
 
@@ -34,8 +34,14 @@ if (( ${#missing[@]} )); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+configure_args=()
+if [[ "$mode" == "test" ]]; then
+  # The generated glue is tested with Debian's torch and with the newest one from PyPI.
+  configure_args+=("-DPTOWB_NEWEST_TORCH_PYTHON=$("$root/tests/glue/newest_torch_venv.sh")")
+fi
+
 echo "== configuring and building in $build"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${configure_args[@]}" >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 if [[ "$mode" == "test" ]]; then

@@ -154,6 +154,18 @@ private Q_SLOTS:
         QVERIFY(python.text.contains(QStringLiteral(" passed, 0 failed")));
         if (!spec.constraints.empty()) QVERIFY2(python.text.contains(QStringLiteral("violated constraint raises with the op.json message")), qPrintable(python.text));
 
+        // The same checks with the newest torch, plus opcheck, torch.compile, torch.export and
+        // the dynamo ONNX exporter.
+        QVERIFY2(!QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON).isEmpty(),
+                 "configure with -DPTOWB_NEWEST_TORCH_PYTHON=$(tests/glue/newest_torch_venv.sh), as ./setup.sh test does");
+        QTemporaryDir newestWork;
+        const Output newest = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, newestWork.path(), violation});
+        QVERIFY2(newest.exitCode == 0 && newest.text.contains(QStringLiteral(" passed, 0 failed")), qPrintable(newest.text));
+        for (const char* expected : {"PASS torch.library.opcheck passes every test", "PASS torch.compile(fullgraph=True, dynamic=True)",
+                                     "PASS the exported program equals the golden", "PASS dynamo=True: ptowb_record is a string attribute",
+                                     "PASS dynamo=False: ptowb_record is a string attribute"})
+            QVERIFY2(newest.text.contains(QLatin1String(expected)), qPrintable(newest.text));
+
         // C++: build the op library, run every case, load the model Python saved.
         const QStringList launcher = QStringLiteral(PTOWB_CCACHE).isEmpty() ? QStringList{} : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
         const QString torchBuild = cache + QStringLiteral("/torch-build");

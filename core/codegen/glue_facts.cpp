@@ -42,9 +42,11 @@ std::string buildSchema(const OpSpec& spec)
 {
     std::string args;
     for (const auto& in : spec.inputs) args += (args.empty() ? "" : ", ") + std::string("Tensor ") + in.name;
-    if (!spec.params.empty()) args += args.empty() ? "*" : ", *";
-    for (const auto& p : spec.params) {
-        args += ", " + std::string(paramTypeInfo(p.type).torchSchema) + " " + p.name;
+    const std::size_t keywordOnly = firstKeywordOnlyParam(spec);
+    for (std::size_t k = 0; k < spec.params.size(); ++k) {
+        const ParamSpec& p = spec.params[k];
+        if (k == keywordOnly) args += args.empty() ? "*" : ", *";
+        args += std::string(args.empty() ? "" : ", ") + std::string(paramTypeInfo(p.type).torchSchema) + " " + p.name;
         if (p.defaultValue) args += "=" + schemaDefault(*p.defaultValue);
     }
     std::string returns = "Tensor";
@@ -57,6 +59,16 @@ std::string buildSchema(const OpSpec& spec)
 }
 
 } // namespace
+
+std::size_t firstKeywordOnlyParam(const OpSpec& spec)
+{
+    bool defaulted = false;
+    for (std::size_t k = 0; k < spec.params.size(); ++k) {
+        if (defaulted && !spec.params[k].defaultValue) return k;
+        defaulted = defaulted || spec.params[k].defaultValue.has_value();
+    }
+    return spec.params.size();
+}
 
 GlueFacts glueFacts(const GlueSource& source)
 {

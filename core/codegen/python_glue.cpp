@@ -4,6 +4,8 @@
 #include "reference/reference_check.h"
 #include "reference/reference_program.h"
 
+#include <algorithm>
+
 namespace ptowb::codegen {
 
 namespace {
@@ -17,9 +19,10 @@ constexpr const char* kModuleTemplate = R"PY(@HEADER@"""PyTorch registration, fa
     with @PACKAGE@.Backend('sim'):             # run the real kernel instead of the reference
         ...
 
-Inputs are positional, parameters keyword-only. On CPU the op runs the reference, unless the
-backend is 'sim' or 'device' (Backend(...) or PTOWB_BACKEND): those run the kernel with PyPTO.
-On meta and fake tensors the output shapes and dtypes come from the description's rules.
+Inputs, then parameters in their declared order, positionally or by keyword. On CPU the op
+runs the reference, unless the backend is 'sim' or 'device' (Backend(...) or PTOWB_BACKEND):
+those run the kernel with PyPTO. On meta and fake tensors the output shapes and dtypes come
+from the description's rules. Gradients are those of the reference.
 """
 import contextlib
 import importlib.util
@@ -43,7 +46,9 @@ ONNX_DOMAIN = NAMESPACE
 ONNX_OPSET = @ONNX_OPSET@
 KERNEL_FILE = @KERNEL_FILE_LIT@
 KERNEL_FUNCTION = @KERNEL_FUNCTION_LIT@
+INPUT_NAMES = @INPUT_NAMES@
 OUTPUT_NAMES = @OUTPUT_NAMES@
+BACKWARD_SCHEMA = @BACKWARD_SCHEMA_LIT@
 BACKENDS = ('ref', 'sim', 'device')
 @PRELUDE@
 _PT_DTYPES = {@DTYPE_TABLE@}
@@ -218,14 +223,18 @@ def _pt_kernel(backend):
     return kernel
 
 
+def _pt_reference_outputs(named):
+    reference = _pt_reference()
+    # The reference binds arguments by name and may leave parameters out.
+    accepted = [argument.name for argument in reference.schema.arguments]
+    produced = reference(**{name: value for name, value in named.items() if name in accepted})
+    return list(produced) if isinstance(produced, (tuple, list)) else [produced]
+
+
 def _pt_run(named, expected):
     backend = Backend.current()
     if backend == 'ref':
-        reference = _pt_reference()
-        # The reference binds arguments by name and may leave parameters out.
-        accepted = [argument.name for argument in reference.schema.arguments]
-        produced = reference(**{name: value for name, value in named.items() if name in accepted})
-        produced = list(produced) if isinstance(produced, (tuple, list)) else [produced]
+        produced = _pt_reference_outputs(named)
     else:
         kernel = _pt_kernel(backend)
         produced = [torch.empty(shape, dtype=dtype) for shape, dtype in expected]
@@ -242,6 +251,49 @@ def _pt_run(named, expected):
     return produced[0] if len(produced) == 1 else tuple(produced)
 
 
+def _pt_differentiable(tensor):
+    return tensor.is_floating_point() or tensor.is_complex()
+
+
+def _pt_gradients(grads, inputs, named_parameters):
+    """The gradient of every input: the reference differentiated by autograd (whatever backend
+    ran the forward pass; the kernel has no gradient of its own). Zeros for inputs that are not
+    floating point. An op's kernel runs below autograd, whose dispatch keys it cannot turn back
+    on; a thread of its own starts with them on."""
+    result = []
+
+    def differentiate():
+        try:
+            result.append(_pt_reference_gradients(grads, inputs, named_parameters))
+        except BaseException as error:
+            result.append(error)
+    worker = threading.Thread(target=differentiate, name='ptowb-reference-gradient')
+    worker.start()
+    worker.join()
+    if isinstance(result[0], BaseException):
+        raise result[0]
+    return result[0]
+
+
+def _pt_reference_gradients(grads, inputs, named_parameters):
+    with torch.enable_grad():
+        leaves = [t.detach().requires_grad_(_pt_differentiable(t)) for t in inputs]
+        named = dict(zip(INPUT_NAMES, leaves))
+        named.update(named_parameters)
+        outputs = _pt_reference_outputs(named)
+        pairs = [(o, g) for o, g in zip(outputs, grads) if o.requires_grad]
+        wanted = [leaf for leaf in leaves if leaf.requires_grad]
+        if not pairs or not wanted:
+            raise RuntimeError('%s: the reference is not differentiable (no output depends differentiably on an input), '
+                               'so the op has no gradient' % QUALIFIED_NAME)
+        computed = iter(torch.autograd.grad([o for o, _ in pairs], wanted, [g for _, g in pairs], allow_unused=True))
+    result = []
+    for leaf in leaves:
+        grad = next(computed) if leaf.requires_grad else None
+        result.append(torch.zeros_like(leaf) if grad is None else grad)
+    return result
+
+
 def _pt_empty_outputs(device, args):
     tensors = [torch.empty(shape, dtype=dtype, device=device) for shape, dtype in _pt_outputs(*args)]
     return tensors[0] if len(tensors) == 1 else tuple(tensors)
@@ -249,11 +301,12 @@ def _pt_empty_outputs(device, args):
 @GENERATED@
 
 def _pt_defined():
+    # Unknown ops raise before torch 2.x and give (None, None) in newer ones.
     try:
-        torch._C._jit_get_operation(QUALIFIED_NAME)
-        return True
+        found = torch._C._jit_get_operation(QUALIFIED_NAME)
     except RuntimeError:
         return False
+    return (found[0] if isinstance(found, tuple) else found) is not None
 
 
 def _pt_torch_version():
@@ -264,8 +317,16 @@ _PT_LIBRARIES = []
 if _pt_defined():
     pass  # the C++ op library (or another import) registered the op already
 elif _pt_torch_version() >= (2, 4):
-    _PT_CUSTOM_OP = torch.library.custom_op(QUALIFIED_NAME, _PT_cpu_entry, mutates_args=(), schema=SCHEMA[len(NAME):])
+    # device_types: the CPU reference is the op's CPU kernel only; on any other device (an NPU)
+    # the op has no kernel until that device's library registers one.
+    _PT_CUSTOM_OP = torch.library.custom_op(QUALIFIED_NAME, _PT_cpu_entry, mutates_args=(), device_types='cpu', schema=SCHEMA[len(NAME):])
     _PT_CUSTOM_OP.register_fake(_PT_meta_entry)
+    # The backward pass is an op of its own, so torch.compile and torch.export trace it with
+    # fake tensors instead of looking into the reference.
+    _PT_BACKWARD_OP = torch.library.custom_op(QUALIFIED_NAME + '_ptowb_backward', _PT_backward_entry, mutates_args=(),
+                                              device_types='cpu', schema=BACKWARD_SCHEMA[len(NAME + '_ptowb_backward'):])
+    _PT_BACKWARD_OP.register_fake(_PT_backward_fake)
+    _PT_CUSTOM_OP.register_autograd(_PT_backward, setup_context=_PT_setup_context)
 else:
     if hasattr(torch.library, 'fallthrough_kernel'):  # torch 2.x: Python knows FRAGMENT libraries
         _PT_LIBRARIES.append(torch.library.Library(NAMESPACE, 'FRAGMENT'))
@@ -353,10 +414,64 @@ def stamp_onnx_types(model):
     return model
 
 
-def export_onnx(model, args, f, **kwargs):
-    """torch.onnx.export with this op's domain imported and its output types from the rules."""
+def _pt_onnx_attribute_value(value, kind):
+    return int(value) if kind == 'INT' else float(value) if kind == 'FLOAT' else list(value) if kind in ('INTS', 'FLOATS') else value
+
+
+def onnx_translation():
+    """This op's entry of torch.onnx.export(..., dynamo=True, custom_translation_table=...): an
+    onnxscript function that records one node of the op's domain, with typed attributes and the
+    record. Output types and dims (symbolic ones by name) come from the op's fake tensors."""
+    import inspect
     import onnx
+    import onnxscript
+    from onnx.defs import OpSchema
+    from onnxscript import ir
+    tensor_types = ['tensor(%s)' % onnx.TensorProto.DataType.Name(code).lower() for code in _PT_ONNX_DTYPES]
+    schema = OpSchema(
+        OP_TYPE, ONNX_DOMAIN, 1,
+        inputs=[OpSchema.FormalParameter(name, 'T%d' % k) for k, name in enumerate(INPUT_NAMES)],
+        outputs=[OpSchema.FormalParameter(name, 'U%d' % k) for k, name in enumerate(OUTPUT_NAMES)],
+        type_constraints=[('%s%d' % (prefix, k), tensor_types, '') for prefix, names in (('T', INPUT_NAMES), ('U', OUTPUT_NAMES))
+                          for k in range(len(names))],
+        attributes=[OpSchema.Attribute(name, getattr(OpSchema.AttrType, kind), '') for name, kind, _, _, _ in _PT_ONNX_PARAMETERS] +
+                   [OpSchema.Attribute('ptowb_record', OpSchema.AttrType.STRING, '')])
+    node = onnxscript.values.Op(onnxscript.values.Opset(ONNX_DOMAIN, 1), OP_TYPE, schema)
+    signature = inspect.Signature(
+        [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD) for name in INPUT_NAMES] +
+        [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY if keyword_only else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                           default=inspect.Parameter.empty if default is _PT_REQUIRED else default, annotation=annotation)
+         for name, _, default, keyword_only, annotation in _PT_ONNX_PARAMETERS])
+
+    def translate(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        values = bound.arguments
+        attributes = {name: ir.Attr(name, getattr(ir.AttributeType, kind), _pt_onnx_attribute_value(values[name], kind))
+                      for name, kind, _, _, _ in _PT_ONNX_PARAMETERS}
+        attributes['ptowb_record'] = ir.Attr('ptowb_record', ir.AttributeType.STRING, RECORD)
+        return node(*[values[name] for name in INPUT_NAMES], **attributes)
+
+    # The exporter reads the signature to tell inputs (no annotation) from attributes.
+    translate.__signature__ = signature
+    translate.__annotations__ = {name: annotation for name, _, _, _, annotation in _PT_ONNX_PARAMETERS}
+    return translate
+
+
+def export_onnx(model, args, f, **kwargs):
+    """torch.onnx.export with this op as a node of its own domain, typed attributes and the
+    record, and its output types from the rules. With dynamo=True (the default from torch 2.9)
+    the op is translated by onnx_translation(); otherwise by its registered symbolic function."""
+    import onnx
+    if kwargs.setdefault('dynamo', _pt_torch_version() >= (2, 9)):
+        # The dynamo exporter writes opset 18 and later only; dynamo=False writes older ones.
+        kwargs.setdefault('opset_version', max(ONNX_OPSET, 18))
+        table = dict(kwargs.pop('custom_translation_table', None) or {})
+        table.setdefault(op.default, onnx_translation())
+        return torch.onnx.export(model, args, f, custom_translation_table=table, **kwargs)
     kwargs.setdefault('opset_version', ONNX_OPSET)
+    if _pt_torch_version() < (2, 9):  # the default, and before 2.5 not an argument
+        del kwargs['dynamo']
     custom_opsets = dict(kwargs.pop('custom_opsets', None) or {})
     custom_opsets.setdefault(ONNX_DOMAIN, 1)
     import warnings
@@ -367,6 +482,44 @@ def export_onnx(model, args, f, **kwargs):
     if isinstance(f, (str, os.PathLike)):
         onnx.save(stamp_onnx_types(onnx.load(f)), f)
 )PY";
+
+// torch >= 2.4 autograd: setup_context saves the inputs and parameters, backward calls the
+// op's backward op (see _pt_gradients) and returns one gradient per positional argument.
+std::string backwardFunctions(const OpSpec& spec, const PythonNames& names, std::size_t keywordOnly)
+{
+    const std::size_t inputCount = spec.inputs.size();
+    std::string params, namedParams, parameterValues;
+    for (std::size_t k = 0; k < spec.params.size(); ++k) {
+        params += ", " + names.params[k];
+        namedParams += (namedParams.empty() ? "" : ", ") + pythonStringLiteral(spec.params[k].name) + ": " + names.params[k];
+        parameterValues += k < keywordOnly ? "inputs[" + std::to_string(inputCount + k) + "], "
+                                           : "keyword_only_inputs[" + pythonStringLiteral(spec.params[k].name) + "], ";
+    }
+    const bool hasKeywordOnly = keywordOnly < spec.params.size();
+    std::string gen;
+    gen += "\n\ndef _PT_setup_context(ctx, inputs, " + std::string(hasKeywordOnly ? "keyword_only_inputs, " : "") + "output):\n";
+    gen += "    ctx.save_for_backward(*inputs[:" + std::to_string(inputCount) + "])\n";
+    gen += "    ctx.ptowb_parameters = [" + parameterValues + "]\n";
+    gen += "\n\ndef _PT_backward(ctx, *grads):\n";
+    gen += "    inputs = ctx.saved_tensors\n";
+    gen += "    computed = _PT_BACKWARD_OP(list(grads), list(inputs), *ctx.ptowb_parameters)\n";
+    gen += "    return tuple(g if _pt_differentiable(t) else None for g, t in zip(computed, inputs)) + (None,) * " +
+           std::to_string(std::min(keywordOnly, spec.params.size())) + "\n";
+    gen += "\n\ndef _PT_backward_entry(grads, inputs" + params + "):\n";
+    gen += "    return _pt_gradients(grads, inputs, {" + namedParams + "})\n";
+    gen += "\n\ndef _PT_backward_fake(grads, inputs" + params + "):\n";
+    gen += "    return [torch.empty_like(t) for t in inputs]\n";
+    return gen;
+}
+
+// The backward op's schema: the output gradients, the inputs and every parameter, positional.
+std::string backwardSchema(const OpSpec& spec, const PythonNames& names)
+{
+    std::string schema = spec.name + "_ptowb_backward(Tensor[] grads, Tensor[] inputs";
+    for (std::size_t k = 0; k < spec.params.size(); ++k)
+        schema += ", " + std::string(paramTypeInfo(spec.params[k].type).torchSchema) + " " + names.params[k];
+    return schema + ") -> Tensor[]";
+}
 
 } // namespace
 
@@ -384,8 +537,8 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         entryParams += (entryParams.empty() ? "" : ", ") + spec.inputs[k].name;
     }
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) symbolicDescriptors += k ? ", 'v'" : "'v'";
-    // torch passes keyword-only arguments by keyword and leaves out those equal to their default.
-    if (!spec.params.empty()) entryParams += entryParams.empty() ? "*" : ", *";
+    // The entry points take parameters as the schema declares them (see firstKeywordOnlyParam).
+    const std::size_t keywordOnly = firstKeywordOnlyParam(spec);
     std::string entryCall;
     for (const auto& in : spec.inputs) entryCall += (entryCall.empty() ? "" : ", ") + in.name;
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
@@ -395,7 +548,8 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         // The docstring's example names the required parameters only: no value from the
         // description ever enters a docstring, where a quote could end it.
         if (!p.defaultValue) callExample += (callExample.empty() ? "" : ", ") + p.name + "=...";
-        entryParams += ", " + p.name + (p.defaultValue ? "=" + pythonLiteral(*p.defaultValue) : "");
+        if (k == keywordOnly) entryParams += entryParams.empty() ? "*" : ", *";
+        entryParams += (entryParams.empty() ? "" : ", ") + p.name + (p.defaultValue ? "=" + pythonLiteral(*p.defaultValue) : "");
         entryCall += (entryCall.empty() ? "" : ", ") + p.name;
         symbolicDescriptors += std::string(symbolicDescriptors.empty() ? "" : ", ") + "'" + std::string(paramTypeInfo(p.type).torchOnnxArg) + "'";
     }
@@ -431,6 +585,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     gen += "\n\n# Entry points with the schema's argument names; torch calls them positionally or by keyword.\n";
     gen += "def _PT_cpu_entry(" + entryParams + "):\n    return _PT_cpu(" + entryCall + ")\n";
     gen += "\n\ndef _PT_meta_entry(" + entryParams + "):\n    return _PT_meta(" + entryCall + ")\n";
+    gen += backwardFunctions(spec, names, keywordOnly);
 
     // ONNX: the custom-domain node, typed attributes, the record, and output types from the rules.
     gen += "\n\n@_pt_symbolic_helper.parse_args(" + symbolicDescriptors + ")\n";
@@ -465,6 +620,18 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     gen += "        value.setType(value_type)\n";
     gen += "    return node\n";
 
+    gen += "\n\n# (name, ONNX attribute type, default, keyword-only, Python type) of every parameter.\n";
+    gen += "_PT_ONNX_PARAMETERS = (\n";
+    for (std::size_t k = 0; k < spec.params.size(); ++k) {
+        const ParamSpec& p = spec.params[k];
+        const ParamTypeInfo& info = paramTypeInfo(p.type);
+        const std::string element(info.name.substr(0, info.name.find('[')));
+        const std::string annotation = info.name.ends_with("[]") ? "list[" + element + "]" : element;
+        gen += "    (" + pythonStringLiteral(p.name) + ", " + pythonStringLiteral(std::string(info.onnxAttrType)) + ", " +
+               (p.defaultValue ? pythonLiteral(*p.defaultValue) : "_PT_REQUIRED") + ", " + (k >= keywordOnly ? "True" : "False") + ", " +
+               annotation + "),\n";
+    }
+    gen += ")\n";
     gen += "\n\ndef _PT_NODE_PARAMETERS(node):\n    return [\n";
     for (const auto& p : spec.params)
         gen += "        _pt_node_attribute(node, " + pythonStringLiteral(p.name) + ", " + (p.defaultValue ? pythonLiteral(*p.defaultValue) : "_PT_REQUIRED") +
@@ -480,6 +647,9 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     std::string outputNames = "(";
     for (const auto& out : spec.outputs) outputNames += pythonStringLiteral(out.name) + ", ";
     outputNames += ")";
+    std::string inputNames = "(";
+    for (const auto& in : spec.inputs) inputNames += pythonStringLiteral(in.name) + ", ";
+    inputNames += ")";
     const std::string kernelFile = spec.kernel.file.substr(spec.kernel.file.find_last_of('/') + 1);
     std::vector<std::pair<std::string, std::string>> referenceAliases;
     const std::string referenceSource = stripImports(source.reference, referenceAliases);
@@ -513,6 +683,8 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         {"REFERENCE_NAMES", referenceNames},
         {"REFERENCE_FORBIDDEN", referenceForbidden},
         {"OUTPUT_NAMES", outputNames},
+        {"INPUT_NAMES", inputNames},
+        {"BACKWARD_SCHEMA_LIT", pythonStringLiteral(backwardSchema(spec, names))},
         {"PRELUDE", pythonRulePrelude()},
         {"DTYPE_TABLE", dtypeTable},
         {"SCALAR_TYPE_TABLE", scalarTable},
