@@ -1,7 +1,7 @@
 // End to end: every sample project is exported, and its generated glue runs for real —
-// Python with Debian's torch and onnx, the C++ op library and the ONNX schema library built
-// with CMake against libtorch and libonnx, and ptowb-cli onnx-infer / inspect on the model
-// the Python side exported. C++ builds are cached in the build tree (and by ccache).
+// Python with Debian's torch and onnx and with the newest torch, onnx and ONNX Runtime, the
+// C++ op library and the ONNX schema library built with CMake against libtorch and libonnx,
+// and ptowb-cli onnx-infer / inspect on the model the Python side exported. C++ builds are cached in the build tree (and by ccache).
 #include "package/package_check.h"
 #include "package/package_export.h"
 #include "spec/inference.h"
@@ -165,6 +165,13 @@ private Q_SLOTS:
                                      "PASS the exported program equals the golden", "PASS dynamo=True: ptowb_record is a string attribute",
                                      "PASS dynamo=False: ptowb_record is a string attribute"})
             QVERIFY2(newest.text.contains(QLatin1String(expected)), qPrintable(newest.text));
+
+        // ONNX Runtime runs Linear -> op -> Softmax with a dynamic batch, the op from the package.
+        const Output onnxruntime = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_onnxruntime.py"), package, newestWork.path()});
+        QVERIFY2(onnxruntime.exitCode == 0 && onnxruntime.text.contains(QStringLiteral(" passed, 0 failed")), qPrintable(onnxruntime.text));
+        QVERIFY2(onnxruntime.text.contains(QStringLiteral("PASS dynamo=True: ONNX Runtime equals torch eager at batch 1")) &&
+                     onnxruntime.text.contains(QStringLiteral("PASS dynamo=False: ONNX Runtime equals torch eager at batch 1")),
+                 qPrintable(onnxruntime.text));
 
         // C++: build the op library, run every case, load the model Python saved.
         const QStringList launcher = QStringLiteral(PTOWB_CCACHE).isEmpty() ? QStringList{} : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};

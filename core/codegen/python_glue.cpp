@@ -93,7 +93,8 @@ class _PT_GraphValue:
     """What the rules see of a value in an ONNX graph: sizes (None where unknown) and dtype."""
 
     def __init__(self, value):
-        self.shape = _pt_symbolic_helper._get_tensor_sizes(value)
+        sizes = _pt_symbolic_helper._get_tensor_sizes(value)
+        self.shape = None if sizes is None else [_PT_Dim() if d is None else d for d in sizes]
         scalar = value.type().scalarType()
         self.dtype = _PT_SCALAR_TYPES.get(scalar) if scalar else None
 
@@ -359,7 +360,7 @@ class _PT_ProtoValue:
     def __init__(self, value_type):
         tensor = value_type.tensor_type if value_type is not None else None
         known = tensor is not None and tensor.HasField('shape')
-        self.shape = [d.dim_value if d.HasField('dim_value') else None for d in tensor.shape.dim] if known else None
+        self.shape = [d.dim_value if d.HasField('dim_value') else _PT_Dim(d.dim_param) for d in tensor.shape.dim] if known else None
         self.dtype = _PT_ONNX_DTYPES.get(tensor.elem_type) if tensor is not None else None
 
 
@@ -381,8 +382,7 @@ def stamp_onnx_types(model):
     function sets, so export_onnx() calls this; it also repairs models exported elsewhere."""
     import onnx
     for _ in range(len(model.graph.node) + 1):
-        inferred = onnx.shape_inference.infer_shapes(model)
-        types = {v.name: v.type for v in list(inferred.graph.input) + list(inferred.graph.value_info) + list(inferred.graph.output)}
+        types = _pt_value_types(model)
         changed = False
         for node in model.graph.node:
             if node.domain != ONNX_DOMAIN or node.op_type != OP_TYPE:
@@ -390,7 +390,8 @@ def stamp_onnx_types(model):
             arguments = [_PT_ProtoValue(types.get(name)) for name in node.input] + _PT_NODE_PARAMETERS(node)
             for name, (_, shape, dtype) in zip(node.output, _PT_output_rules(*arguments)):
                 try:
-                    value = onnx.helper.make_tensor_value_info(name, _PT_ONNX_TYPES[dtype()], shape())
+                    dims = [d.name if isinstance(d, _PT_Dim) else d for d in shape()]  # a name, or None: unknown
+                    value = onnx.helper.make_tensor_value_info(name, _PT_ONNX_TYPES[dtype()], dims)
                 except (RuleError, TypeError, KeyError, ValueError):
                     continue
                 existing = [v for v in list(model.graph.value_info) + list(model.graph.output) if v.name == name]
@@ -412,6 +413,104 @@ def stamp_onnx_types(model):
             if output.name not in stamped:
                 output.type.tensor_type.ClearField('shape')
     return model
+
+
+_PT_ONNXRUNTIME_OPS = {}
+
+
+# Element types ONNX Runtime's Python custom ops cannot pass: they travel as float32, exactly,
+# through a Cast on each side of the op.
+_PT_ONNXRUNTIME_WIDENED = (torch.float16, torch.bfloat16)
+
+
+def _pt_onnxruntime_type(dtype):
+    return torch.float32 if dtype in _PT_ONNXRUNTIME_WIDENED else dtype
+
+
+def _pt_onnxruntime_op(input_types, output_types):
+    """Registers (once per dtype signature) the onnxruntime-extensions Python op that runs this
+    op on the arrays ONNX Runtime hands it, and returns its op type."""
+    import json
+    import numpy
+    import onnx
+    from onnxruntime_extensions import PyCustomOpDef, onnx_op
+    signature = (tuple(input_types), tuple(output_types))
+    if signature not in _PT_ONNXRUNTIME_OPS:
+        def kind(dtype):
+            code = _PT_ONNX_TYPES[_pt_onnxruntime_type(dtype)]
+            return getattr(PyCustomOpDef, 'dt_' + onnx.TensorProto.DataType.Name(code).lower())
+        op_type = '%s_%s_%d' % (NAMESPACE, OP_TYPE, len(_PT_ONNXRUNTIME_OPS))
+
+        def run(*arrays, ptowb_parameters):
+            tensors = [torch.from_numpy(numpy.ascontiguousarray(a)).to(dtype) for a, dtype in zip(arrays, input_types)]
+            outputs = op(*tensors, **json.loads(ptowb_parameters))
+            outputs = outputs if isinstance(outputs, (tuple, list)) else [outputs]
+            outputs = [t.to(_pt_onnxruntime_type(t.dtype)).numpy() for t in outputs]
+            return tuple(outputs) if len(outputs) > 1 else outputs[0]
+        onnx_op(op_type=op_type, inputs=[kind(d) for d in input_types], outputs=[kind(d) for d in output_types],
+                attrs={'ptowb_parameters': PyCustomOpDef.dt_string})(run)
+        _PT_ONNXRUNTIME_OPS[signature] = op_type
+    return _PT_ONNXRUNTIME_OPS[signature]
+
+
+def _pt_value_types(model):
+    """The type of every value of a model that ONNX shape inference knows, initializers too."""
+    import onnx
+    inferred = onnx.shape_inference.infer_shapes(model)
+    types = {t.name: onnx.helper.make_tensor_type_proto(t.data_type, list(t.dims)) for t in model.graph.initializer}
+    types.update((v.name, v.type) for v in list(inferred.graph.input) + list(inferred.graph.value_info) + list(inferred.graph.output))
+    return types
+
+
+def onnxruntime_session(model, sess_options=None, **kwargs):
+    """An onnxruntime.InferenceSession of an ONNX model (a path or a ModelProto) that holds this
+    op, with the op run by this package on CPU (the reference, or the backend op() uses) through
+    onnxruntime-extensions' Python custom ops: a check of an exported model before ATC. Those
+    ops live in their own domain and take string attributes only, so the session runs a copy of
+    the model in which each node of this op names its registered Python op and carries its
+    attributes as one JSON string; the model passed in is not changed."""
+    import json
+    import onnx
+    import onnxruntime
+    import onnxruntime_extensions
+    if isinstance(model, (str, os.PathLike)):
+        model = onnx.load(model)
+    else:
+        copy = onnx.ModelProto()
+        copy.CopyFrom(model)
+        model = copy
+    types = _pt_value_types(model)
+    nodes = []
+    for node in model.graph.node:
+        if node.domain != ONNX_DOMAIN or node.op_type != OP_TYPE:
+            nodes.append(node)
+            continue
+        inputs = [_PT_ProtoValue(types.get(name)) for name in node.input]
+        if any(value.dtype is None for value in inputs):
+            raise ValueError('%s: node %s: the element types of its inputs are not known' % (QUALIFIED_NAME, node.name))
+        parameters = _PT_NODE_PARAMETERS(node)
+        output_types = [_pt_rule("dtype of output '%s'" % name, dtype) for name, _, dtype in _PT_output_rules(*inputs, *parameters)]
+        names = [name for name, _, _, _, _ in _PT_ONNX_PARAMETERS]
+        call = onnx.helper.make_node(_pt_onnxruntime_op([value.dtype for value in inputs], output_types), list(node.input), list(node.output),
+                                     name=node.name, domain=onnxruntime_extensions.default_opset_domain(),
+                                     ptowb_parameters=json.dumps(dict(zip(names, parameters))))
+        for k, value in enumerate(inputs):
+            if value.dtype in _PT_ONNXRUNTIME_WIDENED:
+                call.input[k] = '%s/ptowb_widened_input_%d' % (node.name, k)
+                nodes.append(onnx.helper.make_node('Cast', [node.input[k]], [call.input[k]], to=onnx.TensorProto.FLOAT))
+        nodes.append(call)
+        for k, dtype in enumerate(output_types):
+            if dtype in _PT_ONNXRUNTIME_WIDENED:
+                call.output[k] = '%s/ptowb_widened_output_%d' % (node.name, k)
+                nodes.append(onnx.helper.make_node('Cast', [call.output[k]], [node.output[k]], to=_PT_ONNX_TYPES[dtype]))
+    del model.graph.node[:]
+    model.graph.node.extend(nodes)
+    if not any(o.domain == onnxruntime_extensions.default_opset_domain() for o in model.opset_import):
+        model.opset_import.append(onnx.helper.make_opsetid(onnxruntime_extensions.default_opset_domain(), 1))
+    options = sess_options or onnxruntime.SessionOptions()
+    options.register_custom_ops_library(onnxruntime_extensions.get_library_path())
+    kwargs.setdefault('providers', ['CPUExecutionProvider'])
+    return onnxruntime.InferenceSession(model.SerializeToString(), options, **kwargs)
 
 
 def _pt_onnx_attribute_value(value, kind):
@@ -614,7 +713,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     gen += "        except (RuleError, TypeError, KeyError, AttributeError):\n";
     gen += "            pass\n";
     gen += "        try:\n";
-    gen += "            value_type = value_type.with_sizes(shape())\n";
+    gen += "            value_type = value_type.with_sizes([None if isinstance(d, _PT_Dim) else d for d in shape()])\n";
     gen += "        except (RuleError, TypeError, KeyError, AttributeError):\n";
     gen += "            pass\n";
     gen += "        value.setType(value_type)\n";

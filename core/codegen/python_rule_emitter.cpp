@@ -228,6 +228,39 @@ class RuleError(ValueError):
     """A rule of the op description does not hold for these inputs."""
 
 
+class _PT_Dim:
+    """A dim of a graph value whose size is not known: named (an ONNX dim_param such as
+    'batch') or not. Copied through a rule it keeps its name; arithmetic on it gives a fresh
+    unnamed one; it equals only a dim of the same name; and a check that would compare its size
+    is deferred (the helpers below skip it), so a rule keeps its output's rank."""
+
+    def __init__(self, name=None):
+        self.name = name or None
+
+    def _fresh(self, *_):
+        return _PT_Dim()
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = _fresh
+    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __mod__ = __rmod__ = __neg__ = __pos__ = _fresh
+
+    def __eq__(self, other):
+        return isinstance(other, _PT_Dim) and self.name is not None and self.name == other.name
+
+    def __ne__(self, other):
+        return not self == other
+
+    def _unordered(self, other):
+        raise RuleError('the size of an unknown dim is compared')
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
+    __hash__ = object.__hash__
+
+    def __repr__(self):
+        return self.name or '?'
+
+
+def _pt_known(*dims):
+    return not any(isinstance(d, _PT_Dim) for d in dims)
+
+
 def _pt_index(seq, i):
     if i < -len(seq) or i >= len(seq):
         raise RuleError("index %d is out of range for a list of length %d" % (i, len(seq)))
@@ -298,6 +331,9 @@ def _pt_broadcast(*shapes):
             if result[i] == 1:
                 result[i] = d
                 continue
+            if not _pt_known(d, result[i]):
+                result[i] = _PT_Dim()  # either may be 1: the size is known when both are
+                continue
             raise RuleError("cannot broadcast %s with %s" % (shape, result))
     return result
 
@@ -340,7 +376,7 @@ def _pt_matmul_shape(a, b, trans_a=False, trans_b=False):
         a = [1] + a
     if vector_b:
         b = b + [1]
-    if a[-1] != b[-2]:
+    if _pt_known(a[-1], b[-2]) and a[-1] != b[-2]:
         raise RuleError("matmul inner dimensions differ: a is %s (k = %d), b is %s (k = %d)" % (a, a[-1], b, b[-2]))
     out = _pt_broadcast(a[:-2], b[:-2])
     if not vector_a:

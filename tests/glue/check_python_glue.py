@@ -232,6 +232,23 @@ try:
     check_onnx_model(legacy_path, 'dynamo=False')
 except Exception:
     check('dynamo=False: onnx export', False, traceback.format_exc())
+# A dynamic dim 0 of the first input, named: every output keeps its rank, and an output dim the
+# rules copy from that dim keeps its name.
+dynamic_path = os.path.join(WORK, 'model-dynamic.onnx')
+try:
+    names = ['input%d' % k for k in range(len(inputs))]
+    module.export_onnx(model, tuple(inputs), dynamic_path, dynamo=False, input_names=names, dynamic_axes={names[0]: {0: 'batch'}})
+    dynamic = onnx.load(dynamic_path)
+    node = [n for n in dynamic.graph.node if n.domain == module.ONNX_DOMAIN][0]
+    types = {v.name: v.type for v in list(dynamic.graph.value_info) + list(dynamic.graph.output)}
+    metas = as_list(module.op(*[torch.empty([5] + list(t.shape[1:]), dtype=t.dtype, device='meta') if k == 0 else t.to('meta')
+                                for k, t in enumerate(inputs)], **params))
+    for name, golden, meta in zip(node.output, goldens, metas):
+        dims = [d.dim_param or d.dim_value for d in types[name].tensor_type.shape.dim] if name in types else None
+        want = ['batch' if m != g else g for m, g in zip(meta.shape, golden.shape)]
+        check('dynamo=False, dynamic batch: output %s is %s' % (name, want), dims == want, str(dims))
+except Exception:
+    check('dynamo=False, dynamic batch: onnx export', False, traceback.format_exc())
 if TORCH >= (2, 9):
     dynamo_path = os.path.join(WORK, 'model-dynamo.onnx')
     try:
