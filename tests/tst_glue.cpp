@@ -184,6 +184,11 @@ private Q_SLOTS:
         const Output torchCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
                                                                            work.filePath(QStringLiteral("model.pt"))});
         QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral("TorchScript model saved by Python runs in C++")), qPrintable(torchCheck.text));
+        for (const char* order : {"module-first", "library-first"}) {
+            const Output loaded = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
+                                                                  torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), QLatin1String(order)});
+            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")), qPrintable(loaded.text));
+        }
         if (QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile")) { // its kernel is a stub
             // PTOWB_BACKEND=sim: the same library and model run the real kernel file in the simulator.
             const Output simCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,

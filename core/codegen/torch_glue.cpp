@@ -115,16 +115,25 @@ std::vector<at::Tensor> checkedOutputs(const c10::IValue& result, const std::vec
 }
 
 @GENERATED@
+
+// The op is registered when this library loads, unless it exists already because the package's
+// Python module was imported first: that definition then stands and this library adds nothing,
+// where a second definition would abort the process.
+const bool kRegistered = [] {
+    if (c10::Dispatcher::singleton().findSchema(c10::OperatorName(kQualifiedName, "")).has_value()) return false;
+    static torch::Library definition(torch::Library::FRAGMENT, @NAMESPACE_LIT@, {}, __FILE__, __LINE__);
+    definition.def(kSchema);
+    static torch::Library cpu(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::CPU, __FILE__, __LINE__);
+    cpu.impl(@NAME_LIT@, &cpuKernel);
+    static torch::Library meta(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::Meta, __FILE__, __LINE__);
+    meta.impl(@NAME_LIT@, &metaKernel);
+    // Meta tensors pass the autograd key first; this op has no gradient, so go straight on.
+    static torch::Library autogradMeta(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::AutogradMeta, __FILE__, __LINE__);
+    autogradMeta.impl(@NAME_LIT@, torch::CppFunction::makeFallthrough());
+    return true;
+}();
+
 } // namespace
-
-TORCH_LIBRARY_FRAGMENT(@NAMESPACE@, m) { m.def(kSchema); }
-
-TORCH_LIBRARY_IMPL(@NAMESPACE@, CPU, m) { m.impl(@NAME_LIT@, &cpuKernel); }
-
-TORCH_LIBRARY_IMPL(@NAMESPACE@, Meta, m) { m.impl(@NAME_LIT@, &metaKernel); }
-
-// Meta tensors pass the autograd key first; this op has no gradient, so go straight on.
-TORCH_LIBRARY_IMPL(@NAMESPACE@, AutogradMeta, m) { m.impl(@NAME_LIT@, torch::CppFunction::makeFallthrough()); }
 )CPP";
 
 // How a dispatcher argument of this type becomes the value the rules and the reference use.
@@ -247,7 +256,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
         {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
         {"KERNEL_LIT", cppCharLiteral(source.kernel)},
-        {"NAMESPACE", spec.ns},
+        {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
         {"NAME_LIT", cppCharLiteral(spec.name)},
         {"GENERATED", gen},
     });

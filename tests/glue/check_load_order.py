@@ -1,0 +1,39 @@
+"""Loads a package's C++ op library and imports its Python module in the order given, then
+calls the op on the first case: either order must leave one working op.
+
+    check_load_order.py PACKAGE_DIR LIBRARY module-first|library-first
+
+Prints 'PASS <order>: the op runs' or a FAIL line.
+"""
+import json
+import os
+import sys
+
+import numpy
+import torch
+
+PACKAGE, LIBRARY, ORDER = sys.argv[1], sys.argv[2], sys.argv[3]
+MANIFEST = json.load(open(os.path.join(PACKAGE, 'manifest.json')))
+sys.path.insert(0, os.path.join(PACKAGE, 'python'))
+
+
+def import_module():
+    return __import__(MANIFEST['namespace'] + '_' + MANIFEST['name'])
+
+
+if ORDER == 'module-first':
+    module = import_module()
+    torch.ops.load_library(LIBRARY)
+else:
+    torch.ops.load_library(LIBRARY)
+    module = import_module()
+
+case = json.load(open(os.path.join(PACKAGE, 'tests', 'cases.json')))['cases'][0]
+inputs = [torch.from_numpy(numpy.load(os.path.join(PACKAGE, e['file']))) for e in case['inputs'].values()]
+params = json.load(open(os.path.join(PACKAGE, case['parameters'])))
+goldens = [torch.from_numpy(numpy.load(os.path.join(PACKAGE, e['file']))) for e in case['outputs'].values()]
+result = getattr(getattr(torch.ops, MANIFEST['namespace']), MANIFEST['name'])(*inputs, **params)
+results = list(result) if isinstance(result, (tuple, list)) else [result]
+ok = all(torch.allclose(a.double(), b.double(), rtol=1e-5, atol=1e-6, equal_nan=True) for a, b in zip(results, goldens))
+print('%s %s: the op runs and equals the golden' % ('PASS' if ok else 'FAIL', ORDER))
+sys.exit(0 if ok else 1)
