@@ -176,18 +176,38 @@ private Q_SLOTS:
         // C++: build the op library, run every case, load the model Python saved.
         const QStringList launcher = QStringLiteral(PTOWB_CCACHE).isEmpty() ? QStringList{} : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
         const QString torchBuild = cache + QStringLiteral("/torch-build");
+        // Against Debian's libtorch, with ptowb's simulator for PTOWB_BACKEND=sim.
         Output configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"), QStringLiteral("-B"), torchBuild,
-                                                                      QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} + launcher);
+                                                                      QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
+                                                                      QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} + launcher);
         QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
         Output build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
         QVERIFY2(build.exitCode == 0, qPrintable(build.text));
         const Output torchCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
                                                                            work.filePath(QStringLiteral("model.pt"))});
         QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral("TorchScript model saved by Python runs in C++")), qPrintable(torchCheck.text));
-        for (const char* order : {"module-first", "library-first"}) {
+        for (const char* order : {"module-first", "library-first", "library-only"}) {
             const Output loaded = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
                                                                   torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), QLatin1String(order)});
             QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")), qPrintable(loaded.text));
+        }
+
+        // The same sources from the package alone against the newest torch's own libtorch.
+        const Output prefix = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral("-c"), QStringLiteral("import os, torch; print(os.path.dirname(torch.__file__))")});
+        QVERIFY2(prefix.exitCode == 0, qPrintable(prefix.text));
+        const QString newestTorchBuild = cache + QStringLiteral("/torch-build-newest");
+        configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"), QStringLiteral("-B"), newestTorchBuild,
+                                                               QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
+                                                               QStringLiteral("-DCMAKE_PREFIX_PATH=") + prefix.text.trimmed()} + launcher);
+        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
+        build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), newestTorchBuild});
+        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        for (const char* order : {"module-first", "library-first", "library-only"}) {
+            const Output loaded = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
+                                                                               newestTorchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), QLatin1String(order)});
+            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")), qPrintable(loaded.text));
+            if (QLatin1String(order) == QLatin1String("library-only"))
+                QVERIFY2(loaded.text.contains(QStringLiteral("PASS library-only: torch.compile(fullgraph=True, dynamic=True)")), qPrintable(loaded.text));
         }
         if (QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile")) { // its kernel is a stub
             // PTOWB_BACKEND=sim: the same library and model run the real kernel file in the simulator.
@@ -225,6 +245,17 @@ private Q_SLOTS:
                                                                              library + QStringLiteral("_register_onnx_schema"), model});
         QVERIFY2(generated.exitCode == 0, qPrintable(generated.text));
         QCOMPARE(generated.text, infer.text); // emitted C++ rules infer exactly what the evaluator infers
+
+        // The model with a dynamic batch named "batch": both keep the name through the rules
+        // and never lose a rank.
+        const QString dynamicModel = work.filePath(QStringLiteral("model-dynamic.onnx"));
+        const Output dynamicInfer = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("onnx-infer"), dynamicModel, QStringLiteral("--package"), package});
+        QVERIFY2(dynamicInfer.exitCode == 0 && dynamicInfer.text.contains(QStringLiteral("[batch,")) && !dynamicInfer.text.contains(QStringLiteral("[?]")),
+                 qPrintable(dynamicInfer.text));
+        const Output dynamicGenerated = run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK), {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
+                                                                                    library + QStringLiteral("_register_onnx_schema"), dynamicModel});
+        QVERIFY2(dynamicGenerated.exitCode == 0, qPrintable(dynamicGenerated.text));
+        QCOMPARE(dynamicGenerated.text, dynamicInfer.text);
 
         const Output inspect = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("inspect"), model, QStringLiteral("--package"), package});
         QVERIFY2(inspect.exitCode == 0 && inspect.text.contains(QStringLiteral("matches the package")), qPrintable(inspect.text));

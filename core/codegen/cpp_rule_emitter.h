@@ -7,9 +7,10 @@
 
 namespace ptowb::codegen {
 
-// Translates a checked rule into one C++ expression over rules/emitted_support.h, so that a
-// generated Meta kernel, ONNX shape inference or CANN InferShape evaluates the rule the
-// workbench evaluates. Tensor properties go through functions the surrounding code defines:
+// Translates a checked rule into one C++ expression over rules/emitted_support.h, so that the
+// generated ONNX shape inference evaluates the rule the workbench evaluates (the libtorch op
+// and the CANN sources use cann_rule_emitter.h, which needs no ptowb header). Tensor
+// properties go through functions the surrounding code defines:
 //   ptShape(x) -> std::vector<int64_t>, ptRank(x), ptNumel(x), ptDType(x) -> ptowb::DType.
 struct CppNames
 {

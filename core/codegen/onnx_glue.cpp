@@ -39,12 +39,14 @@ constexpr const char* kSourceTemplate = R"CPP(@HEADER@
 // rules: the shapes ONNX infers are the shapes the workbench and the torch glue compute.
 #include "@PACKAGE@_schema.h"
 
+#include "onnxmodel/stand_in_dims.h"
 #include "rules/emitted_support.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +67,11 @@ struct GraphTensor
     const onnx::TypeProto* type;
 };
 
+// While output shapes are inferred over stand-ins for unknown dims (onnxmodel/stand_in_dims.h):
+// the stand-ins and the run.
+thread_local ptowb_dims::StandIns* t_standIns = nullptr;
+thread_local int t_run = 0;
+
 std::int64_t ptRank(const GraphTensor& t)
 {
     if (!t.type || !t.type->has_tensor_type() || !t.type->tensor_type().has_shape()) throw Unknown{};
@@ -73,13 +80,34 @@ std::int64_t ptRank(const GraphTensor& t)
 
 std::vector<std::int64_t> ptShape(const GraphTensor& t)
 {
+    ptRank(t);
+    if (t_standIns) return t_standIns->dims(t_run, *t.type);
     std::vector<std::int64_t> dims;
-    for (std::int64_t k = 0, n = ptRank(t); k < n; ++k) {
-        const auto& dim = t.type->tensor_type().shape().dim(int(k));
+    for (const auto& dim : t.type->tensor_type().shape().dim()) {
         if (!dim.has_dim_value()) throw Unknown{};
         dims.push_back(dim.dim_value());
     }
     return dims;
+}
+
+// One output's shape in every stand-in run, merged into its type when the runs agree on a rank.
+template <class Compute> void setStandInShape(onnx::TypeProto* type, Compute compute)
+{
+    ptowb_dims::StandIns standIns;
+    std::vector<std::optional<std::vector<std::int64_t>>> runs;
+    t_standIns = &standIns;
+    for (t_run = 0; t_run < ptowb_dims::kRuns; ++t_run) {
+        try {
+            runs.push_back(compute());
+        } catch (const Unknown&) {
+            runs.push_back(std::nullopt);
+        } catch (const ptowb::emitted::RuleError&) {
+            runs.push_back(std::nullopt);
+        }
+    }
+    t_standIns = nullptr;
+    onnx::TensorShapeProto shape;
+    if (standIns.merge(runs, &shape)) type->mutable_tensor_type()->mutable_shape()->CopyFrom(shape);
 }
 
 std::int64_t ptNumel(const GraphTensor& t)
@@ -206,6 +234,9 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
         gen += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" + std::to_string(k) + ")};\n";
     for (std::size_t k = 0; k < spec.params.size(); ++k) gen += readAttribute(spec.params[k], names.params[k]);
+    gen += "    const bool unknownDims = false";
+    for (const auto& n : names.inputs) gen += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
+    gen += ";\n";
     for (const auto& c : spec.constraints) {
         gen += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
         gen += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
@@ -219,7 +250,10 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
         gen += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
         gen += "        ctx.getOutputType(" + index + ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
                emitCpp(out.dtype->root(), names) + "));\n    });\n";
-        gen += "    tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") + ", [&] { setShape(ctx.getOutputType(" + index +
+        gen += "    if (unknownDims)\n";
+        gen += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " + emitCpp(out.shape->root(), names) + "; });\n";
+        gen += "    else\n";
+        gen += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") + ", [&] { setShape(ctx.getOutputType(" + index +
                "), " + emitCpp(out.shape->root(), names) + "); });\n";
     }
     gen += "}\n";

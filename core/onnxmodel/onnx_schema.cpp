@@ -1,11 +1,11 @@
 #include "onnxmodel/onnx_model.h"
+#include "onnxmodel/stand_in_dims.h"
 
 #include "spec/dtype_combinations.h"
 #include "spec/inference.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
-
 
 namespace ptowb::onnxtools {
 
@@ -55,14 +55,14 @@ void inferWithRules(const OpSpec& spec, onnx::InferenceContext& ctx)
         params.push_back(a ? attributeValue(*a, p.type) : *p.defaultValue);
     }
     std::vector<rules::TensorInfo> inputs(spec.inputs.size());
-    bool shapesKnown = true, dtypesKnown = true;
+    bool shapesKnown = true, dtypesKnown = true, ranksKnown = true;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const onnx::TypeProto* type = k < ctx.getNumInputs() ? ctx.getInputType(k) : nullptr;
         const auto dtype = type && type->has_tensor_type() ? fromOnnx(type->tensor_type().elem_type()) : std::nullopt;
         dtypesKnown = dtypesKnown && dtype;
         if (dtype) inputs[k].dtype = *dtype;
         if (!type || !type->has_tensor_type() || !type->tensor_type().has_shape()) {
-            shapesKnown = false;
+            shapesKnown = ranksKnown = false;
             continue;
         }
         for (const auto& d : type->tensor_type().shape().dim()) {
@@ -90,6 +90,24 @@ void inferWithRules(const OpSpec& spec, onnx::InferenceContext& ctx)
         auto value = spec.outputs[k].dtype->evaluate(bindings);
         if (auto* v = std::get_if<rules::Value>(&value); v && v->type == rules::Type::DType)
             ctx.getOutputType(k)->mutable_tensor_type()->set_elem_type(dtypeInfo(v->dtype).onnxElementType);
+    }
+    // And the shapes, over stand-ins for the unknown dims, when every input has a rank.
+    if (!ranksKnown) return;
+    ptowb_dims::StandIns standIns;
+    std::vector<std::vector<std::optional<std::vector<std::int64_t>>>> shapes(spec.outputs.size());
+    for (int run = 0; run < ptowb_dims::kRuns; ++run) {
+        std::vector<rules::TensorInfo> standing = inputs;
+        for (std::size_t k = 0; k < standing.size(); ++k) standing[k].shape = standIns.dims(run, *ctx.getInputType(k));
+        const rules::RuleBindings runBindings{standing, params};
+        for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
+            auto value = spec.outputs[k].shape->evaluate(runBindings);
+            auto* v = std::get_if<rules::Value>(&value);
+            shapes[k].push_back(v && v->type == rules::Type::Shape ? std::optional(v->ints) : std::nullopt);
+        }
+    }
+    for (std::size_t k = 0; k < spec.outputs.size() && k < ctx.getNumOutputs(); ++k) {
+        onnx::TensorShapeProto shape;
+        if (standIns.merge(shapes[k], &shape)) ctx.getOutputType(k)->mutable_tensor_type()->mutable_shape()->CopyFrom(shape);
     }
 }
 

@@ -7,7 +7,6 @@
 
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/torch.h>
-#include <torch/version.h>
 
 #include <memory>
 #include <optional>
@@ -49,30 +48,5 @@ std::optional<DType> fromTorch(at::ScalarType type);
 // nothing for a dtype op outputs cannot have.
 at::Tensor toAten(const Tensor& t);
 std::optional<Tensor> fromAten(const at::Tensor& t);
-
-// The tensor accessors that rules emitted as C++ (codegen/cpp_rule_emitter.h) call. Under
-// torch.compile(dynamic=True) a fake tensor's sizes are symbolic, and sizes() throws: the rules
-// work on int64, so each symbolic size is specialized to its value (a guard: a later call with
-// another size recompiles).
-inline std::vector<std::int64_t> ptShape(const at::Tensor& t)
-{
-#if TORCH_VERSION_MAJOR >= 2
-    std::vector<std::int64_t> shape;
-    for (const c10::SymInt& d : t.sym_sizes()) shape.push_back(d.guard_int(__FILE__, __LINE__));
-    return shape;
-#else
-    return t.sizes().vec();
-#endif
-}
-inline std::int64_t ptRank(const at::Tensor& t) { return t.dim(); }
-inline std::int64_t ptNumel(const at::Tensor& t)
-{
-#if TORCH_VERSION_MAJOR >= 2
-    return t.sym_numel().guard_int(__FILE__, __LINE__);
-#else
-    return t.numel();
-#endif
-}
-DType ptDType(const at::Tensor& t);
 
 } // namespace ptowb::torchscript
