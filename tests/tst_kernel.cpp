@@ -194,6 +194,26 @@ private Q_SLOTS:
         Diagnostics d;
         parseKernel("x = " + std::string(100000, '(') + "1" + std::string(100000, ')') + "\n", "k.py", d);
         QVERIFY(hasErrors(d));
+        // So are long chains, whose trees are as deep as the chain is long: each is either
+        // parsed or refused by the parser, and then checked and freed without overflowing.
+        auto repeat = [](const std::string& piece, int n) {
+            std::string out;
+            for (int k = 0; k < n; ++k) out += piece;
+            return out;
+        };
+        const OpSpec spec = sampleSpec("scale_gelu");
+        for (const std::string& line : {"x = 1" + repeat(" + 1", 200000), "x = a" + repeat(".b", 200000), "x = f" + repeat("(1)", 100000),
+                                        "x = " + repeat("not ", 100000) + "y", "x = " + repeat("-", 100000) + "1", "x = 2" + repeat(" ** 2", 100000),
+                                        "x = a" + repeat(" or a", 100000) + repeat(" and b", 100000), "x = v" + repeat("[0]", 100000)}) {
+            for (const std::string& text : {line + "\n", "def f():\n    " + line + "\n    return x\n"}) {
+                Diagnostics parsed;
+                parseKernel(text, "k.py", parsed);
+                checkKernelSource(text, spec, "kernel.py");
+            }
+        }
+        Diagnostics longButFine;
+        parseKernel("def f():\n    return 1" + repeat(" + 1", 3000) + "\n", "k.py", longButFine);
+        QVERIFY2(!hasErrors(longButFine), longButFine.empty() ? "" : longButFine.front().message.c_str());
     }
 
     // Hover help comes from the same table the checker uses: every function has it.

@@ -1,6 +1,7 @@
 // ptowb-cli run / compare / verify against stand-in runners: a runner that is right, one that
 // is wrong, and every way a runner can break. Real processes, real run folders and reports.
 #include "run/process_runner.h"
+#include "run/verification.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -198,6 +199,61 @@ private slots:
         QVERIFY(xml.open(QIODevice::ReadOnly));
         QVERIFY(QString::fromUtf8(xml.readAll()).contains("<error message="));
         if (runner == "exit3") QVERIFY(c["stderr_tail"].toString().contains("device not found"));
+    }
+
+    // A reference that never returns is stopped at the case's time limit, like a kernel.
+    void referenceThatNeverReturnsIsStopped()
+    {
+        QTemporaryDir dir;
+        makeProject(dir);
+        QFile reference(dir.filePath("reference.py"));
+        QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        reference.write("import torch\nfrom torch import Tensor\n\n\n"
+                        "def scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+                        "    y = x[:, :channels] * scale\n"
+                        "    i = 0\n"
+                        "    while i >= 0:\n"
+                        "        i = i + 1\n"
+                        "    return y\n");
+        reference.close();
+        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("run"), "--time-limit", "2"});
+        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("the reference did not finish within 2 s"), qPrintable(r.out + r.err));
+        QVERIFY2(r.ms < 15000, "a reference that never returns must not hang the caller");
+        // The next run gets a fresh worker and a reference that works.
+        QFile::remove(dir.filePath("reference.py"));
+        QVERIFY(QFile::copy(PTOWB_SOURCE_DIR "/projects/scale_gelu/reference.py", dir.filePath("reference.py")));
+        const Run again = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("run2")});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+        const Run bad = cli({"run", dir.path(), "--backend", "ref", "--time-limit", "soon"});
+        QVERIFY2(bad.exitCode != 0 && bad.err.contains("--time-limit takes seconds"), qPrintable(bad.err));
+    }
+
+    // A case too big for this machine is refused from its shapes, before anything is allocated.
+    void caseOverTheMemoryLimitIsRefused()
+    {
+        if (ptowb::defaultMemoryLimit() > (std::uint64_t(30) << 30)) QSKIP("this machine has the memory for the case");
+        QTemporaryDir dir;
+        makeProject(dir);
+        QFile file(dir.filePath("op.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject op = QJsonDocument::fromJson(file.readAll()).object();
+        file.close();
+        QJsonArray cases = op["cases"].toArray();
+        QJsonObject first = cases[0].toObject(), inputs = first["inputs"].toObject(), x = inputs["x"].toObject();
+        x["shape"] = QJsonArray{46340, 46340}; // just under 2^31 elements: valid, but 8 GiB of float32
+        x["dtype"] = "float32";
+        inputs["x"] = x;
+        first["inputs"] = inputs;
+        cases[0] = first;
+        op["cases"] = cases;
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(QJsonDocument(op).toJson());
+        file.close();
+        const QString name = first["name"].toString();
+        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", name, "--out", dir.filePath("run")});
+        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("needs about") && (r.out + r.err).contains("half of this machine's RAM"),
+                 qPrintable(r.out + r.err));
+        QVERIFY2(r.ms < 10000, "the case must be refused before its inputs are made");
     }
 
     void pyptoTemplateExplainsMissingPyPTO()

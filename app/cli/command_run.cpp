@@ -43,7 +43,7 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture]";
+    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;

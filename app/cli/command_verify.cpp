@@ -12,7 +12,7 @@ namespace ptowb::cli {
 
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE]";
+    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;

@@ -25,7 +25,8 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 // Opens the one project a command names, or prints why not (usage or I/O: exit code 2).
 std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err);
 
-// --platform NAME|FILE, --trace FILE (implies a platform), --capture: how `sim` runs.
+// --platform NAME|FILE, --trace FILE (implies a platform), --capture: how `sim` runs;
+// --time-limit SECONDS: how long one case of the kernel or the reference may take (60).
 bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options);
 // Copies the named case's trace.json to --trace FILE when given.
 bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName, std::ostream& err);

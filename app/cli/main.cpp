@@ -13,11 +13,11 @@ commands:
   validate <project>                       check op.json, its rules, kernel and reference
   infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...
                                            evaluate the shape/dtype rules; print JSON
-  run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture]
+  run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture] [--time-limit S]
                                            run the cases; write the run folder (sim: the built-in simulator)
   compare ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A] [--json]
                                            metrics and verdict for two tensors
-  verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE]
+  verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]
                                            the reference against a runner, every case and output
   generate <project> [--out DIR]           write the torch, ONNX and CANN glue (default <project>/.ptowb/glue)
   export <project> [--out DIR] [--archive] write the op package (default <project>/packages), and a .tar.gz
@@ -51,7 +51,7 @@ int main(int argc, char** argv)
     // `compare --json` is a switch; `verify --json FILE` names a file.
     const std::vector<std::string> valued = cmd.command == "compare"
                                                 ? std::vector<std::string>{"rtol", "atol"}
-                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target", "template", "name", "namespace"};
+                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target", "template", "name", "namespace", "time-limit"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;

@@ -3,6 +3,7 @@
 #include "run/platforms.h"
 #include "run/run_folder.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <ostream>
 
@@ -11,6 +12,15 @@ namespace ptowb::cli {
 bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options)
 {
     options.capture = cmd.hasFlag("capture");
+    if (const auto limits = cmd.values("time-limit"); !limits.empty()) {
+        char* end = nullptr;
+        const double seconds = std::strtod(limits.back().c_str(), &end);
+        if (end == limits.back().c_str() || *end != '\0' || !(seconds > 0) || seconds > 86400) {
+            err << "ptowb-cli: --time-limit takes seconds, more than 0 and at most 86400, not '" << limits.back() << "'\n";
+            return false;
+        }
+        options.timeoutSeconds = seconds;
+    }
     const auto platforms = cmd.values("platform");
     std::string platform = platforms.empty() ? "" : platforms.back();
     if (platform.empty() && !cmd.values("trace").empty()) platform = "generic"; // a trace needs estimates

@@ -43,16 +43,22 @@ ExprPtr Parser::testList()
     return t;
 }
 
+Parser::Nested::Nested(Parser& p) : parser(p)
+{
+    if (++parser.m_nesting > kMaxNesting)
+        throw SyntaxError(parser.peek().pos, "expression nested more than " + std::to_string(kMaxNesting) + " levels deep");
+}
+
+void Parser::link()
+{
+    if (++m_chain > kMaxChain)
+        throw SyntaxError(peek().pos, "expression has more than " + std::to_string(kMaxChain) + " operators in one statement");
+}
+
 ExprPtr Parser::expression()
 {
-    // Bounded recursion: a hostile file cannot overflow the stack.
-    struct Depth
-    {
-        int& depth;
-        explicit Depth(int& d) : depth(++d) {}
-        ~Depth() { --depth; }
-    } depth(m_nesting);
-    if (m_nesting > kMaxNesting) throw SyntaxError(peek().pos, "expression nested more than " + std::to_string(kMaxNesting) + " levels deep");
+    const Nested nested(*this);
+    if (m_nesting == 1) m_chain = 0; // a statement's top-level expression starts a new count
     if (atName("lambda")) throw SyntaxError(peek().pos, "not supported by the simulator: lambda");
     ExprPtr body = orTest();
     if (!atName("if")) return body;
@@ -69,6 +75,7 @@ ExprPtr Parser::orTest()
 {
     ExprPtr left = andTest();
     while (atName("or")) {
+        link();
         auto e = make(ExprKind::BoolOp, next().pos);
         e->text = "or";
         e->kids = {left, andTest()};
@@ -81,6 +88,7 @@ ExprPtr Parser::andTest()
 {
     ExprPtr left = notTest();
     while (atName("and")) {
+        link();
         auto e = make(ExprKind::BoolOp, next().pos);
         e->text = "and";
         e->kids = {left, notTest()};
@@ -92,6 +100,7 @@ ExprPtr Parser::andTest()
 ExprPtr Parser::notTest()
 {
     if (!atName("not")) return comparison();
+    const Nested nested(*this);
     auto e = make(ExprKind::UnaryOp, next().pos);
     e->text = "not";
     e->kids = {notTest()};
@@ -133,6 +142,7 @@ ExprPtr Parser::binary(ExprPtr (Parser::*operand)(), std::initializer_list<const
         for (const char* op : ops)
             if (atOp(op)) found = op;
         if (!found) return left;
+        link();
         auto e = make(ExprKind::BinOp, next().pos);
         e->text = found;
         e->kids = {left, (this->*operand)()};
@@ -143,6 +153,7 @@ ExprPtr Parser::binary(ExprPtr (Parser::*operand)(), std::initializer_list<const
 ExprPtr Parser::factor()
 {
     if (atOp("-") || atOp("+") || atOp("~")) {
+        const Nested nested(*this);
         auto e = make(ExprKind::UnaryOp, peek().pos);
         e->text = next().text;
         e->kids = {factor()};
@@ -150,6 +161,7 @@ ExprPtr Parser::factor()
     }
     ExprPtr base = atomExpr();
     if (!atOp("**")) return base;
+    const Nested nested(*this);
     auto e = make(ExprKind::BinOp, next().pos);
     e->text = "**";
     e->kids = {base, factor()};
@@ -160,6 +172,7 @@ ExprPtr Parser::atomExpr()
 {
     ExprPtr e = atom();
     while (true) {
+        if (atOp("(") || atOp("[") || atOp(".")) link();
         if (atOp("(")) {
             auto call = make(ExprKind::Call, e->pos);
             next();

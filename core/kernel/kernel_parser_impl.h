@@ -70,7 +70,19 @@ private:
     ExprPtr atomExpr();
     ExprPtr subscript();
     ExprPtr atom();
+    // Bounds on the tree a statement builds, so no hostile file overflows the stack when the
+    // tree is checked or freed: recursion (brackets, unary operators, **) and the operators of
+    // left-to-right chains (a + b + ..., a.b.c, f(x)(y)), counted per top-level expression.
     static constexpr int kMaxNesting = 200;
+    static constexpr int kMaxChain = 4000;
+    void link();
+    struct Nested
+    {
+        explicit Nested(Parser& p);
+        ~Nested() { --parser.m_nesting; }
+        Parser& parser;
+    };
+    int m_chain = 0;
     std::vector<Token> m_tokens;
     std::size_t m_at = 0;
     int m_nesting = 0;

@@ -3,6 +3,8 @@
 #include "diag/suggest.h"
 #include "run/process_runner.h"
 #include "run/sim_backend.h"
+#include "spec/inference.h"
+#include "worker/worker_client.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,39 +16,43 @@
 
 namespace ptowb {
 
-RunRecord recordOutputs(const std::string& caseDir, const OpSpec& spec, const std::vector<Tensor>& outputs, RunRecord record)
+RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>& params,
+                                const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
 {
-    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) {
-        record.status = "error";
-        record.error = e;
+    nlohmann::json request = {{"op", "reference"},
+                              {"subject", "the reference"},
+                              {"case_dir", caseDir},
+                              {"reference_source", m_sources.reference},
+                              {"reference_file", m_sources.referenceFile},
+                              {"op_json", m_sources.opJson},
+                              {"op_json_file", m_sources.opJsonFile},
+                              {"project_dir", m_sources.projectDir}};
+    request["params"] = nlohmann::json::object();
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) request["params"][spec.params[k].name] = paramValueToJson(params[k]);
+    request["outputs"] = nlohmann::json::array();
+    for (const auto& o : record.expectedOutputs) request["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}});
+
+    const auto start = std::chrono::steady_clock::now();
+    const nlohmann::json answer = worker::WorkerClient::shared().call(request, m_timeoutSeconds, cancel);
+    record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (answer.value("status", "") != "ok") {
+        const std::string code = answer.value("code", "");
+        record.status = code == "sim.timeout" ? "timeout" : code == "sim.cancelled" ? "cancelled" : code == "sim.crashed" ? "crashed" : "error";
+        const std::string message = answer.value("message", "the reference failed");
+        record.error = answer.contains("line") || code.rfind("sim.", 0) == 0
+                           ? m_sources.referenceFile + ":" + std::to_string(answer.value("line", 1)) + ":1: error: " + message
+                           : message;
         return record;
     }
-    record.status = "ok";
-    return record;
-}
-
-RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
-                                const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>*)
-{
-    const auto start = std::chrono::steady_clock::now();
-    auto result = m_program->run(inputs, params);
-    record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (auto* e = std::get_if<std::string>(&result)) {
+    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
+    if (auto* e = std::get_if<std::string>(&read)) {
         record.status = "error";
         record.error = *e;
         return record;
     }
-    outputs = std::move(std::get<std::vector<Tensor>>(result));
-    for (std::size_t k = 0; k < outputs.size() && k < record.expectedOutputs.size(); ++k) {
-        if (const std::string mismatch = runfolder::mismatchWithRules(outputs[k], record.expectedOutputs[k]); !mismatch.empty()) {
-            record.status = "error";
-            record.error = m_file + ":" + std::to_string(m_program->returnLine()) + ":1: error: the reference returns '" +
-                           record.expectedOutputs[k].name + "' as " + mismatch;
-            outputs.clear();
-            return record;
-        }
-    }
-    return recordOutputs(caseDir, spec, outputs, std::move(record));
+    outputs = std::move(std::get<std::vector<Tensor>>(read));
+    record.status = "ok";
+    return record;
 }
 
 RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>&, const std::string& caseDir,
@@ -123,10 +129,23 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
             choice.backend = std::make_unique<SimBackend>(text.str(), path, simOptions);
             return choice;
         }
+        // Compiled here for its diagnostics (compiling runs nothing), then run by the worker.
         auto loaded = ReferenceProgram::load(spec, text.str(), path);
         choice.diagnostics = loaded.diagnostics;
-        if (loaded.program) choice.backend = std::make_unique<ReferenceBackend>(loaded.program, path);
-        else choice.error = "the reference does not compile";
+        if (!loaded.program) {
+            choice.error = "the reference does not compile";
+            return choice;
+        }
+        const std::string opJsonFile = (std::filesystem::path(projectDir) / "op.json").string();
+        std::ifstream opJson(opJsonFile, std::ios::binary);
+        if (!opJson) {
+            choice.error = "cannot read " + opJsonFile;
+            return choice;
+        }
+        std::stringstream opJsonText;
+        opJsonText << opJson.rdbuf();
+        choice.backend = std::make_unique<ReferenceBackend>(ReferenceSources{text.str(), path, opJsonText.str(), opJsonFile, projectDir},
+                                                            simOptions.timeoutSeconds);
         return choice;
     }
     if (const RunnerConfig* runner = runners.find(name)) {

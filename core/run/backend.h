@@ -23,24 +23,29 @@ public:
                           const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) = 0;
 };
 
-// Writes an in-process backend's outputs into the case folder; the record ends ok or with why not.
-RunRecord recordOutputs(const std::string& caseDir, const OpSpec& spec, const std::vector<Tensor>& outputs, RunRecord record);
+// What the `ref` backend runs: the reference and the description it binds to, as text.
+struct ReferenceSources
+{
+    std::string reference;
+    std::string referenceFile; // reference.py, for file:line in errors
+    std::string opJson;
+    std::string opJsonFile;
+    std::string projectDir;
+};
 
-// `ref`: the CPU reference, in-process.
+// `ref`: the CPU reference, run by the kernel worker process (worker/reference_case.h), so a
+// reference that never returns stops at the case's time limit or on Cancel.
 class ReferenceBackend : public Backend
 {
 public:
-    ReferenceBackend(std::shared_ptr<const ReferenceProgram> program, std::string file)
-        : m_program(std::move(program)), m_file(std::move(file))
-    {
-    }
+    ReferenceBackend(ReferenceSources sources, double timeoutSeconds) : m_sources(std::move(sources)), m_timeoutSeconds(timeoutSeconds) {}
     std::string name() const override { return "ref"; }
     RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
                   const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
 
 private:
-    std::shared_ptr<const ReferenceProgram> m_program;
-    std::string m_file; // reference.py, for file:line in errors
+    ReferenceSources m_sources;
+    double m_timeoutSeconds;
 };
 
 // A runner from runners.json: a separate process, given the case folder.

@@ -2,9 +2,58 @@
 
 #include "tensor/case_inputs.h"
 
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
 #include <filesystem>
 
 namespace ptowb {
+
+namespace {
+
+std::string gib(double bytes)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(1ull << 30));
+    return text;
+}
+
+std::string refuseOverMemoryLimit(const std::string& caseName, std::span<const rules::TensorInfo> inputs,
+                                  std::span<const InferredOutput> outputs, const RunOptions& options)
+{
+    const WorkingSet need = caseWorkingSet(inputs, outputs);
+    const std::uint64_t limit = options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
+    if (need.estimateBytes <= double(limit)) return {};
+    return "case '" + caseName + "' needs about " + gib(need.estimateBytes) + " of memory (" + gib(double(need.tensorBytes)) +
+           " of inputs and outputs, " + std::to_string(int(kWorkingSetFactor)) + " times over while it runs), more than the limit of " +
+           gib(double(limit)) + (options.memoryLimitBytes ? "" : " (half of this machine's RAM)") + "; make its shapes smaller";
+}
+
+} // namespace
+
+WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs, std::span<const InferredOutput> outputs)
+{
+    // In doubles: the element counts of a validated case fit in int64, their bytes may not.
+    double bytes = 0;
+    auto add = [&](const std::vector<std::int64_t>& shape, DType dtype) {
+        double n = dtypeInfo(dtype).itemSize;
+        for (std::int64_t d : shape) n *= double(d);
+        bytes += n;
+    };
+    for (const auto& in : inputs) add(in.shape, in.dtype);
+    for (const auto& out : outputs) add(out.shape, out.dtype);
+    WorkingSet w;
+    w.tensorBytes = bytes >= 1.8e19 ? UINT64_MAX : std::uint64_t(bytes);
+    w.estimateBytes = bytes * kWorkingSetFactor;
+    return w;
+}
+
+std::uint64_t defaultMemoryLimit()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize) / 2 : std::uint64_t(4) << 30;
+}
 
 std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend, const RunOptions& options)
 {
@@ -26,16 +75,9 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
             runs.push_back(std::move(run));
             continue;
         }
-        auto inputs = makeCaseInputs(spec, *c, projectDir);
-        if (auto* e = std::get_if<std::string>(&inputs)) {
-            run.record.status = "error";
-            run.record.error = *e;
-            runs.push_back(std::move(run));
-            continue;
-        }
-        run.inputs = std::move(std::get<std::vector<Tensor>>(inputs));
+        // Shapes first: the outputs the rules give, and whether the case fits in memory.
         std::vector<rules::TensorInfo> infos;
-        for (const Tensor& t : run.inputs) infos.push_back({t.shape(), t.dtype()});
+        for (const CaseInputSpec& in : c->inputs) infos.push_back({in.shape, in.dtype});
         auto expected = inferOutputs(spec, infos, c->params);
         if (auto* e = std::get_if<InferenceError>(&expected)) {
             run.record.status = "error";
@@ -44,6 +86,20 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
             continue;
         }
         run.record.expectedOutputs = std::get<std::vector<InferredOutput>>(expected);
+        if (std::string refused = refuseOverMemoryLimit(c->name, infos, run.record.expectedOutputs, options); !refused.empty()) {
+            run.record.status = "error";
+            run.record.error = refused;
+            runs.push_back(std::move(run));
+            continue;
+        }
+        auto inputs = makeCaseInputs(spec, *c, projectDir);
+        if (auto* e = std::get_if<std::string>(&inputs)) {
+            run.record.status = "error";
+            run.record.error = *e;
+            runs.push_back(std::move(run));
+            continue;
+        }
+        run.inputs = std::move(std::get<std::vector<Tensor>>(inputs));
         for (std::size_t k = 0; k < run.inputs.size(); ++k)
             run.record.inputs.push_back({spec.inputs[k].name, run.inputs[k].shape(), run.inputs[k].dtype()});
         if (std::string e = runfolder::prepareCase(run.dir, spec, run.inputs, c->params, run.record); !e.empty()) {

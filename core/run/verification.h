@@ -4,7 +4,9 @@
 #include "tensor/compare.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,7 +18,24 @@ struct RunOptions
     std::string runDir;      // the run folder to write
     std::function<void(int done, int total, const std::string& caseName)> progress;
     const std::atomic<bool>* cancel = nullptr;
+    // A case whose working set (see caseWorkingSet) is larger is refused before anything is
+    // allocated; 0: half of this machine's RAM.
+    std::uint64_t memoryLimitBytes = 0;
 };
+
+// The memory a case needs while it runs, estimated from its shapes before anything is made:
+// kWorkingSetFactor times its tensors (inputs and outputs), for the workbench's copy, the
+// worker's, and the intermediates of the reference or kernel (measured at 3.4x the inputs for
+// the reference and 4.9x for the simulator).
+inline constexpr double kWorkingSetFactor = 5;
+struct WorkingSet
+{
+    std::uint64_t tensorBytes = 0;
+    double estimateBytes = 0;
+};
+WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs, std::span<const InferredOutput> outputs);
+// Half of the physical RAM.
+std::uint64_t defaultMemoryLimit();
 
 struct CaseRun
 {

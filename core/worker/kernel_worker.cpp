@@ -6,6 +6,7 @@
 #include "torchscript/torchscript.h"
 #include "worker/embedded_sources.h"
 #include "worker/native_support.h"
+#include "worker/reference_case.h"
 
 #include <chrono>
 #include <cstdio>
@@ -195,7 +196,13 @@ int serve(int argc, char** argv)
             answer = failure("the request is not a JSON object");
         else if (request.value("op", "") == "ping")
             answer = {{"status", "ok"}};
-        else if (request.value("op", "") != "run") {
+        else if (request.value("op", "") == "reference") {
+            try {
+                answer = runReferenceCase(request);
+            } catch (const std::exception& e) {
+                answer = failure(std::string("the kernel worker failed: ") + e.what());
+            }
+        } else if (request.value("op", "") != "run") {
             // Requests that execute nothing (syntax, api) are the driver's alone.
             try {
                 answer =

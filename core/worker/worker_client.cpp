@@ -223,7 +223,8 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
         stop();
     if (wait == Wait::Cancelled) return stopped("sim.cancelled", "cancelled", answer);
     return stopped("sim.timeout",
-                   "the kernel did not finish within " + std::to_string(int(timeoutSeconds)) + " s",
+                   request.value("subject", std::string("the kernel")) + " did not finish within " +
+                       std::to_string(int(timeoutSeconds)) + " s",
                    answer);
 }
 

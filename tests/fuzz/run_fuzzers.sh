@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Builds the fuzz targets with clang and runs each for SECONDS on a seed corpus made of the
+# project's own files (samples, test data, templates) and tests/fuzz/seeds; fails on the first
+# crash, hang, leak or undefined behaviour, leaving the input under BUILD/artifacts.
+#   run_fuzzers.sh SOURCE_DIR BUILD_DIR SECONDS CLANGXX RUNTIME_SOURCES
+set -euo pipefail
+src=$1 build=$2 seconds=$3 clangxx=$4 sources=$5
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+cmake -S "$src/tests/fuzz" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$clangxx" \
+  -DPTOWB_CORE_DIR="$src/core" -DPTOWB_RUNTIME_SOURCES="$sources" "${launcher[@]}" >/dev/null
+cmake --build "$build" -j "$(nproc)" >/dev/null
+
+seed() { # seed TARGET FILE...: copies files into the target's corpus under content-derived names
+  local dir="$build/corpus/$1"; shift
+  mkdir -p "$dir"
+  for f in "$@"; do [[ -f "$f" ]] && cp "$f" "$dir/$(sha1sum <"$f" | cut -c1-16)"; done
+  return 0
+}
+shopt -s globstar nullglob
+seed fuzz_op_json "$src"/projects/*/op.json "$src"/tests/data/**/op.json "$src"/resources/templates/*/op.json
+seed fuzz_kernel "$src"/projects/*/kernel.py "$src"/tests/data/**/*.py "$src"/resources/templates/*/kernel.py
+seed fuzz_reference "$src"/projects/*/reference.py "$src"/tests/data/**/reference.py "$src"/resources/templates/*/reference.py
+seed fuzz_npy "$src"/tests/data/**/*.npy
+seed fuzz_rule "$src"/tests/fuzz/seeds/rule/*
+# Every rule of every sample description, one per seed file.
+/usr/bin/python3 - "$build/corpus/fuzz_rule" "$src"/projects/*/op.json "$src"/tests/data/**/op.json <<'PY'
+import hashlib, json, os, sys
+out = sys.argv[1]
+for path in sys.argv[2:]:
+    try:
+        op = json.load(open(path))
+    except ValueError:
+        continue
+    rules = [o.get(k) for o in op.get('outputs', []) for k in ('shape', 'dtype')] + [c.get('check') for c in op.get('constraints', [])]
+    for rule in rules:
+        if isinstance(rule, str):
+            open(os.path.join(out, hashlib.sha1(rule.encode()).hexdigest()[:16]), 'w').write(rule)
+PY
+# And a few arrays of every kind the reader meets.
+/usr/bin/python3 - "$build/corpus/fuzz_npy" <<'PY'
+import numpy, os, sys
+for k, a in enumerate([numpy.arange(12, dtype='<f4').reshape(3, 4), numpy.ones((2, 2), '<f2'), numpy.arange(5, dtype='<i8'),
+                       numpy.array([True, False]), numpy.zeros((0, 3), '<f8'), numpy.asfortranarray(numpy.ones((2, 3), '<i4'))]):
+    numpy.save(os.path.join(sys.argv[1], 'seed%d.npy' % k), a)
+PY
+
+mkdir -p "$build/artifacts"
+status=0
+for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_npy; do
+  echo "== $target: $(ls "$build/corpus/$target" | wc -l) seeds, ${seconds} s"
+  if ! "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+      -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 "$build/corpus/$target" 2>"$build/$target.log"; then
+    echo "FAIL $target: see $build/$target.log and $build/artifacts"
+    tail -40 "$build/$target.log"
+    status=1
+  else
+    grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$build/$target.log" | sed "s/^/   /"
+    echo "PASS $target"
+  fi
+done
+exit $status
