@@ -149,6 +149,10 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray::fromStdString(findViolation(spec).dump()));
         }
+        // Backend('sim') runs the kernel through ptowb's kernel worker (the hostile op's kernel is a stub).
+        const bool simulated = QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile");
+        if (simulated) qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
+        else qunsetenv("PTOWB_KERNEL_WORKER");
         const Output python = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, work.path(), violation});
         QVERIFY2(python.exitCode == 0, qPrintable(python.text));
         QVERIFY(python.text.contains(QStringLiteral(" passed, 0 failed")));
@@ -161,6 +165,9 @@ private Q_SLOTS:
         QTemporaryDir newestWork;
         const Output newest = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, newestWork.path(), violation});
         QVERIFY2(newest.exitCode == 0 && newest.text.contains(QStringLiteral(" passed, 0 failed")), qPrintable(newest.text));
+        if (simulated)
+            for (const Output* o : {&python, &newest})
+                QVERIFY2(o->text.contains(QStringLiteral("PASS sim backend (the kernel in the simulator) equals the golden")), qPrintable(o->text));
         for (const char* expected : {"PASS torch.library.opcheck passes every test", "PASS torch.compile(fullgraph=True, dynamic=True)",
                                      "PASS the exported program equals the golden", "PASS dynamo=True: ptowb_record is a string attribute",
                                      "PASS dynamo=False: ptowb_record is a string attribute"})

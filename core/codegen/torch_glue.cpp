@@ -198,10 +198,14 @@ const bool kRegistered = [] {
 std::string fromDispatcher(ParamType type, const std::string& name)
 {
     switch (type) {
-    case ParamType::Str: return "std::string(" + name + ")";
-    case ParamType::IntList: return name + ".vec()";
-    case ParamType::FloatList: return "std::vector<double>(" + name + ".begin(), " + name + ".end())";
-    default: return name;
+    case ParamType::Str:
+        return "std::string(" + name + ")";
+    case ParamType::IntList:
+        return name + ".vec()";
+    case ParamType::FloatList:
+        return "std::vector<double>(" + name + ".begin(), " + name + ".end())";
+    default:
+        return name;
     }
 }
 
@@ -209,12 +213,18 @@ std::string fromDispatcher(ParamType type, const std::string& name)
 std::string ruleValue(ParamType type, const std::string& name)
 {
     switch (type) {
-    case ParamType::Bool: return "ptowb_Rt::boolOf(" + name + ")";
-    case ParamType::Int: return "ptowb_Rt::intOf(" + name + ")";
-    case ParamType::Float: return "ptowb_Rt::floatOf(" + name + ")";
-    case ParamType::Str: return "ptowb_Rt::strOf(" + name + ")";
-    case ParamType::IntList: return "ptowb_Rt::shapeValues(" + name + ")";
-    case ParamType::FloatList: return "ptowb_Rt::floatValues(" + name + ")";
+    case ParamType::Bool:
+        return "ptowb_Rt::boolOf(" + name + ")";
+    case ParamType::Int:
+        return "ptowb_Rt::intOf(" + name + ")";
+    case ParamType::Float:
+        return "ptowb_Rt::floatOf(" + name + ")";
+    case ParamType::Str:
+        return "ptowb_Rt::strOf(" + name + ")";
+    case ParamType::IntList:
+        return "ptowb_Rt::shapeValues(" + name + ")";
+    case ParamType::FloatList:
+        return "ptowb_Rt::floatValues(" + name + ")";
     }
     return name;
 }
@@ -240,9 +250,10 @@ std::string torchDTypeSwitches()
     std::string from = "ptowb_Rt::DT fromTorch(at::ScalarType type)\n{\n    switch (type) {\n";
     std::string to = "at::ScalarType toTorch(ptowb_Rt::DType dtype)\n{\n    switch (dtype) {\n";
     for (const auto& info : allDTypes()) {
-        from += "    case at::ScalarType::" + std::string(info.torchCpp) + ": return ptowb_Rt::dtypeOf(ptowb_Rt::DType::" +
-                std::string(info.cppEnum) + ");\n";
-        to += "    case ptowb_Rt::DType::" + std::string(info.cppEnum) + ": return at::ScalarType::" + std::string(info.torchCpp) + ";\n";
+        from += "    case at::ScalarType::" + std::string(info.torchCpp) +
+                ": return ptowb_Rt::dtypeOf(ptowb_Rt::DType::" + std::string(info.cppEnum) + ");\n";
+        to += "    case ptowb_Rt::DType::" + std::string(info.cppEnum) +
+              ": return at::ScalarType::" + std::string(info.torchCpp) + ";\n";
     }
     from += "    default: return ptowb_Rt::unknown<ptowb_Rt::DType>();\n    }\n}\n\n";
     to += "    }\n    return at::ScalarType::Undefined;\n}\n";
@@ -254,7 +265,8 @@ std::string resolverText()
 {
     std::string text = referenceResolverText();
     const std::string once = "#pragma once\n";
-    if (const std::size_t at = text.find(once); at != std::string::npos) text.erase(at, once.size());
+    if (const std::size_t at = text.find(once); at != std::string::npos)
+        text.erase(at, once.size());
     return text;
 }
 
@@ -270,31 +282,41 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     // Dispatcher arguments -> C++ values (for the reference and the simulator) -> rule values.
     std::string dispatcherParams, converted, ruleArgs, ruleParams, referenceArgs;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") + std::string("const at::Tensor& ") + names.inputs[k];
-        referenceArgs += "        {" + cppStringLiteral(spec.inputs[k].name) + ", " + names.inputs[k] + "},\n";
-        ruleArgs += (ruleArgs.empty() ? "" : ", ") + std::string("ruleTensor(") + names.inputs[k] + ")";
-        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ptowb_Rt::Tensor& ") + names.inputs[k];
+        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") +
+                            std::string("const at::Tensor& ") + names.inputs[k];
+        referenceArgs +=
+            "        {" + cppStringLiteral(spec.inputs[k].name) + ", " + names.inputs[k] + "},\n";
+        ruleArgs +=
+            (ruleArgs.empty() ? "" : ", ") + std::string("ruleTensor(") + names.inputs[k] + ")";
+        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ptowb_Rt::Tensor& ") +
+                      names.inputs[k];
     }
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         const ParamTypeInfo& info = paramTypeInfo(spec.params[k].type);
         const std::string& n = names.params[k];
-        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") + std::string(info.torchCppArg) + " " + n + "_arg";
-        converted += "    const " + std::string(info.cppValue) + " " + n + " = " + fromDispatcher(spec.params[k].type, n + "_arg") + ";\n";
-        referenceArgs += "        {" + cppStringLiteral(spec.params[k].name) + ", c10::IValue(" + n + ")},\n";
+        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") + std::string(info.torchCppArg) +
+                            " " + n + "_arg";
+        converted += "    const " + std::string(info.cppValue) + " " + n + " = " +
+                     fromDispatcher(spec.params[k].type, n + "_arg") + ";\n";
+        referenceArgs +=
+            "        {" + cppStringLiteral(spec.params[k].name) + ", c10::IValue(" + n + ")},\n";
         ruleArgs += (ruleArgs.empty() ? "" : ", ") + ruleValue(spec.params[k].type, n);
-        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ") + cannRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
+        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ") +
+                      cannRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
     }
     const bool single = spec.outputs.size() == 1;
     std::string returnType = "at::Tensor";
     if (!single) {
         returnType = "std::tuple<";
-        for (std::size_t k = 0; k < spec.outputs.size(); ++k) returnType += k ? ", at::Tensor" : "at::Tensor";
+        for (std::size_t k = 0; k < spec.outputs.size(); ++k)
+            returnType += k ? ", at::Tensor" : "at::Tensor";
         returnType += ">";
     }
     auto returnTensors = [&](const std::string& vector) {
         if (single) return "    return " + vector + "[0];\n";
         std::string out = "    return {";
-        for (std::size_t k = 0; k < spec.outputs.size(); ++k) out += (k ? ", " : "") + vector + "[" + std::to_string(k) + "]";
+        for (std::size_t k = 0; k < spec.outputs.size(); ++k)
+            out += (k ? ", " : "") + vector + "[" + std::to_string(k) + "]";
         return out + "};\n";
     };
 
@@ -302,63 +324,86 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     // Dtypes and ranks of the tensors, then the constraints and the output rules on rule values.
     std::string tensorParams;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        tensorParams += (tensorParams.empty() ? "" : ", ") + std::string("const at::Tensor& ") + names.inputs[k];
+        tensorParams += (tensorParams.empty() ? "" : ", ") + std::string("const at::Tensor& ") +
+                        names.inputs[k];
     gen += "void checkTensors(" + tensorParams + ")\n{\n";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const InputSpec& in = spec.inputs[k];
         std::string dtypes;
-        for (DType d : in.dtypes) dtypes += (dtypes.empty() ? "" : ", ") + std::string("at::ScalarType::") + std::string(dtypeInfo(d).torchCpp);
-        gen += "    checkInput(" + cppCharLiteral(in.name) + ", " + names.inputs[k] + ", {" + dtypes + "}, " + std::to_string(in.rank.value_or(-1)) + ");\n";
+        for (DType d : in.dtypes)
+            dtypes += (dtypes.empty() ? "" : ", ") + std::string("at::ScalarType::") +
+                      std::string(dtypeInfo(d).torchCpp);
+        gen += "    checkInput(" + cppCharLiteral(in.name) + ", " + names.inputs[k] + ", {" +
+               dtypes + "}, " + std::to_string(in.rank.value_or(-1)) + ");\n";
     }
     gen += "}\n\n";
     gen += "void checkConstraints(" + ruleParams + ")\n{\n    try {\n";
     gen += cann::checks(spec, cann::Evaluated{false, false, false}, "        ");
-    gen += "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(error.what());\n    }\n}\n\n";
-    gen += "std::vector<OutputType> outputTypes(" + ruleParams + ")\n{\n    checkConstraints(" + argsOf(ruleParams) + ");\n    try {\n";
+    gen += "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(error.what());\n    "
+           "}\n}\n\n";
+    gen += "std::vector<OutputType> outputTypes(" + ruleParams + ")\n{\n    checkConstraints(" +
+           argsOf(ruleParams) + ");\n    try {\n";
     gen += "        return {\n";
     for (const auto& out : spec.outputs)
-        gen += "            outputType(" + cppCharLiteral(out.name) + ", " + emitCannRule(out.shape->root(), names) + ",\n                       " +
+        gen += "            outputType(" + cppCharLiteral(out.name) + ", " +
+               emitCannRule(out.shape->root(), names) + ",\n                       " +
                emitCannRule(out.dtype->root(), names) + "),\n";
-    gen += "        };\n    } catch (const ptowb_Rt::RuleError& error) {\n        fail(error.what());\n    }\n}\n\n";
+    gen += "        };\n    } catch (const ptowb_Rt::RuleError& error) {\n        "
+           "fail(error.what());\n    }\n}\n\n";
 
     std::string tensorArgs;
-    for (const auto& n : names.inputs) tensorArgs += (tensorArgs.empty() ? "" : ", ") + n;
+    for (const auto& n : names.inputs)
+        tensorArgs += (tensorArgs.empty() ? "" : ", ") + n;
     const std::string prologue = converted + "    checkTensors(" + tensorArgs + ");\n" +
-                                 "    const std::vector<OutputType> expected = outputTypes(" + ruleArgs + ");\n";
+                                 "    const std::vector<OutputType> expected = outputTypes(" +
+                                 ruleArgs + ");\n";
 
     gen += returnType + " cpuKernel(" + dispatcherParams + ")\n{\n" + prologue;
     gen += "#ifdef PTOWB_WITH_SIM\n";
     gen += "    if (std::string(backendName()) == \"sim\") {\n";
     gen += "        ptowb::sim::KernelArguments arguments;\n";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "        arguments.inputs[" + cppCharLiteral(spec.inputs[k].name) + "] = " + names.inputs[k] + ".contiguous();\n";
+        gen += "        arguments.inputs[" + cppCharLiteral(spec.inputs[k].name) +
+               "] = " + names.inputs[k] + ".contiguous();\n";
     for (std::size_t k = 0; k < spec.params.size(); ++k)
-        gen += "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " + names.params[k] + ");\n";
+        gen += "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " +
+               names.params[k] + ");\n";
     gen += "        std::vector<at::Tensor> tensors;\n";
-    gen += "        for (const OutputType& type : expected) // NaN where the kernel writes nothing\n";
-    gen += "            tensors.push_back(at::full(type.shape, NAN, at::TensorOptions().dtype(type.dtype)));\n";
+    gen +=
+        "        for (const OutputType& type : expected) // NaN where the kernel writes nothing\n";
+    gen += "            tensors.push_back(at::full(type.shape, NAN, "
+           "at::TensorOptions().dtype(type.dtype)));\n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) + "] = tensors[" + std::to_string(k) + "];\n";
+        gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) +
+               "] = tensors[" + std::to_string(k) + "];\n";
     gen += "        try {\n";
-    gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, arguments);\n";
+    gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, "
+           "arguments);\n";
     gen += "        } catch (const std::exception& error) {\n";
-    gen += "            fail(std::string(\"the kernel failed in the simulator:\\n\") + error.what());\n";
+    gen += "            fail(std::string(\"the kernel failed in the simulator:\\n\") + "
+           "error.what());\n";
     gen += "        }\n";
     gen += returnTensors("tensors").insert(0, "    ");
     gen += "    }\n";
     gen += "    if (std::string(backendName()) != \"ref\")\n";
-    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of this library; it provides ref (the reference) and sim (the kernel in the simulator)\");\n";
+    gen +=
+        "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of "
+        "this library; it provides ref (the reference) and sim (the kernel in the simulator)\");\n";
     gen += "#else\n";
     gen += "    if (std::string(backendName()) != \"ref\")\n";
-    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of this library; it provides ref (the reference); build it with -DPTOWB_DIR for sim\");\n";
+    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of "
+           "this library; it provides ref (the reference); build it with -DPTOWB_DIR for sim\");\n";
     gen += "#endif\n";
-    gen += "    const c10::IValue result = ptowb_reference::callByName(referenceUnit()->get_function(kReferenceFunction), {\n" + referenceArgs + "    });\n";
+    gen += "    const c10::IValue result = "
+           "ptowb_reference::callByName(referenceUnit()->get_function(kReferenceFunction), {\n" +
+           referenceArgs + "    });\n";
     gen += "    const std::vector<at::Tensor> tensors = checkedOutputs(result, expected);\n";
     gen += returnTensors("tensors");
     gen += "}\n\n";
 
     gen += returnType + " metaKernel(" + dispatcherParams + ")\n{\n" + prologue;
-    const std::string options = spec.inputs.empty() ? "at::TensorOptions().device(at::kMeta)" : names.inputs[0] + ".options()";
+    const std::string options = spec.inputs.empty() ? "at::TensorOptions().device(at::kMeta)"
+                                                    : names.inputs[0] + ".options()";
     gen += "    std::vector<at::Tensor> tensors;\n";
     gen += "    for (const OutputType& type : expected)\n";
     gen += "        tensors.push_back(at::empty(type.shape, " + options + ".dtype(type.dtype)));\n";
@@ -369,40 +414,44 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     const std::string strippedReference = stripImports(source.reference, aliases);
     std::string aliasList, forbidden, dtypeNames;
     for (const auto& [alias, target] : aliases)
-        aliasList += (aliasList.empty() ? "" : ", ") + std::string("{") + cppStringLiteral(alias) + ", " + cppStringLiteral(target) + "}";
+        aliasList += (aliasList.empty() ? "" : ", ") + std::string("{") + cppStringLiteral(alias) +
+                     ", " + cppStringLiteral(target) + "}";
     for (const std::string_view op : referenceForbiddenOperators())
         forbidden += (forbidden.empty() ? "" : ", ") + cppCharLiteral(std::string(op));
     for (const auto& info : allDTypes())
-        dtypeNames += (dtypeNames.empty() ? "" : ", ") + std::string("{") + cppCharLiteral(std::string(info.torchName)) +
+        dtypeNames += (dtypeNames.empty() ? "" : ", ") + std::string("{") +
+                      cppCharLiteral(std::string(info.torchName)) +
                       ", at::ScalarType::" + std::string(info.torchCpp) + "}";
 
-    const std::string cpp = fillTemplate(kSourceTemplate, {
-        {"HEADER", headerComment("//", facts)},
-        {"QUALIFIED", facts.qualifiedName},
-        {"RESOLVER", resolverText()},
-        {"SUPPORT_INCLUDES", cannSupportIncludes()},
-        {"RULE_SUPPORT", cannRuleSupport()},
-        {"DTYPE_SWITCHES", torchDTypeSwitches()},
-        {"DTYPE_NAMES", dtypeNames},
-        {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
-        {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
-        {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
-        {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
-        {"REFERENCE_ALIASES", aliasList},
-        {"REFERENCE_FORBIDDEN", forbidden},
-        {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
-        {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
-        {"KERNEL_LIT", cppStringLiteral(source.kernel)},
-        {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
-        {"NAME_LIT", cppCharLiteral(spec.name)},
-        {"GENERATED", gen},
-    });
-    const std::string cmake = fillTemplate(kCMakeTemplate, {
-        {"HEADER", headerComment("#", facts)},
-        {"QUALIFIED", facts.qualifiedName},
-        {"PACKAGE", facts.packageName},
-        {"SOURCE", sourceFile},
-    });
+    const std::string cpp = fillTemplate(
+        kSourceTemplate, {
+                             {"HEADER", headerComment("//", facts)},
+                             {"QUALIFIED", facts.qualifiedName},
+                             {"RESOLVER", resolverText()},
+                             {"SUPPORT_INCLUDES", cannSupportIncludes()},
+                             {"RULE_SUPPORT", cannRuleSupport()},
+                             {"DTYPE_SWITCHES", torchDTypeSwitches()},
+                             {"DTYPE_NAMES", dtypeNames},
+                             {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
+                             {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
+                             {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
+                             {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
+                             {"REFERENCE_ALIASES", aliasList},
+                             {"REFERENCE_FORBIDDEN", forbidden},
+                             {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
+                             {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
+                             {"KERNEL_LIT", cppStringLiteral(source.kernel)},
+                             {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
+                             {"NAME_LIT", cppCharLiteral(spec.name)},
+                             {"GENERATED", gen},
+                         });
+    const std::string cmake =
+        fillTemplate(kCMakeTemplate, {
+                                         {"HEADER", headerComment("#", facts)},
+                                         {"QUALIFIED", facts.qualifiedName},
+                                         {"PACKAGE", facts.packageName},
+                                         {"SOURCE", sourceFile},
+                                     });
     return {{"torch/CMakeLists.txt", cmake}, {"torch/" + sourceFile, cpp}};
 }
 

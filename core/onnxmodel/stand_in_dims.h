@@ -11,9 +11,8 @@
 //
 // Used by ptowb-cli onnx-infer and by every generated ONNX schema library. Header-only, over
 // ONNX's protobuf types and the standard library.
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
+#include <onnx/onnx_pb.h>
 #include <optional>
 #include <vector>
 
@@ -53,7 +52,8 @@ public:
                 continue;
             }
             std::size_t slot = 0;
-            while (slot < m_slots.size() && m_slots[slot] != &d) ++slot;
+            while (slot < m_slots.size() && m_slots[slot] != &d)
+                ++slot;
             if (slot == m_slots.size()) m_slots.push_back(&d);
             out.push_back(standIn(run, slot));
         }
@@ -62,7 +62,8 @@ public:
 
     // One output's shape from its shape in each run (nothing where the rule failed); false when
     // no run gives a shape or the runs disagree on the rank, and the shape stays unknown.
-    bool merge(const std::vector<std::optional<std::vector<std::int64_t>>>& runs, onnx::TensorShapeProto* out) const
+    bool merge(const std::vector<std::optional<std::vector<std::int64_t>>>& runs,
+               onnx::TensorShapeProto* out) const
     {
         const std::vector<std::int64_t>* first = nullptr;
         bool all = true;
@@ -85,8 +86,10 @@ public:
                 slot = s;
             }
             auto* dim = out->add_dim();
-            if (copy) dim->CopyFrom(*m_slots[*slot]);
-            else if (same && all) dim->set_dim_value((*first)[i]);
+            if (copy)
+                dim->CopyFrom(*m_slots[*slot]);
+            else if (same && all)
+                dim->set_dim_value((*first)[i]);
         }
         return true;
     }

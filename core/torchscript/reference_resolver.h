@@ -9,15 +9,14 @@
 // Self-contained (libtorch and the standard library only) and in a namespace of its own: the
 // workbench compiles references with it, and every generated libtorch op library carries this
 // same text, so a deployed op compiles its reference exactly as the workbench did.
-#include <torch/csrc/jit/api/compilation_unit.h>
-#include <torch/csrc/jit/api/function_impl.h>
-#include <torch/csrc/jit/frontend/resolver.h>
-#include <torch/csrc/jit/frontend/sugared_value.h>
-
 #include <cmath>
 #include <functional>
 #include <memory>
 #include <string>
+#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/frontend/resolver.h>
+#include <torch/csrc/jit/frontend/sugared_value.h>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -31,29 +30,41 @@ using Aliases = std::vector<std::pair<std::string, std::string>>; // `import x a
 
 struct TorchNamespace : torch::jit::SugaredValue
 {
-    TorchNamespace(std::string path, DTypeNamesPtr dtypes) : path(std::move(path)), dtypes(std::move(dtypes)) {}
+    TorchNamespace(std::string path, DTypeNamesPtr dtypes)
+        : path(std::move(path)), dtypes(std::move(dtypes))
+    {
+    }
     std::string kind() const override { return "module '" + path + "'"; }
 
-    std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange& loc, torch::jit::GraphFunction& m,
+    std::shared_ptr<torch::jit::SugaredValue> attr(const torch::jit::SourceRange& loc,
+                                                   torch::jit::GraphFunction& m,
                                                    const std::string& field) override
     {
         if (path == "torch") {
             // torch's own aliases of dtype names, then the names of the description's dtypes.
-            static const DTypeNames kAliases{{"float", at::kFloat}, {"double", at::kDouble}, {"half", at::kHalf},
-                                             {"short", at::kShort}, {"int", at::kInt},       {"long", at::kLong}};
+            static const DTypeNames kAliases{{"float", at::kFloat}, {"double", at::kDouble},
+                                             {"half", at::kHalf},   {"short", at::kShort},
+                                             {"int", at::kInt},     {"long", at::kLong}};
             for (const DTypeNames* names : {&kAliases, dtypes.get()})
                 if (auto it = names->find(field); it != names->end())
-                    return std::make_shared<torch::jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(it->second), loc));
+                    return std::make_shared<torch::jit::SimpleValue>(
+                        m.graph()->insertConstant(c10::IValue(it->second), loc));
             if (field == "nn") return std::make_shared<TorchNamespace>("torch.nn", dtypes);
         }
-        if (path == "torch.nn" && field == "functional") return std::make_shared<TorchNamespace>("torch.nn.functional", dtypes);
+        if (path == "torch.nn" && field == "functional")
+            return std::make_shared<TorchNamespace>("torch.nn.functional", dtypes);
         if (path == "math") {
-            static const std::unordered_map<std::string, double> kConstants{
-                {"pi", M_PI}, {"e", M_E}, {"tau", 2 * M_PI}, {"inf", HUGE_VAL}, {"nan", std::nan("")}};
+            static const std::unordered_map<std::string, double> kConstants{{"pi", M_PI},
+                                                                            {"e", M_E},
+                                                                            {"tau", 2 * M_PI},
+                                                                            {"inf", HUGE_VAL},
+                                                                            {"nan", std::nan("")}};
             if (auto it = kConstants.find(field); it != kConstants.end())
-                return std::make_shared<torch::jit::SimpleValue>(m.graph()->insertConstant(c10::IValue(it->second), loc));
+                return std::make_shared<torch::jit::SimpleValue>(
+                    m.graph()->insertConstant(c10::IValue(it->second), loc));
         }
-        return std::make_shared<torch::jit::BuiltinFunction>(c10::Symbol::aten(field), c10::nullopt);
+        return std::make_shared<torch::jit::BuiltinFunction>(c10::Symbol::aten(field),
+                                                             c10::nullopt);
     }
 
     std::string path;
@@ -62,14 +73,19 @@ struct TorchNamespace : torch::jit::SugaredValue
 
 struct Resolver : torch::jit::Resolver
 {
-    Resolver(Aliases aliases, DTypeNamesPtr dtypes) : aliases(std::move(aliases)), dtypes(std::move(dtypes)) {}
+    Resolver(Aliases aliases, DTypeNamesPtr dtypes)
+        : aliases(std::move(aliases)), dtypes(std::move(dtypes))
+    {
+    }
 
-    std::shared_ptr<torch::jit::SugaredValue> resolveValue(const std::string& name, torch::jit::GraphFunction& m,
-                                                           const torch::jit::SourceRange& loc) override
+    std::shared_ptr<torch::jit::SugaredValue>
+    resolveValue(const std::string& name, torch::jit::GraphFunction& m,
+                 const torch::jit::SourceRange& loc) override
     {
         for (const auto& [alias, target] : aliases) {
             if (alias != name) continue;
-            if (target == "torch" || target == "torch.nn" || target == "torch.nn.functional" || target == "math")
+            if (target == "torch" || target == "torch.nn" || target == "torch.nn.functional" ||
+                target == "math")
                 return std::make_shared<TorchNamespace>(target, dtypes);
             // `from torch.nn.functional import gelu`, `from torch import float32`.
             const std::size_t dot = target.rfind('.');
@@ -106,11 +122,13 @@ inline void checkOperators(const torch::jit::Block& block, const OperatorCheck& 
 }
 
 // Compiles reference text whose import lines are already blanked, given what they bound.
-inline std::shared_ptr<torch::jit::CompilationUnit> compile(const std::string& strippedSource, Aliases aliases,
-                                                            DTypeNamesPtr dtypes, const OperatorCheck& check)
+inline std::shared_ptr<torch::jit::CompilationUnit> compile(const std::string& strippedSource,
+                                                            Aliases aliases, DTypeNamesPtr dtypes,
+                                                            const OperatorCheck& check)
 {
     auto unit = std::make_shared<torch::jit::CompilationUnit>();
-    unit->define(c10::nullopt, strippedSource, std::make_shared<Resolver>(std::move(aliases), dtypes), nullptr);
+    unit->define(c10::nullopt, strippedSource,
+                 std::make_shared<Resolver>(std::move(aliases), dtypes), nullptr);
     for (torch::jit::Function* function : unit->get_functions())
         checkOperators(*torch::jit::toGraphFunction(*function).graph()->block(), check);
     return unit;
@@ -118,13 +136,15 @@ inline std::shared_ptr<torch::jit::CompilationUnit> compile(const std::string& s
 
 // Calls `function`, binding each of its arguments by name from `named`; throws when one is
 // missing, so argument order in the source does not matter.
-inline c10::IValue callByName(torch::jit::Function& function, const std::unordered_map<std::string, c10::IValue>& named)
+inline c10::IValue callByName(torch::jit::Function& function,
+                              const std::unordered_map<std::string, c10::IValue>& named)
 {
     std::vector<c10::IValue> stack;
     for (const c10::Argument& arg : function.getSchema().arguments()) {
         auto it = named.find(arg.name());
         if (it == named.end())
-            throw std::invalid_argument("the reference argument '" + arg.name() + "' is not an input or parameter of the op");
+            throw std::invalid_argument("the reference argument '" + arg.name() +
+                                        "' is not an input or parameter of the op");
         stack.push_back(it->second);
     }
     return function(std::move(stack));

@@ -35,12 +35,17 @@ const Loaded& load(const json& request)
     const std::string source = request.at("reference_source").get<std::string>();
     const std::string key = opJson + '\0' + source;
     if (loaded.program && loaded.key == key) return loaded;
-    loaded = Loaded{key, loadOpSpecText(opJson, request.value("op_json_file", "op.json"), request.value("project_dir", "")), nullptr, {}};
+    loaded = Loaded{key,
+                    loadOpSpecText(opJson, request.value("op_json_file", "op.json"),
+                                   request.value("project_dir", "")),
+                    nullptr,
+                    {}};
     if (!loaded.spec.usable()) {
         loaded.error = "op.json has errors";
         return loaded;
     }
-    auto program = ReferenceProgram::load(loaded.spec.spec, source, request.value("reference_file", "reference.py"));
+    auto program = ReferenceProgram::load(loaded.spec.spec, source,
+                                          request.value("reference_file", "reference.py"));
     loaded.program = program.program;
     if (!loaded.program) loaded.error = "the reference does not compile";
     return loaded;
@@ -59,15 +64,18 @@ json runReferenceCase(const json& request)
     for (const auto& input : spec.inputs) {
         const std::string path = runfolder::inputPath(caseDir, input.name);
         auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read)) return failed(path + ": " + *e, "ref.inputs");
+        if (auto* e = std::get_if<std::string>(&read))
+            return failed(path + ": " + *e, "ref.inputs");
         inputs.push_back(std::move(std::get<Tensor>(read)));
     }
     std::vector<rules::Value> params;
     const json given = request.value("params", json::object());
     for (const auto& p : spec.params) {
-        if (!given.contains(p.name)) return failed("parameter '" + p.name + "' is missing", "ref.inputs");
+        if (!given.contains(p.name))
+            return failed("parameter '" + p.name + "' is missing", "ref.inputs");
         auto value = paramValueFromJson(given.at(p.name), p.type);
-        if (auto* e = std::get_if<std::string>(&value)) return failed("parameter '" + p.name + "': " + *e, "ref.inputs");
+        if (auto* e = std::get_if<std::string>(&value))
+            return failed("parameter '" + p.name + "': " + *e, "ref.inputs");
         params.push_back(std::get<rules::Value>(value));
     }
 
@@ -80,15 +88,18 @@ json runReferenceCase(const json& request)
         rule.name = expected[k].at("name").get<std::string>();
         rule.shape = expected[k].at("shape").get<std::vector<std::int64_t>>();
         const auto dtype = dtypeFromName(expected[k].at("dtype").get<std::string>());
-        if (!dtype) return failed("unknown output dtype " + expected[k].at("dtype").dump(), "ref.inputs");
+        if (!dtype)
+            return failed("unknown output dtype " + expected[k].at("dtype").dump(), "ref.inputs");
         rule.dtype = *dtype;
-        if (const std::string mismatch = runfolder::mismatchWithRules(outputs[k], rule); !mismatch.empty())
+        if (const std::string mismatch = runfolder::mismatchWithRules(outputs[k], rule);
+            !mismatch.empty())
             return {{"status", "error"},
                     {"code", "ref.output"},
                     {"line", loaded.program->returnLine()},
                     {"message", "the reference returns '" + rule.name + "' as " + mismatch}};
     }
-    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty()) return failed(e, "ref.io");
+    if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty())
+        return failed(e, "ref.io");
     return {{"status", "ok"}};
 }
 

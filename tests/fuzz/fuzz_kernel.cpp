@@ -8,6 +8,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     ptowb::Diagnostics diagnostics;
-    (void)ptowb::kernel::parseKernel(std::string_view(reinterpret_cast<const char*>(data), size), "kernel.py", diagnostics);
+    (void)ptowb::kernel::parseKernel(std::string_view(reinterpret_cast<const char*>(data), size),
+                                     "kernel.py", diagnostics);
     return 0;
 }

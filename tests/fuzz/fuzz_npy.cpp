@@ -7,6 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    (void)ptowb::parseNpy(std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), size));
+    (void)ptowb::parseNpy(
+        std::span<const std::byte>(reinterpret_cast<const std::byte*>(data), size));
     return 0;
 }

@@ -7,6 +7,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    (void)ptowb::checkReferenceSource(std::string(reinterpret_cast<const char*>(data), size), "reference.py");
+    (void)ptowb::checkReferenceSource(std::string(reinterpret_cast<const char*>(data), size),
+                                      "reference.py");
     return 0;
 }

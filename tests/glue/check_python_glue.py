@@ -136,6 +136,27 @@ for case in cases:
     except Exception:
         check(attempt_name, False, traceback.format_exc())
 
+# Backend('sim'): the kernel file in the workbench's simulator, through ptowb's kernel worker
+# (PTOWB_KERNEL_WORKER names it), equal to the golden within the description's tolerance.
+if os.environ.get('PTOWB_KERNEL_WORKER'):
+    tolerances = DESCRIPTION.get('tolerance', {})
+    for case in cases:
+        inputs = [load(entry) for entry in case['inputs'].values()]
+        params = json.load(open(os.path.join(PACKAGE, case['parameters'])))
+        goldens = [load(entry) for entry in case['outputs'].values()]
+        try:
+            with module.Backend('sim'):
+                results = as_list(module.op(*inputs, **params))
+        except Exception:
+            check('sim backend runs the kernel: ' + case['name'], False, traceback.format_exc())
+            continue
+        for got, want, entry in zip(results, goldens, case['outputs'].values()):
+            half = entry['dtype'] in ('float16', 'bfloat16')
+            tolerance = tolerances.get(entry['dtype'], {'rtol': 3e-3 if half else 1e-5, 'atol': 3e-3 if half else 1e-6})
+            close = torch.allclose(got.double(), want.double(), rtol=tolerance['rtol'], atol=tolerance['atol'], equal_nan=True)
+            check('sim backend (the kernel in the simulator) equals the golden: ' + case['name'], close,
+                  'max abs error %s' % float((got.double() - want.double()).abs().max()))
+
 has_kernel = getattr(torch._C, '_dispatch_has_kernel_for_dispatch_key', None)
 check('the CPU reference is registered for CPU', has_kernel(module.QUALIFIED_NAME, 'CPU'))
 for key in ('CUDA', 'PrivateUse1'):  # an NPU is a PrivateUse1 device
