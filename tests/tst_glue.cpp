@@ -1,7 +1,8 @@
 // End to end: every sample project is exported, and its generated glue runs for real —
 // Python with Debian's torch and onnx and with the newest torch, onnx and ONNX Runtime, the
 // C++ op library and the ONNX schema library built with CMake against libtorch and libonnx,
-// and ptowb-cli onnx-infer / inspect on the model the Python side exported. C++ builds are cached in the build tree (and by ccache).
+// and ptowb-cli onnx-infer / inspect on the model the Python side exported. C++ builds are cached
+// in the build tree (and by ccache).
 #include "package/package_check.h"
 #include "package/package_export.h"
 #include "spec/inference.h"
@@ -11,7 +12,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using namespace ptowb;
@@ -24,7 +24,8 @@ struct Output
     QString text;
 };
 
-Output run(const QString& program, const QStringList& args, int timeoutMs = 600000, const QString& backend = {})
+Output run(const QString& program, const QStringList& args, int timeoutMs = 600000,
+           const QString& backend = {})
 {
     QProcess p;
     if (!backend.isEmpty()) {
@@ -71,20 +72,24 @@ nlohmann::json findViolation(const OpSpec& spec)
 {
     if (spec.cases.empty() || spec.constraints.empty()) return nlohmann::json::object();
     const CaseSpec& base = spec.cases[0];
-    auto attempt = [&](std::vector<rules::TensorInfo> inputs, std::vector<rules::Value> params) -> nlohmann::json {
+    auto attempt = [&](std::vector<rules::TensorInfo> inputs,
+                       std::vector<rules::Value> params) -> nlohmann::json {
         auto inferred = inferOutputs(spec, inputs, params);
         auto* error = std::get_if<InferenceError>(&inferred);
         if (!error || error->where != InferenceError::Where::Constraint) return nullptr;
         nlohmann::json v{{"message", error->message}};
         v["inputs"] = nlohmann::json::array(); // in the op's order
         for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-            v["inputs"].push_back({{"shape", inputs[k].shape}, {"dtype", std::string(dtypeName(inputs[k].dtype))}});
+            v["inputs"].push_back(
+                {{"shape", inputs[k].shape}, {"dtype", std::string(dtypeName(inputs[k].dtype))}});
         v["params"] = nlohmann::json::object();
-        for (std::size_t k = 0; k < spec.params.size(); ++k) v["params"][spec.params[k].name] = paramValueToJson(params[k]);
+        for (std::size_t k = 0; k < spec.params.size(); ++k)
+            v["params"][spec.params[k].name] = paramValueToJson(params[k]);
         return v;
     };
     std::vector<rules::TensorInfo> inputs;
-    for (const auto& in : base.inputs) inputs.push_back({in.shape, in.dtype});
+    for (const auto& in : base.inputs)
+        inputs.push_back({in.shape, in.dtype});
     for (std::size_t k = 0; k < inputs.size(); ++k)
         for (std::size_t d = 0; d < inputs[k].shape.size(); ++d)
             for (std::int64_t value : {std::int64_t(0), inputs[k].shape[d] + 1, std::int64_t(1)}) {
@@ -113,8 +118,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("project");
         for (const char* name : {"scale_gelu", "softmax", "matmul_bias"})
-            QTest::newRow(name) << QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name);
-        // Every parameter type, names like `torch` and `std`, and text built to break generated code.
+            QTest::newRow(name) << QStringLiteral(PTOWB_SOURCE_DIR "/projects/") +
+                                       QString::fromLatin1(name);
+        // Every parameter type, names like `torch` and `std`, and text built to break generated
+        // code.
         QTest::newRow("hostile") << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
     }
 
@@ -133,7 +140,8 @@ private Q_SLOTS:
         QVERIFY2(exported.ok(), qPrintable(exported.error));
         QVERIFY(checkPackage(exported.packageFolder).ok());
 
-        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + QString::fromLatin1(QTest::currentDataTag());
+        const QString cache =
+            QStringLiteral(PTOWB_GLUE_CACHE "/") + QString::fromLatin1(QTest::currentDataTag());
         const QString package = cache + QStringLiteral("/package");
         syncFolder(exported.packageFolder, package);
         const SpecLoadResult loaded = opened->validateSaved();
@@ -149,86 +157,152 @@ private Q_SLOTS:
             QVERIFY(f.open(QIODevice::WriteOnly));
             f.write(QByteArray::fromStdString(findViolation(spec).dump()));
         }
-        // Backend('sim') runs the kernel through ptowb's kernel worker (the hostile op's kernel is a stub).
-        const bool simulated = QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile");
-        if (simulated) qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
-        else qunsetenv("PTOWB_KERNEL_WORKER");
-        const Output python = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, work.path(), violation});
+        // Backend('sim') runs the kernel through ptowb's kernel worker (the hostile op's kernel is
+        // a stub).
+        const bool simulated =
+            QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile");
+        if (simulated)
+            qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
+        else
+            qunsetenv("PTOWB_KERNEL_WORKER");
+        const Output python =
+            run(QStringLiteral(PTOWB_PYTHON),
+                {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package,
+                 work.path(), violation});
         QVERIFY2(python.exitCode == 0, qPrintable(python.text));
         QVERIFY(python.text.contains(QStringLiteral(" passed, 0 failed")));
-        if (!spec.constraints.empty()) QVERIFY2(python.text.contains(QStringLiteral("violated constraint raises with the op.json message")), qPrintable(python.text));
+        if (!spec.constraints.empty())
+            QVERIFY2(python.text.contains(
+                         QStringLiteral("violated constraint raises with the op.json message")),
+                     qPrintable(python.text));
 
         // The same checks with the newest torch, plus opcheck, torch.compile, torch.export and
         // the dynamo ONNX exporter.
         QVERIFY2(!QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON).isEmpty(),
-                 "configure with -DPTOWB_NEWEST_TORCH_PYTHON=$(tests/glue/newest_torch_venv.sh), as ./setup.sh test does");
+                 "configure with -DPTOWB_NEWEST_TORCH_PYTHON=$(tests/glue/newest_torch_venv.sh), "
+                 "as ./setup.sh test does");
         QTemporaryDir newestWork;
-        const Output newest = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package, newestWork.path(), violation});
-        QVERIFY2(newest.exitCode == 0 && newest.text.contains(QStringLiteral(" passed, 0 failed")), qPrintable(newest.text));
+        const Output newest =
+            run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
+                {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_python_glue.py"), package,
+                 newestWork.path(), violation});
+        QVERIFY2(newest.exitCode == 0 && newest.text.contains(QStringLiteral(" passed, 0 failed")),
+                 qPrintable(newest.text));
         if (simulated)
             for (const Output* o : {&python, &newest})
-                QVERIFY2(o->text.contains(QStringLiteral("PASS sim backend (the kernel in the simulator) equals the golden")), qPrintable(o->text));
-        for (const char* expected : {"PASS torch.library.opcheck passes every test", "PASS torch.compile(fullgraph=True, dynamic=True)",
-                                     "PASS the exported program equals the golden", "PASS dynamo=True: ptowb_record is a string attribute",
+                QVERIFY2(o->text.contains(QStringLiteral(
+                             "PASS sim backend (the kernel in the simulator) equals the golden")),
+                         qPrintable(o->text));
+        for (const char* expected : {"PASS torch.library.opcheck passes every test",
+                                     "PASS torch.compile(fullgraph=True, dynamic=True)",
+                                     "PASS the exported program equals the golden",
+                                     "PASS dynamo=True: ptowb_record is a string attribute",
                                      "PASS dynamo=False: ptowb_record is a string attribute"})
             QVERIFY2(newest.text.contains(QLatin1String(expected)), qPrintable(newest.text));
 
         // ONNX Runtime runs Linear -> op -> Softmax with a dynamic batch, the op from the package.
-        const Output onnxruntime = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_onnxruntime.py"), package, newestWork.path()});
-        QVERIFY2(onnxruntime.exitCode == 0 && onnxruntime.text.contains(QStringLiteral(" passed, 0 failed")), qPrintable(onnxruntime.text));
-        QVERIFY2(onnxruntime.text.contains(QStringLiteral("PASS dynamo=True: ONNX Runtime equals torch eager at batch 1")) &&
-                     onnxruntime.text.contains(QStringLiteral("PASS dynamo=False: ONNX Runtime equals torch eager at batch 1")),
+        const Output onnxruntime =
+            run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
+                {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_onnxruntime.py"), package,
+                 newestWork.path()});
+        QVERIFY2(onnxruntime.exitCode == 0 &&
+                     onnxruntime.text.contains(QStringLiteral(" passed, 0 failed")),
+                 qPrintable(onnxruntime.text));
+        QVERIFY2(onnxruntime.text.contains(QStringLiteral(
+                     "PASS dynamo=True: ONNX Runtime equals torch eager at batch 1")) &&
+                     onnxruntime.text.contains(QStringLiteral(
+                         "PASS dynamo=False: ONNX Runtime equals torch eager at batch 1")),
                  qPrintable(onnxruntime.text));
 
         // C++: build the op library, run every case, load the model Python saved.
-        const QStringList launcher = QStringLiteral(PTOWB_CCACHE).isEmpty() ? QStringList{} : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
+        const QStringList launcher =
+            QStringLiteral(PTOWB_CCACHE).isEmpty()
+                ? QStringList{}
+                : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
         const QString torchBuild = cache + QStringLiteral("/torch-build");
         // Against Debian's libtorch, with ptowb's simulator for PTOWB_BACKEND=sim.
-        Output configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"), QStringLiteral("-B"), torchBuild,
-                                                                      QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
-                                                                      QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} + launcher);
+        Output configure = run(QStringLiteral(PTOWB_CMAKE),
+                               QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
+                                           QStringLiteral("-B"), torchBuild,
+                                           QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
+                                           QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
+                                           QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} +
+                                   launcher);
         QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
         Output build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
         QVERIFY2(build.exitCode == 0, qPrintable(build.text));
-        const Output torchCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
-                                                                           work.filePath(QStringLiteral("model.pt"))});
-        QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral("TorchScript model saved by Python runs in C++")), qPrintable(torchCheck.text));
+        const Output torchCheck =
+            run(QStringLiteral(PTOWB_TORCH_OP_CHECK),
+                {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package,
+                 qualified, work.filePath(QStringLiteral("model.pt"))});
+        QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral(
+                                                 "TorchScript model saved by Python runs in C++")),
+                 qPrintable(torchCheck.text));
         for (const char* order : {"module-first", "library-first", "library-only"}) {
-            const Output loaded = run(QStringLiteral(PTOWB_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
-                                                                  torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), QLatin1String(order)});
-            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")), qPrintable(loaded.text));
+            const Output loaded =
+                run(QStringLiteral(PTOWB_PYTHON),
+                    {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
+                     torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"),
+                     QLatin1String(order)});
+            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")),
+                     qPrintable(loaded.text));
         }
 
         // The same sources from the package alone against the newest torch's own libtorch.
-        const Output prefix = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral("-c"), QStringLiteral("import os, torch; print(os.path.dirname(torch.__file__))")});
+        const Output prefix =
+            run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
+                {QStringLiteral("-c"),
+                 QStringLiteral("import os, torch; print(os.path.dirname(torch.__file__))")});
         QVERIFY2(prefix.exitCode == 0, qPrintable(prefix.text));
         const QString newestTorchBuild = cache + QStringLiteral("/torch-build-newest");
-        configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"), QStringLiteral("-B"), newestTorchBuild,
-                                                               QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
-                                                               QStringLiteral("-DCMAKE_PREFIX_PATH=") + prefix.text.trimmed()} + launcher);
+        configure =
+            run(QStringLiteral(PTOWB_CMAKE),
+                QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
+                            QStringLiteral("-B"), newestTorchBuild,
+                            QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
+                            QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
+                            QStringLiteral("-DCMAKE_PREFIX_PATH=") + prefix.text.trimmed()} +
+                    launcher);
         QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
         build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), newestTorchBuild});
         QVERIFY2(build.exitCode == 0, qPrintable(build.text));
         for (const char* order : {"module-first", "library-first", "library-only"}) {
-            const Output loaded = run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON), {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
-                                                                               newestTorchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), QLatin1String(order)});
-            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")), qPrintable(loaded.text));
+            const Output loaded =
+                run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
+                    {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_load_order.py"), package,
+                     newestTorchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"),
+                     QLatin1String(order)});
+            QVERIFY2(loaded.exitCode == 0 && loaded.text.contains(QStringLiteral("PASS ")),
+                     qPrintable(loaded.text));
             if (QLatin1String(order) == QLatin1String("library-only"))
-                QVERIFY2(loaded.text.contains(QStringLiteral("PASS library-only: torch.compile(fullgraph=True, dynamic=True)")), qPrintable(loaded.text));
+                QVERIFY2(loaded.text.contains(QStringLiteral(
+                             "PASS library-only: torch.compile(fullgraph=True, dynamic=True)")),
+                         qPrintable(loaded.text));
         }
-        if (QString::fromLatin1(QTest::currentDataTag()) != QLatin1String("hostile")) { // its kernel is a stub
-            // PTOWB_BACKEND=sim: the same library and model run the real kernel file in the simulator.
-            const Output simCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK), {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package, qualified,
-                                                                             work.filePath(QStringLiteral("model.pt"))}, 600000, QStringLiteral("sim"));
-            QVERIFY2(simCheck.exitCode == 0 && simCheck.text.contains(QStringLiteral("PASS sim cpu kernel matches")), qPrintable(simCheck.text));
+        if (QString::fromLatin1(QTest::currentDataTag()) !=
+            QLatin1String("hostile")) { // its kernel is a stub
+            // PTOWB_BACKEND=sim: the same library and model run the real kernel file in the
+            // simulator.
+            const Output simCheck =
+                run(QStringLiteral(PTOWB_TORCH_OP_CHECK),
+                    {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package,
+                     qualified, work.filePath(QStringLiteral("model.pt"))},
+                    600000, QStringLiteral("sim"));
+            QVERIFY2(simCheck.exitCode == 0 &&
+                         simCheck.text.contains(QStringLiteral("PASS sim cpu kernel matches")),
+                     qPrintable(simCheck.text));
         }
 
-        // ONNX: ptowb-cli onnx-infer with the workbench's schema, then the generated schema library.
+        // ONNX: ptowb-cli onnx-infer with the workbench's schema, then the generated schema
+        // library.
         const QString model = work.filePath(QStringLiteral("model.onnx"));
         const QString inferredModel = work.filePath(QStringLiteral("inferred.onnx"));
-        const Output infer = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("onnx-infer"), model, QStringLiteral("--package"), package, QStringLiteral("--out"), inferredModel});
+        const Output infer = run(QStringLiteral(PTOWB_CLI),
+                                 {QStringLiteral("onnx-infer"), model, QStringLiteral("--package"),
+                                  package, QStringLiteral("--out"), inferredModel});
         QVERIFY2(infer.exitCode == 0, qPrintable(infer.text));
-        QVERIFY2(!infer.text.contains(QLatin1Char('?')), qPrintable(infer.text)); // every value after the op is known
+        QVERIFY2(!infer.text.contains(QLatin1Char('?')),
+                 qPrintable(infer.text)); // every value after the op is known
         QVERIFY(QFileInfo(inferredModel).size() > 0);
         const auto cases = [&] {
             QFile f(package + QStringLiteral("/tests/cases.json"));
@@ -237,35 +311,57 @@ private Q_SLOTS:
         }();
         for (const auto& [name, entry] : cases[0]["outputs"].items()) {
             QString dims;
-            for (const auto& d : entry["shape"]) dims += (dims.isEmpty() ? QString() : QStringLiteral(",")) + QString::number(d.get<qint64>());
-            const QString expected = QStringLiteral(": %1[%2]").arg(QString::fromStdString(entry["dtype"].get<std::string>()), dims);
-            QVERIFY2(infer.text.contains(expected), qPrintable(infer.text + QStringLiteral("\nexpected ") + expected));
+            for (const auto& d : entry["shape"])
+                dims += (dims.isEmpty() ? QString() : QStringLiteral(",")) +
+                        QString::number(d.get<qint64>());
+            const QString expected =
+                QStringLiteral(": %1[%2]")
+                    .arg(QString::fromStdString(entry["dtype"].get<std::string>()), dims);
+            QVERIFY2(infer.text.contains(expected),
+                     qPrintable(infer.text + QStringLiteral("\nexpected ") + expected));
         }
 
         const QString onnxBuild = cache + QStringLiteral("/onnx-build");
-        configure = run(QStringLiteral(PTOWB_CMAKE), QStringList{QStringLiteral("-S"), package + QStringLiteral("/onnx"), QStringLiteral("-B"), onnxBuild,
-                                                               QStringLiteral("-DCMAKE_BUILD_TYPE=Release"), QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} + launcher);
+        configure = run(QStringLiteral(PTOWB_CMAKE),
+                        QStringList{QStringLiteral("-S"), package + QStringLiteral("/onnx"),
+                                    QStringLiteral("-B"), onnxBuild,
+                                    QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
+                                    QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} +
+                            launcher);
         QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
         build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), onnxBuild});
         QVERIFY2(build.exitCode == 0, qPrintable(build.text));
-        const Output generated = run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK), {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
-                                                                             library + QStringLiteral("_register_onnx_schema"), model});
+        const Output generated =
+            run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK),
+                {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
+                 library + QStringLiteral("_register_onnx_schema"), model});
         QVERIFY2(generated.exitCode == 0, qPrintable(generated.text));
-        QCOMPARE(generated.text, infer.text); // emitted C++ rules infer exactly what the evaluator infers
+        QCOMPARE(generated.text,
+                 infer.text); // emitted C++ rules infer exactly what the evaluator infers
 
         // The model with a dynamic batch named "batch": both keep the name through the rules
         // and never lose a rank.
         const QString dynamicModel = work.filePath(QStringLiteral("model-dynamic.onnx"));
-        const Output dynamicInfer = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("onnx-infer"), dynamicModel, QStringLiteral("--package"), package});
-        QVERIFY2(dynamicInfer.exitCode == 0 && dynamicInfer.text.contains(QStringLiteral("[batch,")) && !dynamicInfer.text.contains(QStringLiteral("[?]")),
+        const Output dynamicInfer =
+            run(QStringLiteral(PTOWB_CLI),
+                {QStringLiteral("onnx-infer"), dynamicModel, QStringLiteral("--package"), package});
+        QVERIFY2(dynamicInfer.exitCode == 0 &&
+                     dynamicInfer.text.contains(QStringLiteral("[batch,")) &&
+                     !dynamicInfer.text.contains(QStringLiteral("[?]")),
                  qPrintable(dynamicInfer.text));
-        const Output dynamicGenerated = run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK), {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
-                                                                                    library + QStringLiteral("_register_onnx_schema"), dynamicModel});
+        const Output dynamicGenerated =
+            run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK),
+                {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
+                 library + QStringLiteral("_register_onnx_schema"), dynamicModel});
         QVERIFY2(dynamicGenerated.exitCode == 0, qPrintable(dynamicGenerated.text));
         QCOMPARE(dynamicGenerated.text, dynamicInfer.text);
 
-        const Output inspect = run(QStringLiteral(PTOWB_CLI), {QStringLiteral("inspect"), model, QStringLiteral("--package"), package});
-        QVERIFY2(inspect.exitCode == 0 && inspect.text.contains(QStringLiteral("matches the package")), qPrintable(inspect.text));
+        const Output inspect =
+            run(QStringLiteral(PTOWB_CLI),
+                {QStringLiteral("inspect"), model, QStringLiteral("--package"), package});
+        QVERIFY2(inspect.exitCode == 0 &&
+                     inspect.text.contains(QStringLiteral("matches the package")),
+                 qPrintable(inspect.text));
     }
 };
 

@@ -13,7 +13,6 @@
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
-
 #include <atomic>
 #include <thread>
 
@@ -33,32 +32,39 @@ Run cli(const QStringList& args)
     clock.start();
     p.start(QStringLiteral(PTOWB_CLI), args);
     if (!p.waitForFinished(120000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError()), clock.elapsed()};
 }
 
-const char* const kModes[] = {"close", "scale2", "crash", "hang", "spawn-hang", "wrong-shape", "nothing", "truncated", "garbage", "exit3"};
+const char* const kModes[] = {"close",       "scale2",  "crash",     "hang",    "spawn-hang",
+                              "wrong-shape", "nothing", "truncated", "garbage", "exit3"};
 
 // A copy of scale_gelu with one runner per fake_runner mode, plus a missing program and the
 // pypto template.
 QString makeProject(const QTemporaryDir& dir)
 {
     const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
-    for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+    for (const QString& f : source.entryList(QDir::Files))
+        QFile::copy(source.filePath(f), dir.filePath(f));
     QJsonArray runners;
     for (const char* mode : kModes)
         runners.append(QJsonObject{{"name", mode},
                                    {"kind", "device"},
                                    {"timeout_s", QString(mode).contains("hang") ? 2 : 60},
                                    {"command", QJsonArray{PTOWB_FAKE_RUNNER, mode, "{run_dir}"}}});
-    runners.append(QJsonObject{{"name", "missing"}, {"command", QJsonArray{"/nonexistent/runner", "{run_dir}"}}});
-    runners.append(QJsonObject{{"name", "pypto"},
-                               {"kind", "sim"},
-                               {"run_mode", "sim"},
-                               {"soc", "KirinX90"},
-                               {"timeout_s", 60},
-                               {"command", QJsonArray{"/usr/bin/python3", PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py", "{run_dir}", "--kernel",
-                                                      "{kernel}", "--function", "{function}", "--run-mode", "{run_mode}", "--soc", "{soc}"}}});
+    runners.append(QJsonObject{{"name", "missing"},
+                               {"command", QJsonArray{"/nonexistent/runner", "{run_dir}"}}});
+    runners.append(QJsonObject{
+        {"name", "pypto"},
+        {"kind", "sim"},
+        {"run_mode", "sim"},
+        {"soc", "KirinX90"},
+        {"timeout_s", 60},
+        {"command",
+         QJsonArray{"/usr/bin/python3", PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py",
+                    "{run_dir}", "--kernel", "{kernel}", "--function", "{function}", "--run-mode",
+                    "{run_mode}", "--soc", "{soc}"}}});
     QFile f(dir.filePath("runners.json"));
     f.open(QIODevice::WriteOnly);
     f.write(QJsonDocument(QJsonObject{{"runners", runners}}).toJson());
@@ -82,7 +88,10 @@ private:
     QTemporaryDir m_dir;
     QString m_project;
 
-    Run verify(const QString& against, const QStringList& extra = {}) { return cli(QStringList{"verify", m_project, "--against", against} + extra); }
+    Run verify(const QString& against, const QStringList& extra = {})
+    {
+        return cli(QStringList{"verify", m_project, "--against", against} + extra);
+    }
 
 private slots:
     void initTestCase()
@@ -108,9 +117,11 @@ private slots:
         QCOMPARE(y["rule"].toString(), QStringLiteral("allclose(rtol=1e-05, atol=1e-05)"));
         QCOMPARE(y["shape"].toArray(), (QJsonArray{16, 256}));
         const QJsonObject metrics = y["metrics"].toObject();
-        for (const char* key : {"max_abs_error", "mean_abs_error", "max_rel_error", "mean_rel_error", "rmse", "cosine", "rel_euclidean",
-                                "mismatch_count", "mismatch_ratio", "double_thousandth_ratio", "max_ulp", "nan_actual", "nan_expected",
-                                "inf_actual", "inf_expected"})
+        for (const char* key :
+             {"max_abs_error", "mean_abs_error", "max_rel_error", "mean_rel_error", "rmse",
+              "cosine", "rel_euclidean", "mismatch_count", "mismatch_ratio",
+              "double_thousandth_ratio", "max_ulp", "nan_actual", "nan_expected", "inf_actual",
+              "inf_expected"})
             QVERIFY2(metrics.contains(key), key);
         // Computed in double vs the reference's float32: small but real differences.
         QVERIFY(metrics["max_abs_error"].toDouble() > 0);
@@ -132,7 +143,8 @@ private slots:
         QCOMPARE(failures, 0);
 
         // The runs can be reopened: both folders follow the protocol.
-        const QString target = report["target_run"].toString(), reference = report["reference_run"].toString();
+        const QString target = report["target_run"].toString(),
+                      reference = report["reference_run"].toString();
         for (const QString& run : {target, reference}) {
             QVERIFY(QFileInfo::exists(run + "/small/inputs/x.npy"));
             QVERIFY(QFileInfo::exists(run + "/small/outputs/y.npy"));
@@ -140,9 +152,11 @@ private slots:
             QCOMPARE(readJson(run + "/small/run.json")["status"].toString(), QStringLiteral("ok"));
         }
         QCOMPARE(readJson(target + "/small/params.json")["channels"].toInt(), 32);
-        const Run again = cli({"compare", target + "/wide_fp32/outputs/y.npy", reference + "/wide_fp32/outputs/y.npy", "--json"});
+        const Run again = cli({"compare", target + "/wide_fp32/outputs/y.npy",
+                               reference + "/wide_fp32/outputs/y.npy", "--json"});
         QCOMPARE(again.exitCode, 0);
-        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["verdict"].toString(), QStringLiteral("pass"));
+        QCOMPARE(QJsonDocument::fromJson(again.out.toUtf8()).object()["verdict"].toString(),
+                 QStringLiteral("pass"));
     }
 
     void failsAgainstAWrongRunner()
@@ -154,13 +168,15 @@ private slots:
         QVERIFY(r.out.contains("worst at ["));
         const QJsonObject report = readJson(json);
         QCOMPARE(report["verdict"].toString(), QStringLiteral("fail"));
-        const QJsonObject y = report["cases"].toArray()[0].toObject()["outputs"].toObject()["y"].toObject();
+        const QJsonObject y =
+            report["cases"].toArray()[0].toObject()["outputs"].toObject()["y"].toObject();
         QCOMPARE(y["verdict"].toString(), QStringLiteral("fail"));
         QVERIFY(y["reason"].toString().contains("elements exceed atol + rtol*|expected|"));
         QCOMPARE(y["worst"].toArray().size(), 10);
         const QJsonObject worst = y["worst"].toArray()[0].toObject();
         QCOMPARE(worst["index"].toArray().size(), 2);
-        QVERIFY(std::abs(worst["actual"].toDouble() - 2 * worst["expected"].toDouble()) < 0.01 * std::abs(worst["actual"].toDouble()) + 1e-3);
+        QVERIFY(std::abs(worst["actual"].toDouble() - 2 * worst["expected"].toDouble()) <
+                0.01 * std::abs(worst["actual"].toDouble()) + 1e-3);
         QFile xml(junit);
         QVERIFY(xml.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(xml.readAll());
@@ -172,25 +188,37 @@ private slots:
     {
         QTest::addColumn<QString>("runner");
         QTest::addColumn<QString>("message");
-        QTest::newRow("crash") << "crash" << "runner 'crash' crashed";
-        QTest::newRow("hang") << "hang" << "did not finish within 2 s and was stopped";
-        QTest::newRow("hang with children") << "spawn-hang" << "did not finish within 2 s";
-        QTest::newRow("wrong shape") << "wrong-shape" << "output 'y' is float16[1, 1], but the rules say float16[4, 32]";
-        QTest::newRow("no output") << "nothing" << "output 'y' was not written (expected outputs/y.npy)";
-        QTest::newRow("truncated output") << "truncated" << "output 'y' is unreadable";
-        QTest::newRow("garbage output") << "garbage" << "bad magic";
-        QTest::newRow("non-zero exit") << "exit3" << "exited with status 3";
-        QTest::newRow("missing program") << "missing" << "cannot start /nonexistent/runner";
+        QTest::newRow("crash") << "crash"
+                               << "runner 'crash' crashed";
+        QTest::newRow("hang") << "hang"
+                              << "did not finish within 2 s and was stopped";
+        QTest::newRow("hang with children") << "spawn-hang"
+                                            << "did not finish within 2 s";
+        QTest::newRow("wrong shape")
+            << "wrong-shape"
+            << "output 'y' is float16[1, 1], but the rules say float16[4, 32]";
+        QTest::newRow("no output") << "nothing"
+                                   << "output 'y' was not written (expected outputs/y.npy)";
+        QTest::newRow("truncated output") << "truncated"
+                                          << "output 'y' is unreadable";
+        QTest::newRow("garbage output") << "garbage"
+                                        << "bad magic";
+        QTest::newRow("non-zero exit") << "exit3"
+                                       << "exited with status 3";
+        QTest::newRow("missing program") << "missing"
+                                         << "cannot start /nonexistent/runner";
     }
 
     void brokenRunners()
     {
         QFETCH(QString, runner);
         QFETCH(QString, message);
-        const QString json = m_dir.filePath(runner + ".json"), junit = m_dir.filePath(runner + ".xml");
+        const QString json = m_dir.filePath(runner + ".json"),
+                      junit = m_dir.filePath(runner + ".xml");
         const Run r = verify(runner, {"--case", "small", "--json", json, "--junit", junit});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains("ERROR small: ") && r.out.contains(message), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("ERROR small: ") && r.out.contains(message),
+                 qPrintable(r.out + r.err));
         QVERIFY2(r.ms < 15000, "a broken runner must not hang the caller");
         const QJsonObject c = readJson(json)["cases"].toArray()[0].toObject();
         QCOMPARE(c["verdict"].toString(), QStringLiteral("fail"));
@@ -208,30 +236,38 @@ private slots:
         makeProject(dir);
         QFile reference(dir.filePath("reference.py"));
         QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        reference.write("import torch\nfrom torch import Tensor\n\n\n"
-                        "def scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
-                        "    y = x[:, :channels] * scale\n"
-                        "    i = 0\n"
-                        "    while i >= 0:\n"
-                        "        i = i + 1\n"
-                        "    return y\n");
+        reference.write(
+            "import torch\nfrom torch import Tensor\n\n\n"
+            "def scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+            "    y = x[:, :channels] * scale\n"
+            "    i = 0\n"
+            "    while i >= 0:\n"
+            "        i = i + 1\n"
+            "    return y\n");
         reference.close();
-        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("run"), "--time-limit", "2"});
-        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("the reference did not finish within 2 s"), qPrintable(r.out + r.err));
+        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out",
+                           dir.filePath("run"), "--time-limit", "2"});
+        QVERIFY2(r.exitCode != 0 &&
+                     (r.out + r.err).contains("the reference did not finish within 2 s"),
+                 qPrintable(r.out + r.err));
         QVERIFY2(r.ms < 15000, "a reference that never returns must not hang the caller");
         // The next run gets a fresh worker and a reference that works.
         QFile::remove(dir.filePath("reference.py"));
-        QVERIFY(QFile::copy(PTOWB_SOURCE_DIR "/projects/scale_gelu/reference.py", dir.filePath("reference.py")));
-        const Run again = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("run2")});
+        QVERIFY(QFile::copy(PTOWB_SOURCE_DIR "/projects/scale_gelu/reference.py",
+                            dir.filePath("reference.py")));
+        const Run again = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out",
+                               dir.filePath("run2")});
         QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
         const Run bad = cli({"run", dir.path(), "--backend", "ref", "--time-limit", "soon"});
-        QVERIFY2(bad.exitCode != 0 && bad.err.contains("--time-limit takes seconds"), qPrintable(bad.err));
+        QVERIFY2(bad.exitCode != 0 && bad.err.contains("--time-limit takes seconds"),
+                 qPrintable(bad.err));
     }
 
     // A case too big for this machine is refused from its shapes, before anything is allocated.
     void caseOverTheMemoryLimitIsRefused()
     {
-        if (ptowb::defaultMemoryLimit() > (std::uint64_t(30) << 30)) QSKIP("this machine has the memory for the case");
+        if (ptowb::defaultMemoryLimit() > (std::uint64_t(30) << 30))
+            QSKIP("this machine has the memory for the case");
         QTemporaryDir dir;
         makeProject(dir);
         QFile file(dir.filePath("op.json"));
@@ -239,8 +275,10 @@ private slots:
         QJsonObject op = QJsonDocument::fromJson(file.readAll()).object();
         file.close();
         QJsonArray cases = op["cases"].toArray();
-        QJsonObject first = cases[0].toObject(), inputs = first["inputs"].toObject(), x = inputs["x"].toObject();
-        x["shape"] = QJsonArray{46340, 46340}; // just under 2^31 elements: valid, but 8 GiB of float32
+        QJsonObject first = cases[0].toObject(), inputs = first["inputs"].toObject(),
+                    x = inputs["x"].toObject();
+        x["shape"] =
+            QJsonArray{46340, 46340}; // just under 2^31 elements: valid, but 8 GiB of float32
         x["dtype"] = "float32";
         inputs["x"] = x;
         first["inputs"] = inputs;
@@ -250,8 +288,10 @@ private slots:
         file.write(QJsonDocument(op).toJson());
         file.close();
         const QString name = first["name"].toString();
-        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", name, "--out", dir.filePath("run")});
-        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("needs about") && (r.out + r.err).contains("half of this machine's RAM"),
+        const Run r = cli(
+            {"run", dir.path(), "--backend", "ref", "--case", name, "--out", dir.filePath("run")});
+        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("needs about") &&
+                     (r.out + r.err).contains("half of this machine's RAM"),
                  qPrintable(r.out + r.err));
         QVERIFY2(r.ms < 10000, "the case must be refused before its inputs are made");
     }
@@ -262,10 +302,13 @@ private slots:
         QProcess probe;
         probe.start("/usr/bin/python3", {"-c", "import pypto"});
         probe.waitForFinished();
-        if (probe.exitCode() == 0) QSKIP("PyPTO is installed here; the missing-PyPTO path cannot be shown");
+        if (probe.exitCode() == 0)
+            QSKIP("PyPTO is installed here; the missing-PyPTO path cannot be shown");
         const Run r = verify("pypto", {"--case", "small"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains("exited with status") && r.out.contains("is not available in /usr/bin/python3"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("exited with status") &&
+                     r.out.contains("is not available in /usr/bin/python3"),
+                 qPrintable(r.out));
         // Its own argument handling.
         QProcess usage;
         usage.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py"});
@@ -273,7 +316,8 @@ private slots:
         QCOMPARE(usage.exitCode(), 2);
         QVERIFY(usage.readAllStandardError().contains("required"));
         QProcess notACase;
-        notACase.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py", m_dir.path(), "--kernel", "k.py", "--function", "f"});
+        notACase.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/resources/runners/pypto_runner.py",
+                                            m_dir.path(), "--kernel", "k.py", "--function", "f"});
         notACase.waitForFinished();
         QCOMPARE(notACase.exitCode(), 2);
         QVERIFY(notACase.readAllStandardError().contains("is not a case folder"));
@@ -287,11 +331,15 @@ private slots:
         QVERIFY(r.out.contains("small: ok"));
         const QJsonObject record = readJson(out + "/wide_fp32/run.json");
         QCOMPARE(record["backend"].toString(), QStringLiteral("ref"));
-        QCOMPARE(record["inputs"].toArray()[0].toObject()["dtype"].toString(), QStringLiteral("float32"));
-        QCOMPARE(record["outputs"].toArray()[0].toObject()["shape"].toArray(), (QJsonArray{16, 256}));
-        const Run external = cli({"run", m_project, "--backend", "crash", "--case", "small", "--out", m_dir.filePath("crashrun")});
+        QCOMPARE(record["inputs"].toArray()[0].toObject()["dtype"].toString(),
+                 QStringLiteral("float32"));
+        QCOMPARE(record["outputs"].toArray()[0].toObject()["shape"].toArray(),
+                 (QJsonArray{16, 256}));
+        const Run external = cli({"run", m_project, "--backend", "crash", "--case", "small",
+                                  "--out", m_dir.filePath("crashrun")});
         QCOMPARE(external.exitCode, 1);
-        QCOMPARE(readJson(m_dir.filePath("crashrun/small/run.json"))["status"].toString(), QStringLiteral("crashed"));
+        QCOMPARE(readJson(m_dir.filePath("crashrun/small/run.json"))["status"].toString(),
+                 QStringLiteral("crashed"));
     }
 
     void cancelKillsTheRunner()
@@ -304,14 +352,16 @@ private slots:
         });
         QElapsedTimer clock;
         clock.start();
-        const ptowb::ProcessOutcome outcome = ptowb::runProcess({PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(), 600, &cancel);
+        const ptowb::ProcessOutcome outcome = ptowb::runProcess(
+            {PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(), 600, &cancel);
         canceller.join();
         QCOMPARE(outcome.status, ptowb::ProcessOutcome::Status::Cancelled);
         QVERIFY(clock.elapsed() < 5000);
         // The runner's child went with it: nothing in its process group survives.
         auto survivors = [&] {
             QProcess pgrep;
-            pgrep.start("pgrep", {"-f", QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path()});
+            pgrep.start("pgrep",
+                        {"-f", QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path()});
             pgrep.waitForFinished();
             return pgrep.readAllStandardOutput().trimmed();
         };
@@ -322,15 +372,20 @@ private slots:
     {
         QTemporaryDir dir;
         const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
-        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+        for (const QString& f : source.entryList(QDir::Files))
+            QFile::copy(source.filePath(f), dir.filePath(f));
         QFile reference(dir.filePath("reference.py"));
         QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: "
+                        "Tensor, scale: float, channels: int) -> Tensor:\n"
                         "    y = x * scale\n    return y\n");
         reference.close();
-        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out", dir.filePath("out")});
+        const Run r = cli({"run", dir.path(), "--backend", "ref", "--case", "small", "--out",
+                           dir.filePath("out")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(dir.filePath("reference.py") + ":7:1: error: the reference returns 'y' as float16[4, 64], but the rules say float16[4, 32]"),
+        QVERIFY2(r.out.contains(dir.filePath("reference.py") +
+                                ":7:1: error: the reference returns 'y' as float16[4, 64], but the "
+                                "rules say float16[4, 32]"),
                  qPrintable(r.out));
     }
 
@@ -340,18 +395,23 @@ private slots:
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert("PTOWB_REFERENCE_MODULE", "/nonexistent/libptowb_reference.so");
         p.setProcessEnvironment(env);
-        p.start(QStringLiteral(PTOWB_CLI), {"run", m_project, "--backend", "ref", "--out", m_dir.filePath("noengine")});
+        p.start(QStringLiteral(PTOWB_CLI),
+                {"run", m_project, "--backend", "ref", "--out", m_dir.filePath("noengine")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 1);
         const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(err.contains("reference.py:1:1: error: the CPU reference engine (libtorch) cannot be loaded: "
-                              "/nonexistent/libptowb_reference.so does not exist"), qPrintable(err));
+        QVERIFY2(
+            err.contains(
+                "reference.py:1:1: error: the CPU reference engine (libtorch) cannot be loaded: "
+                "/nonexistent/libptowb_reference.so does not exist"),
+            qPrintable(err));
     }
 
     void samplesVerifyAgainstTheSimulator_data()
     {
         QTest::addColumn<QString>("sample");
-        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"}) QTest::newRow(name) << QString::fromLatin1(name);
+        for (const char* name : {"scale_gelu", "softmax", "matmul_bias"})
+            QTest::newRow(name) << QString::fromLatin1(name);
     }
 
     // The real kernel files, run by the built-in simulator, match the reference.
@@ -360,9 +420,11 @@ private slots:
         QFETCH(QString, sample);
         QTemporaryDir dir;
         for (const char* file : {"op.json", "kernel.py", "reference.py"})
-            QVERIFY(QFile::copy(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + sample + "/" + file, dir.filePath(file)));
+            QVERIFY(QFile::copy(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + sample + "/" + file,
+                                dir.filePath(file)));
         const QString trace = dir.filePath("trace.json");
-        const Run r = cli({"verify", dir.path(), "--against", "sim", "--platform", "KirinX90", "--trace", trace});
+        const Run r = cli(
+            {"verify", dir.path(), "--against", "sim", "--platform", "KirinX90", "--trace", trace});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY(!r.out.contains("FAIL"));
         const QJsonObject json = readJson(trace);
@@ -379,7 +441,8 @@ private slots:
         QCOMPARE(cli({"compare", "a.npy"}).exitCode, 2);
         QTemporaryDir empty;
         const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"));
-        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), empty.filePath(f));
+        for (const QString& f : source.entryList(QDir::Files))
+            QFile::copy(source.filePath(f), empty.filePath(f));
         const Run none = cli({"verify", empty.path()});
         QCOMPARE(none.exitCode, 2);
         QVERIFY(none.err.contains("configure one in runners.json"));
@@ -389,21 +452,27 @@ private slots:
     {
         QTemporaryDir dir;
         const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"));
-        for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+        for (const QString& f : source.entryList(QDir::Files))
+            QFile::copy(source.filePath(f), dir.filePath(f));
         QFile f(dir.filePath("runners.json"));
         f.open(QIODevice::WriteOnly);
         f.write("[{\"name\": \"x\", \"command\": [\"prog\", \"{nope}\"]}]");
         f.close();
         const Run r = cli({"verify", dir.path(), "--against", "x"});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("runners.json:1:36: error: unknown placeholder {nope}"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("runners.json:1:36: error: unknown placeholder {nope}"),
+                 qPrintable(r.err));
     }
 
     void compareCommand()
     {
         const QString out = m_dir.filePath("cmp");
-        QVERIFY(cli({"run", m_project, "--backend", "close", "--case", "small", "--out", out + "-a"}).exitCode == 0);
-        QVERIFY(cli({"run", m_project, "--backend", "scale2", "--case", "small", "--out", out + "-b"}).exitCode == 0);
+        QVERIFY(
+            cli({"run", m_project, "--backend", "close", "--case", "small", "--out", out + "-a"})
+                .exitCode == 0);
+        QVERIFY(
+            cli({"run", m_project, "--backend", "scale2", "--case", "small", "--out", out + "-b"})
+                .exitCode == 0);
         const QString a = out + "-a/small/outputs/y.npy", b = out + "-b/small/outputs/y.npy";
         const Run same = cli({"compare", a, a});
         QCOMPARE(same.exitCode, 0);

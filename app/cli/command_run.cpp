@@ -1,17 +1,15 @@
 #include "commands.h"
-
 #include "run/tolerance_defaults.h"
-
 #include "run/verification.h"
 
 #include <QDir>
-
 #include <iostream>
 #include <ostream>
 
 namespace ptowb::cli {
 
-int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err, RunnableProject& out)
+int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err,
+                        RunnableProject& out)
 {
     std::optional<Project>& project = out.project;
     SpecLoadResult& spec = out.loaded;
@@ -25,14 +23,18 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
         return kFailure;
     }
     runners = loadRunnerConfigs(project->runnerConfigFiles());
-    for (const Diagnostic& d : runners.diagnostics) err << formatDiagnostic(d) << '\n';
+    for (const Diagnostic& d : runners.diagnostics)
+        err << formatDiagnostic(d) << '\n';
     const ToleranceDefaults tolerances = loadToleranceDefaults(project->toleranceConfigFiles());
-    for (const Diagnostic& d : tolerances.diagnostics) err << formatDiagnostic(d) << '\n';
+    for (const Diagnostic& d : tolerances.diagnostics)
+        err << formatDiagnostic(d) << '\n';
     if (hasErrors(tolerances.diagnostics)) return kFailure;
     spec.spec.tolerance = withDefaults(spec.spec.tolerance, tolerances.tolerance);
-    if (const std::string c = cmd.values("case").empty() ? "" : cmd.values("case").back(); !c.empty()) {
+    if (const std::string c = cmd.values("case").empty() ? "" : cmd.values("case").back();
+        !c.empty()) {
         bool found = false;
-        for (const auto& testCase : spec.spec.cases) found = found || testCase.name == c;
+        for (const auto& testCase : spec.spec.cases)
+            found = found || testCase.name == c;
         if (!found) {
             err << "ptowb-cli: the op has no case '" << c << "'\n";
             return kUsageError;
@@ -43,7 +45,8 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture] [--time-limit S]";
+    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] "
+                        "[--platform P] [--trace FILE] [--capture] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;
@@ -57,22 +60,27 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     SimRunOptions sim;
     if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
     BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, p.runners, sim);
-    for (const Diagnostic& d : choice.diagnostics) err << formatDiagnostic(d) << '\n';
+    for (const Diagnostic& d : choice.diagnostics)
+        err << formatDiagnostic(d) << '\n';
     if (!choice.backend) {
         err << "ptowb-cli: " << choice.error << '\n';
         return choice.diagnostics.empty() ? kUsageError : kFailure;
     }
     RunOptions options;
     options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();
-    options.runDir = cmd.values("out").empty()
-                         ? QDir(project->runsFolder()).filePath(QString::fromStdString(runfolder::newRunId(choice.backend->name()))).toStdString()
-                         : cmd.values("out").back();
+    options.runDir =
+        cmd.values("out").empty()
+            ? QDir(project->runsFolder())
+                  .filePath(QString::fromStdString(runfolder::newRunId(choice.backend->name())))
+                  .toStdString()
+            : cmd.values("out").back();
     const std::vector<CaseRun> runs = runCases(loaded.spec, projectDir, *choice.backend, options);
     int failed = 0;
     for (const CaseRun& r : runs) {
         if (r.ok()) {
             out << r.caseName << ": ok (" << r.record.durationSeconds << " s";
-            if (r.record.costEstimateUs >= 0) out << ", estimated " << r.record.costEstimateUs << " us on the device";
+            if (r.record.costEstimateUs >= 0)
+                out << ", estimated " << r.record.costEstimateUs << " us on the device";
             out << ") -> " << r.dir << '\n';
             continue;
         }
@@ -80,8 +88,10 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         out << r.caseName << ": " << r.record.status << ": " << r.record.error << '\n';
         if (!r.record.stderrTail.empty()) out << "  stderr: " << r.record.stderrTail << '\n';
     }
-    if (!runs.empty() && !copyTrace(cmd, options.runDir, runs.front().caseName, err)) return kUsageError;
-    err << runs.size() << " case" << (runs.size() == 1 ? "" : "s") << " run, " << failed << " failed; run folder " << options.runDir << '\n';
+    if (!runs.empty() && !copyTrace(cmd, options.runDir, runs.front().caseName, err))
+        return kUsageError;
+    err << runs.size() << " case" << (runs.size() == 1 ? "" : "s") << " run, " << failed
+        << " failed; run folder " << options.runDir << '\n';
     return failed ? kFailure : kSuccess;
 }
 

@@ -1,7 +1,5 @@
 #include "commands.h"
-
 #include "io/atomic_write.h"
-
 #include "run/reports.h"
 #include "run/verification.h"
 
@@ -12,7 +10,8 @@ namespace ptowb::cli {
 
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
+    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] "
+                        "[--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;
@@ -21,7 +20,8 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     std::string against = cmd.values("against").empty() ? "" : cmd.values("against").back();
     if (against.empty()) {
         if (runners.runners.empty()) {
-            err << "ptowb-cli: nothing to verify against: name a runner with --against, or configure one in runners.json\n";
+            err << "ptowb-cli: nothing to verify against: name a runner with --against, or "
+                   "configure one in runners.json\n";
             return kUsageError;
         }
         against = runners.runners.front().name;
@@ -32,7 +32,8 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
     BackendChoice target = makeBackend(against, loaded.spec, projectDir, runners, sim);
     for (const BackendChoice* choice : {&reference, &target}) {
-        for (const Diagnostic& d : choice->diagnostics) err << formatDiagnostic(d) << '\n';
+        for (const Diagnostic& d : choice->diagnostics)
+            err << formatDiagnostic(d) << '\n';
         if (!choice->backend) {
             err << "ptowb-cli: " << choice->error << '\n';
             return choice->diagnostics.empty() ? kUsageError : kFailure;
@@ -41,10 +42,13 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     RunOptions options;
     options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();
     const VerificationReport report =
-        verify(loaded.spec, projectDir, *reference.backend, *target.backend, project->runsFolder().toStdString(), options);
+        verify(loaded.spec, projectDir, *reference.backend, *target.backend,
+               project->runsFolder().toStdString(), options);
 
     out << verificationSummary(report);
-    if (!report.cases.empty() && !copyTrace(cmd, report.targetRunDir, report.cases.front().caseName, err)) return kUsageError;
+    if (!report.cases.empty() &&
+        !copyTrace(cmd, report.targetRunDir, report.cases.front().caseName, err))
+        return kUsageError;
     auto writeReport = [&](const char* option, const std::string& text) {
         for (const std::string& path : cmd.values(option)) {
             if (std::string e = writeAtomically(path, {text}); !e.empty()) {
@@ -54,8 +58,11 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         }
         return true;
     };
-    if (!writeReport("json", verificationJson(report).dump(2) + "\n") || !writeReport("junit", verificationJUnit(report))) return kUsageError;
-    err << loaded.spec.name << " vs " << report.target << ": " << (report.pass() ? "PASS" : "FAIL") << " (runs in " << report.targetRunDir << ")\n";
+    if (!writeReport("json", verificationJson(report).dump(2) + "\n") ||
+        !writeReport("junit", verificationJUnit(report)))
+        return kUsageError;
+    err << loaded.spec.name << " vs " << report.target << ": " << (report.pass() ? "PASS" : "FAIL")
+        << " (runs in " << report.targetRunDir << ")\n";
     return report.pass() ? kSuccess : kFailure;
 }
 

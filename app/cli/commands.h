@@ -20,16 +20,19 @@ struct RunnableProject
 
 // Loads what `run` and `verify` need and checks --case; prints problems. Returns the exit
 // code to stop with, or -1 to go on.
-int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err, RunnableProject& out);
+int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream& err,
+                        RunnableProject& out);
 
 // Opens the one project a command names, or prints why not (usage or I/O: exit code 2).
-std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err);
+std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage,
+                                           std::ostream& err);
 
 // --platform NAME|FILE, --trace FILE (implies a platform), --capture: how `sim` runs;
 // --time-limit SECONDS: how long one case of the kernel or the reference may take (60).
 bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options);
 // Copies the named case's trace.json to --trace FILE when given.
-bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName, std::ostream& err);
+bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName,
+               std::ostream& err);
 
 int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);

@@ -49,9 +49,13 @@ int main(int argc, char** argv)
     cmd.command = args[0];
     args.erase(args.begin());
     // `compare --json` is a switch; `verify --json FILE` names a file.
-    const std::vector<std::string> valued = cmd.command == "compare"
-                                                ? std::vector<std::string>{"rtol", "atol"}
-                                                : std::vector<std::string>{"input", "param", "backend", "case", "out", "against", "json", "junit", "package", "platform", "trace", "target", "template", "name", "namespace", "time-limit"};
+    const std::vector<std::string> valued =
+        cmd.command == "compare"
+            ? std::vector<std::string>{"rtol", "atol"}
+            : std::vector<std::string>{"input",    "param",    "backend",   "case",
+                                       "out",      "against",  "json",      "junit",
+                                       "package",  "platform", "trace",     "target",
+                                       "template", "name",     "namespace", "time-limit"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;

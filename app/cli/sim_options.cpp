@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "run/platforms.h"
 #include "run/run_folder.h"
 
@@ -16,14 +15,16 @@ bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRun
         char* end = nullptr;
         const double seconds = std::strtod(limits.back().c_str(), &end);
         if (end == limits.back().c_str() || *end != '\0' || !(seconds > 0) || seconds > 86400) {
-            err << "ptowb-cli: --time-limit takes seconds, more than 0 and at most 86400, not '" << limits.back() << "'\n";
+            err << "ptowb-cli: --time-limit takes seconds, more than 0 and at most 86400, not '"
+                << limits.back() << "'\n";
             return false;
         }
         options.timeoutSeconds = seconds;
     }
     const auto platforms = cmd.values("platform");
     std::string platform = platforms.empty() ? "" : platforms.back();
-    if (platform.empty() && !cmd.values("trace").empty()) platform = "generic"; // a trace needs estimates
+    if (platform.empty() && !cmd.values("trace").empty())
+        platform = "generic"; // a trace needs estimates
     if (platform.empty()) return true;
     std::string error;
     options.platformFile = findPlatformFile(platform, error);
@@ -31,14 +32,18 @@ bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRun
     return !options.platformFile.empty();
 }
 
-bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName, std::ostream& err)
+bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName,
+               std::ostream& err)
 {
     const auto traces = cmd.values("trace");
     if (traces.empty()) return true;
     const std::string source = runfolder::caseDir(runDir, caseName) + "/trace.json";
     std::error_code ec;
-    std::filesystem::copy_file(source, traces.back(), std::filesystem::copy_options::overwrite_existing, ec);
-    if (ec) err << "ptowb-cli: cannot write the trace " << traces.back() << ": " << ec.message() << '\n';
+    std::filesystem::copy_file(source, traces.back(),
+                               std::filesystem::copy_options::overwrite_existing, ec);
+    if (ec)
+        err << "ptowb-cli: cannot write the trace " << traces.back() << ": " << ec.message()
+            << '\n';
     return !ec;
 }
 

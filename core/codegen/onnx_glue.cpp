@@ -3,7 +3,6 @@
 #include "codegen/template_text.h"
 #include "spec/dtype_combinations.h"
 
-
 namespace ptowb::codegen {
 
 namespace {
@@ -176,7 +175,8 @@ extern "C" void @PACKAGE@_register_onnx_schema()
 std::string typeList(const std::vector<DType>& dtypes)
 {
     std::string out;
-    for (DType d : dtypes) out += (out.empty() ? "" : ", ") + std::string("\"") + onnxTensorType(d) + "\"";
+    for (DType d : dtypes)
+        out += (out.empty() ? "" : ", ") + std::string("\"") + onnxTensorType(d) + "\"";
     return "{" + out + "}";
 }
 
@@ -184,33 +184,53 @@ std::string typeList(const std::vector<DType>& dtypes)
 std::string attributeDefault(const rules::Value& v, ParamType type)
 {
     switch (type) {
-    case ParamType::Bool: return "std::int64_t(" + std::string(v.asBool() ? "1" : "0") + ")";
-    case ParamType::Float: return "float(" + cppLiteral(v) + ")";
+    case ParamType::Bool:
+        return "std::int64_t(" + std::string(v.asBool() ? "1" : "0") + ")";
+    case ParamType::Float:
+        return "float(" + cppLiteral(v) + ")";
     case ParamType::FloatList: {
         std::string out = "std::vector<float>{";
-        for (std::size_t k = 0; k < v.floats.size(); ++k) out += (k ? ", " : "") + std::string("float(") + cppLiteral(rules::Value::ofFloat(v.floats[k])) + ")";
+        for (std::size_t k = 0; k < v.floats.size(); ++k)
+            out += (k ? ", " : "") + std::string("float(") +
+                   cppLiteral(rules::Value::ofFloat(v.floats[k])) + ")";
         return out + "}";
     }
-    default: return cppLiteral(v);
+    default:
+        return cppLiteral(v);
     }
 }
 
 std::string readAttribute(const ParamSpec& p, const std::string& variable)
 {
     const std::string a = "a_" + variable;
-    std::string out = "    const onnx::AttributeProto* " + a + " = attribute(ctx, " + cppCharLiteral(p.name) + ", " +
-                      (p.defaultValue ? "false" : "true") + ");\n";
-    const std::string fallback = p.defaultValue ? cppLiteral(*p.defaultValue) : std::string(paramTypeInfo(p.type).cppValue) + "{}";
+    std::string out = "    const onnx::AttributeProto* " + a + " = attribute(ctx, " +
+                      cppCharLiteral(p.name) + ", " + (p.defaultValue ? "false" : "true") + ");\n";
+    const std::string fallback = p.defaultValue
+                                     ? cppLiteral(*p.defaultValue)
+                                     : std::string(paramTypeInfo(p.type).cppValue) + "{}";
     std::string value;
     switch (p.type) {
-    case ParamType::Bool: value = a + "->i() != 0"; break;
-    case ParamType::Int: value = a + "->i()"; break;
-    case ParamType::Float: value = "double(" + a + "->f())"; break;
-    case ParamType::Str: value = a + "->s()"; break;
-    case ParamType::IntList: value = "std::vector<std::int64_t>(" + a + "->ints().begin(), " + a + "->ints().end())"; break;
-    case ParamType::FloatList: value = "std::vector<double>(" + a + "->floats().begin(), " + a + "->floats().end())"; break;
+    case ParamType::Bool:
+        value = a + "->i() != 0";
+        break;
+    case ParamType::Int:
+        value = a + "->i()";
+        break;
+    case ParamType::Float:
+        value = "double(" + a + "->f())";
+        break;
+    case ParamType::Str:
+        value = a + "->s()";
+        break;
+    case ParamType::IntList:
+        value = "std::vector<std::int64_t>(" + a + "->ints().begin(), " + a + "->ints().end())";
+        break;
+    case ParamType::FloatList:
+        value = "std::vector<double>(" + a + "->floats().begin(), " + a + "->floats().end())";
+        break;
     }
-    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a + " ? " + value + " : " + fallback + ";\n";
+    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a +
+           " ? " + value + " : " + fallback + ";\n";
     return out;
 }
 
@@ -225,78 +245,102 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
 
     std::string fromOnnx, toOnnx;
     for (const auto& info : allDTypes()) {
-        fromOnnx += "    case " + std::to_string(info.onnxElementType) + ": return ptowb::DType::" + std::string(info.cppEnum) + "; // " +
+        fromOnnx += "    case " + std::to_string(info.onnxElementType) +
+                    ": return ptowb::DType::" + std::string(info.cppEnum) + "; // " +
                     std::string(info.onnxName) + "\n";
-        toOnnx += "    case ptowb::DType::" + std::string(info.cppEnum) + ": return " + std::to_string(info.onnxElementType) + ";\n";
+        toOnnx += "    case ptowb::DType::" + std::string(info.cppEnum) + ": return " +
+                  std::to_string(info.onnxElementType) + ";\n";
     }
 
     std::string gen = "void inferTypesAndShapes(onnx::InferenceContext& ctx)\n{\n";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" + std::to_string(k) + ")};\n";
-    for (std::size_t k = 0; k < spec.params.size(); ++k) gen += readAttribute(spec.params[k], names.params[k]);
+        gen += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" +
+               std::to_string(k) + ")};\n";
+    for (std::size_t k = 0; k < spec.params.size(); ++k)
+        gen += readAttribute(spec.params[k], names.params[k]);
     gen += "    const bool unknownDims = false";
-    for (const auto& n : names.inputs) gen += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
+    for (const auto& n : names.inputs)
+        gen += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
     gen += ";\n";
     for (const auto& c : spec.constraints) {
         gen += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
         gen += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
         gen += "            fail_shape_inference(kQualifiedName, \": \", " +
-               cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold" : c.message) + ");\n";
+               cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
+                                                  : c.message) +
+               ");\n";
         gen += "    });\n";
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const OutputSpec& out = spec.outputs[k];
         const std::string index = std::to_string(k);
         gen += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
-        gen += "        ctx.getOutputType(" + index + ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
+        gen += "        ctx.getOutputType(" + index +
+               ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
                emitCpp(out.dtype->root(), names) + "));\n    });\n";
         gen += "    if (unknownDims)\n";
-        gen += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " + emitCpp(out.shape->root(), names) + "; });\n";
+        gen += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " +
+               emitCpp(out.shape->root(), names) + "; });\n";
         gen += "    else\n";
-        gen += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") + ", [&] { setShape(ctx.getOutputType(" + index +
-               "), " + emitCpp(out.shape->root(), names) + "); });\n";
+        gen += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
+               ", [&] { setShape(ctx.getOutputType(" + index + "), " +
+               emitCpp(out.shape->root(), names) + "); });\n";
     }
     gen += "}\n";
 
     std::string schema;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const std::string constraint = "T_" + spec.inputs[k].name;
-        schema += "    schema.Input(" + std::to_string(k) + ", " + cppStringLiteral(spec.inputs[k].name) + ", " + cppStringLiteral(spec.inputs[k].doc) +
-                  ", \"" + constraint + "\");\n";
-        schema += "    schema.TypeConstraint(\"" + constraint + "\", " + typeList(inputDTypes(combinations, k)) + ", " +
+        schema += "    schema.Input(" + std::to_string(k) + ", " +
+                  cppStringLiteral(spec.inputs[k].name) + ", " +
+                  cppStringLiteral(spec.inputs[k].doc) + ", \"" + constraint + "\");\n";
+        schema += "    schema.TypeConstraint(\"" + constraint + "\", " +
+                  typeList(inputDTypes(combinations, k)) + ", " +
                   cppStringLiteral("dtypes of input " + spec.inputs[k].name) + ");\n";
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const std::string constraint = "T_out_" + spec.outputs[k].name;
-        schema += "    schema.Output(" + std::to_string(k) + ", " + cppStringLiteral(spec.outputs[k].name) + ", " + cppStringLiteral(spec.outputs[k].doc) +
-                  ", \"" + constraint + "\");\n";
-        schema += "    schema.TypeConstraint(\"" + constraint + "\", " + typeList(outputDTypes(combinations, k)) + ", " +
+        schema += "    schema.Output(" + std::to_string(k) + ", " +
+                  cppStringLiteral(spec.outputs[k].name) + ", " +
+                  cppStringLiteral(spec.outputs[k].doc) + ", \"" + constraint + "\");\n";
+        schema += "    schema.TypeConstraint(\"" + constraint + "\", " +
+                  typeList(outputDTypes(combinations, k)) + ", " +
                   cppStringLiteral("dtypes of output " + spec.outputs[k].name) + ");\n";
     }
     for (const auto& p : spec.params) {
-        schema += "    schema.Attr(" + cppStringLiteral(p.name) + ", " + cppStringLiteral(p.doc) + ", onnx::AttributeProto::" + std::string(paramTypeInfo(p.type).onnxAttrType);
-        schema += p.defaultValue ? ", " + attributeDefault(*p.defaultValue, p.type) + ");\n" : ", true);\n";
+        schema += "    schema.Attr(" + cppStringLiteral(p.name) + ", " + cppStringLiteral(p.doc) +
+                  ", onnx::AttributeProto::" + std::string(paramTypeInfo(p.type).onnxAttrType);
+        schema += p.defaultValue ? ", " + attributeDefault(*p.defaultValue, p.type) + ");\n"
+                                 : ", true);\n";
     }
 
     const std::string base = "onnx/" + facts.packageName;
     return {
-        {"onnx/CMakeLists.txt", fillTemplate(kCMakeTemplate, {{"HEADER", headerComment("#", facts)}, {"QUALIFIED", facts.qualifiedName},
-                                                              {"PACKAGE", facts.packageName}, {"PTOWB_DIR", source.ptowbCMakeDir}})},
-        {base + "_schema.h", fillTemplate(kHeaderTemplate, {{"HEADER", headerComment("//", facts)}, {"QUALIFIED", facts.qualifiedName},
-                                                            {"DOMAIN", spec.ns}, {"OP_TYPE", spec.opType}, {"PACKAGE", facts.packageName}})},
-        {base + "_schema.cc", fillTemplate(kSourceTemplate, {
-                                  {"HEADER", headerComment("//", facts)},
-                                  {"QUALIFIED", facts.qualifiedName},
-                                  {"PACKAGE", facts.packageName},
-                                  {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
-                                  {"DOMAIN_LIT", cppCharLiteral(spec.ns)},
-                                  {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
-                                  {"DOC_LIT", cppStringLiteral(spec.doc)},
-                                  {"DTYPE_FROM_ONNX", fromOnnx},
-                                  {"DTYPE_TO_ONNX", toOnnx},
-                                  {"GENERATED", gen},
-                                  {"SCHEMA", schema},
-                              })},
+        {"onnx/CMakeLists.txt",
+         fillTemplate(kCMakeTemplate, {{"HEADER", headerComment("#", facts)},
+                                       {"QUALIFIED", facts.qualifiedName},
+                                       {"PACKAGE", facts.packageName},
+                                       {"PTOWB_DIR", source.ptowbCMakeDir}})},
+        {base + "_schema.h", fillTemplate(kHeaderTemplate, {{"HEADER", headerComment("//", facts)},
+                                                            {"QUALIFIED", facts.qualifiedName},
+                                                            {"DOMAIN", spec.ns},
+                                                            {"OP_TYPE", spec.opType},
+                                                            {"PACKAGE", facts.packageName}})},
+        {base + "_schema.cc",
+         fillTemplate(kSourceTemplate,
+                      {
+                          {"HEADER", headerComment("//", facts)},
+                          {"QUALIFIED", facts.qualifiedName},
+                          {"PACKAGE", facts.packageName},
+                          {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
+                          {"DOMAIN_LIT", cppCharLiteral(spec.ns)},
+                          {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
+                          {"DOC_LIT", cppStringLiteral(spec.doc)},
+                          {"DTYPE_FROM_ONNX", fromOnnx},
+                          {"DTYPE_TO_ONNX", toOnnx},
+                          {"GENERATED", gen},
+                          {"SCHEMA", schema},
+                      })},
     };
 }
 

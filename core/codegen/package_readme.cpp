@@ -130,17 +130,17 @@ std::string generatePackageReadme(const GlueSource& source)
     const GlueFacts facts = glueFacts(source);
     const std::string doc = spec.doc.empty() ? "(no description)" : markdownText(spec.doc);
     return fillTemplate(kReadme, {
-        {"QUALIFIED", facts.qualifiedName},
-        {"VERSION", spec.version},
-        {"DOC", doc},
-        {"SHA", facts.opJsonSha256},
-        {"PACKAGE", facts.packageName},
-        {"NAMESPACE", spec.ns},
-        {"NAME", spec.name},
-        {"OP_TYPE", spec.opType},
-        {"PTOWB_DIR", source.ptowbCMakeDir},
-        {"ORIGIN", spec.ns + "::1::" + spec.opType},
-    });
+                                     {"QUALIFIED", facts.qualifiedName},
+                                     {"VERSION", spec.version},
+                                     {"DOC", doc},
+                                     {"SHA", facts.opJsonSha256},
+                                     {"PACKAGE", facts.packageName},
+                                     {"NAMESPACE", spec.ns},
+                                     {"NAME", spec.name},
+                                     {"OP_TYPE", spec.opType},
+                                     {"PTOWB_DIR", source.ptowbCMakeDir},
+                                     {"ORIGIN", spec.ns + "::1::" + spec.opType},
+                                 });
 }
 
 } // namespace ptowb::codegen

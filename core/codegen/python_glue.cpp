@@ -10,12 +10,14 @@ namespace ptowb::codegen {
 
 // python_glue_onnx.cpp: the module's ONNX part, and the functions generated for it.
 const char* pythonOnnxModuleText();
-std::string pythonOnnxFunctions(const OpSpec& spec, const PythonNames& names, std::size_t keywordOnly);
+std::string pythonOnnxFunctions(const OpSpec& spec, const PythonNames& names,
+                                std::size_t keywordOnly);
 
 namespace {
 
 // The fixed part of every generated Python module, up to its ONNX part; @NAMES@ are filled in.
-constexpr const char* kModuleTemplate = R"PY(@HEADER@"""PyTorch registration, fake/meta implementation, ONNX export and backend switch of
+constexpr const char* kModuleTemplate =
+    R"PY(@HEADER@"""PyTorch registration, fake/meta implementation, ONNX export and backend switch of
 @QUALIFIED@, generated from its op description.
 
     import @PACKAGE@
@@ -435,19 +437,23 @@ std::string backwardFunctions(const OpSpec& spec, const PythonNames& names, std:
     std::string params, namedParams, parameterValues;
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         params += ", " + names.params[k];
-        namedParams += (namedParams.empty() ? "" : ", ") + pythonStringLiteral(spec.params[k].name) + ": " + names.params[k];
+        namedParams += (namedParams.empty() ? "" : ", ") +
+                       pythonStringLiteral(spec.params[k].name) + ": " + names.params[k];
         parameterValues += k < keywordOnly ? "inputs[" + std::to_string(inputCount + k) + "], "
-                                           : "keyword_only_inputs[" + pythonStringLiteral(spec.params[k].name) + "], ";
+                                           : "keyword_only_inputs[" +
+                                                 pythonStringLiteral(spec.params[k].name) + "], ";
     }
     const bool hasKeywordOnly = keywordOnly < spec.params.size();
     std::string gen;
-    gen += "\n\ndef _PT_setup_context(ctx, inputs, " + std::string(hasKeywordOnly ? "keyword_only_inputs, " : "") + "output):\n";
+    gen += "\n\ndef _PT_setup_context(ctx, inputs, " +
+           std::string(hasKeywordOnly ? "keyword_only_inputs, " : "") + "output):\n";
     gen += "    ctx.save_for_backward(*inputs[:" + std::to_string(inputCount) + "])\n";
     gen += "    ctx.ptowb_parameters = [" + parameterValues + "]\n";
     gen += "\n\ndef _PT_backward(ctx, *grads):\n";
     gen += "    inputs = ctx.saved_tensors\n";
     gen += "    computed = _PT_BACKWARD_OP(list(grads), list(inputs), *ctx.ptowb_parameters)\n";
-    gen += "    return tuple(g if _pt_differentiable(t) else None for g, t in zip(computed, inputs)) + (None,) * " +
+    gen += "    return tuple(g if _pt_differentiable(t) else None for g, t in zip(computed, "
+           "inputs)) + (None,) * " +
            std::to_string(std::min(keywordOnly, spec.params.size())) + "\n";
     gen += "\n\ndef _PT_backward_entry(grads, inputs" + params + "):\n";
     gen += "    return _pt_gradients(grads, inputs, {" + namedParams + "})\n";
@@ -461,7 +467,8 @@ std::string backwardSchema(const OpSpec& spec, const PythonNames& names)
 {
     std::string schema = spec.name + "_ptowb_backward(Tensor[] grads, Tensor[] inputs";
     for (std::size_t k = 0; k < spec.params.size(); ++k)
-        schema += ", " + std::string(paramTypeInfo(spec.params[k].type).torchSchema) + " " + names.params[k];
+        schema += ", " + std::string(paramTypeInfo(spec.params[k].type).torchSchema) + " " +
+                  names.params[k];
     return schema + ") -> Tensor[]";
 }
 
@@ -476,23 +483,27 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     std::string args, namedArgs, callExample, entryParams;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         args += (args.empty() ? "" : ", ") + names.inputs[k];
-        namedArgs += (namedArgs.empty() ? "" : ", ") + pythonStringLiteral(spec.inputs[k].name) + ": " + names.inputs[k];
+        namedArgs += (namedArgs.empty() ? "" : ", ") + pythonStringLiteral(spec.inputs[k].name) +
+                     ": " + names.inputs[k];
         callExample += (callExample.empty() ? "" : ", ") + spec.inputs[k].name;
         entryParams += (entryParams.empty() ? "" : ", ") + spec.inputs[k].name;
     }
     // The entry points take parameters as the schema declares them (see firstKeywordOnlyParam).
     const std::size_t keywordOnly = firstKeywordOnlyParam(spec);
     std::string entryCall;
-    for (const auto& in : spec.inputs) entryCall += (entryCall.empty() ? "" : ", ") + in.name;
+    for (const auto& in : spec.inputs)
+        entryCall += (entryCall.empty() ? "" : ", ") + in.name;
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         const ParamSpec& p = spec.params[k];
         args += (args.empty() ? "" : ", ") + names.params[k];
-        namedArgs += (namedArgs.empty() ? "" : ", ") + pythonStringLiteral(p.name) + ": " + names.params[k];
+        namedArgs +=
+            (namedArgs.empty() ? "" : ", ") + pythonStringLiteral(p.name) + ": " + names.params[k];
         // The docstring's example names the required parameters only: no value from the
         // description ever enters a docstring, where a quote could end it.
         if (!p.defaultValue) callExample += (callExample.empty() ? "" : ", ") + p.name + "=...";
         if (k == keywordOnly) entryParams += entryParams.empty() ? "*" : ", *";
-        entryParams += (entryParams.empty() ? "" : ", ") + p.name + (p.defaultValue ? "=" + pythonLiteral(*p.defaultValue) : "");
+        entryParams += (entryParams.empty() ? "" : ", ") + p.name +
+                       (p.defaultValue ? "=" + pythonLiteral(*p.defaultValue) : "");
         entryCall += (entryCall.empty() ? "" : ", ") + p.name;
     }
 
@@ -502,18 +513,24 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         const InputSpec& in = spec.inputs[k];
         std::string dtypes;
-        for (DType d : in.dtypes) dtypes += "torch." + std::string(dtypeInfo(d).torchName) + ", ";
-        gen += "    _pt_check_input(" + pythonStringLiteral(in.name) + ", " + names.inputs[k] + ", (" + dtypes + "), " +
-               (in.rank ? std::to_string(*in.rank) : "None") + ")\n";
+        for (DType d : in.dtypes)
+            dtypes += "torch." + std::string(dtypeInfo(d).torchName) + ", ";
+        gen += "    _pt_check_input(" + pythonStringLiteral(in.name) + ", " + names.inputs[k] +
+               ", (" + dtypes + "), " + (in.rank ? std::to_string(*in.rank) : "None") + ")\n";
     }
     for (const auto& c : spec.constraints) {
-        gen += "    if not _pt_rule(" + pythonStringLiteral("constraint " + c.check) + ", lambda: " + emitPython(c.rule->root(), names) + "):\n";
-        gen += "        raise ValueError(QUALIFIED_NAME + ': ' + " + pythonStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold" : c.message) + ")\n";
+        gen += "    if not _pt_rule(" + pythonStringLiteral("constraint " + c.check) +
+               ", lambda: " + emitPython(c.rule->root(), names) + "):\n";
+        gen += "        raise ValueError(QUALIFIED_NAME + ': ' + " +
+               pythonStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
+                                                     : c.message) +
+               ")\n";
     }
     gen += "\n\ndef _PT_output_rules(" + args + "):\n";
     gen += "    return [\n";
     for (const auto& out : spec.outputs)
-        gen += "        (" + pythonStringLiteral(out.name) + ",\n         lambda: " + emitPython(out.shape->root(), names) +
+        gen += "        (" + pythonStringLiteral(out.name) +
+               ",\n         lambda: " + emitPython(out.shape->root(), names) +
                ",\n         lambda: " + emitPython(out.dtype->root(), names) + "),\n";
     gen += "    ]\n";
 
@@ -523,8 +540,11 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     gen += "    return _pt_run({" + namedArgs + "}, _pt_outputs(" + args + "))\n";
     gen += "\n\ndef _PT_meta(" + args + "):\n";
     gen += "    _PT_check(" + args + ")\n";
-    gen += "    return _pt_empty_outputs(" + (firstInput.empty() ? std::string("'meta'") : firstInput + ".device") + ", (" + args + (args.empty() ? "" : ",") + "))\n";
-    gen += "\n\n# Entry points with the schema's argument names; torch calls them positionally or by keyword.\n";
+    gen += "    return _pt_empty_outputs(" +
+           (firstInput.empty() ? std::string("'meta'") : firstInput + ".device") + ", (" + args +
+           (args.empty() ? "" : ",") + "))\n";
+    gen += "\n\n# Entry points with the schema's argument names; torch calls them positionally or "
+           "by keyword.\n";
     gen += "def _PT_cpu_entry(" + entryParams + "):\n    return _PT_cpu(" + entryCall + ")\n";
     gen += "\n\ndef _PT_meta_entry(" + entryParams + "):\n    return _PT_meta(" + entryCall + ")\n";
     gen += backwardFunctions(spec, names, keywordOnly);
@@ -533,15 +553,22 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
 
     std::string dtypeTable, scalarTable, onnxTable;
     for (const auto& info : allDTypes()) {
-        dtypeTable += (dtypeTable.empty() ? "" : ", ") + pythonStringLiteral(std::string(info.name)) + ": torch." + std::string(info.torchName);
-        scalarTable += (scalarTable.empty() ? "" : ", ") + pythonStringLiteral(std::string(info.torchCpp)) + ": torch." + std::string(info.torchName);
-        onnxTable += (onnxTable.empty() ? "" : ", ") + std::to_string(info.onnxElementType) + ": torch." + std::string(info.torchName);
+        dtypeTable += (dtypeTable.empty() ? "" : ", ") +
+                      pythonStringLiteral(std::string(info.name)) + ": torch." +
+                      std::string(info.torchName);
+        scalarTable += (scalarTable.empty() ? "" : ", ") +
+                       pythonStringLiteral(std::string(info.torchCpp)) + ": torch." +
+                       std::string(info.torchName);
+        onnxTable += (onnxTable.empty() ? "" : ", ") + std::to_string(info.onnxElementType) +
+                     ": torch." + std::string(info.torchName);
     }
     std::string outputNames = "(";
-    for (const auto& out : spec.outputs) outputNames += pythonStringLiteral(out.name) + ", ";
+    for (const auto& out : spec.outputs)
+        outputNames += pythonStringLiteral(out.name) + ", ";
     outputNames += ")";
     std::string inputNames = "(";
-    for (const auto& in : spec.inputs) inputNames += pythonStringLiteral(in.name) + ", ";
+    for (const auto& in : spec.inputs)
+        inputNames += pythonStringLiteral(in.name) + ", ";
     inputNames += ")";
     const std::string kernelFile = spec.kernel.file.substr(spec.kernel.file.find_last_of('/') + 1);
     std::vector<std::pair<std::string, std::string>> referenceAliases;
@@ -553,37 +580,39 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     for (const std::string_view op : referenceForbiddenOperators())
         referenceForbidden += pythonStringLiteral(std::string(op)) + ", ";
 
-    const std::string module = fillTemplate(std::string(kModuleTemplate) + pythonOnnxModuleText(), {
-        {"HEADER", headerComment("#", facts)},
-        {"QUALIFIED", facts.qualifiedName},
-        {"PACKAGE", facts.packageName},
-        {"NAMESPACE", spec.ns},
-        {"NAME", spec.name},
-        {"CALL_EXAMPLE", callExample},
-        {"NAMESPACE_LIT", pythonStringLiteral(spec.ns)},
-        {"NAME_LIT", pythonStringLiteral(spec.name)},
-        {"OP_TYPE_LIT", pythonStringLiteral(spec.opType)},
-        {"VERSION_LIT", pythonStringLiteral(spec.version)},
-        {"QUALIFIED_LIT", pythonStringLiteral(facts.qualifiedName)},
-        {"SCHEMA_LIT", pythonStringLiteral(facts.torchSchema)},
-        {"DOC_LIT", pythonStringLiteral(spec.doc)},
-        {"RECORD_LIT", pythonStringLiteral(facts.record)},
-        {"ONNX_OPSET", std::to_string(spec.targets.onnxOpset)},
-        {"KERNEL_FILE_LIT", pythonStringLiteral(kernelFile)},
-        {"KERNEL_FUNCTION_LIT", pythonStringLiteral(spec.kernel.function)},
-        {"REFERENCE_FUNCTION_LIT", pythonStringLiteral(spec.reference.function)},
-        {"REFERENCE_SOURCE_LIT", pythonStringLiteral(referenceSource)},
-        {"REFERENCE_NAMES", referenceNames},
-        {"REFERENCE_FORBIDDEN", referenceForbidden},
-        {"OUTPUT_NAMES", outputNames},
-        {"INPUT_NAMES", inputNames},
-        {"BACKWARD_SCHEMA_LIT", pythonStringLiteral(backwardSchema(spec, names))},
-        {"PRELUDE", pythonRulePrelude()},
-        {"DTYPE_TABLE", dtypeTable},
-        {"SCALAR_TYPE_TABLE", scalarTable},
-        {"ONNX_TYPE_TABLE", onnxTable},
-        {"GENERATED", gen},
-    });
+    const std::string module =
+        fillTemplate(std::string(kModuleTemplate) + pythonOnnxModuleText(),
+                     {
+                         {"HEADER", headerComment("#", facts)},
+                         {"QUALIFIED", facts.qualifiedName},
+                         {"PACKAGE", facts.packageName},
+                         {"NAMESPACE", spec.ns},
+                         {"NAME", spec.name},
+                         {"CALL_EXAMPLE", callExample},
+                         {"NAMESPACE_LIT", pythonStringLiteral(spec.ns)},
+                         {"NAME_LIT", pythonStringLiteral(spec.name)},
+                         {"OP_TYPE_LIT", pythonStringLiteral(spec.opType)},
+                         {"VERSION_LIT", pythonStringLiteral(spec.version)},
+                         {"QUALIFIED_LIT", pythonStringLiteral(facts.qualifiedName)},
+                         {"SCHEMA_LIT", pythonStringLiteral(facts.torchSchema)},
+                         {"DOC_LIT", pythonStringLiteral(spec.doc)},
+                         {"RECORD_LIT", pythonStringLiteral(facts.record)},
+                         {"ONNX_OPSET", std::to_string(spec.targets.onnxOpset)},
+                         {"KERNEL_FILE_LIT", pythonStringLiteral(kernelFile)},
+                         {"KERNEL_FUNCTION_LIT", pythonStringLiteral(spec.kernel.function)},
+                         {"REFERENCE_FUNCTION_LIT", pythonStringLiteral(spec.reference.function)},
+                         {"REFERENCE_SOURCE_LIT", pythonStringLiteral(referenceSource)},
+                         {"REFERENCE_NAMES", referenceNames},
+                         {"REFERENCE_FORBIDDEN", referenceForbidden},
+                         {"OUTPUT_NAMES", outputNames},
+                         {"INPUT_NAMES", inputNames},
+                         {"BACKWARD_SCHEMA_LIT", pythonStringLiteral(backwardSchema(spec, names))},
+                         {"PRELUDE", pythonRulePrelude()},
+                         {"DTYPE_TABLE", dtypeTable},
+                         {"SCALAR_TYPE_TABLE", scalarTable},
+                         {"ONNX_TYPE_TABLE", onnxTable},
+                         {"GENERATED", gen},
+                     });
     const std::string dir = "python/" + facts.packageName + "/";
     return {{dir + "__init__.py", module}};
 }

@@ -113,25 +113,35 @@ public:
     std::string emit(const Node& n)
     {
         switch (n.kind) {
-        case NodeKind::IntLit: return std::to_string(n.intValue);
-        case NodeKind::FloatLit: return floatLiteral(n.floatValue);
-        case NodeKind::BoolLit: return n.intValue ? "True" : "False";
-        case NodeKind::StrLit: return pythonStringLiteral(n.text);
-        case NodeKind::DTypeLit: return "_pt_dt(" + pythonStringLiteral(std::string(dtypeName(n.dtype))) + ")";
-        case NodeKind::Input: return m_names.inputs.at(std::size_t(n.slot));
-        case NodeKind::Param: return m_names.params.at(std::size_t(n.slot));
+        case NodeKind::IntLit:
+            return std::to_string(n.intValue);
+        case NodeKind::FloatLit:
+            return floatLiteral(n.floatValue);
+        case NodeKind::BoolLit:
+            return n.intValue ? "True" : "False";
+        case NodeKind::StrLit:
+            return pythonStringLiteral(n.text);
+        case NodeKind::DTypeLit:
+            return "_pt_dt(" + pythonStringLiteral(std::string(dtypeName(n.dtype))) + ")";
+        case NodeKind::Input:
+            return m_names.inputs.at(std::size_t(n.slot));
+        case NodeKind::Param:
+            return m_names.params.at(std::size_t(n.slot));
         case NodeKind::List: {
             std::string out = "[";
-            for (std::size_t k = 0; k < n.kids.size(); ++k) out += (k ? ", " : "") + emitNumber(*n.kids[k], n.type == rules::Type::FloatList);
+            for (std::size_t k = 0; k < n.kids.size(); ++k)
+                out += (k ? ", " : "") + emitNumber(*n.kids[k], n.type == rules::Type::FloatList);
             return out + "]";
         }
         case NodeKind::Attr: {
-            static const char* const kAccessor[] = {"_pt_shape", "_pt_rank", "_pt_dtype", "_pt_numel"};
+            static const char* const kAccessor[] = {"_pt_shape", "_pt_rank", "_pt_dtype",
+                                                    "_pt_numel"};
             return std::string(kAccessor[int(n.attr)]) + "(" + emit(*n.kids[0]) + ")";
         }
         case NodeKind::Index: {
             const Node& sub = *n.kids[1];
-            if (sub.kind != NodeKind::Slice) return "_pt_index(" + emit(*n.kids[0]) + ", " + emit(sub) + ")";
+            if (sub.kind != NodeKind::Slice)
+                return "_pt_index(" + emit(*n.kids[0]) + ", " + emit(sub) + ")";
             std::string s = emit(*n.kids[0]) + "[";
             for (std::size_t k = 0; k < 3; ++k) {
                 if (k) s += ":";
@@ -140,23 +150,32 @@ public:
             // A zero step is an error in the rule language, as in Python.
             return s + "]";
         }
-        case NodeKind::Unary: return std::string("(") + (n.op == Op::Neg ? "-" : "+") + emit(*n.kids[0]) + ")";
-        case NodeKind::Binary: return binary(n);
+        case NodeKind::Unary:
+            return std::string("(") + (n.op == Op::Neg ? "-" : "+") + emit(*n.kids[0]) + ")";
+        case NodeKind::Binary:
+            return binary(n);
         case NodeKind::Compare: {
             std::string out = "(" + emit(*n.kids[0]);
-            for (std::size_t k = 0; k < n.ops.size(); ++k) out += std::string(" ") + rules::opSpelling(n.ops[k]) + " " + emit(*n.kids[k + 1]);
+            for (std::size_t k = 0; k < n.ops.size(); ++k)
+                out += std::string(" ") + rules::opSpelling(n.ops[k]) + " " + emit(*n.kids[k + 1]);
             return out + ")";
         }
-        case NodeKind::And: return "(" + emit(*n.kids[0]) + " and " + emit(*n.kids[1]) + ")";
-        case NodeKind::Or: return "(" + emit(*n.kids[0]) + " or " + emit(*n.kids[1]) + ")";
-        case NodeKind::Not: return "(not " + emit(*n.kids[0]) + ")";
+        case NodeKind::And:
+            return "(" + emit(*n.kids[0]) + " and " + emit(*n.kids[1]) + ")";
+        case NodeKind::Or:
+            return "(" + emit(*n.kids[0]) + " or " + emit(*n.kids[1]) + ")";
+        case NodeKind::Not:
+            return "(not " + emit(*n.kids[0]) + ")";
         case NodeKind::IfElse: {
             const bool widen = n.type == rules::Type::Float || n.type == rules::Type::FloatList;
-            return "(" + (widen ? emitNumber(*n.kids[0], true) : emit(*n.kids[0])) + " if " + emit(*n.kids[1]) + " else " +
+            return "(" + (widen ? emitNumber(*n.kids[0], true) : emit(*n.kids[0])) + " if " +
+                   emit(*n.kids[1]) + " else " +
                    (widen ? emitNumber(*n.kids[2], true) : emit(*n.kids[2])) + ")";
         }
-        case NodeKind::Call: return call(n);
-        default: return "None";
+        case NodeKind::Call:
+            return call(n);
+        default:
+            return "None";
         }
     }
 
@@ -179,7 +198,8 @@ private:
         if (n.type == rules::Type::Shape && n.op == Op::Add)
             return "_pt_concat(" + a + ", " + b + ")";
         if (n.type == rules::Type::Float && n.op != Op::Div)
-            return "(" + emitNumber(*n.kids[0], true) + " " + rules::opSpelling(n.op) + " " + emitNumber(*n.kids[1], true) + ")";
+            return "(" + emitNumber(*n.kids[0], true) + " " + rules::opSpelling(n.op) + " " +
+                   emitNumber(*n.kids[1], true) + ")";
         if (n.op == Op::Div) return "_pt_div(" + a + ", " + b + ")";
         if (n.op == Op::Mul && rules::isList(n.type)) return "_pt_repeat(" + a + ", " + b + ")";
         return "(" + a + " " + rules::opSpelling(n.op) + " " + b + ")";
@@ -188,7 +208,8 @@ private:
     std::string call(const Node& n)
     {
         std::string args;
-        for (std::size_t k = 0; k < n.kids.size(); ++k) args += (k ? ", " : "") + emit(*n.kids[k]);
+        for (std::size_t k = 0; k < n.kids.size(); ++k)
+            args += (k ? ", " : "") + emit(*n.kids[k]);
         switch (n.builtin) {
         case rules::Builtin::Min:
         case rules::Builtin::Max: {
@@ -196,20 +217,32 @@ private:
             if (n.kids.size() == 1) return std::string("_pt_") + f + "_of(" + args + ")";
             if (n.type == rules::Type::Float) {
                 args.clear();
-                for (std::size_t k = 0; k < n.kids.size(); ++k) args += (k ? ", " : "") + emitNumber(*n.kids[k], true);
+                for (std::size_t k = 0; k < n.kids.size(); ++k)
+                    args += (k ? ", " : "") + emitNumber(*n.kids[k], true);
             }
             return std::string(f) + "(" + args + ")";
         }
-        case rules::Builtin::Abs: return "abs(" + args + ")";
-        case rules::Builtin::Len: return "len(" + args + ")";
-        case rules::Builtin::Prod: return n.type == rules::Type::Float ? "float(_pt_prod(" + args + "))" : "_pt_prod(" + args + ")";
-        case rules::Builtin::Sum: return n.type == rules::Type::Float ? "float(sum(" + args + "))" : "sum(" + args + ")";
-        case rules::Builtin::CeilDiv: return "_pt_ceil_div(" + args + ")";
-        case rules::Builtin::Broadcast: return "_pt_broadcast(" + args + ")";
-        case rules::Builtin::Promote: return "_pt_promote(" + args + ")";
-        case rules::Builtin::Reduce: return "_pt_reduce(" + args + ")";
-        case rules::Builtin::Transpose: return "_pt_transpose(" + args + ")";
-        case rules::Builtin::MatmulShape: return "_pt_matmul_shape(" + args + ")";
+        case rules::Builtin::Abs:
+            return "abs(" + args + ")";
+        case rules::Builtin::Len:
+            return "len(" + args + ")";
+        case rules::Builtin::Prod:
+            return n.type == rules::Type::Float ? "float(_pt_prod(" + args + "))"
+                                                : "_pt_prod(" + args + ")";
+        case rules::Builtin::Sum:
+            return n.type == rules::Type::Float ? "float(sum(" + args + "))" : "sum(" + args + ")";
+        case rules::Builtin::CeilDiv:
+            return "_pt_ceil_div(" + args + ")";
+        case rules::Builtin::Broadcast:
+            return "_pt_broadcast(" + args + ")";
+        case rules::Builtin::Promote:
+            return "_pt_promote(" + args + ")";
+        case rules::Builtin::Reduce:
+            return "_pt_reduce(" + args + ")";
+        case rules::Builtin::Transpose:
+            return "_pt_transpose(" + args + ")";
+        case rules::Builtin::MatmulShape:
+            return "_pt_matmul_shape(" + args + ")";
         }
         return "None";
     }
@@ -219,7 +252,10 @@ private:
 
 } // namespace
 
-std::string emitPython(const rules::Node& root, const PythonNames& names) { return Emitter(names).emit(root); }
+std::string emitPython(const rules::Node& root, const PythonNames& names)
+{
+    return Emitter(names).emit(root);
+}
 
 const std::string& pythonRulePrelude()
 {

@@ -229,21 +229,6 @@ std::string ruleValue(ParamType type, const std::string& name)
     return name;
 }
 
-// "a, b" of a parameter list "const A& a, const B& b".
-std::string argsOf(const std::string& params)
-{
-    std::string args;
-    std::size_t start = 0;
-    while (start < params.size()) {
-        std::size_t end = params.find(", ", start);
-        if (end == std::string::npos) end = params.size();
-        const std::string param = params.substr(start, end - start);
-        args += (args.empty() ? "" : ", ") + param.substr(param.find_last_of(" &") + 1);
-        start = end + 2;
-    }
-    return args;
-}
-
 // The ptowb_Rt <-> at::ScalarType switches, from the type table's torch C++ names.
 std::string torchDTypeSwitches()
 {
@@ -280,7 +265,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     const std::string sourceFile = spec.name + "_op.cpp";
 
     // Dispatcher arguments -> C++ values (for the reference and the simulator) -> rule values.
-    std::string dispatcherParams, converted, ruleArgs, ruleParams, referenceArgs;
+    std::string dispatcherParams, converted, ruleArgs, ruleParams, ruleNames, referenceArgs;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         dispatcherParams += (dispatcherParams.empty() ? "" : ", ") +
                             std::string("const at::Tensor& ") + names.inputs[k];
@@ -290,6 +275,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             (ruleArgs.empty() ? "" : ", ") + std::string("ruleTensor(") + names.inputs[k] + ")";
         ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ptowb_Rt::Tensor& ") +
                       names.inputs[k];
+        ruleNames += (ruleNames.empty() ? "" : ", ") + names.inputs[k];
     }
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         const ParamTypeInfo& info = paramTypeInfo(spec.params[k].type);
@@ -303,6 +289,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         ruleArgs += (ruleArgs.empty() ? "" : ", ") + ruleValue(spec.params[k].type, n);
         ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ") +
                       cannRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
+        ruleNames += (ruleNames.empty() ? "" : ", ") + n;
     }
     const bool single = spec.outputs.size() == 1;
     std::string returnType = "at::Tensor";
@@ -342,7 +329,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     gen += "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(error.what());\n    "
            "}\n}\n\n";
     gen += "std::vector<OutputType> outputTypes(" + ruleParams + ")\n{\n    checkConstraints(" +
-           argsOf(ruleParams) + ");\n    try {\n";
+           ruleNames + ");\n    try {\n";
     gen += "        return {\n";
     for (const auto& out : spec.outputs)
         gen += "            outputType(" + cppCharLiteral(out.name) + ", " +

@@ -46,13 +46,15 @@ ExprPtr Parser::testList()
 Parser::Nested::Nested(Parser& p) : parser(p)
 {
     if (++parser.m_nesting > kMaxNesting)
-        throw SyntaxError(parser.peek().pos, "expression nested more than " + std::to_string(kMaxNesting) + " levels deep");
+        throw SyntaxError(parser.peek().pos, "expression nested more than " +
+                                                 std::to_string(kMaxNesting) + " levels deep");
 }
 
 void Parser::link()
 {
     if (++m_chain > kMaxChain)
-        throw SyntaxError(peek().pos, "expression has more than " + std::to_string(kMaxChain) + " operators in one statement");
+        throw SyntaxError(peek().pos, "expression has more than " + std::to_string(kMaxChain) +
+                                          " operators in one statement");
 }
 
 ExprPtr Parser::expression()
@@ -64,7 +66,9 @@ ExprPtr Parser::expression()
     if (!atName("if")) return body;
     const Pos pos = next().pos;
     ExprPtr test = orTest();
-    if (!atName("else")) throw SyntaxError(peek().pos, "expected 'else' in a conditional expression, found " + describe(peek()));
+    if (!atName("else"))
+        throw SyntaxError(peek().pos,
+                          "expected 'else' in a conditional expression, found " + describe(peek()));
     next();
     auto e = make(ExprKind::IfExp, pos);
     e->kids = {body, test, expression()};
@@ -113,8 +117,10 @@ ExprPtr Parser::comparison()
     std::shared_ptr<Expr> cmp;
     while (true) {
         std::string op;
-        if (atOp("<") || atOp(">") || atOp("==") || atOp("!=") || atOp("<=") || atOp(">=")) op = next().text;
-        else if (atName("in")) op = next().text;
+        if (atOp("<") || atOp(">") || atOp("==") || atOp("!=") || atOp("<=") || atOp(">="))
+            op = next().text;
+        else if (atName("in"))
+            op = next().text;
         else if (atName("is")) {
             next();
             op = atName("not") ? (next(), "is not") : "is";
@@ -178,13 +184,17 @@ ExprPtr Parser::atomExpr()
             next();
             call->kids.push_back(e);
             while (!atOp(")")) {
-                if (atOp("*") || atOp("**")) throw SyntaxError(peek().pos, "not supported by the simulator: argument unpacking");
+                if (atOp("*") || atOp("**"))
+                    throw SyntaxError(peek().pos,
+                                      "not supported by the simulator: argument unpacking");
                 if (at(TokenKind::Name) && peek(1).kind == TokenKind::Op && peek(1).text == "=") {
                     const Token& name = next();
                     next();
                     call->keywords.push_back({name.text, expression(), name.pos});
                 } else {
-                    if (!call->keywords.empty()) throw SyntaxError(peek().pos, "a positional argument cannot follow a keyword argument");
+                    if (!call->keywords.empty())
+                        throw SyntaxError(peek().pos,
+                                          "a positional argument cannot follow a keyword argument");
                     call->kids.push_back(expression());
                 }
                 if (!acceptOp(",")) break;
@@ -238,8 +248,13 @@ ExprPtr Parser::atom()
     switch (t.kind) {
     case TokenKind::Name: {
         if (t.text == "True" || t.text == "False" || t.text == "None")
-            return make(t.text == "True" ? ExprKind::True : t.text == "False" ? ExprKind::False : ExprKind::None, t.pos);
-        static const char* const kKeywords[] = {"def", "for", "if", "else", "while", "return", "in", "and", "or", "not", "import", "from", "class", "pass", "lambda", "is"};
+            return make(t.text == "True"    ? ExprKind::True
+                        : t.text == "False" ? ExprKind::False
+                                            : ExprKind::None,
+                        t.pos);
+        static const char* const kKeywords[] = {
+            "def", "for", "if",     "else", "while", "return", "in",     "and",
+            "or",  "not", "import", "from", "class", "pass",   "lambda", "is"};
         for (const char* k : kKeywords)
             if (t.text == k) throw SyntaxError(t.pos, "unexpected '" + t.text + "'");
         auto e = make(ExprKind::Name, t.pos);
@@ -250,10 +265,15 @@ ExprPtr Parser::atom()
     case TokenKind::Int: {
         auto e = make(ExprKind::Int, t.pos);
         errno = 0;
-        const bool prefixed = t.text.size() > 2 && t.text[0] == '0' && std::isalpha(static_cast<unsigned char>(t.text[1]));
-        const int base = !prefixed ? 10 : (t.text[1] == 'x' || t.text[1] == 'X') ? 16 : (t.text[1] == 'o' || t.text[1] == 'O') ? 8 : 2;
+        const bool prefixed = t.text.size() > 2 && t.text[0] == '0' &&
+                              std::isalpha(static_cast<unsigned char>(t.text[1]));
+        const int base = !prefixed                                ? 10
+                         : (t.text[1] == 'x' || t.text[1] == 'X') ? 16
+                         : (t.text[1] == 'o' || t.text[1] == 'O') ? 8
+                                                                  : 2;
         e->intValue = std::strtoll(t.text.c_str() + (prefixed ? 2 : 0), nullptr, base);
-        if (errno == ERANGE) throw SyntaxError(t.pos, "integer " + t.text + " does not fit in 64 bits");
+        if (errno == ERANGE)
+            throw SyntaxError(t.pos, "integer " + t.text + " does not fit in 64 bits");
         e->text = t.text;
         e->end = t.end;
         return e;
@@ -268,7 +288,8 @@ ExprPtr Parser::atom()
     case TokenKind::String: {
         auto e = make(ExprKind::Str, t.pos);
         e->text = t.text;
-        while (at(TokenKind::String)) e->text += next().text; // implicit concatenation
+        while (at(TokenKind::String))
+            e->text += next().text; // implicit concatenation
         return e;
     }
     case TokenKind::Op: {
@@ -279,7 +300,8 @@ ExprPtr Parser::atom()
             if (atOp(",")) {
                 auto tuple = make(ExprKind::Tuple, t.pos);
                 tuple->kids.push_back(inner);
-                while (acceptOp(",") && !atOp(")")) tuple->kids.push_back(expression());
+                while (acceptOp(",") && !atOp(")"))
+                    tuple->kids.push_back(expression());
                 expectOp(")");
                 return tuple;
             }
@@ -296,7 +318,8 @@ ExprPtr Parser::atom()
                     expectOp(":");
                     list->kids.push_back(expression());
                 }
-                if (atName("for")) throw SyntaxError(peek().pos, "not supported by the simulator: comprehensions");
+                if (atName("for"))
+                    throw SyntaxError(peek().pos, "not supported by the simulator: comprehensions");
                 if (!acceptOp(",")) break;
             }
             list->end = expectOp(close).end;
@@ -304,7 +327,8 @@ ExprPtr Parser::atom()
         }
         break;
     }
-    default: break;
+    default:
+        break;
     }
     throw SyntaxError(t.pos, "unexpected " + describe(t));
 }

@@ -24,10 +24,16 @@ public:
 
 private:
     // --- tokens ---
-    const Token& peek(int ahead = 0) const { return m_tokens[std::min(m_at + std::size_t(ahead), m_tokens.size() - 1)]; }
+    const Token& peek(int ahead = 0) const
+    {
+        return m_tokens[std::min(m_at + std::size_t(ahead), m_tokens.size() - 1)];
+    }
     bool at(TokenKind kind) const { return peek().kind == kind; }
     bool atOp(const char* op) const { return peek().kind == TokenKind::Op && peek().text == op; }
-    bool atName(const char* name) const { return peek().kind == TokenKind::Name && peek().text == name; }
+    bool atName(const char* name) const
+    {
+        return peek().kind == TokenKind::Name && peek().text == name;
+    }
     const Token& next() { return m_tokens[std::min(m_at++, m_tokens.size() - 1)]; }
     bool accept(TokenKind kind);
     bool acceptOp(const char* op);

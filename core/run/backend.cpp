@@ -8,7 +8,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -16,34 +15,18 @@
 
 namespace ptowb {
 
-RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>& params,
-                                const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
+std::string workerFailureStatus(const nlohmann::json& answer)
 {
-    nlohmann::json request = {{"op", "reference"},
-                              {"subject", "the reference"},
-                              {"case_dir", caseDir},
-                              {"reference_source", m_sources.reference},
-                              {"reference_file", m_sources.referenceFile},
-                              {"op_json", m_sources.opJson},
-                              {"op_json_file", m_sources.opJsonFile},
-                              {"project_dir", m_sources.projectDir}};
-    request["params"] = nlohmann::json::object();
-    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) request["params"][spec.params[k].name] = paramValueToJson(params[k]);
-    request["outputs"] = nlohmann::json::array();
-    for (const auto& o : record.expectedOutputs) request["outputs"].push_back({{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}});
+    const std::string code = answer.value("code", "");
+    return code == "sim.timeout"     ? "timeout"
+           : code == "sim.cancelled" ? "cancelled"
+           : code == "sim.crashed"   ? "crashed"
+                                     : "error";
+}
 
-    const auto start = std::chrono::steady_clock::now();
-    const nlohmann::json answer = worker::WorkerClient::shared().call(request, m_timeoutSeconds, cancel);
-    record.durationSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (answer.value("status", "") != "ok") {
-        const std::string code = answer.value("code", "");
-        record.status = code == "sim.timeout" ? "timeout" : code == "sim.cancelled" ? "cancelled" : code == "sim.crashed" ? "crashed" : "error";
-        const std::string message = answer.value("message", "the reference failed");
-        record.error = answer.contains("line") || code.rfind("sim.", 0) == 0
-                           ? m_sources.referenceFile + ":" + std::to_string(answer.value("line", 1)) + ":1: error: " + message
-                           : message;
-        return record;
-    }
+RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
+                            std::vector<Tensor>& outputs)
+{
     auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
     if (auto* e = std::get_if<std::string>(&read)) {
         record.status = "error";
@@ -55,8 +38,49 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&, 
     return record;
 }
 
-RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, const std::vector<rules::Value>&, const std::string& caseDir,
-                               RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel)
+RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
+                                const std::vector<rules::Value>& params, const std::string& caseDir,
+                                RunRecord record, std::vector<Tensor>& outputs,
+                                const std::atomic<bool>* cancel)
+{
+    nlohmann::json request = {{"op", "reference"},
+                              {"subject", "the reference"},
+                              {"case_dir", caseDir},
+                              {"reference_source", m_sources.reference},
+                              {"reference_file", m_sources.referenceFile},
+                              {"op_json", m_sources.opJson},
+                              {"op_json_file", m_sources.opJsonFile},
+                              {"project_dir", m_sources.projectDir}};
+    request["params"] = nlohmann::json::object();
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
+        request["params"][spec.params[k].name] = paramValueToJson(params[k]);
+    request["outputs"] = nlohmann::json::array();
+    for (const auto& o : record.expectedOutputs)
+        request["outputs"].push_back(
+            {{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}});
+
+    const auto start = std::chrono::steady_clock::now();
+    const nlohmann::json answer =
+        worker::WorkerClient::shared().call(request, m_timeoutSeconds, cancel);
+    record.durationSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (answer.value("status", "") != "ok") {
+        record.status = workerFailureStatus(answer);
+        const std::string code = answer.value("code", "");
+        const std::string message = answer.value("message", "the reference failed");
+        record.error = answer.contains("line") || code.rfind("sim.", 0) == 0
+                           ? m_sources.referenceFile + ":" +
+                                 std::to_string(answer.value("line", 1)) + ":1: error: " + message
+                           : message;
+        return record;
+    }
+    return readWorkerOutputs(caseDir, spec, std::move(record), outputs);
+}
+
+RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
+                               const std::vector<rules::Value>&, const std::string& caseDir,
+                               RunRecord record, std::vector<Tensor>& outputs,
+                               const std::atomic<bool>* cancel)
 {
     const std::map<std::string, std::string> values{
         {"run_dir", caseDir},
@@ -67,12 +91,16 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, c
         {"function", spec.kernel.function},
     };
     QStringList argv;
-    for (const std::string& arg : expandCommand(m_runner, values)) argv << QString::fromStdString(arg);
+    for (const std::string& arg : expandCommand(m_runner, values))
+        argv << QString::fromStdString(arg);
     // A relative program path means one next to the runners.json that named it.
     if (!argv.isEmpty() && argv.first().contains('/') && QFileInfo(argv.first()).isRelative())
-        argv.first() = QFileInfo(QString::fromStdString(m_runner.sourceFile)).dir().absoluteFilePath(argv.first());
+        argv.first() = QFileInfo(QString::fromStdString(m_runner.sourceFile))
+                           .dir()
+                           .absoluteFilePath(argv.first());
 
-    const ProcessOutcome p = runProcess(argv, QString::fromStdString(caseDir), m_runner.timeoutSeconds, cancel);
+    const ProcessOutcome p =
+        runProcess(argv, QString::fromStdString(caseDir), m_runner.timeoutSeconds, cancel);
     record.durationSeconds = p.seconds;
     record.exitCode = p.exitCode;
     record.stderrTail = p.stderrTail.toStdString();
@@ -84,7 +112,8 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, c
         return record;
     case ProcessOutcome::Status::TimedOut:
         record.status = "timeout";
-        record.error = who + " did not finish within " + std::to_string(int(m_runner.timeoutSeconds)) + " s and was stopped";
+        record.error = who + " did not finish within " +
+                       std::to_string(int(m_runner.timeoutSeconds)) + " s and was stopped";
         return record;
     case ProcessOutcome::Status::Cancelled:
         record.status = "cancelled";
@@ -94,7 +123,8 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, c
         record.status = "crashed";
         record.error = who + " crashed";
         return record;
-    case ProcessOutcome::Status::Finished: break;
+    case ProcessOutcome::Status::Finished:
+        break;
     }
     if (p.exitCode != 0) {
         record.status = "error";
@@ -112,12 +142,15 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&, c
     return record;
 }
 
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners,
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec,
+                          const std::string& projectDir, const RunnerConfigs& runners,
                           const SimRunOptions& simOptions)
 {
     BackendChoice choice;
     if (name == "sim" || name == "ref") {
-        const std::string path = (std::filesystem::path(projectDir) / (name == "sim" ? spec.kernel.file : spec.reference.file)).string();
+        const std::string path = (std::filesystem::path(projectDir) /
+                                  (name == "sim" ? spec.kernel.file : spec.reference.file))
+                                     .string();
         std::ifstream in(path, std::ios::binary);
         if (!in) {
             choice.error = "cannot read " + path;
@@ -144,8 +177,9 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
         }
         std::stringstream opJsonText;
         opJsonText << opJson.rdbuf();
-        choice.backend = std::make_unique<ReferenceBackend>(ReferenceSources{text.str(), path, opJsonText.str(), opJsonFile, projectDir},
-                                                            simOptions.timeoutSeconds);
+        choice.backend = std::make_unique<ReferenceBackend>(
+            ReferenceSources{text.str(), path, opJsonText.str(), opJsonFile, projectDir},
+            simOptions.timeoutSeconds);
         return choice;
     }
     if (const RunnerConfig* runner = runners.find(name)) {
@@ -153,8 +187,10 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std
         return choice;
     }
     std::vector<std::string> known{"ref", "sim"};
-    for (const auto& n : runners.names()) known.push_back(n);
-    choice.error = "no backend named '" + name + "'" + didYouMean(name, known) + " (available: " + joinQuoted(known) + "; runners come from runners.json)";
+    for (const auto& n : runners.names())
+        known.push_back(n);
+    choice.error = "no backend named '" + name + "'" + didYouMean(name, known) +
+                   " (available: " + joinQuoted(known) + "; runners come from runners.json)";
     return choice;
 }
 

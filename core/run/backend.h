@@ -4,6 +4,8 @@
 #include "run/run_folder.h"
 #include "run/runner_config.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <atomic>
 #include <memory>
 #include <string>
@@ -19,9 +21,18 @@ public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
     // Fills `outputs` and returns the finished record (status ok or why not).
-    virtual RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
-                          const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) = 0;
+    virtual RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                          const std::vector<rules::Value>& params, const std::string& caseDir,
+                          RunRecord record, std::vector<Tensor>& outputs,
+                          const std::atomic<bool>* cancel) = 0;
 };
+
+// For the backends the kernel worker runs (ref, sim): the run.json status of an answer that is
+// not ok (timeout, cancelled, crashed or error), and the outputs it left in the case folder,
+// read back with the record ending ok or with why not.
+std::string workerFailureStatus(const nlohmann::json& answer);
+RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
+                            std::vector<Tensor>& outputs);
 
 // What the `ref` backend runs: the reference and the description it binds to, as text.
 struct ReferenceSources
@@ -38,10 +49,15 @@ struct ReferenceSources
 class ReferenceBackend : public Backend
 {
 public:
-    ReferenceBackend(ReferenceSources sources, double timeoutSeconds) : m_sources(std::move(sources)), m_timeoutSeconds(timeoutSeconds) {}
+    ReferenceBackend(ReferenceSources sources, double timeoutSeconds)
+        : m_sources(std::move(sources)), m_timeoutSeconds(timeoutSeconds)
+    {
+    }
     std::string name() const override { return "ref"; }
-    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
-                  const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
+    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                  const std::vector<rules::Value>& params, const std::string& caseDir,
+                  RunRecord record, std::vector<Tensor>& outputs,
+                  const std::atomic<bool>* cancel) override;
 
 private:
     ReferenceSources m_sources;
@@ -52,10 +68,15 @@ private:
 class ExternalBackend : public Backend
 {
 public:
-    ExternalBackend(RunnerConfig runner, std::string projectDir) : m_runner(std::move(runner)), m_projectDir(std::move(projectDir)) {}
+    ExternalBackend(RunnerConfig runner, std::string projectDir)
+        : m_runner(std::move(runner)), m_projectDir(std::move(projectDir))
+    {
+    }
     std::string name() const override { return m_runner.name; }
-    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
-                  const std::string& caseDir, RunRecord record, std::vector<Tensor>& outputs, const std::atomic<bool>* cancel) override;
+    RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                  const std::vector<rules::Value>& params, const std::string& caseDir,
+                  RunRecord record, std::vector<Tensor>& outputs,
+                  const std::atomic<bool>* cancel) override;
 
 private:
     RunnerConfig m_runner;
@@ -70,7 +91,8 @@ struct BackendChoice
 };
 
 // "ref", "sim" (the built-in simulator, with `simOptions`) or the name of a configured runner.
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const std::string& projectDir, const RunnerConfigs& runners,
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec,
+                          const std::string& projectDir, const RunnerConfigs& runners,
                           const SimRunOptions& simOptions = {});
 
 } // namespace ptowb

@@ -69,11 +69,7 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     record.stderrTail = answer.value("log", ""); // the kernel's print output
     if (answer.value("status", "") != "ok") {
-        const std::string code = answer.value("code", "");
-        record.status = code == "sim.timeout"     ? "timeout"
-                        : code == "sim.cancelled" ? "cancelled"
-                        : code == "sim.crashed"   ? "crashed"
-                                                  : "error";
+        record.status = workerFailureStatus(answer);
         record.error = kernelError(answer, m_file);
         return record;
     }
@@ -88,15 +84,7 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
             return record;
         }
     }
-    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
-    if (auto* e = std::get_if<std::string>(&read)) {
-        record.status = "error";
-        record.error = *e;
-        return record;
-    }
-    outputs = std::move(std::get<std::vector<Tensor>>(read));
-    record.status = "ok";
-    return record;
+    return readWorkerOutputs(caseDir, spec, std::move(record), outputs);
 }
 
 } // namespace ptowb

@@ -2,11 +2,10 @@
 
 #include "tensor/case_inputs.h"
 
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <unistd.h>
 
 namespace ptowb {
 
@@ -19,30 +18,40 @@ std::string gib(double bytes)
     return text;
 }
 
-std::string refuseOverMemoryLimit(const std::string& caseName, std::span<const rules::TensorInfo> inputs,
-                                  std::span<const InferredOutput> outputs, const RunOptions& options)
+std::string refuseOverMemoryLimit(const std::string& caseName,
+                                  std::span<const rules::TensorInfo> inputs,
+                                  std::span<const InferredOutput> outputs,
+                                  const RunOptions& options)
 {
     const WorkingSet need = caseWorkingSet(inputs, outputs);
-    const std::uint64_t limit = options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
+    const std::uint64_t limit =
+        options.memoryLimitBytes ? options.memoryLimitBytes : defaultMemoryLimit();
     if (need.estimateBytes <= double(limit)) return {};
-    return "case '" + caseName + "' needs about " + gib(need.estimateBytes) + " of memory (" + gib(double(need.tensorBytes)) +
-           " of inputs and outputs, " + std::to_string(int(kWorkingSetFactor)) + " times over while it runs), more than the limit of " +
-           gib(double(limit)) + (options.memoryLimitBytes ? "" : " (half of this machine's RAM)") + "; make its shapes smaller";
+    return "case '" + caseName + "' needs about " + gib(need.estimateBytes) + " of memory (" +
+           gib(double(need.tensorBytes)) + " of inputs and outputs, " +
+           std::to_string(int(kWorkingSetFactor)) +
+           " times over while it runs), more than the limit of " + gib(double(limit)) +
+           (options.memoryLimitBytes ? "" : " (half of this machine's RAM)") +
+           "; make its shapes smaller";
 }
 
 } // namespace
 
-WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs, std::span<const InferredOutput> outputs)
+WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs,
+                          std::span<const InferredOutput> outputs)
 {
     // In doubles: the element counts of a validated case fit in int64, their bytes may not.
     double bytes = 0;
     auto add = [&](const std::vector<std::int64_t>& shape, DType dtype) {
         double n = dtypeInfo(dtype).itemSize;
-        for (std::int64_t d : shape) n *= double(d);
+        for (std::int64_t d : shape)
+            n *= double(d);
         bytes += n;
     };
-    for (const auto& in : inputs) add(in.shape, in.dtype);
-    for (const auto& out : outputs) add(out.shape, out.dtype);
+    for (const auto& in : inputs)
+        add(in.shape, in.dtype);
+    for (const auto& out : outputs)
+        add(out.shape, out.dtype);
     WorkingSet w;
     w.tensorBytes = bytes >= 1.8e19 ? UINT64_MAX : std::uint64_t(bytes);
     w.estimateBytes = bytes * kWorkingSetFactor;
@@ -52,10 +61,12 @@ WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs, std::span<c
 std::uint64_t defaultMemoryLimit()
 {
     const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize) / 2 : std::uint64_t(4) << 30;
+    return pages > 0 && pageSize > 0 ? std::uint64_t(pages) * std::uint64_t(pageSize) / 2
+                                     : std::uint64_t(4) << 30;
 }
 
-std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend, const RunOptions& options)
+std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend,
+                              const RunOptions& options)
 {
     std::vector<const CaseSpec*> selected;
     for (const CaseSpec& c : spec.cases)
@@ -77,7 +88,8 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
         }
         // Shapes first: the outputs the rules give, and whether the case fits in memory.
         std::vector<rules::TensorInfo> infos;
-        for (const CaseInputSpec& in : c->inputs) infos.push_back({in.shape, in.dtype});
+        for (const CaseInputSpec& in : c->inputs)
+            infos.push_back({in.shape, in.dtype});
         auto expected = inferOutputs(spec, infos, c->params);
         if (auto* e = std::get_if<InferenceError>(&expected)) {
             run.record.status = "error";
@@ -86,7 +98,9 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
             continue;
         }
         run.record.expectedOutputs = std::get<std::vector<InferredOutput>>(expected);
-        if (std::string refused = refuseOverMemoryLimit(c->name, infos, run.record.expectedOutputs, options); !refused.empty()) {
+        if (std::string refused =
+                refuseOverMemoryLimit(c->name, infos, run.record.expectedOutputs, options);
+            !refused.empty()) {
             run.record.status = "error";
             run.record.error = refused;
             runs.push_back(std::move(run));
@@ -101,14 +115,18 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
         }
         run.inputs = std::move(std::get<std::vector<Tensor>>(inputs));
         for (std::size_t k = 0; k < run.inputs.size(); ++k)
-            run.record.inputs.push_back({spec.inputs[k].name, run.inputs[k].shape(), run.inputs[k].dtype()});
-        if (std::string e = runfolder::prepareCase(run.dir, spec, run.inputs, c->params, run.record); !e.empty()) {
+            run.record.inputs.push_back(
+                {spec.inputs[k].name, run.inputs[k].shape(), run.inputs[k].dtype()});
+        if (std::string e =
+                runfolder::prepareCase(run.dir, spec, run.inputs, c->params, run.record);
+            !e.empty()) {
             run.record.status = "error";
             run.record.error = e;
             runs.push_back(std::move(run));
             continue;
         }
-        run.record = backend.run(spec, run.inputs, c->params, run.dir, run.record, run.outputs, options.cancel);
+        run.record = backend.run(spec, run.inputs, c->params, run.dir, run.record, run.outputs,
+                                 options.cancel);
         runfolder::writeRecord(run.dir, run.record);
         runs.push_back(std::move(run));
         ++done;
@@ -133,14 +151,15 @@ bool VerificationReport::pass() const
     return true;
 }
 
-VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference, Backend& target,
-                          const std::string& runsRoot, RunOptions options)
+VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference,
+                          Backend& target, const std::string& runsRoot, RunOptions options)
 {
     VerificationReport report;
     report.op = spec.name;
     report.target = target.name();
     const std::string id = runfolder::newRunId("verify");
-    report.referenceRunDir = (std::filesystem::path(runsRoot) / (id + "-" + reference.name())).string();
+    report.referenceRunDir =
+        (std::filesystem::path(runsRoot) / (id + "-" + reference.name())).string();
     report.targetRunDir = (std::filesystem::path(runsRoot) / (id + "-" + target.name())).string();
 
     // Progress counts both passes: the reference first, then the target.
@@ -163,9 +182,12 @@ VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Bac
         v.caseName = expected[k].caseName;
         v.seconds = actual[k].record.durationSeconds;
         v.stderrTail = actual[k].record.stderrTail;
-        if (actual[k].record.status == "cancelled" || expected[k].record.status == "cancelled") report.cancelled = true;
-        if (!expected[k].ok()) v.error = "reference: " + expected[k].record.error;
-        else if (!actual[k].ok()) v.error = actual[k].record.error;
+        if (actual[k].record.status == "cancelled" || expected[k].record.status == "cancelled")
+            report.cancelled = true;
+        if (!expected[k].ok())
+            v.error = "reference: " + expected[k].record.error;
+        else if (!actual[k].ok())
+            v.error = actual[k].record.error;
         else {
             for (std::size_t o = 0; o < spec.outputs.size(); ++o) {
                 OutputCheck check;

@@ -14,8 +14,8 @@ namespace ptowb {
 
 struct RunOptions
 {
-    std::string caseFilter;  // empty: every case
-    std::string runDir;      // the run folder to write
+    std::string caseFilter; // empty: every case
+    std::string runDir;     // the run folder to write
     std::function<void(int done, int total, const std::string& caseName)> progress;
     const std::atomic<bool>* cancel = nullptr;
     // A case whose working set (see caseWorkingSet) is larger is refused before anything is
@@ -33,7 +33,8 @@ struct WorkingSet
     std::uint64_t tensorBytes = 0;
     double estimateBytes = 0;
 };
-WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs, std::span<const InferredOutput> outputs);
+WorkingSet caseWorkingSet(std::span<const rules::TensorInfo> inputs,
+                          std::span<const InferredOutput> outputs);
 // Half of the physical RAM.
 std::uint64_t defaultMemoryLimit();
 
@@ -48,7 +49,8 @@ struct CaseRun
 };
 
 // Runs every (selected) case on one backend, writing <runDir>/<case>/ for each.
-std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend, const RunOptions& options);
+std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir, Backend& backend,
+                              const RunOptions& options);
 
 struct OutputCheck
 {
@@ -82,7 +84,7 @@ struct VerificationReport
 
 // Runs the reference and the target on the same inputs and compares every output under the
 // op's tolerance. `runsRoot` receives one run folder per backend.
-VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference, Backend& target,
-                          const std::string& runsRoot, RunOptions options);
+VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference,
+                          Backend& target, const std::string& runsRoot, RunOptions options);
 
 } // namespace ptowb

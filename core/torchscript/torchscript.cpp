@@ -37,16 +37,20 @@ std::shared_ptr<jit::CompilationUnit> compile(const std::string& source)
         if (d.isError()) throw ReferenceRejected(d.line, d.col, d.code, d.message);
     ptowb_reference::Aliases aliases;
     const std::string stripped = stripImports(source, aliases);
-    return ptowb_reference::compile(stripped, std::move(aliases), dtypeNames(), [](const std::string& kind, int line, int col) {
-        // Whatever spelling or alias reached it, an operator with effects outside the op is refused.
-        if (!referenceOperatorAllowed(kind))
-            throw ReferenceRejected(line, col, "reference.forbidden",
-                                    "the reference calls " + kind +
-                                        ", which reaches outside the op (files, processes or the operator registry)");
-    });
+    return ptowb_reference::compile(
+        stripped, std::move(aliases), dtypeNames(), [](const std::string& kind, int line, int col) {
+            // Whatever spelling or alias reached it, an operator with effects outside the op is
+            // refused.
+            if (!referenceOperatorAllowed(kind))
+                throw ReferenceRejected(line, col, "reference.forbidden",
+                                        "the reference calls " + kind +
+                                            ", which reaches outside the op (files, processes or "
+                                            "the operator registry)");
+        });
 }
 
-c10::IValue callByName(jit::Function& function, const std::unordered_map<std::string, c10::IValue>& named)
+c10::IValue callByName(jit::Function& function,
+                       const std::unordered_map<std::string, c10::IValue>& named)
 {
     return ptowb_reference::callByName(function, named);
 }
@@ -58,7 +62,8 @@ at::ScalarType toTorch(DType dtype)
         std::array<at::ScalarType, 16> out{};
         for (const auto& info : allDTypes())
             for (int k = 0; k < int(at::ScalarType::NumOptions); ++k)
-                if (c10::toString(at::ScalarType(k)) == info.torchCpp) out[std::size_t(info.dtype)] = at::ScalarType(k);
+                if (c10::toString(at::ScalarType(k)) == info.torchCpp)
+                    out[std::size_t(info.dtype)] = at::ScalarType(k);
         return out;
     }();
     return kByDType[std::size_t(dtype)];

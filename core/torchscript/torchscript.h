@@ -5,13 +5,12 @@
 #include "tensor/tensor.h"
 #include "types/dtype.h"
 
-#include <torch/csrc/jit/api/compilation_unit.h>
-#include <torch/torch.h>
-
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <torch/csrc/jit/api/compilation_unit.h>
+#include <torch/torch.h>
 #include <unordered_map>
 #include <vector>
 
@@ -39,7 +38,8 @@ struct ReferenceRejected : std::runtime_error
 
 // Calls `function`, binding each of its arguments by name from `named`; throws when one is
 // missing, so argument order in the source does not matter.
-c10::IValue callByName(torch::jit::Function& function, const std::unordered_map<std::string, c10::IValue>& named);
+c10::IValue callByName(torch::jit::Function& function,
+                       const std::unordered_map<std::string, c10::IValue>& named);
 
 at::ScalarType toTorch(DType dtype);
 std::optional<DType> fromTorch(at::ScalarType type);
