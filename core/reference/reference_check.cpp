@@ -248,6 +248,7 @@ private:
             }
             return;
         }
+        if (k >= s.size()) return; // a bare `from`: TorchScript reports the syntax error
         const Token& at = s[k];
         const std::string module = dotted(s, k);
         if (!allowedModule(module)) {

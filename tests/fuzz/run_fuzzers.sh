@@ -2,6 +2,9 @@
 # Builds the fuzz targets with clang and runs each for SECONDS on a seed corpus made of the
 # project's own files (samples, test data, templates) and tests/fuzz/seeds; fails on the first
 # crash, hang, leak or undefined behaviour, leaving the input under BUILD/artifacts.
+# A run is reproducible: a fixed seed and a fixed number of inputs per target (about 20 s each
+# here), so a build that passes keeps passing; SECONDS only caps a slow machine.
+# PTOWB_FUZZ_SCALE multiplies the inputs for a longer local search, with a seed of its own.
 #   run_fuzzers.sh SOURCE_DIR BUILD_DIR SECONDS CLANGXX RUNTIME_SOURCES
 set -euo pipefail
 src=$1 build=$2 seconds=$3 clangxx=$4 sources=$5
@@ -46,10 +49,13 @@ for k, a in enumerate([numpy.arange(12, dtype='<f4').reshape(3, 4), numpy.ones((
 PY
 
 mkdir -p "$build/artifacts"
+scale=${PTOWB_FUZZ_SCALE:-1}
+declare -A inputs=([fuzz_op_json]=40000 [fuzz_rule]=150000 [fuzz_kernel]=40000 [fuzz_reference]=50000 [fuzz_npy]=1500000)
 status=0
 for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_npy; do
-  echo "== $target: $(ls "$build/corpus/$target" | wc -l) seeds, ${seconds} s"
-  if ! "$build/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+  runs=$((inputs[$target] * scale))
+  echo "== $target: $(ls "$build/corpus/$target" | wc -l) seeds, $runs inputs, seed $scale"
+  if ! "$build/$target" -seed="$scale" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
       -artifact_prefix="$build/artifacts/$target-" -print_final_stats=1 "$build/corpus/$target" 2>"$build/$target.log"; then
     echo "FAIL $target: see $build/$target.log and $build/artifacts"
     tail -40 "$build/$target.log"
