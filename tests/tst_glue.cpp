@@ -123,6 +123,9 @@ private Q_SLOTS:
         // Every parameter type, names like `torch` and `std`, and text built to break generated
         // code.
         QTest::newRow("hostile") << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
+        // A kernel that takes a dataclass config and a plain int, built by op.json's kernel
+        // arguments in every backend that runs the kernel.
+        QTest::newRow("config_kernel") << QStringLiteral(PTOWB_TEST_DATA "/config_kernel");
     }
 
     void sample()

@@ -360,21 +360,47 @@ private Q_SLOTS:
         QCOMPARE(r.captures[0].line, 4);
         QCOMPARE(r.captures[0].name, std::string("matmul"));
 
-        // In a loop, each line keeps its last value, and its cost counts every execution.
+        // In a loop, each line keeps the value of every iteration (the result of its last op),
+        // and its cost counts every execution.
         auto looped = runSource(
             "import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(1, 8)\n    for i in "
             "pypto.loop(4):\n"
-            "        row = pypto.view(x, [1, 8], [i, 0])\n        y[i:i + 1, :] = row * 2.0\n",
+            "        row = pypto.view(x, [1, 8], [i, 0])\n        y[i:i + 1, :] = pypto.exp(row) * "
+            "2.0\n",
             {{"x", randn({4, 8})}}, {{"y", out({4, 8})}}, nlohmann::json::object(), kTestPlatform,
             true);
         REQUIRE_OK(looped);
-        QCOMPARE(looped.captures.size(), std::size_t(2));
-        QCOMPARE(looped.captures[0].name, std::string("view"));
-        QVERIFY(at::equal(simtest::capturedValue(looped.captures[0]) * 2,
-                          looped.outputs["y"].slice(0, 3, 4)));
+        QCOMPARE(looped.captures.size(), std::size_t(8)); // lines 6 and 7, 4 iterations each
+        for (int k = 0; k < 4; ++k) {
+            const auto& view = looped.captures[std::size_t(k)];
+            const auto& product = looped.captures[std::size_t(4 + k)];
+            QCOMPARE(view.line, 6);
+            QCOMPARE(view.execution, k + 1);
+            QCOMPARE(view.name, std::string("view"));
+            QCOMPARE(product.line, 7);
+            QCOMPARE(product.execution, k + 1);
+            QCOMPARE(product.name, std::string("mul")); // exp, then mul: the line's result
+            QVERIFY(
+                at::equal(simtest::capturedValue(product), looped.outputs["y"].slice(0, k, k + 1)));
+        }
         for (const auto& line : looped.cost.byLine())
             if (line.line == 7)
-                QCOMPARE(line.executions, 8); // a multiply and a store per iteration
+                QCOMPARE(line.executions, 12); // exp, multiply and store per iteration
+
+        // A loop on one line, run 300 times: the first 255 iterations and the last are kept.
+        auto longLoop = runSource("import pypto\n\ndef kernel(x, y):\n    acc = x\n    for i in "
+                                  "pypto.loop(300): acc = acc + 1.0\n"
+                                  "    y[:] = acc\n",
+                                  {{"x", at::zeros({2, 8})}}, {{"y", out({2, 8})}},
+                                  nlohmann::json::object(), "", true);
+        REQUIRE_OK(longLoop);
+        std::vector<int> executions;
+        for (const auto& c : longLoop.captures)
+            if (c.line == 5) executions.push_back(c.execution);
+        QCOMPARE(executions.size(), std::size_t(256));
+        QCOMPARE(executions[254], 255);
+        QCOMPARE(executions.back(), 300);
+        QCOMPARE(simtest::capturedValue(longLoop.captures[255]).max().item<float>(), 300.0f);
     }
 
     // Kernels written in the styles real PyPTO files use, run unmodified.
@@ -480,8 +506,8 @@ private Q_SLOTS:
         auto unbound = runSource("import pypto\n\ndef kernel(x, y, z):\n    y[:] = x\n",
                                  {{"x", randn({2})}}, {{"y", out({2})}});
         QCOMPARE(QString::fromStdString(unbound.where()),
-                 QStringLiteral("3:1 kernel.bind kernel parameter 'z' binds to no input, output or "
-                                "parameter of op.json"));
+                 QStringLiteral("3:1 kernel.bind kernel parameter 'z' binds to no input, output, "
+                                "parameter or kernel argument of op.json"));
     }
 
     void printGoesToTheLog()

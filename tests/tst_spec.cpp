@@ -4,8 +4,8 @@
 #include "spec/fill_spec.h"
 #include "spec/identifiers.h"
 #include "spec/inference.h"
-#include "spec/op_spec_loader.h"
 #include "spec/op_json_help.h"
+#include "spec/op_spec_loader.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +15,10 @@ using namespace ptowb;
 
 namespace {
 
-QString samplesDir() { return QStringLiteral(PTOWB_SOURCE_DIR "/projects"); }
+QString samplesDir()
+{
+    return QStringLiteral(PTOWB_SOURCE_DIR "/projects");
+}
 
 std::string readAll(const QString& path)
 {
@@ -47,12 +50,14 @@ private slots:
     {
         QFETCH(QString, project);
         const SpecLoadResult r = loadSample(project.toUtf8().constData());
-        for (const auto& d : r.diagnostics) qWarning("%s", formatDiagnostic(d).c_str());
+        for (const auto& d : r.diagnostics)
+            qWarning("%s", formatDiagnostic(d).c_str());
         QVERIFY(r.diagnostics.empty());
         QVERIFY(r.usable());
         QVERIFY(r.spec.cases.size() >= 2);
         QVERIFY(!r.spec.outputs.empty());
-        for (const auto& o : r.spec.outputs) QVERIFY(o.shape && o.dtype);
+        for (const auto& o : r.spec.outputs)
+            QVERIFY(o.shape && o.dtype);
     }
 
     void sampleModel()
@@ -87,22 +92,30 @@ private slots:
         const QDir dir(QStringLiteral(PTOWB_TEST_DATA "/spec_broken"));
         const QStringList files = dir.entryList({QStringLiteral("*.json")});
         QVERIFY(files.size() >= 30);
-        for (const QString& f : files) QTest::newRow(qPrintable(f)) << dir.filePath(f);
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
     }
 
     void brokenFixtures()
     {
         QFETCH(QString, fixture);
         const QString expectPath = fixture.left(fixture.size() - 5) + ".expect";
-        const SpecLoadResult r = loadOpSpecText(readAll(fixture), "op.json", (samplesDir() + "/scale_gelu").toStdString());
+        const SpecLoadResult r = loadOpSpecText(readAll(fixture), "op.json",
+                                                (samplesDir() + "/scale_gelu").toStdString());
         QStringList actual;
         for (const auto& d : r.diagnostics)
-            actual << QStringLiteral("%1:%2 %3 %4").arg(d.line).arg(d.col).arg(severityName(d.severity), QString::fromStdString(d.code));
-        const QStringList expected = QString::fromStdString(readAll(expectPath)).split('\n', Qt::SkipEmptyParts);
+            actual << QStringLiteral("%1:%2 %3 %4")
+                          .arg(d.line)
+                          .arg(d.col)
+                          .arg(severityName(d.severity), QString::fromStdString(d.code));
+        const QStringList expected =
+            QString::fromStdString(readAll(expectPath)).split('\n', Qt::SkipEmptyParts);
         QVERIFY2(!expected.isEmpty(), qPrintable(expectPath));
         QCOMPARE(actual, expected);
         // A description with errors must not be usable; warnings alone leave it usable.
-        const bool expectsErrors = std::any_of(expected.begin(), expected.end(), [](const QString& l) { return l.contains(QLatin1String(" error ")); });
+        const bool expectsErrors =
+            std::any_of(expected.begin(), expected.end(),
+                        [](const QString& l) { return l.contains(QLatin1String(" error ")); });
         QCOMPARE(r.usable(), !expectsErrors);
         for (const auto& d : r.diagnostics) {
             QVERIFY(!d.message.empty());
@@ -113,13 +126,14 @@ private slots:
     void diagnosticCarriesPointerAndText()
     {
         const SpecLoadResult r =
-            loadOpSpecText(readAll(PTOWB_TEST_DATA "/spec_broken/rule_unknown_name.json"), "p/op.json", (samplesDir() + "/scale_gelu").toStdString());
+            loadOpSpecText(readAll(PTOWB_TEST_DATA "/spec_broken/rule_unknown_name.json"),
+                           "p/op.json", (samplesDir() + "/scale_gelu").toStdString());
         QCOMPARE(r.diagnostics.size(), std::size_t(1));
         const Diagnostic& d = r.diagnostics[0];
         QCOMPARE(d.pointer, std::string("/outputs/0/shape"));
         QCOMPARE(d.endCol - d.col, 7); // exactly "chanels"
-        QCOMPARE(formatDiagnostic(d),
-                 std::string("p/op.json:11:52: error: unknown name 'chanels'; did you mean 'channels'? [rule.unknown-name]"));
+        QCOMPARE(formatDiagnostic(d), std::string("p/op.json:11:52: error: unknown name 'chanels'; "
+                                                  "did you mean 'channels'? [rule.unknown-name]"));
     }
 
     void unreadableAndOversizedFiles()
@@ -145,7 +159,8 @@ private slots:
     {
         const SpecLoadResult r = loadSample("scale_gelu");
         const OpSpec& s = r.spec;
-        auto params = std::get<std::vector<rules::Value>>(resolveParams(s, {{"channels", rules::Value::ofInt(32)}}));
+        auto params = std::get<std::vector<rules::Value>>(
+            resolveParams(s, {{"channels", rules::Value::ofInt(32)}}));
         QCOMPARE(params[0].f, 1.0);
         const rules::TensorInfo x{{4, 64}, DType::Float16};
         auto outs = std::get<std::vector<InferredOutput>>(inferOutputs(s, {&x, 1}, params));
@@ -153,7 +168,8 @@ private slots:
         QCOMPARE(outs[0].dtype, DType::Float16);
 
         auto violated = resolveParams(s, {{"channels", rules::Value::ofInt(65)}});
-        auto e = std::get<InferenceError>(inferOutputs(s, {&x, 1}, std::get<std::vector<rules::Value>>(violated)));
+        auto e = std::get<InferenceError>(
+            inferOutputs(s, {&x, 1}, std::get<std::vector<rules::Value>>(violated)));
         QCOMPARE(e.where, InferenceError::Where::Constraint);
         QCOMPARE(e.message, std::string("channels must be in 1..x.shape[1]"));
 
@@ -161,16 +177,20 @@ private slots:
         auto d = std::get<InferenceError>(inferOutputs(s, {&wrongDtype, 1}, params));
         QVERIFY(d.message.find("allowed: float16, float32") != std::string::npos);
         const rules::TensorInfo wrongRank{{4}, DType::Float16};
-        QVERIFY(std::get<InferenceError>(inferOutputs(s, {&wrongRank, 1}, params)).message.find("rank 1") != std::string::npos);
+        QVERIFY(std::get<InferenceError>(inferOutputs(s, {&wrongRank, 1}, params))
+                    .message.find("rank 1") != std::string::npos);
 
         auto missing = std::get<InferenceError>(resolveParams(s, {}));
         QVERIFY(missing.message.find("'channels' is required") != std::string::npos);
-        auto unknown = std::get<InferenceError>(resolveParams(s, {{"chanels", rules::Value::ofInt(1)}}));
+        auto unknown =
+            std::get<InferenceError>(resolveParams(s, {{"chanels", rules::Value::ofInt(1)}}));
         QVERIFY(unknown.message.find("did you mean 'channels'") != std::string::npos);
-        auto wrongType = std::get<InferenceError>(resolveParams(s, {{"channels", rules::Value::ofStr("a")}}));
+        auto wrongType =
+            std::get<InferenceError>(resolveParams(s, {{"channels", rules::Value::ofStr("a")}}));
         QVERIFY(wrongType.message.find("is int") != std::string::npos);
         // An int given for a float parameter widens.
-        auto widened = std::get<std::vector<rules::Value>>(resolveParams(s, {{"channels", rules::Value::ofInt(2)}, {"scale", rules::Value::ofInt(3)}}));
+        auto widened = std::get<std::vector<rules::Value>>(resolveParams(
+            s, {{"channels", rules::Value::ofInt(2)}, {"scale", rules::Value::ofInt(3)}}));
         QCOMPARE(widened[0].type, rules::Type::Float);
         QCOMPARE(widened[0].f, 3.0);
     }
@@ -178,13 +198,17 @@ private slots:
     void matmulInference()
     {
         const SpecLoadResult r = loadSample("matmul_bias");
-        const std::vector<rules::TensorInfo> in{{{8, 16}, DType::Float16}, {{32, 16}, DType::Float16}, {{32}, DType::Float32}};
-        auto params = std::get<std::vector<rules::Value>>(resolveParams(r.spec, {{"trans_b", rules::Value::ofBool(true)}}));
+        const std::vector<rules::TensorInfo> in{
+            {{8, 16}, DType::Float16}, {{32, 16}, DType::Float16}, {{32}, DType::Float32}};
+        auto params = std::get<std::vector<rules::Value>>(
+            resolveParams(r.spec, {{"trans_b", rules::Value::ofBool(true)}}));
         auto outs = std::get<std::vector<InferredOutput>>(inferOutputs(r.spec, in, params));
         QCOMPARE(outs[0].shape, (std::vector<std::int64_t>{8, 32}));
         QCOMPARE(outs[0].dtype, DType::Float32);
-        const std::vector<rules::TensorInfo> mixed{{{8, 16}, DType::Float16}, {{32, 16}, DType::BFloat16}, {{32}, DType::Float32}};
-        QCOMPARE(std::get<InferenceError>(inferOutputs(r.spec, mixed, params)).message, std::string("a and b must have the same dtype"));
+        const std::vector<rules::TensorInfo> mixed{
+            {{8, 16}, DType::Float16}, {{32, 16}, DType::BFloat16}, {{32}, DType::Float32}};
+        QCOMPARE(std::get<InferenceError>(inferOutputs(r.spec, mixed, params)).message,
+                 std::string("a and b must have the same dtype"));
     }
 
     void paramValues_data()
@@ -192,22 +216,54 @@ private slots:
         QTest::addColumn<QString>("literal");
         QTest::addColumn<QString>("type");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("int") << "32" << "int" << "32";
-        QTest::newRow("negative int") << "-3" << "int" << "-3";
-        QTest::newRow("int overflow") << "99999999999999999999" << "int" << "!";
-        QTest::newRow("float for int") << "1.5" << "int" << "!";
-        QTest::newRow("float") << "0.5" << "float" << "0.5";
-        QTest::newRow("int as float") << "2" << "float" << "2.0";
-        QTest::newRow("bool") << "true" << "bool" << "True";
-        QTest::newRow("int for bool") << "1" << "bool" << "!";
-        QTest::newRow("quoted str") << "\"fast\"" << "str" << "'fast'";
-        QTest::newRow("bare str") << "fast" << "str" << "'fast'";
-        QTest::newRow("number as str") << "32" << "str" << "'32'";
-        QTest::newRow("int list") << "[0, -1]" << "int[]" << "[0, -1]";
-        QTest::newRow("bad int list") << "[0, 1.5]" << "int[]" << "!";
-        QTest::newRow("float list") << "[1, 2.5]" << "float[]" << "[1.0, 2.5]";
-        QTest::newRow("not a list") << "3" << "float[]" << "!";
-        QTest::newRow("garbage") << "[1," << "int[]" << "!";
+        QTest::newRow("int") << "32"
+                             << "int"
+                             << "32";
+        QTest::newRow("negative int") << "-3"
+                                      << "int"
+                                      << "-3";
+        QTest::newRow("int overflow") << "99999999999999999999"
+                                      << "int"
+                                      << "!";
+        QTest::newRow("float for int") << "1.5"
+                                       << "int"
+                                       << "!";
+        QTest::newRow("float") << "0.5"
+                               << "float"
+                               << "0.5";
+        QTest::newRow("int as float") << "2"
+                                      << "float"
+                                      << "2.0";
+        QTest::newRow("bool") << "true"
+                              << "bool"
+                              << "True";
+        QTest::newRow("int for bool") << "1"
+                                      << "bool"
+                                      << "!";
+        QTest::newRow("quoted str") << "\"fast\""
+                                    << "str"
+                                    << "'fast'";
+        QTest::newRow("bare str") << "fast"
+                                  << "str"
+                                  << "'fast'";
+        QTest::newRow("number as str") << "32"
+                                       << "str"
+                                       << "'32'";
+        QTest::newRow("int list") << "[0, -1]"
+                                  << "int[]"
+                                  << "[0, -1]";
+        QTest::newRow("bad int list") << "[0, 1.5]"
+                                      << "int[]"
+                                      << "!";
+        QTest::newRow("float list") << "[1, 2.5]"
+                                    << "float[]"
+                                    << "[1.0, 2.5]";
+        QTest::newRow("not a list") << "3"
+                                    << "float[]"
+                                    << "!";
+        QTest::newRow("garbage") << "[1,"
+                                 << "int[]"
+                                 << "!";
     }
 
     void paramValues()
@@ -215,8 +271,11 @@ private slots:
         QFETCH(QString, literal);
         QFETCH(QString, type);
         QFETCH(QString, expected);
-        auto v = paramValueFromLiteral(literal.toStdString(), *paramTypeFromName(type.toStdString()));
-        const QString actual = std::holds_alternative<std::string>(v) ? QStringLiteral("!") : QString::fromStdString(std::get<rules::Value>(v).toString());
+        auto v =
+            paramValueFromLiteral(literal.toStdString(), *paramTypeFromName(type.toStdString()));
+        const QString actual = std::holds_alternative<std::string>(v)
+                                   ? QStringLiteral("!")
+                                   : QString::fromStdString(std::get<rules::Value>(v).toString());
         QCOMPARE(actual, expected);
     }
 
@@ -228,7 +287,8 @@ private slots:
         QCOMPARE(ok("x=[4,64]").shape, (std::vector<std::int64_t>{4, 64}));
         QVERIFY(!ok("x=4,64").dtype);
         QCOMPARE(ok("s=:int32").shape, std::vector<std::int64_t>{});
-        for (const char* bad : {"x", "=4", "x=4x:float16", "x=4xa", "x=-1", "x=4:float17", "x=99999999999999999999"})
+        for (const char* bad :
+             {"x", "=4", "x=4x:float16", "x=4xa", "x=-1", "x=4:float17", "x=99999999999999999999"})
             QVERIFY2(std::holds_alternative<std::string>(parseTensorArgument(bad)), bad);
     }
 
@@ -236,27 +296,48 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("normal") << "normal(0, 1)" << "normal(0, 1)";
-        QTest::newRow("spaces") << "  uniform( -1 ,2.5 ) " << "uniform(-1, 2.5)";
-        QTest::newRow("arange") << "arange" << "arange";
-        QTest::newRow("zeros()") << "zeros()" << "zeros";
-        QTest::newRow("ones") << "ones" << "ones";
-        QTest::newRow("randint") << "randint(0, 10)" << "randint(0, 10)";
-        QTest::newRow("file") << "file:data/x.npy" << "file:data/x.npy";
-        QTest::newRow("unknown") << "gauss(0,1)" << "!";
-        QTest::newRow("one arg") << "normal(0)" << "!";
-        QTest::newRow("three args") << "normal(0, 1, 2)" << "!";
-        QTest::newRow("not numbers") << "normal(a, b)" << "!";
-        QTest::newRow("negative std") << "normal(0, -1)" << "!";
-        QTest::newRow("lo > hi") << "uniform(2, 1)" << "!";
-        QTest::newRow("randint floats") << "randint(0.5, 2)" << "!";
-        QTest::newRow("randint empty") << "randint(3, 3)" << "!";
-        QTest::newRow("infinite") << "normal(0, 1e999)" << "!";
-        QTest::newRow("file not npy") << "file:x.txt" << "!";
-        QTest::newRow("file escapes") << "file:../x.npy" << "!";
-        QTest::newRow("file absolute") << "file:/tmp/x.npy" << "!";
-        QTest::newRow("args on zeros") << "zeros(3)" << "!";
-        QTest::newRow("empty") << "" << "!";
+        QTest::newRow("normal") << "normal(0, 1)"
+                                << "normal(0, 1)";
+        QTest::newRow("spaces") << "  uniform( -1 ,2.5 ) "
+                                << "uniform(-1, 2.5)";
+        QTest::newRow("arange") << "arange"
+                                << "arange";
+        QTest::newRow("zeros()") << "zeros()"
+                                 << "zeros";
+        QTest::newRow("ones") << "ones"
+                              << "ones";
+        QTest::newRow("randint") << "randint(0, 10)"
+                                 << "randint(0, 10)";
+        QTest::newRow("file") << "file:data/x.npy"
+                              << "file:data/x.npy";
+        QTest::newRow("unknown") << "gauss(0,1)"
+                                 << "!";
+        QTest::newRow("one arg") << "normal(0)"
+                                 << "!";
+        QTest::newRow("three args") << "normal(0, 1, 2)"
+                                    << "!";
+        QTest::newRow("not numbers") << "normal(a, b)"
+                                     << "!";
+        QTest::newRow("negative std") << "normal(0, -1)"
+                                      << "!";
+        QTest::newRow("lo > hi") << "uniform(2, 1)"
+                                 << "!";
+        QTest::newRow("randint floats") << "randint(0.5, 2)"
+                                        << "!";
+        QTest::newRow("randint empty") << "randint(3, 3)"
+                                       << "!";
+        QTest::newRow("infinite") << "normal(0, 1e999)"
+                                  << "!";
+        QTest::newRow("file not npy") << "file:x.txt"
+                                      << "!";
+        QTest::newRow("file escapes") << "file:../x.npy"
+                                      << "!";
+        QTest::newRow("file absolute") << "file:/tmp/x.npy"
+                                       << "!";
+        QTest::newRow("args on zeros") << "zeros(3)"
+                                       << "!";
+        QTest::newRow("empty") << ""
+                               << "!";
     }
 
     void fills()
@@ -264,27 +345,38 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, expected);
         auto f = parseFillSpec(text.toStdString());
-        const QString actual = std::holds_alternative<std::string>(f) ? QStringLiteral("!") : QString::fromStdString(fillSpecToString(std::get<FillSpec>(f)));
+        const QString actual =
+            std::holds_alternative<std::string>(f)
+                ? QStringLiteral("!")
+                : QString::fromStdString(fillSpecToString(std::get<FillSpec>(f)));
         QCOMPARE(actual, expected);
     }
 
     void identifiers()
     {
-        for (const char* ok : {"x", "scale_gelu", "_private", "a1", "channels"}) QVERIFY2(checkIdentifier(ok).empty(), ok);
+        for (const char* ok : {"x", "scale_gelu", "_private", "a1", "channels"})
+            QVERIFY2(checkIdentifier(ok).empty(), ok);
         const std::string tooLong(65, 'a');
-        for (const char* bad : {"", "X", "1a", "a-b", "a b", "class", "def", "lambda", "None", "new", "delete", "int", "namespace",
-                                "template", "__init", "é", tooLong.c_str()})
+        for (const char* bad :
+             {"", "X", "1a", "a-b", "a b", "class", "def", "lambda", "None", "new", "delete", "int",
+              "namespace", "template", "__init", "é", tooLong.c_str()})
             QVERIFY2(!checkIdentifier(bad).empty(), bad);
-        for (const char* ok : {"ScaleGelu", "A", "Op2"}) QVERIFY2(checkOpTypeName(ok).empty(), ok);
-        for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"}) QVERIFY2(!checkOpTypeName(bad).empty(), bad);
+        for (const char* ok : {"ScaleGelu", "A", "Op2"})
+            QVERIFY2(checkOpTypeName(ok).empty(), ok);
+        for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"})
+            QVERIFY2(!checkOpTypeName(bad).empty(), bad);
     }
 
     // Every key op.json accepts at its top level has hover help.
     void opJsonHelpCoversTheKeys()
     {
-        for (const char* key : {"format", "name", "namespace", "op_type", "version", "doc", "kernel", "reference", "inputs", "parameters",
-                                "outputs", "constraints", "tolerance", "cases", "seed", "targets", "dtypes", "rank", "type", "default",
-                                "shape", "dtype", "check", "message", "rtol", "atol", "criteria", "fill", "soc", "onnx_opset"})
+        for (const char* key :
+             {"format",    "name",      "namespace", "op_type",    "version", "doc",
+              "kernel",    "reference", "inputs",    "parameters", "outputs", "constraints",
+              "tolerance", "cases",     "seed",      "targets",    "dtypes",  "rank",
+              "type",      "default",   "shape",     "dtype",      "check",   "message",
+              "rtol",      "atol",      "criteria",  "fill",       "soc",     "onnx_opset",
+              "arguments", "class",     "fields",    "init"})
             QVERIFY2(!opJsonHelp(key).empty(), key);
         QVERIFY(opJsonHelp("float16").find("2 bytes") != std::string::npos);
         QVERIFY(opJsonHelp("matmul_shape").find("matmul") != std::string::npos);

@@ -431,6 +431,49 @@ private slots:
         QVERIFY(json["traceEvents"].toArray().size() > 5);
     }
 
+    // op.json's kernel arguments build the kernel's dataclass config and a plain int per case;
+    // a class the kernel file lacks or a field it does not take is a case error at the kernel.
+    void kernelArgumentsBindConfigObjects()
+    {
+        QTemporaryDir dir;
+        for (const char* file : {"op.json", "kernel.py", "reference.py"})
+            QVERIFY(QFile::copy(QStringLiteral(PTOWB_TEST_DATA "/config_kernel/") + file,
+                                dir.filePath(file)));
+        Run r = cli({"verify", dir.path(), "--against", "sim"});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains("rows_10") && r.out.contains("fp16_eps") && !r.out.contains("FAIL"),
+                 qPrintable(r.out));
+
+        QFile op(dir.filePath("op.json"));
+        QVERIFY(op.open(QIODevice::ReadOnly));
+        const QByteArray text = op.readAll();
+        op.close();
+        auto verifyWith = [&](const QByteArray& from, const QByteArray& to) {
+            QByteArray changed = text;
+            changed.replace(from, to);
+            QFile out(dir.filePath("op.json"));
+            if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                qFatal("cannot write op.json");
+            out.write(changed);
+            out.close();
+            return cli({"verify", dir.path(), "--against", "sim", "--case", "rows_10"});
+        };
+        r = verifyWith("\"class\": \"NormConfig\"", "\"class\": \"NormConfg\"");
+        QVERIFY2(r.exitCode != 0 && r.out.contains("no class 'NormConfg'"),
+                 qPrintable(r.out + r.err));
+        r = verifyWith("\"tile_rows\"", "\"tile_row\"");
+        QVERIFY2(r.exitCode != 0 && r.out.contains("does not take op.json's fields") &&
+                     r.out.contains("tile_row"),
+                 qPrintable(r.out + r.err));
+        // The config's dtype field is a pypto dtype: the kernel's assert compares it with x.dtype.
+        r = verifyWith("\"dtype\": \"x.dtype\", \"tile_rows\"",
+                       "\"dtype\": \"float16\", \"tile_rows\"");
+        QVERIFY2(
+            r.exitCode != 0 &&
+                r.out.contains("config.dtype DataType.DT_FP16 does not match x DataType.DT_FP32"),
+            qPrintable(r.out + r.err));
+    }
+
     void usageErrors()
     {
         QCOMPARE(verify("nosuch").exitCode, 2);

@@ -9,30 +9,29 @@
 #include "line_cost_model.h"
 #include "main_window.h"
 #include "new_operator_wizard.h"
+#include "package/package_check.h"
 #include "problems_model.h"
+#include "project/project.h"
 #include "run_panel.h"
-#include "trusted_folders.h"
 #include "settings_dialog.h"
 #include "slice_values_model.h"
 #include "tensor_diff_panel.h"
 #include "tensor_heatmap.h"
+#include "trusted_folders.h"
 #include "verification_model.h"
-
-#include "package/package_check.h"
-#include "project/project.h"
-
-#include <nlohmann/json.hpp>
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTreeWidget>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace ptowb;
 using namespace ptowb::testing;
@@ -87,7 +86,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         MainWindow w;
         RunPanel& panel = w.runPanel();
-        QAbstractItemModelTester tester(&panel.verification(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&panel.verification(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.show();
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(copySample(dir, "scale_gelu")));
@@ -109,30 +109,52 @@ private Q_SLOTS:
         // The simulator's estimate per kernel line, in the editor's margin.
         CodeEditor* kernel = w.session().editor(Document::Kernel);
         const int storeLine = lineOf(kernel->text(), QStringLiteral("y[i:i + 1, :]"));
-        QTRY_VERIFY2(!kernel->lineNote(storeLine).isEmpty(), qPrintable(kernel->text())); // the trace is read off the GUI thread
+        QTRY_VERIFY2(!kernel->lineNote(storeLine).isEmpty(),
+                     qPrintable(kernel->text())); // the trace is read off the GUI thread
         QVERIFY(kernel->lineNote(1).isEmpty());
 
         // Cost/trace: every costed line listed, most expensive first; a row goes to its line.
         CostTracePanel& costs = w.costPanel();
-        QAbstractItemModelTester costTester(&costs.costs(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester costTester(&costs.costs(),
+                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(costs.costs().rowCount() >= 3);
         QVERIFY(costs.costs().totalUs() > 0);
         double previous = 1e300;
         for (int row = 0; row < costs.costs().rowCount(); ++row) {
-            const double share = costs.costs().index(row, 0).data(LineCostModel::ShareRole).toDouble();
+            const double share =
+                costs.costs().index(row, 0).data(LineCostModel::ShareRole).toDouble();
             QVERIFY(share <= previous);
             previous = share;
         }
         const int gLine = lineOf(kernel->text(), QStringLiteral("g = v *"));
         QCOMPARE(costs.costs().index(0, LineCostModel::StatementColumn).data().toString(),
-                 kernel->text(costs.costs().index(0, 0).data(LineCostModel::LineRole).toInt() - 1).trimmed());
+                 kernel->text(costs.costs().index(0, 0).data(LineCostModel::LineRole).toInt() - 1)
+                     .trimmed());
         // The cursor on a kernel line shows what that line computed in the simulator.
         kernel->setCursorPosition(gLine - 1, 4); // the editor reports the move when it next updates
-        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("line %1").arg(gLine)), qPrintable(costs.intermediateText()));
-        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("float16[1, 32]")), qPrintable(costs.intermediateText()));
+        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("line %1").arg(gLine)),
+                     qPrintable(costs.intermediateText()));
+        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("float16[1, 32]")),
+                     qPrintable(costs.intermediateText()));
         QVERIFY(costs.intermediateMap().map().error.empty());
         QCOMPARE(costs.intermediateMap().map().cols, 32);
-        QVERIFY(costs.intermediateMap().describeAt(QPoint(10, 10)).startsWith(QStringLiteral("[0, ")));
+        QVERIFY(
+            costs.intermediateMap().describeAt(QPoint(10, 10)).startsWith(QStringLiteral("[0, ")));
+        // The line runs once per row of the first case (4): the last iteration first, any other
+        // one picked with the iteration box.
+        QSpinBox& iteration = costs.iterationPicker();
+        QVERIFY(iteration.isVisibleTo(&costs));
+        QCOMPARE(iteration.maximum(), 4);
+        QCOMPARE(iteration.value(), 4);
+        QVERIFY2(costs.intermediateText().contains(QStringLiteral("execution 4 of 4")),
+                 qPrintable(costs.intermediateText()));
+        const QString lastStats = costs.intermediateText().section(QLatin1Char('\n'), 1);
+        iteration.setValue(1);
+        QTRY_VERIFY2(costs.intermediateText().contains(QStringLiteral("execution 1 of 4")) &&
+                         costs.intermediateText().contains(QStringLiteral("float16[1, 32]")),
+                     qPrintable(costs.intermediateText()));
+        QTRY_VERIFY(costs.intermediateText().section(QLatin1Char('\n'), 1) !=
+                    lastStats);          // another row of x
         kernel->setCursorPosition(1, 0); // `import pypto`: nothing captured there
         QTRY_VERIFY(costs.intermediateText().contains(QStringLiteral("nothing captured")));
         QVERIFY(costs.intermediateMap().map().cells.empty());
@@ -146,19 +168,22 @@ private Q_SLOTS:
         // Generated glue: the files of the generation, nothing changed yet.
         GeneratedGluePanel& glue = w.gluePanel();
         QVERIFY(glue.changes().size() >= 10);
-        for (const auto& change : glue.changes()) QCOMPARE(int(change.status), int(codegen::GlueFileChange::Status::Unchanged));
+        for (const auto& change : glue.changes())
+            QCOMPARE(int(change.status), int(codegen::GlueFileChange::Status::Unchanged));
         QVERIFY(glue.showFile(QStringLiteral("python/pto_scale_gelu/__init__.py")));
         QCOMPARE(glue.fileView().language(), CodeEditor::Language::Python);
         QVERIFY(glue.fileView().isReadOnly());
         QVERIFY(glue.fileView().text().contains(QStringLiteral("scale_gelu")));
         const QString good = kernel->text();
-        kernel->setText(QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
+        kernel->setText(
+            QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
         QVERIFY(costs.summaryText().contains(QStringLiteral("kernel edited since")));
         panel.verifyAction()->trigger(); // saves first
         QVERIFY(finished.wait(60000));
         QVERIFY(!panel.runner().lastResult().ok());
         QCOMPARE(panel.verification().failures(), 2);
-        QTRY_VERIFY(!costs.summaryText().contains(QStringLiteral("kernel edited since"))); // a new run, once read
+        QTRY_VERIFY(!costs.summaryText().contains(
+            QStringLiteral("kernel edited since"))); // a new run, once read
         QVERIFY(readFile(dir.filePath(QStringLiteral("kernel.py"))).contains("g * scale * 2.0"));
         const QModelIndex verdict = panel.verification().index(0, VerificationModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("FAIL"));
@@ -169,33 +194,42 @@ private Q_SLOTS:
         QVERIFY(diff.heatmap().map().error.empty());
         QCOMPARE(diff.heatmap().map().rows, 4);
         QCOMPARE(diff.heatmap().map().cols, 32);
-        for (float cell : diff.heatmap().map().cells) QVERIFY(cell >= 0);
+        for (float cell : diff.heatmap().map().cells)
+            QVERIFY(cell >= 0);
         QVERIFY(diff.worstTable().rowCount() > 0);
         QVERIFY(diff.histogram().counts.front() < 4 * 32); // few elements are exact
-        QCOMPARE(diff.histogramView().describeBin(0), QStringLiteral("exact: %1").arg(diff.histogram().counts.front()));
+        QCOMPARE(diff.histogramView().describeBin(0),
+                 QStringLiteral("exact: %1").arg(diff.histogram().counts.front()));
         QVERIFY(diff.histogramView().describeAt(QPoint(-5, 5)).isEmpty());
         const QString hover = diff.heatmap().describeAt(QPoint(20, 20));
-        QVERIFY2(hover.contains(QStringLiteral("expected")) && hover.contains(QStringLiteral("actual")), qPrintable(hover));
+        QVERIFY2(hover.contains(QStringLiteral("expected")) &&
+                     hover.contains(QStringLiteral("actual")),
+                 qPrintable(hover));
         diff.worstTable().cellClicked(0, 0);
         const QVariantList worstIndex = diff.worstTable().item(0, 0)->data(Qt::UserRole).toList();
         QCOMPARE(diff.expectedView().currentIndex().row(), worstIndex.at(0).toInt());
         QCOMPARE(diff.expectedView().currentIndex().column(), worstIndex.at(1).toInt());
-        QAbstractItemModelTester expectedTester(&diff.expectedValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester actualTester(&diff.actualValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester expectedTester(
+            &diff.expectedValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester actualTester(
+            &diff.actualValues(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QCOMPARE(diff.expectedValues().rowCount(), 4);
         QCOMPARE(diff.actualValues().columnCount(), 32);
-        const double e0 = diff.expectedValues().index(1, 1).data().toDouble(), a0 = diff.actualValues().index(1, 1).data().toDouble();
+        const double e0 = diff.expectedValues().index(1, 1).data().toDouble(),
+                     a0 = diff.actualValues().index(1, 1).data().toDouble();
         QVERIFY(std::abs(a0 - 2 * e0) <= 2e-3 * std::abs(e0) + 2e-3); // the kernel doubled it
 
         // The new kernel's hash is in the glue: the changed files and their diff.
         int changed = 0;
-        for (const auto& change : glue.changes()) changed += change.status == codegen::GlueFileChange::Status::Changed;
+        for (const auto& change : glue.changes())
+            changed += change.status == codegen::GlueFileChange::Status::Changed;
         QVERIFY(changed >= 1);
         // The previous generation is on disk: a dock opened later shows the same changes.
         GeneratedGluePanel later;
         later.reload(w.session().project()->glueFolder());
         QCOMPARE(later.changes().size(), glue.changes().size());
-        for (std::size_t k = 0; k < later.changes().size(); ++k) QCOMPARE(int(later.changes()[k].status), int(glue.changes()[k].status));
+        for (std::size_t k = 0; k < later.changes().size(); ++k)
+            QCOMPARE(int(later.changes()[k].status), int(glue.changes()[k].status));
         // The dock moved to the first changed file and shows its diff.
         QVERIFY(glue.diffView().isVisibleTo(&glue));
         QVERIFY(!glue.fileList().currentItem()->text(1).isEmpty());
@@ -203,7 +237,8 @@ private Q_SLOTS:
             if (change.status == codegen::GlueFileChange::Status::Changed) {
                 QVERIFY(glue.showFile(QString::fromStdString(change.path)));
                 QVERIFY(glue.diffView().text().startsWith(QStringLiteral("--- a/")));
-                QVERIFY(glue.diffView().text().contains(QStringLiteral("\n+")) && glue.diffView().text().contains(QStringLiteral("\n-")));
+                QVERIFY(glue.diffView().text().contains(QStringLiteral("\n+")) &&
+                        glue.diffView().text().contains(QStringLiteral("\n-")));
                 break;
             }
 
@@ -223,8 +258,10 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QVERIFY(!panel.runner().lastResult().ok());
         QCOMPARE(readFile(package + QStringLiteral("/manifest.json")), manifest);
-        QCOMPARE(QDir(dir.filePath(QStringLiteral("packages"))).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-                 (QStringList{QStringLiteral("scale_gelu-1.0.0"), QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("packages")))
+                     .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 (QStringList{QStringLiteral("scale_gelu-1.0.0"),
+                              QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
     }
 
     // A large failing case: the run and the display of its diff (4M elements: reading both
@@ -235,7 +272,8 @@ private Q_SLOTS:
         copySample(dir, "scale_gelu");
         const QString op = dir.filePath(QStringLiteral("op.json"));
         auto description = nlohmann::json::parse(readFile(op).toStdString());
-        description["cases"] = nlohmann::json::parse(R"json([{ "name": "large", "inputs": { "x": { "shape": [2048, 2048], "dtype": "float32",
+        description["cases"] = nlohmann::json::parse(
+            R"json([{ "name": "large", "inputs": { "x": { "shape": [2048, 2048], "dtype": "float32",
             "fill": "uniform(-4, 4)" } }, "parameters": { "channels": 2048 } }])json");
         QFile opFile(op);
         QVERIFY(opFile.open(QIODevice::WriteOnly | QIODevice::Truncate));
@@ -245,7 +283,8 @@ private Q_SLOTS:
         w.show();
         QVERIFY(w.openProject(dir.path()));
         CodeEditor* kernel = w.session().editor(Document::Kernel);
-        kernel->setText(kernel->text().replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
+        kernel->setText(
+            kernel->text().replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
         RunPanel& panel = w.runPanel();
         QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
         EventLoopGapMeter gaps;
@@ -254,22 +293,27 @@ private Q_SLOTS:
         QSignalSpy diffShown(&panel.tensorDiff(), &TensorDiffPanel::outputShown);
         QSignalSpy costsShown(&w.costPanel(), &CostTracePanel::runShown);
         QVERIFY(finished.wait(120000));
-        QVERIFY(diffShown.count() > 0 || diffShown.wait(20000)); // the failure's diff, loaded off the GUI thread
+        QVERIFY(diffShown.count() > 0 ||
+                diffShown.wait(20000)); // the failure's diff, loaded off the GUI thread
         QVERIFY(costsShown.count() > 0 || costsShown.wait(20000));
         QTest::qWait(100);
         gaps.stop();
-        qInfo("large case: verify and diff took %lld ms; longest GUI event-loop gap %lld ms", gaps.elapsedMs(), gaps.longestMs());
+        qInfo("large case: verify and diff took %lld ms; longest GUI event-loop gap %lld ms",
+              gaps.elapsedMs(), gaps.longestMs());
         QCOMPARE(panel.verification().failures(), 1);
         QCOMPARE(panel.tensorDiff().heatmap().map().rows, 2048);
-        QVERIFY(panel.tensorDiff().heatmap().map().cellRows == 4); // 2048 rows pooled into 512 cells
-        QVERIFY2(gaps.longestMs() < 1000, "the window froze"); // the target, 100 ms, is measured and reported above
+        QVERIFY(panel.tensorDiff().heatmap().map().cellRows ==
+                4); // 2048 rows pooled into 512 cells
+        QVERIFY2(gaps.longestMs() < 1000,
+                 "the window froze"); // the target, 100 ms, is measured and reported above
     }
 
     // The New Operator wizard's project opens, validates and verifies clean against the simulator.
     void wizardProjectVerifiesClean_data()
     {
         QTest::addColumn<QString>("templateName");
-        for (const char* name : {"elementwise", "reduction", "matmul"}) QTest::newRow(name) << QString::fromLatin1(name);
+        for (const char* name : {"elementwise", "reduction", "matmul"})
+            QTest::newRow(name) << QString::fromLatin1(name);
     }
 
     void wizardProjectVerifiesClean()
@@ -294,7 +338,8 @@ private Q_SLOTS:
         QSignalSpy finished(&w.runPanel().runner(), &PipelineRunner::finished);
         w.runPanel().verifyAction()->trigger();
         QVERIFY(finished.wait(60000));
-        QVERIFY2(w.runPanel().runner().lastResult().ok(), qPrintable(w.runPanel().log().toPlainText()));
+        QVERIFY2(w.runPanel().runner().lastResult().ok(),
+                 qPrintable(w.runPanel().log().toPlainText()));
         QCOMPARE(w.runPanel().verification().failures(), 0);
         QCOMPARE(w.runPanel().verification().rowCount(), 2);
     }
@@ -307,18 +352,23 @@ private Q_SLOTS:
         QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
         {
             SettingsDialog settings;
-            settings.runnersEditor().setText(QStringLiteral("{ \"runners\": [ { \"name\": \"phone\", \"timeout_s\": \"soon\" } ] }"));
-            QVERIFY2(settings.problemsText(0).contains(QStringLiteral("1:")), qPrintable(settings.problemsText(0)));
+            settings.runnersEditor().setText(QStringLiteral(
+                "{ \"runners\": [ { \"name\": \"phone\", \"timeout_s\": \"soon\" } ] }"));
+            QVERIFY2(settings.problemsText(0).contains(QStringLiteral("1:")),
+                     qPrintable(settings.problemsText(0)));
             QVERIFY(!settings.runnersEditor().markedLines().isEmpty());
             QVERIFY(settings.save().contains(QStringLiteral("runners.json has errors")));
             QVERIFY(!QFile::exists(userConfigFile(QStringLiteral("runners.json"))));
             QVERIFY(settings.runnersEditor().text().contains(QStringLiteral("soon")));
-            const QString good = QStringLiteral("{ \"name\": \"phone\", \"command\": [\"run_op\", \"{run_dir}\"] }\n");
+            const QString good = QStringLiteral(
+                "{ \"name\": \"phone\", \"command\": [\"run_op\", \"{run_dir}\"] }\n");
             settings.runnersEditor().setText(good);
             QCOMPARE(settings.problemsText(0), QStringLiteral("No problems."));
             const int row = [&] {
                 for (int r = 0; r < settings.toleranceTable().rowCount(); ++r)
-                    if (settings.toleranceTable().verticalHeaderItem(r)->text() == QLatin1String("float16")) return r;
+                    if (settings.toleranceTable().verticalHeaderItem(r)->text() ==
+                        QLatin1String("float16"))
+                        return r;
                 return -1;
             }();
             QVERIFY(row >= 0);
@@ -327,17 +377,20 @@ private Q_SLOTS:
             settings.minCosineEdit().setText(QStringLiteral("1"));
             QCOMPARE(settings.save(), QString());
             QCOMPARE(readFile(userConfigFile(QStringLiteral("runners.json"))), good.toUtf8());
-            QVERIFY(readFile(userConfigFile(QStringLiteral("tolerances.json"))).contains("\"float16\""));
+            QVERIFY(readFile(userConfigFile(QStringLiteral("tolerances.json")))
+                        .contains("\"float16\""));
         }
         {
             SettingsDialog again; // reads back what was saved
             QCOMPARE(again.toleranceTable().item(0, 0)->text().isEmpty(), true);
             bool found = false;
             for (int r = 0; r < again.toleranceTable().rowCount(); ++r)
-                found = found || again.toleranceTable().item(r, 1)->text() == QLatin1String("1e-09");
+                found =
+                    found || again.toleranceTable().item(r, 1)->text() == QLatin1String("1e-09");
             QVERIFY(found);
         }
-        // softmax's tolerance names the cosine criterion but no threshold: the user's default applies.
+        // softmax's tolerance names the cosine criterion but no threshold: the user's default
+        // applies.
         QTemporaryDir dir;
         MainWindow w;
         QVERIFY(w.openProject(copySample(dir, "softmax")));
@@ -347,7 +400,8 @@ private Q_SLOTS:
         const VerificationReport& report = w.runPanel().verification().report();
         bool tightRule = false;
         for (const auto& c : report.cases)
-            for (const auto& o : c.outputs) tightRule = tightRule || o.verdict.rule.find("cosine >= 1") != std::string::npos;
+            for (const auto& o : c.outputs)
+                tightRule = tightRule || o.verdict.rule.find("cosine >= 1") != std::string::npos;
         QVERIFY2(tightRule, qPrintable(w.runPanel().log().toPlainText()));
         QFile::remove(userConfigFile(QStringLiteral("runners.json")));
         QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));

@@ -1,16 +1,15 @@
 #include "cost_trace_panel.h"
 
 #include "line_cost_model.h"
-#include "tensor_heatmap.h"
-
 #include "project/atomic_file.h"
 #include "tensor/error_map.h"
 #include "tensor/npy.h"
+#include "tensor_heatmap.h"
 
-#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -20,7 +19,8 @@ namespace ptowb {
 CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
 {
     m_costs = new LineCostModel(this);
-    m_summary = new QLabel(tr("Verify against the simulator to see its cost estimate per kernel line."));
+    m_summary =
+        new QLabel(tr("Verify against the simulator to see its cost estimate per kernel line."));
     m_summary->setWordWrap(true);
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("costTable"));
@@ -30,18 +30,23 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setWordWrap(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(LineCostModel::StatementColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(LineCostModel::StatementColumn,
+                                                      QHeaderView::Stretch);
     connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) {
         const int line = index.data(LineCostModel::LineRole).toInt();
         showLine(line);
         Q_EMIT lineActivated(line);
     });
 
-    m_intermediateTitle = new QLabel(tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
-    m_names = new QComboBox;
-    m_names->setObjectName(QStringLiteral("intermediateNames"));
-    m_names->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_names, &QComboBox::currentIndexChanged, this, &CostTracePanel::showCapture);
+    m_intermediateTitle =
+        new QLabel(tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
+    m_iteration = new QSpinBox;
+    m_iteration->setObjectName(QStringLiteral("intermediateIteration"));
+    m_iteration->setPrefix(tr("iteration "));
+    m_iteration->setToolTip(
+        tr("Which execution of the line to show: a loop's iterations, in order"));
+    connect(m_iteration, &QSpinBox::valueChanged, this,
+            [this](int value) { showCapture(value - 1); });
     m_stats = new QLabel;
     m_stats->setObjectName(QStringLiteral("intermediateStats"));
     m_stats->setWordWrap(true);
@@ -49,12 +54,13 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     m_map = new TensorHeatmap;
     m_map->setObjectName(QStringLiteral("intermediateMap"));
     m_map->setPlaceholder(tr("No value captured at this line"));
-    connect(m_map, &TensorHeatmap::hovered, m_stats, [this](const QString& text) { m_map->setToolTip(text); });
+    connect(m_map, &TensorHeatmap::hovered, m_stats,
+            [this](const QString& text) { m_map->setToolTip(text); });
 
     auto* intermediate = new QWidget;
     auto* head = new QHBoxLayout;
     head->addWidget(m_intermediateTitle, 1);
-    head->addWidget(m_names);
+    head->addWidget(m_iteration);
     auto* intermediateLayout = new QVBoxLayout(intermediate);
     intermediateLayout->setContentsMargins(0, 0, 0, 0);
     intermediateLayout->addLayout(head);
@@ -78,33 +84,44 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     layout->addWidget(splitter);
 }
 
-void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines)
+void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
+                             const QStringList& kernelLines)
 {
     m_runLoader.run(
         [tracePath, caseDir] {
             LoadedRun run;
             if (!tracePath.isEmpty()) {
                 QByteArray text;
-                if (readTextFile(tracePath, text, run.error)) run.report = sim::costReportFromTrace(text.toStdString());
+                if (readTextFile(tracePath, text, run.error))
+                    run.report = sim::costReportFromTrace(text.toStdString());
             }
             if (!caseDir.isEmpty()) run.captures = runfolder::listCaptures(caseDir.toStdString());
             return run;
         },
-        [this, tracePath, kernelLines](LoadedRun run) { applyRun(tracePath, kernelLines, std::move(run)); });
+        [this, tracePath, kernelLines](LoadedRun run) {
+            applyRun(tracePath, kernelLines, std::move(run));
+        });
 }
 
-void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kernelLines, LoadedRun run)
+void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kernelLines,
+                              LoadedRun run)
 {
     m_costs->setReport(run.report, kernelLines);
     m_kernelEdited = false;
     if (run.report.events.empty())
-        m_summaryText = run.error.isEmpty() ? tr("Verify against the simulator to see its cost estimate per kernel line.") : run.error;
+        m_summaryText =
+            run.error.isEmpty()
+                ? tr("Verify against the simulator to see its cost estimate per kernel line.")
+                : run.error;
     else
-        m_summaryText = tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an estimate, not a measurement)")
-                            .arg(formatMicroseconds(run.report.totalUs), QString::fromStdString(run.report.platform).toHtmlEscaped())
+        m_summaryText = tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an "
+                           "estimate, not a measurement)")
+                            .arg(formatMicroseconds(run.report.totalUs),
+                                 QString::fromStdString(run.report.platform).toHtmlEscaped())
                             .arg(run.report.events.size());
     m_summary->setText(m_summaryText);
-    m_summary->setToolTip(tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
+    m_summary->setToolTip(
+        tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
     m_captures = std::move(run.captures);
     m_shownLine = -1;
     showLine(m_requestedLine);
@@ -115,7 +132,8 @@ void CostTracePanel::markKernelEdited()
 {
     if (m_kernelEdited || m_costs->rowCount() == 0) return;
     m_kernelEdited = true;
-    m_summary->setText(m_summaryText + tr(" — <i>kernel edited since: lines may have moved; Verify again</i>"));
+    m_summary->setText(m_summaryText +
+                       tr(" — <i>kernel edited since: lines may have moved; Verify again</i>"));
 }
 
 bool CostTracePanel::showLine(int line)
@@ -126,28 +144,40 @@ bool CostTracePanel::showLine(int line)
     m_lineCaptures.clear();
     for (std::size_t k = 0; k < m_captures.size(); ++k)
         if (m_captures[k].line == line) m_lineCaptures.push_back(int(k));
-    const QSignalBlocker block(m_names);
-    m_names->clear();
-    for (int k : m_lineCaptures) m_names->addItem(QString::fromStdString(m_captures[std::size_t(k)].name));
-    m_names->setVisible(m_lineCaptures.size() > 1);
+    const QSignalBlocker block(m_iteration);
+    const int kept = int(m_lineCaptures.size());
+    m_iteration->setRange(1, std::max(1, kept));
+    m_iteration->setSuffix(tr(" of %1").arg(kept));
+    m_iteration->setValue(kept); // the last iteration, as the line left its value
+    m_iteration->setVisible(kept > 1);
     if (m_lineCaptures.empty()) {
-        m_intermediateTitle->setText(line > 0 ? tr("<b>Intermediate</b> at line %1: nothing captured").arg(line)
-                                              : tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
+        m_intermediateTitle->setText(
+            line > 0 ? tr("<b>Intermediate</b> at line %1: nothing captured").arg(line)
+                     : tr("<b>Intermediate</b>: put the kernel editor's cursor on a line"));
         m_stats->clear();
         m_map->setData({}, {}, {}, {});
         m_captureLoader.cancel();
         Q_EMIT intermediateShown();
         return false;
     }
-    showCapture(0);
+    showCapture(kept - 1);
     return true;
 }
 
 void CostTracePanel::showCapture(int index)
 {
     if (index < 0 || index >= int(m_lineCaptures.size())) return;
-    const runfolder::CaptureFile& capture = m_captures[std::size_t(m_lineCaptures[std::size_t(index)])];
-    m_intermediateTitle->setText(tr("<b>Intermediate</b> at line %1: <code>%2</code>").arg(capture.line).arg(QString::fromStdString(capture.name).toHtmlEscaped()));
+    const runfolder::CaptureFile& capture =
+        m_captures[std::size_t(m_lineCaptures[std::size_t(index)])];
+    QString title = tr("<b>Intermediate</b> at line %1: <code>%2</code>")
+                        .arg(capture.line)
+                        .arg(QString::fromStdString(capture.name).toHtmlEscaped());
+    const int kept = int(m_lineCaptures.size());
+    const int executions = m_captures[std::size_t(m_lineCaptures.back())].execution;
+    if (executions > 1) title += tr(", execution %1 of %2").arg(capture.execution).arg(executions);
+    if (executions > kept)
+        title += tr(" (a long loop keeps its first %1 and its last)").arg(kept - 1);
+    m_intermediateTitle->setText(title);
     m_stats->setText(tr("loading…"));
     m_captureLoader.run(
         [path = capture.path] {
@@ -180,22 +210,31 @@ void CostTracePanel::applyCapture(LoadedCapture loaded)
     const Tensor& value = loaded.value;
     const ValueStats& stats = loaded.stats;
     QStringList dims;
-    for (auto d : value.shape()) dims << QString::number(d);
+    for (auto d : value.shape())
+        dims << QString::number(d);
     const std::string_view dtype = dtypeInfo(value.dtype()).name;
     QString text = tr("%1[%2]  min %3  max %4  mean %5  std %6")
-                       .arg(QString::fromLatin1(dtype.data(), qsizetype(dtype.size())), dims.join(QStringLiteral(", ")))
+                       .arg(QString::fromLatin1(dtype.data(), qsizetype(dtype.size())),
+                            dims.join(QStringLiteral(", ")))
                        .arg(stats.min, 0, 'g', 5)
                        .arg(stats.max, 0, 'g', 5)
                        .arg(stats.mean, 0, 'g', 5)
                        .arg(stats.stddev, 0, 'g', 5);
-    if (stats.nanCount || stats.infCount) text += tr("  <b>NaN %1  Inf %2</b>").arg(stats.nanCount).arg(stats.infCount);
+    if (stats.nanCount || stats.infCount)
+        text += tr("  <b>NaN %1  Inf %2</b>").arg(stats.nanCount).arg(stats.infCount);
     m_stats->setText(text);
     m_map->setValues(value, loaded.slice, loaded.magnitude);
     Q_EMIT intermediateShown();
 }
 
-QString CostTracePanel::summaryText() const { return m_summary->text(); }
+QString CostTracePanel::summaryText() const
+{
+    return m_summary->text();
+}
 
-QString CostTracePanel::intermediateText() const { return m_intermediateTitle->text() + QLatin1Char('\n') + m_stats->text(); }
+QString CostTracePanel::intermediateText() const
+{
+    return m_intermediateTitle->text() + QLatin1Char('\n') + m_stats->text();
+}
 
 } // namespace ptowb

@@ -1,14 +1,13 @@
 #pragma once
 
-#include "work_pool.h"
-
 #include "run/run_folder.h"
 #include "sim/cost_model.h"
 #include "tensor/error_map.h"
+#include "work_pool.h"
 
 #include <QWidget>
 
-class QComboBox;
+class QSpinBox;
 class QLabel;
 class QTableView;
 
@@ -20,7 +19,8 @@ class TensorHeatmap;
 // The Cost/trace dock: the simulator's estimate per kernel line for the last sim run (most
 // expensive first; click a row to go to the line), and the intermediate value a kernel line
 // computed in that run (its stats and a heatmap of |value|), chosen by the kernel editor's
-// cursor line.
+// cursor line; a line inside a loop has one value per iteration, picked with the iteration box
+// (the last one first).
 class CostTracePanel : public QWidget
 {
     Q_OBJECT
@@ -42,6 +42,7 @@ public:
     QTableView& costTable() { return *m_table; }
     TensorHeatmap& intermediateMap() { return *m_map; }
     QString intermediateText() const;
+    QSpinBox& iterationPicker() { return *m_iteration; }
     QString summaryText() const;
 
 Q_SIGNALS:
@@ -65,11 +66,11 @@ private:
         QString error;
     };
     void applyRun(const QString& tracePath, const QStringList& kernelLines, LoadedRun run);
-    void showCapture(int index);
+    void showCapture(int index); // into m_lineCaptures
     void applyCapture(LoadedCapture capture);
 
     std::vector<runfolder::CaptureFile> m_captures;
-    std::vector<int> m_lineCaptures; // indices into m_captures for the shown line
+    std::vector<int> m_lineCaptures; // indices into m_captures for the shown line, by execution
     int m_shownLine = -1;
     int m_requestedLine = 0;
     bool m_kernelEdited = false;
@@ -78,7 +79,7 @@ private:
     QLabel* m_summary = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_intermediateTitle = nullptr;
-    QComboBox* m_names = nullptr;
+    QSpinBox* m_iteration = nullptr;
     QLabel* m_stats = nullptr;
     TensorHeatmap* m_map = nullptr;
     LatestJob<LoadedRun> m_runLoader{this};

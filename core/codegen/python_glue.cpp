@@ -55,10 +55,13 @@ KERNEL_FILE = @KERNEL_FILE_LIT@
 KERNEL_FUNCTION = @KERNEL_FUNCTION_LIT@
 INPUT_NAMES = @INPUT_NAMES@
 OUTPUT_NAMES = @OUTPUT_NAMES@
+# What each output holds before the kernel runs (op.json's init); None: NaN, zero for integers.
+OUTPUT_INITS = @OUTPUT_INITS@
 BACKWARD_SCHEMA = @BACKWARD_SCHEMA_LIT@
 BACKENDS = ('ref', 'sim', 'device')
 @PRELUDE@
 _PT_DTYPES = {@DTYPE_TABLE@}
+_PT_PYPTO_DTYPES = {@PYPTO_DTYPE_TABLE@}
 _PT_SCALAR_TYPES = {@SCALAR_TYPE_TABLE@}
 _PT_ONNX_DTYPES = {@ONNX_TYPE_TABLE@}
 _PT_ONNX_TYPES = {dtype: code for code, dtype in _PT_ONNX_DTYPES.items()}
@@ -167,6 +170,7 @@ class Backend:
 _PT_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _PT_REFERENCE = None
 _PT_KERNELS = {}
+_PT_KERNEL_MODULES = {}
 # reference.py with its import lines blanked (line numbers kept), and what those lines bound.
 # It is TorchScript, compiled by torch.jit like the workbench and the C++ op compile it; it is
 # never executed as Python.
@@ -228,7 +232,31 @@ def _pt_kernel(backend):
         mode = pypto.RunMode.SIM if backend == 'sim' else pypto.RunMode.NPU
         kernel = pypto.frontend.jit(runtime_options={'run_mode': mode})(original)
     _PT_KERNELS[backend] = kernel
+    _PT_KERNEL_MODULES[backend] = module
     return kernel
+
+
+def _pt_argument_for_worker(value):
+    """A kernel argument as ptowb's kernel worker takes it: a dtype as {'dtype': name}."""
+    if isinstance(value, torch.dtype):
+        return {'dtype': _pt_dtype_name(value)}
+    if isinstance(value, dict) and 'class' in value:
+        return {'class': value['class'], 'fields': {k: _pt_argument_for_worker(v) for k, v in value['fields'].items()}}
+    return value
+
+
+def _pt_argument_for_pypto(value, module):
+    """A kernel argument as the kernel takes it under PyPTO: a pypto dtype, or an instance of
+    the kernel file's class named by op.json, built from its fields."""
+    if isinstance(value, torch.dtype):
+        import pypto
+        return getattr(pypto, _PT_PYPTO_DTYPES[_pt_dtype_name(value)])
+    if isinstance(value, dict) and 'class' in value:
+        target = module
+        for part in value['class'].split('.'):
+            target = getattr(target, part)
+        return target(**{k: _pt_argument_for_pypto(v, module) for k, v in value['fields'].items()})
+    return value
 
 
 def _pt_reference_outputs(named):
@@ -260,7 +288,7 @@ def _pt_kernel_worker():
     return found
 
 
-def _pt_run_in_simulator(worker, named, expected):
+def _pt_run_in_simulator(worker, named, expected, arguments):
     """The kernel file in the workbench's simulator: one kernel worker process per call, given a
     case folder of .npy files (inputs/, outputs/) as ptowb's run folders hold them. Out of this
     process, so any torch can call it and a kernel that never returns is stopped
@@ -288,9 +316,11 @@ def _pt_run_in_simulator(worker, named, expected):
             save(os.path.join(case, 'inputs', name + '.npy'), named[name])
         request = {'op': 'run', 'case_dir': case, 'kernel_file': path, 'source': source, 'function': KERNEL_FUNCTION,
                    'inputs': list(INPUT_NAMES),
-                   'outputs': [{'name': name, 'shape': list(shape), 'dtype': _pt_dtype_name(dtype)}
-                               for name, (shape, dtype) in zip(OUTPUT_NAMES, expected)],
-                   'params': {name: value for name, value in named.items() if name not in INPUT_NAMES}}
+                   'outputs': [dict({'name': name, 'shape': list(shape), 'dtype': _pt_dtype_name(dtype)},
+                                    **({} if init is None else {'init': init}))
+                               for name, (shape, dtype), init in zip(OUTPUT_NAMES, expected, OUTPUT_INITS)],
+                   'params': {name: value for name, value in named.items() if name not in INPUT_NAMES},
+                   'arguments': {name: _pt_argument_for_worker(value) for name, value in arguments.items()}}
         try:
             done = subprocess.run([worker], input=json.dumps(request) + '\n', capture_output=True, text=True, timeout=limit)
         except subprocess.TimeoutExpired:
@@ -305,18 +335,26 @@ def _pt_run_in_simulator(worker, named, expected):
         return [load(os.path.join(case, 'outputs', name + '.npy'), dtype) for name, (_, dtype) in zip(OUTPUT_NAMES, expected)]
 
 
-def _pt_run(named, expected):
+def _pt_initial_output(shape, dtype, init):
+    if init is None:
+        init = float('nan') if dtype.is_floating_point else 0
+    return torch.full(shape, init, dtype=dtype)
+
+
+def _pt_run(named, expected, kernel_arguments):
     backend = Backend.current()
     worker = _pt_kernel_worker() if backend == 'sim' else None
     if backend == 'ref':
         produced = _pt_reference_outputs(named)
     elif worker:
-        produced = _pt_run_in_simulator(worker, named, expected)
+        produced = _pt_run_in_simulator(worker, named, expected, kernel_arguments)
     else:
         kernel = _pt_kernel(backend)
-        produced = [torch.empty(shape, dtype=dtype) for shape, dtype in expected]
+        produced = [_pt_initial_output(shape, dtype, init) for (shape, dtype), init in zip(expected, OUTPUT_INITS)]
         arguments = dict(named)
         arguments.update(zip(OUTPUT_NAMES, produced))
+        module = _PT_KERNEL_MODULES[backend]
+        arguments.update({name: _pt_argument_for_pypto(value, module) for name, value in kernel_arguments.items()})
         signature = inspect.signature(getattr(kernel, '__wrapped__', kernel))
         kernel(**{name: arguments[name] for name in signature.parameters if name in arguments})
     if len(produced) != len(expected):
@@ -472,6 +510,35 @@ std::string backwardSchema(const OpSpec& spec, const PythonNames& names)
     return schema + ") -> Tensor[]";
 }
 
+// op.json's kernel arguments for one call: {name: value} or {name: {'class': ..., 'fields':
+// {...}}}.
+std::string kernelArgumentFunction(const OpSpec& spec, const PythonNames& names,
+                                   const std::string& args)
+{
+    std::string gen = "\n\ndef _PT_kernel_arguments(" + args + "):\n";
+    gen += "    \"\"\"The kernel parameters op.json binds to values (\"kernel\": "
+           "{\"arguments\"}).\"\"\"\n";
+    gen += "    return {\n";
+    for (const KernelArgumentSpec& a : spec.kernelArguments) {
+        auto value = [&](const KernelArgumentSpec::Field& f) {
+            const std::string what = "kernel argument '" + a.name + "'" +
+                                     (f.name.empty() ? "" : " field '" + f.name + "'");
+            return "_pt_rule(" + pythonStringLiteral(what) +
+                   ", lambda: " + emitPython(f.rule->root(), names) + ")";
+        };
+        gen += "        " + pythonStringLiteral(a.name) + ": ";
+        if (a.className.empty()) {
+            gen += value(a.fields.at(0)) + ",\n";
+            continue;
+        }
+        gen += "{'class': " + pythonStringLiteral(a.className) + ", 'fields': {";
+        for (const auto& f : a.fields)
+            gen += pythonStringLiteral(f.name) + ": " + value(f) + ", ";
+        gen += "}},\n";
+    }
+    return gen + "    }\n";
+}
+
 } // namespace
 
 std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
@@ -534,10 +601,13 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
                ",\n         lambda: " + emitPython(out.dtype->root(), names) + "),\n";
     gen += "    ]\n";
 
+    gen += kernelArgumentFunction(spec, names, args);
+
     const std::string firstInput = spec.inputs.empty() ? "" : names.inputs[0];
     gen += "\n\ndef _PT_cpu(" + args + "):\n";
     gen += "    _PT_check(" + args + ")\n";
-    gen += "    return _pt_run({" + namedArgs + "}, _pt_outputs(" + args + "))\n";
+    gen += "    return _pt_run({" + namedArgs + "}, _pt_outputs(" + args +
+           "), _PT_kernel_arguments(" + args + "))\n";
     gen += "\n\ndef _PT_meta(" + args + "):\n";
     gen += "    _PT_check(" + args + ")\n";
     gen += "    return _pt_empty_outputs(" +
@@ -551,7 +621,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
 
     gen += pythonOnnxFunctions(spec, names, keywordOnly);
 
-    std::string dtypeTable, scalarTable, onnxTable;
+    std::string dtypeTable, scalarTable, onnxTable, pyptoTable;
     for (const auto& info : allDTypes()) {
         dtypeTable += (dtypeTable.empty() ? "" : ", ") +
                       pythonStringLiteral(std::string(info.name)) + ": torch." +
@@ -559,13 +629,19 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         scalarTable += (scalarTable.empty() ? "" : ", ") +
                        pythonStringLiteral(std::string(info.torchCpp)) + ": torch." +
                        std::string(info.torchName);
+        pyptoTable += (pyptoTable.empty() ? "" : ", ") +
+                      pythonStringLiteral(std::string(info.name)) + ": " +
+                      pythonStringLiteral(std::string(info.pypto));
         onnxTable += (onnxTable.empty() ? "" : ", ") + std::to_string(info.onnxElementType) +
                      ": torch." + std::string(info.torchName);
     }
-    std::string outputNames = "(";
-    for (const auto& out : spec.outputs)
+    std::string outputNames = "(", outputInits = "(";
+    for (const auto& out : spec.outputs) {
         outputNames += pythonStringLiteral(out.name) + ", ";
+        outputInits += (out.init ? pythonLiteral(rules::Value::ofFloat(*out.init)) : "None") + ", ";
+    }
     outputNames += ")";
+    outputInits += ")";
     std::string inputNames = "(";
     for (const auto& in : spec.inputs)
         inputNames += pythonStringLiteral(in.name) + ", ";
@@ -609,6 +685,8 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
                          {"BACKWARD_SCHEMA_LIT", pythonStringLiteral(backwardSchema(spec, names))},
                          {"PRELUDE", pythonRulePrelude()},
                          {"DTYPE_TABLE", dtypeTable},
+                         {"OUTPUT_INITS", outputInits},
+                         {"PYPTO_DTYPE_TABLE", pyptoTable},
                          {"SCALAR_TYPE_TABLE", scalarTable},
                          {"ONNX_TYPE_TABLE", onnxTable},
                          {"GENERATED", gen},

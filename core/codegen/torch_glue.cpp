@@ -80,12 +80,41 @@ const char* const kKernelFunction = @KERNEL_FUNCTION_LIT@;
 const std::string kKernelSource = @KERNEL_LIT@;
 #endif
 
+[[noreturn]] void fail(const std::string& message);
+@DTYPE_SWITCHES@
+#ifdef PTOWB_WITH_SIM
+// A rule's value as the kernel worker takes it (op.json's kernel arguments).
+std::string argumentJson(const ptowb_Rt::Bool& v) { return ptowb::sim::jsonText(v.value); }
+std::string argumentJson(const ptowb_Rt::Int& v) { return ptowb::sim::jsonText(v.value); }
+std::string argumentJson(const ptowb_Rt::Float& v) { return ptowb::sim::jsonText(v.value); }
+std::string argumentJson(const ptowb_Rt::Str& v) { return ptowb::sim::jsonText(v.value); }
+std::string argumentJson(const ptowb_Rt::Shape& v)
+{
+    std::vector<std::int64_t> items;
+    for (const auto& item : v.items) items.push_back(item.value);
+    return ptowb::sim::jsonText(items);
+}
+std::string argumentJson(const ptowb_Rt::Floats& v)
+{
+    std::vector<double> items;
+    for (const auto& item : v.items) items.push_back(item.value);
+    return ptowb::sim::jsonText(items);
+}
+std::string argumentJson(const ptowb_Rt::DT& v) { return ptowb::sim::dtypeJsonText(dtypeName(v.value)); }
+
+// What an output holds before the kernel runs: op.json's init, else NaN (zero for integers).
+at::Tensor initialOutput(const std::vector<std::int64_t>& shape, at::ScalarType dtype, double init)
+{
+    const bool floating = at::isFloatingType(dtype);
+    return at::full(shape, std::isnan(init) && !floating ? 0.0 : init, at::TensorOptions().dtype(dtype));
+}
+#endif
+
 [[noreturn]] void fail(const std::string& message) { TORCH_CHECK(false, kQualifiedName, ": ", message); }
 
 // The constraint checks end in `return failure(message);`.
 [[noreturn]] void failure(const std::string& message) { fail(message); }
 
-@DTYPE_SWITCHES@
 // Under torch.compile(dynamic=True) a fake tensor's sizes are symbolic; the rules work on
 // int64, so each symbolic size is specialized to its value (a guard: another size recompiles).
 std::vector<std::int64_t> sizesOf(const at::Tensor& t)
@@ -242,7 +271,12 @@ std::string torchDTypeSwitches()
     }
     from += "    default: return ptowb_Rt::unknown<ptowb_Rt::DType>();\n    }\n}\n\n";
     to += "    }\n    return at::ScalarType::Undefined;\n}\n";
-    return from + to;
+    std::string names = "const char* dtypeName(ptowb_Rt::DType dtype)\n{\n    switch (dtype) {\n";
+    for (const auto& info : allDTypes())
+        names += "    case ptowb_Rt::DType::" + std::string(info.cppEnum) + ": return \"" +
+                 std::string(info.name) + "\";\n";
+    names += "    }\n    return \"\";\n}\n";
+    return from + to + names;
 }
 
 // The resolver header as the body of the generated file: its #pragma once would be a warning.
@@ -345,6 +379,27 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                                  "    const std::vector<OutputType> expected = outputTypes(" +
                                  ruleArgs + ");\n";
 
+    if (!spec.kernelArguments.empty()) {
+        gen += "#ifdef PTOWB_WITH_SIM\n";
+        gen += "void setKernelArguments(ptowb::sim::KernelArguments& arguments, " + ruleParams +
+               ")\n{\n    try {\n";
+        for (const KernelArgumentSpec& a : spec.kernelArguments) {
+            const std::string slot =
+                "        arguments.kernelArguments[" + cppCharLiteral(a.name) + "]";
+            if (a.className.empty()) {
+                gen += slot + ".valueJson = argumentJson(" +
+                       emitCannRule(a.fields.at(0).rule->root(), names) + ");\n";
+                continue;
+            }
+            gen += slot + ".className = " + cppCharLiteral(a.className) + ";\n";
+            for (const auto& f : a.fields)
+                gen += slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = argumentJson(" +
+                       emitCannRule(f.rule->root(), names) + ");\n";
+        }
+        gen +=
+            "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(std::string(\"a kernel "
+            "argument: \") + error.what());\n    }\n}\n#endif\n\n";
+    }
     gen += returnType + " cpuKernel(" + dispatcherParams + ")\n{\n" + prologue;
     gen += "#ifdef PTOWB_WITH_SIM\n";
     gen += "    if (std::string(backendName()) == \"sim\") {\n";
@@ -355,11 +410,15 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     for (std::size_t k = 0; k < spec.params.size(); ++k)
         gen += "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " +
                names.params[k] + ");\n";
+    if (!spec.kernelArguments.empty())
+        gen += "        setKernelArguments(arguments, " + ruleArgs + ");\n";
     gen += "        std::vector<at::Tensor> tensors;\n";
-    gen +=
-        "        for (const OutputType& type : expected) // NaN where the kernel writes nothing\n";
-    gen += "            tensors.push_back(at::full(type.shape, NAN, "
-           "at::TensorOptions().dtype(type.dtype)));\n";
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
+        const auto& init = spec.outputs[k].init;
+        gen += "        tensors.push_back(initialOutput(expected[" + std::to_string(k) +
+               "].shape, expected[" + std::to_string(k) + "].dtype, " +
+               (init ? cppLiteral(rules::Value::ofFloat(*init)) : std::string("NAN")) + "));\n";
+    }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
         gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) +
                "] = tensors[" + std::to_string(k) + "];\n";

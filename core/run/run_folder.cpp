@@ -1,7 +1,6 @@
 #include "run/run_folder.h"
 
 #include "io/atomic_write.h"
-
 #include "rules/shape_functions.h"
 #include "tensor/npy.h"
 
@@ -33,15 +32,20 @@ std::string newRunId(const std::string& backend)
     return std::string(stamp) + (n ? "-" + std::to_string(n) : "") + "-" + backend;
 }
 
-std::string caseDir(const std::string& runDir, const std::string& caseName) { return (fs::path(runDir) / caseName).string(); }
+std::string caseDir(const std::string& runDir, const std::string& caseName)
+{
+    return (fs::path(runDir) / caseName).string();
+}
 
 std::string mismatchWithRules(const Tensor& t, const InferredOutput& expected)
 {
     if (t.shape() == expected.shape && t.dtype() == expected.dtype) return {};
-    return describe(t) + ", but the rules say " + std::string(dtypeName(expected.dtype)) + shapefn::toString(expected.shape);
+    return describe(t) + ", but the rules say " + std::string(dtypeName(expected.dtype)) +
+           shapefn::toString(expected.shape);
 }
 
-nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype)
+nlohmann::ordered_json tensorInfoJson(const std::string& name,
+                                      const std::vector<std::int64_t>& shape, DType dtype)
 {
     return {{"name", name}, {"shape", shape}, {"dtype", std::string(dtypeName(dtype))}};
 }
@@ -57,38 +61,53 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
     j["error"] = r.error;
     j["stderr_tail"] = r.stderrTail;
     j["inputs"] = nlohmann::json::array();
-    for (const auto& i : r.inputs) j["inputs"].push_back(tensorInfoJson(i.name, i.shape, i.dtype));
+    for (const auto& i : r.inputs)
+        j["inputs"].push_back(tensorInfoJson(i.name, i.shape, i.dtype));
     j["outputs"] = nlohmann::json::array();
-    for (const auto& o : r.expectedOutputs) j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
-    j["cost_estimate"] = r.costEstimateUs >= 0 ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", "trace.json"}} : nlohmann::ordered_json();
+    for (const auto& o : r.expectedOutputs)
+        j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
+    j["cost_estimate"] =
+        r.costEstimateUs >= 0
+            ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", "trace.json"}}
+            : nlohmann::ordered_json();
     return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
 
-std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,
-                        const std::vector<rules::Value>& params, const RunRecord& record)
+std::string prepareCase(const std::string& dir, const OpSpec& spec,
+                        const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                        const RunRecord& record)
 {
     std::error_code ec;
     fs::create_directories(fs::path(dir) / "inputs", ec);
     fs::create_directories(fs::path(dir) / "outputs", ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     // A previous run's outputs must not pass for this run's.
-    for (const auto& o : spec.outputs) fs::remove(outputPath(dir, o.name), ec);
+    for (const auto& o : spec.outputs)
+        fs::remove(outputPath(dir, o.name), ec);
     for (std::size_t k = 0; k < inputs.size(); ++k)
-        if (std::string e = writeNpy(inputPath(dir, spec.inputs[k].name), inputs[k]); !e.empty()) return e;
+        if (std::string e = writeNpy(inputPath(dir, spec.inputs[k].name), inputs[k]); !e.empty())
+            return e;
     nlohmann::ordered_json p = nlohmann::ordered_json::object();
-    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k) p[spec.params[k].name] = paramValueToJson(params[k]);
-    if (std::string e = writeAtomically((fs::path(dir) / "params.json").string(), {p.dump(2), "\n"}); !e.empty()) return e;
+    for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
+        p[spec.params[k].name] = paramValueToJson(params[k]);
+    if (std::string e =
+            writeAtomically((fs::path(dir) / "params.json").string(), {p.dump(2), "\n"});
+        !e.empty())
+        return e;
     return writeRecord(dir, record);
 }
 
-std::string writeOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& outputs)
+std::string writeOutputs(const std::string& dir, const OpSpec& spec,
+                         const std::vector<Tensor>& outputs)
 {
     for (std::size_t k = 0; k < outputs.size() && k < spec.outputs.size(); ++k)
-        if (std::string e = writeNpy(outputPath(dir, spec.outputs[k].name), outputs[k]); !e.empty()) return e;
+        if (std::string e = writeNpy(outputPath(dir, spec.outputs[k].name), outputs[k]); !e.empty())
+            return e;
     return {};
 }
 
-std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& dir, const OpSpec& spec, const std::vector<InferredOutput>& expected)
+std::variant<std::vector<Tensor>, std::string>
+readOutputs(const std::string& dir, const OpSpec& spec, const std::vector<InferredOutput>& expected)
 {
     std::vector<Tensor> outputs;
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
@@ -115,10 +134,12 @@ std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& di
                        " bytes of data and a header)";
         }
         auto read = readNpy(file.string());
-        if (auto* e = std::get_if<std::string>(&read)) return "output '" + name + "' is unreadable: " + *e;
+        if (auto* e = std::get_if<std::string>(&read))
+            return "output '" + name + "' is unreadable: " + *e;
         Tensor& t = std::get<Tensor>(read);
         if (k < expected.size())
-            if (const std::string mismatch = mismatchWithRules(t, expected[k]); !mismatch.empty()) return "output '" + name + "' is " + mismatch;
+            if (const std::string mismatch = mismatchWithRules(t, expected[k]); !mismatch.empty())
+                return "output '" + name + "' is " + mismatch;
         outputs.push_back(std::move(t));
     }
     return outputs;
@@ -133,7 +154,9 @@ int pruneRuns(const std::string& runsRoot, std::size_t keep)
         if (entry.is_directory(ec) && std::regex_match(entry.path().filename().string(), kRunId))
             runs.emplace_back(entry.last_write_time(ec), entry.path());
     if (runs.size() <= keep) return 0;
-    std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second > b.second); });
+    std::sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+        return a.first > b.first || (a.first == b.first && a.second > b.second);
+    });
     int removed = 0;
     for (std::size_t k = keep; k < runs.size(); ++k)
         if (fs::remove_all(runs[k].second, ec) > 0 && !ec) ++removed;
@@ -150,23 +173,31 @@ std::string outputPath(const std::string& caseDir, const std::string& output)
     return (std::filesystem::path(caseDir) / "outputs" / (output + ".npy")).string();
 }
 
-std::string capturePath(const std::string& caseDir, int line, const std::string& name)
+std::string capturePath(const std::string& caseDir, int line, const std::string& name,
+                        int execution)
 {
-    return (std::filesystem::path(caseDir) / "captures" / ("L" + std::to_string(line) + "_" + name + ".npy")).string();
+    return (std::filesystem::path(caseDir) / "captures" /
+            ("L" + std::to_string(line) + "_" + name + "@" + std::to_string(execution) + ".npy"))
+        .string();
 }
 
 std::vector<CaptureFile> listCaptures(const std::string& caseDir)
 {
     std::vector<CaptureFile> captures;
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(caseDir) / "captures", ec)) {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(std::filesystem::path(caseDir) / "captures", ec)) {
         const std::string file = entry.path().filename().string();
-        static const std::regex kCapture(R"(^L([0-9]{1,9})_([A-Za-z_][A-Za-z0-9_]*)\.npy$)");
+        static const std::regex kCapture(
+            R"(^L([0-9]{1,9})_([A-Za-z_][A-Za-z0-9_]*)@([0-9]{1,9})\.npy$)");
         std::smatch m;
         if (!entry.is_regular_file(ec) || !std::regex_match(file, m, kCapture)) continue;
-        captures.push_back({std::stoi(m[1].str()), m[2].str(), entry.path().string()});
+        captures.push_back(
+            {std::stoi(m[1].str()), m[2].str(), std::stoi(m[3].str()), entry.path().string()});
     }
-    std::sort(captures.begin(), captures.end(), [](const CaptureFile& a, const CaptureFile& b) { return std::tie(a.line, a.name) < std::tie(b.line, b.name); });
+    std::sort(captures.begin(), captures.end(), [](const CaptureFile& a, const CaptureFile& b) {
+        return std::tie(a.line, a.execution) < std::tie(b.line, b.execution);
+    });
     return captures;
 }
 

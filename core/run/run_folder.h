@@ -5,7 +5,6 @@
 #include "tensor/tensor.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 #include <variant>
 #include <vector>
@@ -32,39 +31,48 @@ struct RunRecord
 // run.json's "outputs" (the shapes and dtypes they must write), and write outputs/.
 namespace runfolder {
 
-std::string newRunId(const std::string& backend); // "20261129-234501-ref", unique within the process
+std::string
+newRunId(const std::string& backend); // "20261129-234501-ref", unique within the process
 std::string caseDir(const std::string& runDir, const std::string& caseName);
 std::string inputPath(const std::string& caseDir, const std::string& input);
 std::string outputPath(const std::string& caseDir, const std::string& output);
 
 // Creates the case folder and writes inputs, params.json and a pending run.json.
-std::string prepareCase(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& inputs,
-                        const std::vector<rules::Value>& params, const RunRecord& record);
-std::string writeOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Tensor>& outputs);
+std::string prepareCase(const std::string& dir, const OpSpec& spec,
+                        const std::vector<Tensor>& inputs, const std::vector<rules::Value>& params,
+                        const RunRecord& record);
+std::string writeOutputs(const std::string& dir, const OpSpec& spec,
+                         const std::vector<Tensor>& outputs);
 std::string writeRecord(const std::string& dir, const RunRecord& record);
 
 // Reads outputs/<name>.npy for every output and checks them against the expected shapes
 // and dtypes; the error names the output and what is wrong.
-std::variant<std::vector<Tensor>, std::string> readOutputs(const std::string& dir, const OpSpec& spec,
-                                                           const std::vector<InferredOutput>& expected);
+std::variant<std::vector<Tensor>, std::string>
+readOutputs(const std::string& dir, const OpSpec& spec,
+            const std::vector<InferredOutput>& expected);
 
-// "" when `t` is what the rules expect; otherwise "float16[1, 1], but the rules say float16[4, 32]".
+// "" when `t` is what the rules expect; otherwise "float16[1, 1], but the rules say float16[4,
+// 32]".
 std::string mismatchWithRules(const Tensor& t, const InferredOutput& expected);
 
-// The simulator's captured intermediates: <case>/captures/L<line>_<name>.npy, the last value
-// a kernel line assigned to a name.
+// The simulator's captured intermediates: <case>/captures/L<line>_<op>@<k>.npy, the value the
+// k-th execution of a kernel line computed (its last op's result). A long loop keeps its first
+// iterations and its last, so the numbers may skip.
 struct CaptureFile
 {
     int line = 0;
-    std::string name;
+    std::string name; // the op
+    int execution = 1;
     std::string path;
 };
 // Removes all but the `keep` most recent run folders (by modification time) under runsRoot;
 // only folders named like run ids are touched. Returns how many were removed.
 int pruneRuns(const std::string& runsRoot, std::size_t keep);
-std::string capturePath(const std::string& caseDir, int line, const std::string& name);
-std::vector<CaptureFile> listCaptures(const std::string& caseDir); // by line, then name
-nlohmann::ordered_json tensorInfoJson(const std::string& name, const std::vector<std::int64_t>& shape, DType dtype);
+std::string capturePath(const std::string& caseDir, int line, const std::string& name,
+                        int execution);
+std::vector<CaptureFile> listCaptures(const std::string& caseDir); // by line, then execution
+nlohmann::ordered_json tensorInfoJson(const std::string& name,
+                                      const std::vector<std::int64_t>& shape, DType dtype);
 
 } // namespace runfolder
 

@@ -3,6 +3,7 @@
 #include "io/atomic_write.h"
 #include "run/run_folder.h"
 #include "spec/inference.h"
+#include "spec/kernel_arguments.h"
 #include "worker/worker_client.h"
 
 #include <chrono>
@@ -31,8 +32,10 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
 
 } // namespace
 
-nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::Value>& params,
-                                   const std::string& caseDir, const RunRecord& record) const
+std::variant<nlohmann::json, std::string>
+SimBackend::request(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                    const std::vector<rules::Value>& params, const std::string& caseDir,
+                    const RunRecord& record) const
 {
     nlohmann::json request = {{"op", "run"},
                               {"case_dir", caseDir},
@@ -54,17 +57,29 @@ nlohmann::json SimBackend::request(const OpSpec& spec, const std::vector<rules::
     request["params"] = nlohmann::json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
         request["params"][spec.params[k].name] = paramValueToJson(params[k]);
+    std::vector<rules::TensorInfo> infos;
+    for (const Tensor& t : inputs)
+        infos.push_back({t.shape(), t.dtype()});
+    auto arguments = kernelArgumentsJson(spec, infos, params);
+    if (auto* e = std::get_if<std::string>(&arguments)) return *e;
+    request["arguments"] = std::move(std::get<nlohmann::json>(arguments));
     return request;
 }
 
-RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
+RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
                           const std::vector<rules::Value>& params, const std::string& caseDir,
                           RunRecord record, std::vector<Tensor>& outputs,
                           const std::atomic<bool>* cancel)
 {
+    auto built = request(spec, inputs, params, caseDir, record);
+    if (auto* e = std::get_if<std::string>(&built)) {
+        record.status = "error";
+        record.error = *e;
+        return record;
+    }
     const auto start = std::chrono::steady_clock::now();
     const nlohmann::json answer = worker::WorkerClient::shared().call(
-        request(spec, params, caseDir, record), m_options.timeoutSeconds, cancel);
+        std::get<nlohmann::json>(built), m_options.timeoutSeconds, cancel);
     record.durationSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     record.stderrTail = answer.value("log", ""); // the kernel's print output

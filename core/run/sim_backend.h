@@ -3,6 +3,7 @@
 #include "run/backend.h"
 
 #include <nlohmann/json.hpp>
+#include <variant>
 
 namespace ptowb {
 
@@ -24,8 +25,12 @@ public:
                   const std::atomic<bool>* cancel) override;
 
 private:
-    nlohmann::json request(const OpSpec& spec, const std::vector<rules::Value>& params,
-                           const std::string& caseDir, const RunRecord& record) const;
+    // The worker's run request; the reason when the case's kernel arguments do not evaluate.
+    std::variant<nlohmann::json, std::string> request(const OpSpec& spec,
+                                                      const std::vector<Tensor>& inputs,
+                                                      const std::vector<rules::Value>& params,
+                                                      const std::string& caseDir,
+                                                      const RunRecord& record) const;
     std::string m_source;
     std::string m_file;
     SimRunOptions m_options;

@@ -13,29 +13,33 @@
 
 namespace ptowb::sim {
 
-void KernelArguments::param(const std::string& name, bool value)
+std::string jsonText(bool value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
 }
-void KernelArguments::param(const std::string& name, std::int64_t value)
+std::string jsonText(std::int64_t value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
 }
-void KernelArguments::param(const std::string& name, double value)
+std::string jsonText(double value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
 }
-void KernelArguments::param(const std::string& name, const std::string& value)
+std::string jsonText(const std::string& value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
 }
-void KernelArguments::param(const std::string& name, const std::vector<std::int64_t>& value)
+std::string jsonText(const std::vector<std::int64_t>& value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
 }
-void KernelArguments::param(const std::string& name, const std::vector<double>& value)
+std::string jsonText(const std::vector<double>& value)
 {
-    paramsJson[name] = nlohmann::json(value).dump();
+    return nlohmann::json(value).dump();
+}
+std::string dtypeJsonText(const std::string& dtypeName)
+{
+    return nlohmann::json{{"dtype", dtypeName}}.dump();
 }
 
 namespace {
@@ -92,6 +96,17 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
     request["params"] = nlohmann::json::object();
     for (const auto& [name, text] : arguments.paramsJson)
         request["params"][name] = nlohmann::json::parse(text);
+    request["arguments"] = nlohmann::json::object();
+    for (const auto& [name, argument] : arguments.kernelArguments) {
+        if (argument.className.empty()) {
+            request["arguments"][name] = nlohmann::json::parse(argument.valueJson);
+            continue;
+        }
+        nlohmann::json fields = nlohmann::json::object();
+        for (const auto& [field, text] : argument.fieldsJson)
+            fields[field] = nlohmann::json::parse(text);
+        request["arguments"][name] = {{"class", argument.className}, {"fields", std::move(fields)}};
+    }
     const nlohmann::json answer = worker::WorkerClient::shared().call(request, 600, nullptr);
     if (answer.value("status", "") != "ok") {
         Diagnostic d;

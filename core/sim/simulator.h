@@ -10,20 +10,47 @@
 
 namespace ptowb::sim {
 
+// JSON text of a value, as the kernel worker reads parameters and kernel arguments.
+std::string jsonText(bool value);
+std::string jsonText(std::int64_t value);
+std::string jsonText(double value);
+std::string jsonText(const std::string& value);
+std::string jsonText(const std::vector<std::int64_t>& value);
+std::string jsonText(const std::vector<double>& value);
+std::string dtypeJsonText(const std::string& dtypeName); // {"dtype": name}
+
+// One of op.json's kernel arguments: a value, or an instance of a class of the kernel file.
+struct KernelArgument
+{
+    std::string valueJson; // without a class
+    std::string className; // with one: built from fieldsJson
+    std::map<std::string, std::string> fieldsJson;
+};
+
 // One kernel call, bound by name: inputs, outputs (allocated by the caller and written in
-// place) and the op's parameters.
+// place), the op's parameters and op.json's kernel arguments.
 struct KernelArguments
 {
     std::map<std::string, at::Tensor> inputs;
     std::map<std::string, at::Tensor> outputs;
     std::map<std::string, std::string> paramsJson; // each parameter's value as JSON text
+    std::map<std::string, KernelArgument> kernelArguments;
 
-    void param(const std::string& name, bool value);
-    void param(const std::string& name, std::int64_t value);
-    void param(const std::string& name, double value);
-    void param(const std::string& name, const std::string& value);
-    void param(const std::string& name, const std::vector<std::int64_t>& value);
-    void param(const std::string& name, const std::vector<double>& value);
+    void param(const std::string& name, bool value) { paramsJson[name] = jsonText(value); }
+    void param(const std::string& name, std::int64_t value) { paramsJson[name] = jsonText(value); }
+    void param(const std::string& name, double value) { paramsJson[name] = jsonText(value); }
+    void param(const std::string& name, const std::string& value)
+    {
+        paramsJson[name] = jsonText(value);
+    }
+    void param(const std::string& name, const std::vector<std::int64_t>& value)
+    {
+        paramsJson[name] = jsonText(value);
+    }
+    void param(const std::string& name, const std::vector<double>& value)
+    {
+        paramsJson[name] = jsonText(value);
+    }
 };
 
 // Throws std::runtime_error carrying the file:line:col diagnostic when the kernel cannot run.

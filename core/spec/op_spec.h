@@ -13,7 +13,7 @@ namespace ptowb {
 
 struct SourceFileRef
 {
-    std::string file;     // relative to the project folder
+    std::string file; // relative to the project folder
     std::string function;
 };
 
@@ -68,10 +68,19 @@ struct ToleranceSpec
 
 struct FillSpec
 {
-    enum class Kind { Normal, Uniform, Arange, Zeros, Ones, RandInt, File };
+    enum class Kind
+    {
+        Normal,
+        Uniform,
+        Arange,
+        Zeros,
+        Ones,
+        RandInt,
+        File
+    };
     Kind kind = Kind::Normal;
-    double a = 0; // mean, lo
-    double b = 1; // std, hi
+    double a = 0;     // mean, lo
+    double b = 1;     // std, hi
     std::string path; // Kind::File, relative to the project folder
 };
 
@@ -87,6 +96,23 @@ struct CaseSpec
     std::string name;
     std::vector<CaseInputSpec> inputs; // one per op input, in the op's order
     std::vector<rules::Value> params;  // one per op parameter, defaults filled in
+};
+
+// A kernel parameter that is none of the op's inputs, outputs or parameters, given a value per
+// case: the value of a rule (`"NUM_ROWS": "x.shape[0]"`), or an instance of a class of the kernel
+// file built from rules (`"config": {"class": "NormConfig", "fields": {"eps": "eps"}}`), for
+// kernels that take a dataclass config.
+struct KernelArgumentSpec
+{
+    struct Field
+    {
+        std::string name;
+        std::string ruleText;
+        std::optional<rules::Rule> rule; // set when the rule compiled
+    };
+    std::string name;      // the kernel's parameter
+    std::string className; // empty: the argument is fields[0]'s value (its name is empty)
+    std::vector<Field> fields;
 };
 
 struct TargetSpec
@@ -106,6 +132,7 @@ struct OpSpec
     std::string version;
     std::string doc;
     SourceFileRef kernel;
+    std::vector<KernelArgumentSpec> kernelArguments; // "kernel": {"arguments": {...}}
     SourceFileRef reference;
     std::vector<InputSpec> inputs;
     std::vector<ParamSpec> params;

@@ -1,7 +1,5 @@
 #include "spec/op_spec_loader.h"
 
-#include <limits>
-
 #include "diag/suggest.h"
 #include "spec/case_loader.h"
 #include "spec/identifiers.h"
@@ -11,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -20,20 +19,23 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kTopKeys{"format", "name", "namespace", "op_type", "version", "doc", "kernel", "reference",
-                                        "inputs", "parameters", "outputs", "constraints", "tolerance", "cases", "seed", "targets"};
+const std::vector<std::string> kTopKeys{
+    "format", "name",       "namespace", "op_type",     "version",   "doc",   "kernel", "reference",
+    "inputs", "parameters", "outputs",   "constraints", "tolerance", "cases", "seed",   "targets"};
 const std::vector<std::string> kCriteria{"allclose", "ratio", "cosine", "double_thousandth"};
 
 std::vector<std::string> dtypeNames()
 {
     std::vector<std::string> names;
-    for (const auto& d : allDTypes()) names.emplace_back(d.name);
+    for (const auto& d : allDTypes())
+        names.emplace_back(d.name);
     return names;
 }
 
 } // namespace
 
-void readToleranceObject(SpecReader& r, const nlohmann::json& tol, const std::string& pointer, ToleranceSpec& into)
+void readToleranceObject(SpecReader& r, const nlohmann::json& tol, const std::string& pointer,
+                         ToleranceSpec& into)
 {
     std::vector<std::string> known = dtypeNames();
     known.insert(known.end(), {"criteria", "max_error_ratio", "min_cosine"});
@@ -53,9 +55,11 @@ void readToleranceObject(SpecReader& r, const nlohmann::json& tol, const std::st
             if (!r.isType((*criteria)[k], ptr, json::value_t::string, "a criterion name")) continue;
             const auto name = (*criteria)[k].get<std::string>();
             if (std::find(kCriteria.begin(), kCriteria.end(), name) == kCriteria.end())
-                r.error(ptr, "spec.unknown-criterion", "unknown criterion \"" + name + "\"" + didYouMean(name, kCriteria) +
-                                                         " (known: " + joinQuoted(kCriteria, "") + ")");
-            else into.criteria.push_back(name);
+                r.error(ptr, "spec.unknown-criterion",
+                        "unknown criterion \"" + name + "\"" + didYouMean(name, kCriteria) +
+                            " (known: " + joinQuoted(kCriteria, "") + ")");
+            else
+                into.criteria.push_back(name);
         }
     }
     into.maxErrorRatio = r.number(tol, pointer, "max_error_ratio", false, 0, 1);
@@ -74,7 +78,8 @@ public:
 
     void load(const json& root)
     {
-        if (!m_r.isType(root, "", json::value_t::object, "the op description to be a JSON object")) return;
+        if (!m_r.isType(root, "", json::value_t::object, "the op description to be a JSON object"))
+            return;
         m_r.checkKeys(root, "", kTopKeys);
         readHeader(root);
         m_spec.kernel = readSource(root, "kernel");
@@ -85,20 +90,30 @@ public:
         // unknown names, which only buries the real problem.
         const bool scopeKnown = inputsRead && paramsRead;
         readOutputs(root, scopeKnown);
+        if (scopeKnown) readKernelArguments(root);
         readConstraints(root, scopeKnown);
         readTolerance(root);
         readTargets(root);
-        if (auto seed = m_r.integer(root, "", "seed", false, 0, INT64_MAX)) m_spec.seed = std::uint64_t(*seed);
+        if (auto seed = m_r.integer(root, "", "seed", false, 0, INT64_MAX))
+            m_spec.seed = std::uint64_t(*seed);
         if (scopeKnown) loadCases(m_r, root, m_spec, m_projectDir);
     }
 
 private:
-    enum class NameKind { Identifier, OpType, Argument };
-    void identifier(const json& obj, const std::string& ptr, const char* key, std::string& into, NameKind kind = NameKind::Identifier)
+    enum class NameKind
+    {
+        Identifier,
+        OpType,
+        Argument
+    };
+    void identifier(const json& obj, const std::string& ptr, const char* key, std::string& into,
+                    NameKind kind = NameKind::Identifier)
     {
         auto s = m_r.string(obj, ptr, key, true);
         if (!s) return;
-        const std::string why = kind == NameKind::OpType ? checkOpTypeName(*s) : kind == NameKind::Argument ? checkArgumentName(*s) : checkIdentifier(*s);
+        const std::string why = kind == NameKind::OpType     ? checkOpTypeName(*s)
+                                : kind == NameKind::Argument ? checkArgumentName(*s)
+                                                             : checkIdentifier(*s);
         if (!why.empty()) m_r.error(SpecReader::child(ptr, key), "spec.bad-identifier", why);
         into = *s;
     }
@@ -109,17 +124,22 @@ private:
             m_spec.format = *format;
             if (*format != kOpFormat)
                 m_r.error("/format", "spec.unsupported-format",
-                          "unsupported format \"" + *format + "\"; this workbench reads \"" + kOpFormat + "\"");
+                          "unsupported format \"" + *format + "\"; this workbench reads \"" +
+                              kOpFormat + "\"");
         }
         identifier(root, "", "name", m_spec.name);
         identifier(root, "", "namespace", m_spec.ns);
         identifier(root, "", "op_type", m_spec.opType, NameKind::OpType);
         m_spec.version = "0.1.0";
         if (auto version = m_r.string(root, "", "version", false)) {
-            static const std::regex kSemver(R"(^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(-[0-9A-Za-z.]{1,32})?$)");
+            static const std::regex kSemver(
+                R"(^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})(-[0-9A-Za-z.]{1,32})?$)");
             if (!std::regex_match(*version, kSemver))
-                m_r.error("/version", "spec.bad-version", "version \"" + *version + "\" must look like 1.2.3 (optionally 1.2.3-rc1)");
-            else m_spec.version = *version;
+                m_r.error("/version", "spec.bad-version",
+                          "version \"" + *version +
+                              "\" must look like 1.2.3 (optionally 1.2.3-rc1)");
+            else
+                m_spec.version = *version;
         }
         if (auto doc = m_r.string(root, "", "doc", false)) m_spec.doc = *doc;
     }
@@ -130,20 +150,27 @@ private:
         const json* obj = m_r.object(root, "", key, true);
         if (!obj) return ref;
         const std::string ptr = std::string("/") + key;
-        m_r.checkKeys(*obj, ptr, {"file", "function"});
+        if (std::string(key) == "kernel")
+            m_r.checkKeys(*obj, ptr, {"file", "function", "arguments"});
+        else
+            m_r.checkKeys(*obj, ptr, {"file", "function"});
         auto file = m_r.string(*obj, ptr, "file", true);
         auto function = m_r.string(*obj, ptr, "function", true);
         if (function) {
             static const std::regex kPyName(R"(^[A-Za-z_][A-Za-z0-9_]{0,127}$)");
             if (!std::regex_match(*function, kPyName) || isReservedWord(*function))
-                m_r.error(ptr + "/function", "spec.bad-identifier", "\"" + *function + "\" is not a valid Python function name");
-            else ref.function = *function;
+                m_r.error(ptr + "/function", "spec.bad-identifier",
+                          "\"" + *function + "\" is not a valid Python function name");
+            else
+                ref.function = *function;
         }
         if (file) {
             ref.file = *file;
             const std::string why = checkRelativePath(*file);
-            if (!why.empty()) m_r.error(ptr + "/file", "spec.bad-path", why);
-            else if (!m_projectDir.empty()) checkSourceFile(m_r, ptr, m_projectDir, ref);
+            if (!why.empty())
+                m_r.error(ptr + "/file", "spec.bad-path", why);
+            else if (!m_projectDir.empty())
+                checkSourceFile(m_r, ptr, m_projectDir, ref);
         }
         return ref;
     }
@@ -153,8 +180,9 @@ private:
         if (name.empty()) return;
         auto [it, inserted] = m_names.emplace(name, what);
         if (!inserted)
-            m_r.error(ptr, "spec.duplicate-name", "name '" + name + "' is already used by " + it->second +
-                                                     "; inputs, outputs and parameters need distinct names");
+            m_r.error(ptr, "spec.duplicate-name",
+                      "name '" + name + "' is already used by " + it->second +
+                          "; inputs, outputs and parameters need distinct names");
     }
 
     std::string readName(const json& item, const std::string& ptr, const std::string& what)
@@ -178,18 +206,26 @@ private:
             InputSpec in;
             in.name = readName(item, ptr, "input");
             if (const json* dtypes = m_r.array(item, ptr, "dtypes", true)) {
-                if (dtypes->empty()) m_r.error(ptr + "/dtypes", "spec.empty", "list at least one dtype the input accepts");
+                if (dtypes->empty())
+                    m_r.error(ptr + "/dtypes", "spec.empty",
+                              "list at least one dtype the input accepts");
                 for (std::size_t d = 0; d < dtypes->size(); ++d) {
                     const std::string dptr = SpecReader::child(ptr + "/dtypes", d);
-                    if (!m_r.isType((*dtypes)[d], dptr, json::value_t::string, "a dtype name")) continue;
+                    if (!m_r.isType((*dtypes)[d], dptr, json::value_t::string, "a dtype name"))
+                        continue;
                     const auto text = (*dtypes)[d].get<std::string>();
                     auto dtype = dtypeFromName(text);
                     if (!dtype)
-                        m_r.error(dptr, "spec.unknown-dtype", "unknown dtype \"" + text + "\"" + didYouMean(text, dtypeNames()) +
-                                                                   " (known: " + joinQuoted(dtypeNames(), "") + ")");
-                    else if (std::find(in.dtypes.begin(), in.dtypes.end(), *dtype) != in.dtypes.end())
-                        m_r.warning(dptr, "spec.duplicate-dtype", "dtype \"" + text + "\" is listed twice");
-                    else in.dtypes.push_back(*dtype);
+                        m_r.error(dptr, "spec.unknown-dtype",
+                                  "unknown dtype \"" + text + "\"" +
+                                      didYouMean(text, dtypeNames()) +
+                                      " (known: " + joinQuoted(dtypeNames(), "") + ")");
+                    else if (std::find(in.dtypes.begin(), in.dtypes.end(), *dtype) !=
+                             in.dtypes.end())
+                        m_r.warning(dptr, "spec.duplicate-dtype",
+                                    "dtype \"" + text + "\" is listed twice");
+                    else
+                        in.dtypes.push_back(*dtype);
                 }
             }
             if (auto rank = m_r.integer(item, ptr, "rank", false, 0, 16)) in.rank = int(*rank);
@@ -213,21 +249,26 @@ private:
             bool typeOk = false;
             if (auto type = m_r.string(item, ptr, "type", true)) {
                 std::vector<std::string> names;
-                for (const auto& t : allParamTypes()) names.emplace_back(t.name);
+                for (const auto& t : allParamTypes())
+                    names.emplace_back(t.name);
                 if (auto t = paramTypeFromName(*type)) {
                     p.type = *t;
                     typeOk = true;
                 } else {
-                    m_r.error(ptr + "/type", "spec.unknown-type", "unknown parameter type \"" + *type + "\"" +
-                                                                     didYouMean(*type, names) + " (known: " + joinQuoted(names, "") + ")");
+                    m_r.error(ptr + "/type", "spec.unknown-type",
+                              "unknown parameter type \"" + *type + "\"" +
+                                  didYouMean(*type, names) + " (known: " + joinQuoted(names, "") +
+                                  ")");
                 }
             }
             if (const json* def = m_r.member(item, ptr, "default", false); def && typeOk) {
                 auto value = paramValueFromJson(*def, p.type);
                 if (auto* why = std::get_if<std::string>(&value))
                     m_r.error(ptr + "/default", "spec.bad-default",
-                              "default of " + std::string(paramTypeInfo(p.type).name) + " parameter '" + p.name + "': " + *why);
-                else p.defaultValue = std::get<rules::Value>(value);
+                              "default of " + std::string(paramTypeInfo(p.type).name) +
+                                  " parameter '" + p.name + "': " + *why);
+                else
+                    p.defaultValue = std::get<rules::Value>(value);
             }
             if (auto doc = m_r.string(item, ptr, "doc", false)) p.doc = *doc;
             m_spec.params.push_back(std::move(p));
@@ -235,19 +276,107 @@ private:
         return true;
     }
 
+    // "kernel": {"arguments": {"NUM_ROWS": "x.shape[0]", "config": {"class": "C", "fields":
+    // {...}}}}
+    void readKernelArguments(const json& root)
+    {
+        const json* kernel =
+            root.contains("kernel") && root["kernel"].is_object() ? &root["kernel"] : nullptr;
+        const json* arguments =
+            kernel ? m_r.object(*kernel, "/kernel", "arguments", false) : nullptr;
+        if (!arguments) return;
+        for (const auto& [name, value] : arguments->items()) {
+            const std::string ptr = SpecReader::child("/kernel/arguments", name);
+            KernelArgumentSpec a;
+            a.name = name;
+            if (const std::string why = checkArgumentName(name); !why.empty()) {
+                m_r.error(ptr, "spec.bad-identifier", why);
+                continue;
+            }
+            if (auto it = m_names.find(name); it != m_names.end()) {
+                m_r.error(ptr, "spec.duplicate-name",
+                          "kernel argument '" + name + "' is " + it->second +
+                              " of the op, which binds to the kernel by name already");
+                continue;
+            }
+            if (value.is_string()) {
+                a.fields.push_back(
+                    {"", value.get<std::string>(), argumentRule(ptr, value.get<std::string>())});
+            } else if (value.is_object()) {
+                m_r.checkKeys(value, ptr, {"class", "fields"});
+                if (auto cls = m_r.string(value, ptr, "class", true)) {
+                    static const std::regex kDotted(
+                        R"(^[A-Za-z_][A-Za-z0-9_]{0,127}(\.[A-Za-z_][A-Za-z0-9_]{0,127}){0,7}$)");
+                    if (!std::regex_match(*cls, kDotted))
+                        m_r.error(ptr + "/class", "spec.bad-identifier",
+                                  "\"" + *cls +
+                                      "\" is not a class of the kernel file: give its name, or a "
+                                      "dotted path such as configs.NormConfig");
+                    else
+                        a.className = *cls;
+                }
+                if (const json* fields = m_r.object(value, ptr, "fields", false)) {
+                    for (const auto& [field, rule] : fields->items()) {
+                        const std::string fptr = SpecReader::child(ptr + "/fields", field);
+                        if (const std::string why = checkArgumentName(field); !why.empty()) {
+                            m_r.error(fptr, "spec.bad-identifier", why);
+                            continue;
+                        }
+                        if (!m_r.isType(rule, fptr, json::value_t::string,
+                                        "a rule giving the field's value"))
+                            continue;
+                        a.fields.push_back({field, rule.get<std::string>(),
+                                            argumentRule(fptr, rule.get<std::string>())});
+                    }
+                }
+                if (a.className.empty()) continue;
+            } else {
+                m_r.error(ptr, "spec.wrong-type",
+                          "kernel argument '" + name +
+                              "' must be a rule (a string such as \"x.shape[0]\") or "
+                              "{\"class\": ..., \"fields\": {...}}, not " +
+                              jsonKindName(value));
+                continue;
+            }
+            m_spec.kernelArguments.push_back(std::move(a));
+        }
+    }
+
+    std::optional<rules::Rule> argumentRule(const std::string& ptr, const std::string& text)
+    {
+        auto compiled = rules::Rule::compile(text, m_spec.ruleScope());
+        if (auto* errors = std::get_if<std::vector<rules::RuleError>>(&compiled)) {
+            for (const auto& e : *errors)
+                m_r.errorInString(ptr, e.span.begin, e.span.end, e.code, e.message);
+            return std::nullopt;
+        }
+        rules::Rule rule = std::move(std::get<rules::Rule>(compiled));
+        if (rule.type() == rules::Type::Tensor) {
+            m_r.errorInString(
+                ptr, 0, text.size(), "rule.wrong-result",
+                "a kernel argument is a value (a number, a shape, a dtype, ...), not a tensor; "
+                "tensors bind to the kernel as inputs");
+            return std::nullopt;
+        }
+        return rule;
+    }
+
     // Compiles a rule string at `ptr`; errors point inside the string.
-    std::optional<rules::Rule> compileRule(const std::string& ptr, const std::string& text, rules::Type want, const char* role)
+    std::optional<rules::Rule> compileRule(const std::string& ptr, const std::string& text,
+                                           rules::Type want, const char* role)
     {
         if (!m_scopeKnown) return std::nullopt;
         auto compiled = rules::Rule::compile(text, m_spec.ruleScope());
         if (auto* errors = std::get_if<std::vector<rules::RuleError>>(&compiled)) {
-            for (const auto& e : *errors) m_r.errorInString(ptr, e.span.begin, e.span.end, e.code, e.message);
+            for (const auto& e : *errors)
+                m_r.errorInString(ptr, e.span.begin, e.span.end, e.code, e.message);
             return std::nullopt;
         }
         rules::Rule rule = std::move(std::get<rules::Rule>(compiled));
         if (rule.type() != want) {
             m_r.errorInString(ptr, 0, text.size(), "rule.wrong-result",
-                              std::string("a ") + role + " rule must give " + rules::typeName(want) + ", but this one gives " +
+                              std::string("a ") + role + " rule must give " +
+                                  rules::typeName(want) + ", but this one gives " +
                                   rules::typeName(rule.type()));
             return std::nullopt;
         }
@@ -276,7 +405,8 @@ private:
                 o.dtype = compileRule(ptr + "/dtype", *dtype, rules::Type::DType, "dtype");
             }
             if (auto doc = m_r.string(item, ptr, "doc", false)) o.doc = *doc;
-            o.init = m_r.number(item, ptr, "init", false, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max());
+            o.init = m_r.number(item, ptr, "init", false, -std::numeric_limits<double>::max(),
+                                std::numeric_limits<double>::max());
             m_spec.outputs.push_back(std::move(o));
         }
     }
@@ -303,7 +433,8 @@ private:
 
     void readTolerance(const json& root)
     {
-        if (const json* tol = m_r.object(root, "", "tolerance", false)) readToleranceObject(m_r, *tol, "/tolerance", m_spec.tolerance);
+        if (const json* tol = m_r.object(root, "", "tolerance", false))
+            readToleranceObject(m_r, *tol, "/tolerance", m_spec.tolerance);
     }
 
     void readTargets(const json& root)
@@ -318,11 +449,14 @@ private:
                 if (!m_r.isType((*socs)[k], ptr, json::value_t::string, "a SoC name")) continue;
                 const auto soc = (*socs)[k].get<std::string>();
                 if (!std::regex_match(soc, kSoc))
-                    m_r.error(ptr, "spec.bad-identifier", "SoC name \"" + soc + "\" may only contain letters, digits and '_'");
-                else m_spec.targets.soc.push_back(soc);
+                    m_r.error(ptr, "spec.bad-identifier",
+                              "SoC name \"" + soc + "\" may only contain letters, digits and '_'");
+                else
+                    m_spec.targets.soc.push_back(soc);
             }
         }
-        if (auto opset = m_r.integer(*targets, "/targets", "onnx_opset", false, 7, 21)) m_spec.targets.onnxOpset = int(*opset);
+        if (auto opset = m_r.integer(*targets, "/targets", "onnx_opset", false, 7, 21))
+            m_spec.targets.onnxOpset = int(*opset);
     }
 
     SpecReader m_r;
@@ -334,7 +468,8 @@ private:
 
 } // namespace
 
-SpecLoadResult loadOpSpecText(std::string text, const std::string& fileName, const std::string& projectDir)
+SpecLoadResult loadOpSpecText(std::string text, const std::string& fileName,
+                              const std::string& projectDir)
 {
     SpecLoadResult result;
     const JsonDocument doc = JsonDocument::parse(std::move(text), fileName);
@@ -359,7 +494,8 @@ SpecLoadResult loadOpSpecFile(const std::string& path)
     };
     if (ec) return ioError("cannot read the op description: " + ec.message());
     if (size > JsonDocument::kMaxBytes)
-        return ioError("file is " + std::to_string(size) + " bytes; an op description may be at most " +
+        return ioError("file is " + std::to_string(size) +
+                       " bytes; an op description may be at most " +
                        std::to_string(JsonDocument::kMaxBytes) + " bytes");
     std::ifstream in(path, std::ios::binary);
     if (!in) return ioError("cannot open the op description for reading");

@@ -78,6 +78,12 @@ py::object pyValue(const json& v)
             items.append(pyValue(item));
         return std::move(items);
     }
+    if (v.is_object()) { // kernel arguments: {"class": ..., "fields": {...}}, {"dtype": name}
+        py::dict items;
+        for (const auto& [key, item] : v.items())
+            items[py::str(key)] = pyValue(item);
+        return std::move(items);
+    }
     return py::none();
 }
 
@@ -115,6 +121,7 @@ json runCase(const json& request, py::module_& driver)
     const json paramValues = request.value("params", json::object()); // items() must not outlive it
     for (const auto& [name, value] : paramValues.items())
         params[py::str(name)] = pyValue(value);
+    const py::object arguments = pyValue(request.value("arguments", json::object()));
     std::optional<sim::Platform> platform;
     if (const std::string file = request.value("platform_file", ""); !file.empty()) {
         std::string problem;
@@ -123,9 +130,9 @@ json runCase(const json& request, py::module_& driver)
     }
     RunState state(kernelFile, platform, request.value("capture", false));
     const auto started = std::chrono::steady_clock::now();
-    py::dict result =
-        driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
-                           request.at("function").get<std::string>(), inputs, outputs, params);
+    py::dict result = driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
+                                         request.at("function").get<std::string>(), inputs, outputs,
+                                         params, arguments);
     json answer = {
         {"log", result["log"].cast<std::string>()},
         {"kernel_seconds",
@@ -148,10 +155,12 @@ json runCase(const json& request, py::module_& driver)
     if (!state.captures.empty())
         std::filesystem::create_directories(std::filesystem::path(caseDir) / "captures");
     for (const auto& [line, captured] : state.captures)
-        if (auto t = torchscript::fromAten(captured.value))
-            if (std::string e = writeNpy(runfolder::capturePath(caseDir, line, captured.op), *t);
-                !e.empty())
-                return failure(e, "sim.io");
+        for (const auto& execution : captured.kept)
+            if (auto t = torchscript::fromAten(execution.value))
+                if (std::string e = writeNpy(
+                        runfolder::capturePath(caseDir, line, execution.op, execution.number), *t);
+                    !e.empty())
+                    return failure(e, "sim.io");
     if (platform) {
         answer["cost_total_us"] = state.sim.cost.totalUs;
         answer["trace"] = state.sim.cost.traceJson(request.at("function").get<std::string>());

@@ -14,7 +14,8 @@ namespace ptowb::worker {
 namespace py = pybind11;
 
 // One case being run: the simulator state, where the kernel file is (to find the calling line
-// among Python's frames) and the captured intermediates, the last value per kernel line.
+// among Python's frames) and the captured intermediates: per kernel line, the value of each
+// execution (a loop's iterations), the last op's result when one execution runs several ops.
 class RunState
 {
 public:
@@ -23,21 +24,36 @@ public:
     static RunState& current();
 
     sim::SimState sim;
-    struct Captured
+    struct Execution
     {
+        int number = 0; // 1-based: the how-many-th time the line ran
         std::string op;
         at::Tensor value;
     };
-    std::map<int, Captured> captures;
+    struct LineCaptures
+    {
+        int executions = 0;          // how often the line ran
+        std::vector<Execution> kept; // the first ones, and always the latest in the last slot
+    };
+    std::map<int, LineCaptures> captures;
+    // Bounds on what a run keeps: a long loop keeps its first iterations and its last.
+    static constexpr std::size_t kMaxExecutionsPerLine = 256;
+    static constexpr std::size_t kMaxCaptureBytes = std::size_t(512) << 20;
 
-    // The line of the innermost Python frame executing the kernel file (0 when none is).
-    int callerLine() const;
+    // The line of the innermost Python frame executing the kernel file (0 when none is), and
+    // the frame's instruction offset, which tells a new execution of a line from the next op
+    // of the same one.
+    int callerLine();
     void capture(const char* op, const at::Tensor& value);
 
 private:
     std::string m_kernelFile;
     bool m_capture;
     RunState* m_previous;
+    int m_callerOffset = -1;
+    int m_lastCaptureLine = 0;
+    int m_lastCaptureOffset = -1;
+    std::size_t m_captureBytes = 0;
 };
 
 struct Handle

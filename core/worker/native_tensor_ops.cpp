@@ -185,7 +185,7 @@ RunState& RunState::current()
     return *g_current;
 }
 
-int RunState::callerLine() const
+int RunState::callerLine()
 {
     PyFrameObject* frame = PyEval_GetFrame(); // borrowed
     Py_XINCREF(frame);
@@ -197,6 +197,7 @@ int RunState::callerLine() const
         Py_DECREF(code);
         if (match) {
             line = PyFrame_GetLineNumber(frame);
+            m_callerOffset = PyFrame_GetLasti(frame);
             Py_DECREF(frame);
             break;
         }
@@ -210,7 +211,25 @@ int RunState::callerLine() const
 void RunState::capture(const char* opName, const at::Tensor& value)
 {
     if (!m_capture || sim.line == 0) return;
-    captures[sim.line] = Captured{opName, value.clone()};
+    LineCaptures& line = captures[sim.line];
+    // The same execution of the line goes on while the frame's offset moves forward within it.
+    const bool sameExecution =
+        !line.kept.empty() && sim.line == m_lastCaptureLine && m_callerOffset > m_lastCaptureOffset;
+    m_lastCaptureLine = sim.line;
+    m_lastCaptureOffset = m_callerOffset;
+    if (!sameExecution) ++line.executions;
+    const std::size_t bytes = value.nbytes();
+    const bool replaceLast =
+        sameExecution || (!line.kept.empty() && (line.kept.size() >= kMaxExecutionsPerLine ||
+                                                 m_captureBytes + bytes > kMaxCaptureBytes));
+    if (replaceLast) {
+        m_captureBytes -= line.kept.back().value.nbytes();
+        line.kept.pop_back();
+    } else if (m_captureBytes + bytes > kMaxCaptureBytes) {
+        return; // nothing of this line fits
+    }
+    m_captureBytes += bytes;
+    line.kept.push_back(Execution{line.executions, opName, value.clone()});
 }
 
 } // namespace ptowb::worker

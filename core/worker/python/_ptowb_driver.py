@@ -11,6 +11,7 @@ import traceback
 import types
 
 import pypto
+from pypto._dtypes import dtype_of
 from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
 from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, in_kernel_call
 from pypto.frontend import JitFunction
@@ -117,10 +118,37 @@ def _check_tensor(name, ann, tensor, line, bound):
             raise KernelError(f"kernel parameter '{name}' is annotated with shape {list(shape)}, but the case passes {actual}", line)
 
 
-def _bind(fn, inputs, outputs, params):
+def _argument_value(value):
+    """A kernel argument's value as op.json's rules gave it: a dtype arrives as {"dtype": name}."""
+    if isinstance(value, dict) and set(value) == {"dtype"}:
+        return dtype_of(value["dtype"])
+    return value
+
+
+def _argument(module, name, value, line):
+    """One entry of op.json's kernel "arguments": a value, or an instance of a class of the
+    kernel file built from its fields (found by attribute lookup: nothing is evaluated)."""
+    if not (isinstance(value, dict) and "class" in value):
+        return _argument_value(value)
+    target = module
+    for part in value["class"].split("."):
+        if not hasattr(target, part):
+            raise KernelError(f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line)
+        target = getattr(target, part)
+    if not callable(target):
+        raise KernelError(f"kernel argument '{name}': '{value['class']}' in the kernel file is not a class", line)
+    fields = {field: _argument_value(v) for field, v in value.get("fields", {}).items()}
+    try:
+        return target(**fields)
+    except TypeError as exc:
+        raise KernelError(f"kernel argument '{name}': {value['class']}(...) does not take op.json's fields: {exc}", line) from None
+
+
+def _bind(fn, inputs, outputs, params, arguments=None, module=None):
     signature = inspect.signature(fn)
     line = fn.__code__.co_firstlineno
     kwargs, bound = {}, {}
+    arguments = arguments or {}
     for name, param in signature.parameters.items():
         if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
@@ -130,8 +158,13 @@ def _bind(fn, inputs, outputs, params):
             kwargs[name] = tensor
         elif name in params:
             kwargs[name] = params[name]
+        elif name in arguments:
+            kwargs[name] = _argument(module, name, arguments[name], line)
         elif param.default is inspect.Parameter.empty:
-            raise KernelError(f"kernel parameter '{name}' binds to no input, output or parameter of op.json", line)
+            raise KernelError(f"kernel parameter '{name}' binds to no input, output, parameter or kernel argument of op.json", line)
+    unused = [n for n in arguments if n not in signature.parameters]
+    if unused:
+        raise KernelError(f"the kernel takes no parameter named {', '.join(repr(n) for n in unused)} (op.json's kernel arguments name it)", line)
     missing = [n for n in list(inputs) + list(outputs) if n not in signature.parameters]
     if missing and not any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
         raise KernelError(f"the kernel takes no parameter named {', '.join(repr(m) for m in missing)} (op.json names it)", line)
@@ -163,14 +196,14 @@ def _kernel_traceback(exc, path):
     return "\n".join(lines + [_message(exc)])
 
 
-def run(path, source, function, inputs, outputs, params):
+def run(path, source, function, inputs, outputs, params, arguments=None):
     log = io.StringIO()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
     try:
         module = _load(path, source)
         fn = _kernel_function(module, function, path)
-        kwargs = _bind(fn, inputs, outputs, params)
+        kwargs = _bind(fn, inputs, outputs, params, arguments, module)
         in_kernel_call[0] = True
         try:
             fn(**kwargs)

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "spec/op_spec.h"
+
+#include <nlohmann/json.hpp>
+#include <span>
+#include <string>
+#include <variant>
+
+namespace ptowb {
+
+// One case's kernel arguments ("kernel": {"arguments"} of op.json), evaluated and written as the
+// kernel worker takes them: {"NUM_ROWS": 4, "config": {"class": "NormConfig", "fields":
+// {"eps": 1e-06, "dtype": {"dtype": "bfloat16"}}}}. A dtype is {"dtype": name}, so the worker
+// can hand the kernel a pypto dtype. Returns the evaluation error, naming the argument.
+std::variant<nlohmann::json, std::string>
+kernelArgumentsJson(const OpSpec& spec, std::span<const rules::TensorInfo> inputs,
+                    std::span<const rules::Value> params);
+
+nlohmann::json kernelArgumentValueJson(const rules::Value& value);
+
+} // namespace ptowb
