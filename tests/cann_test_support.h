@@ -26,6 +26,9 @@ inline QStringList opFolders()
         if (QFileInfo::exists(projects.filePath(name + QStringLiteral("/op.json"))))
             out << projects.filePath(name);
     out << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
+    // A kernel with a dataclass config, and one that writes an input in place (a ref tensor).
+    out << QStringLiteral(PTOWB_TEST_DATA "/config_kernel")
+        << QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel");
     return out;
 }
 

@@ -366,6 +366,61 @@ private Q_SLOTS:
                      inspect.text.contains(QStringLiteral("matches the package")),
                  qPrintable(inspect.text));
     }
+
+    // An op whose kernel writes an input in place: torch declares it mutated, every backend of
+    // the Python module and of the C++ library writes it, and ONNX export refuses the op.
+    void mutatedInput()
+    {
+        QString error;
+        auto opened = Project::open(QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel"), error);
+        QVERIFY2(opened, qPrintable(error));
+        QTemporaryDir exportDir;
+        ExportOptions options;
+        options.outputFolder = exportDir.path();
+        const ExportResult exported = exportPackage(*opened, options);
+        QVERIFY2(exported.ok(), qPrintable(exported.error));
+        QVERIFY(checkPackage(exported.packageFolder).ok());
+        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/mutated_kernel");
+        const QString package = cache + QStringLiteral("/package");
+        syncFolder(exported.packageFolder, package);
+
+        qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
+        const QString script = QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_mutated_glue.py");
+        for (const char* python : {PTOWB_PYTHON, PTOWB_NEWEST_TORCH_PYTHON}) {
+            const Output checked = run(QString::fromUtf8(python), {script, package});
+            QVERIFY2(checked.exitCode == 0 &&
+                         checked.text.contains(QStringLiteral(" passed, 0 failed")) &&
+                         checked.text.contains(
+                             QStringLiteral("PASS sim rows_4: the mutated input holds its golden")),
+                     qPrintable(checked.text));
+        }
+
+        const QStringList launcher =
+            QStringLiteral(PTOWB_CCACHE).isEmpty()
+                ? QStringList{}
+                : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
+        const QString torchBuild = cache + QStringLiteral("/torch-build");
+        const Output configure =
+            run(QStringLiteral(PTOWB_CMAKE),
+                QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
+                            QStringLiteral("-B"), torchBuild,
+                            QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
+                            QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
+                            QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} +
+                    launcher);
+        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
+        const Output build =
+            run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
+        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        const Output library = run(QStringLiteral(PTOWB_PYTHON),
+                                   {script, package, QStringLiteral("--library"),
+                                    torchBuild + QStringLiteral("/libpto_accumulate.so")});
+        QVERIFY2(library.exitCode == 0 &&
+                     library.text.contains(QStringLiteral(" passed, 0 failed")) &&
+                     library.text.contains(
+                         QStringLiteral("PASS sim fp16: the mutated input holds its golden")),
+                 qPrintable(library.text));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestGlue)

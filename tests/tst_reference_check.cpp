@@ -222,6 +222,18 @@ private Q_SLOTS:
     }
 
     // Every parser gets fed bad input: random bytes and mangled references, no crash.
+    // Statements cut short after their keyword: TorchScript reports the syntax; the checker
+    // reads nothing past the statement (found by fuzzing: a bare `from` read one token beyond).
+    void truncatedImports()
+    {
+        for (const char* text : {"from", "from\n", "import", "from torch import", "import torch as",
+                                 "from torch import x as", "from .", "import torch,"}) {
+            const Diagnostics d = checkReferenceSource(text, "reference.py");
+            for (const auto& diagnostic : d)
+                QVERIFY2(diagnostic.line == 1 && diagnostic.col >= 1, text);
+        }
+    }
+
     void garbageNeverCrashes()
     {
         QRandomGenerator random(13);

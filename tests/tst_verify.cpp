@@ -474,6 +474,32 @@ private slots:
             qPrintable(r.out + r.err));
     }
 
+    // A mutated input's value after the call is compared like an output: a kernel that forgets
+    // to write it fails on it, by name.
+    void mutatedInputIsCompared()
+    {
+        QTemporaryDir dir;
+        for (const char* file : {"op.json", "kernel.py", "reference.py"})
+            QVERIFY(QFile::copy(QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel/") + file,
+                                dir.filePath(file)));
+        Run r = cli({"verify", dir.path(), "--against", "sim"});
+        QVERIFY2(r.exitCode == 0 && r.out.contains("rows_4/acc") && r.out.contains("fp16/y"),
+                 qPrintable(r.out + r.err));
+
+        QFile kernel(dir.filePath("kernel.py"));
+        QVERIFY(kernel.open(QIODevice::ReadOnly));
+        QByteArray text = kernel.readAll();
+        kernel.close();
+        text.replace("acc[i:i + 1, :] = ", "unused = ");
+        QVERIFY(kernel.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        kernel.write(text);
+        kernel.close();
+        r = cli({"verify", dir.path(), "--against", "sim"});
+        QVERIFY2(r.exitCode != 0 && r.out.contains("FAIL  rows_4/acc") &&
+                     r.out.contains("PASS  rows_4/y"),
+                 qPrintable(r.out + r.err));
+    }
+
     void usageErrors()
     {
         QCOMPARE(verify("nosuch").exitCode, 2);

@@ -293,9 +293,27 @@ std::string msOpGenJson(const Context& c)
 
 namespace ptowb::codegen {
 
+OpSpec graphCompilerSpec(const OpSpec& spec)
+{
+    OpSpec out = spec;
+    for (std::size_t k : spec.mutatedInputs()) {
+        OutputSpec ref;
+        ref.name = spec.inputs[k].name;
+        ref.shapeRule = ref.name + ".shape";
+        ref.dtypeRule = ref.name + ".dtype";
+        auto shape = rules::Rule::compile(ref.shapeRule, spec.ruleScope());
+        auto dtype = rules::Rule::compile(ref.dtypeRule, spec.ruleScope());
+        if (auto* rule = std::get_if<rules::Rule>(&shape)) ref.shape = std::move(*rule);
+        if (auto* rule = std::get_if<rules::Rule>(&dtype)) ref.dtype = std::move(*rule);
+        ref.doc = "the value of input '" + ref.name + "' after the op (a ref tensor)";
+        out.outputs.push_back(std::move(ref));
+    }
+    return out;
+}
+
 std::vector<GeneratedFile> generateCannDescription(const GlueSource& source)
 {
-    const OpSpec& spec = source.spec;
+    const OpSpec spec = graphCompilerSpec(source.spec);
     const GlueFacts facts = glueFacts(source);
     const auto combos = dtypeCombinations(spec);
     const cann::Context c{spec, facts, combos};

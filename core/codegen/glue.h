@@ -33,6 +33,10 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source);
 std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source);
 std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source);
 std::vector<GeneratedFile> generateCannDescription(const GlueSource& source);
+// The graph compiler's view of the op, which every CANN file is generated from: a mutated input
+// is a ref tensor, an input and an output of the same name (as CANN's own Assign declares
+// `ref`), the output after the op's outputs, with the input's shape and dtype.
+OpSpec graphCompilerSpec(const OpSpec& spec);
 
 // README.md of an exported package: what is in it and how to build, load and run the op.
 std::string generatePackageReadme(const GlueSource& source);

@@ -40,8 +40,16 @@ std::string schemaDefault(const rules::Value& value)
 std::string buildSchema(const OpSpec& spec)
 {
     std::string args;
-    for (const auto& in : spec.inputs)
-        args += (args.empty() ? "" : ", ") + std::string("Tensor ") + in.name;
+    int aliasSets = 0; // each mutated input gets an alias set of its own: Tensor(a!), Tensor(b!)
+    for (const auto& in : spec.inputs) {
+        std::string type = "Tensor";
+        if (in.mutated) {
+            const int set = aliasSets++;
+            type += "(" + (set < 26 ? std::string(1, char('a' + set)) : "a" + std::to_string(set)) +
+                    "!)";
+        }
+        args += (args.empty() ? "" : ", ") + type + " " + in.name;
+    }
     const std::size_t keywordOnly = firstKeywordOnlyParam(spec);
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         const ParamSpec& p = spec.params[k];

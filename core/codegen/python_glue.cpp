@@ -55,6 +55,8 @@ KERNEL_FILE = @KERNEL_FILE_LIT@
 KERNEL_FUNCTION = @KERNEL_FUNCTION_LIT@
 INPUT_NAMES = @INPUT_NAMES@
 OUTPUT_NAMES = @OUTPUT_NAMES@
+# Inputs the kernel writes in place (torch's mutates_args); their new value is a result too.
+MUTATED_INPUTS = @MUTATED_INPUTS@
 # What each output holds before the kernel runs (op.json's init); None: NaN, zero for integers.
 OUTPUT_INITS = @OUTPUT_INITS@
 BACKWARD_SCHEMA = @BACKWARD_SCHEMA_LIT@
@@ -320,7 +322,8 @@ def _pt_run_in_simulator(worker, named, expected, arguments):
                                     **({} if init is None else {'init': init}))
                                for name, (shape, dtype), init in zip(OUTPUT_NAMES, expected, OUTPUT_INITS)],
                    'params': {name: value for name, value in named.items() if name not in INPUT_NAMES},
-                   'arguments': {name: _pt_argument_for_worker(value) for name, value in arguments.items()}}
+                   'arguments': {name: _pt_argument_for_worker(value) for name, value in arguments.items()},
+                   'mutated': list(MUTATED_INPUTS)}
         try:
             done = subprocess.run([worker], input=json.dumps(request) + '\n', capture_output=True, text=True, timeout=limit)
         except subprocess.TimeoutExpired:
@@ -332,6 +335,8 @@ def _pt_run_in_simulator(worker, named, expected, arguments):
             trace = answer.get('traceback', '')
             raise RuntimeError('%s: the kernel failed in the simulator:\n%s%s%s' % (QUALIFIED_NAME, where, answer.get('message', ''),
                                                                                    '\n' + trace if trace else ''))
+        for name in MUTATED_INPUTS:  # the kernel wrote these in place: so does the op
+            named[name].copy_(load(os.path.join(case, 'outputs', name + '.npy'), named[name].dtype))
         return [load(os.path.join(case, 'outputs', name + '.npy'), dtype) for name, (_, dtype) in zip(OUTPUT_NAMES, expected)]
 
 
@@ -434,14 +439,16 @@ if _pt_defined():
 elif _pt_torch_version() >= (2, 4):
     # device_types: the CPU reference is the op's CPU kernel only; on any other device (an NPU)
     # the op has no kernel until that device's library registers one.
-    _PT_CUSTOM_OP = torch.library.custom_op(QUALIFIED_NAME, _PT_cpu_entry, mutates_args=(), device_types='cpu', schema=SCHEMA[len(NAME):])
+    _PT_CUSTOM_OP = torch.library.custom_op(QUALIFIED_NAME, _PT_cpu_entry, mutates_args=MUTATED_INPUTS, device_types='cpu',
+                                            schema=SCHEMA[len(NAME):])
     _PT_CUSTOM_OP.register_fake(_PT_meta_entry)
-    # The backward pass is an op of its own, so torch.compile and torch.export trace it with
-    # fake tensors instead of looking into the reference.
-    _PT_BACKWARD_OP = torch.library.custom_op(QUALIFIED_NAME + '_ptowb_backward', _PT_backward_entry, mutates_args=(),
-                                              device_types='cpu', schema=BACKWARD_SCHEMA[len(NAME + '_ptowb_backward'):])
-    _PT_BACKWARD_OP.register_fake(_PT_backward_fake)
-    _PT_CUSTOM_OP.register_autograd(_PT_backward, setup_context=_PT_setup_context)
+    if not MUTATED_INPUTS:  # an op that writes an input in place has no gradient
+        # The backward pass is an op of its own, so torch.compile and torch.export trace it with
+        # fake tensors instead of looking into the reference.
+        _PT_BACKWARD_OP = torch.library.custom_op(QUALIFIED_NAME + '_ptowb_backward', _PT_backward_entry, mutates_args=(),
+                                                  device_types='cpu', schema=BACKWARD_SCHEMA[len(NAME + '_ptowb_backward'):])
+        _PT_BACKWARD_OP.register_fake(_PT_backward_fake)
+        _PT_CUSTOM_OP.register_autograd(_PT_backward, setup_context=_PT_setup_context)
 else:
     if hasattr(torch.library, 'fallthrough_kernel'):  # torch 2.x: Python knows FRAGMENT libraries
         _PT_LIBRARIES.append(torch.library.Library(NAMESPACE, 'FRAGMENT'))
@@ -635,6 +642,10 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         onnxTable += (onnxTable.empty() ? "" : ", ") + std::to_string(info.onnxElementType) +
                      ": torch." + std::string(info.torchName);
     }
+    std::string mutatedNames = "(";
+    for (std::size_t k : spec.mutatedInputs())
+        mutatedNames += pythonStringLiteral(spec.inputs[k].name) + ", ";
+    mutatedNames += ")";
     std::string outputNames = "(", outputInits = "(";
     for (const auto& out : spec.outputs) {
         outputNames += pythonStringLiteral(out.name) + ", ";
@@ -686,6 +697,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
                          {"PRELUDE", pythonRulePrelude()},
                          {"DTYPE_TABLE", dtypeTable},
                          {"OUTPUT_INITS", outputInits},
+                         {"MUTATED_INPUTS", mutatedNames},
                          {"PYPTO_DTYPE_TABLE", pyptoTable},
                          {"SCALAR_TYPE_TABLE", scalarTable},
                          {"ONNX_TYPE_TABLE", onnxTable},

@@ -174,10 +174,19 @@ def _pt_onnx_attribute_value(value, kind):
     return int(value) if kind == 'INT' else float(value) if kind == 'FLOAT' else list(value) if kind in ('INTS', 'FLOATS') else value
 
 
+def _pt_refuse_onnx_of_mutation():
+    """ONNX has no tensor written in place: a node of this op could not hand the new value of a
+    mutated input to the nodes after it, so the exported graph would compute with the old one."""
+    if MUTATED_INPUTS:
+        raise RuntimeError('%s writes its input %s in place, which ONNX cannot express (the exported graph would read '
+                           'the old value); export a model that does not call it' % (QUALIFIED_NAME, ', '.join(MUTATED_INPUTS)))
+
+
 def onnx_translation():
     """This op's entry of torch.onnx.export(..., dynamo=True, custom_translation_table=...): an
     onnxscript function that records one node of the op's domain, with typed attributes and the
     record. Output types and dims (symbolic ones by name) come from the op's fake tensors."""
+    _pt_refuse_onnx_of_mutation()
     import inspect
     import onnx
     import onnxscript
@@ -218,6 +227,7 @@ def export_onnx(model, args, f, **kwargs):
     """torch.onnx.export with this op as a node of its own domain, typed attributes and the
     record, and its output types from the rules. With dynamo=True (the default from torch 2.9)
     the op is translated by onnx_translation(); otherwise by its registered symbolic function."""
+    _pt_refuse_onnx_of_mutation()
     import onnx
     if kwargs.setdefault('dynamo', _pt_torch_version() >= (2, 9)):
         # The dynamo exporter writes opset 18 and later only; dynamo=False writes older ones.
@@ -258,6 +268,7 @@ std::string pythonOnnxFunctions(const OpSpec& spec, const PythonNames& names,
     std::string gen;
     gen += "\n\n@_pt_symbolic_helper.parse_args(" + symbolicDescriptors + ")\n";
     gen += "def _PT_symbolic(g" + std::string(args.empty() ? "" : ", ") + args + "):\n";
+    gen += "    _pt_refuse_onnx_of_mutation()\n";
     gen += "    node = g.op(ONNX_DOMAIN + '::' + OP_TYPE";
     for (const auto& n : names.inputs)
         gen += ", " + n;

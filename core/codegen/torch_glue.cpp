@@ -422,6 +422,9 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
         gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) +
                "] = tensors[" + std::to_string(k) + "];\n";
+    for (std::size_t k : spec.mutatedInputs())
+        gen +=
+            "        arguments.mutated.push_back(" + cppCharLiteral(spec.inputs[k].name) + ");\n";
     gen += "        try {\n";
     gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, "
            "arguments);\n";
@@ -429,6 +432,9 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
     gen += "            fail(std::string(\"the kernel failed in the simulator:\\n\") + "
            "error.what());\n";
     gen += "        }\n";
+    for (std::size_t k : spec.mutatedInputs()) // the kernel wrote it in place: so does the op
+        gen += "        " + names.inputs[k] + ".copy_(arguments.inputs[" +
+               cppCharLiteral(spec.inputs[k].name) + "]);\n";
     gen += returnTensors("tensors").insert(0, "    ");
     gen += "    }\n";
     gen += "    if (std::string(backendName()) != \"ref\")\n";

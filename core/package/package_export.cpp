@@ -12,39 +12,49 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QTemporaryDir>
-
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 
 namespace ptowb {
 
 namespace {
 
-bool cancelled(const ExportOptions& options) { return options.cancel && options.cancel->load(); }
+bool cancelled(const ExportOptions& options)
+{
+    return options.cancel && options.cancel->load();
+}
 
-QString baseName(const std::string& relativePath) { return QFileInfo(QString::fromStdString(relativePath)).fileName(); }
+QString baseName(const std::string& relativePath)
+{
+    return QFileInfo(QString::fromStdString(relativePath)).fileName();
+}
 
 // Runs the reference on every case and copies inputs, parameters and outputs into tests/.
-QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& package, const ExportOptions& options)
+QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& package,
+                     const ExportOptions& options)
 {
     BackendChoice choice = makeBackend("ref", spec, project.folder().toStdString(), {});
     if (!choice.backend) {
         QString why = QString::fromStdString(choice.error);
-        for (const Diagnostic& d : choice.diagnostics) why += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
+        for (const Diagnostic& d : choice.diagnostics)
+            why += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
         return QStringLiteral("the reference cannot run: %1").arg(why.trimmed());
     }
     QTemporaryDir runDir;
-    if (!runDir.isValid()) return QStringLiteral("cannot create a temporary folder: %1").arg(runDir.errorString());
+    if (!runDir.isValid())
+        return QStringLiteral("cannot create a temporary folder: %1").arg(runDir.errorString());
     RunOptions run;
     run.runDir = runDir.path().toStdString();
     run.cancel = options.cancel;
-    const std::vector<CaseRun> runs = runCases(spec, project.folder().toStdString(), *choice.backend, run);
+    const std::vector<CaseRun> runs =
+        runCases(spec, project.folder().toStdString(), *choice.backend, run);
     if (cancelled(options)) return QStringLiteral("cancelled");
     nlohmann::ordered_json cases = nlohmann::ordered_json::array();
     for (const CaseRun& r : runs) {
-        if (r.record.status != "ok") return QStringLiteral("case '%1': %2").arg(QString::fromStdString(r.caseName), QString::fromStdString(r.record.error));
+        if (r.record.status != "ok")
+            return QStringLiteral("case '%1': %2")
+                .arg(QString::fromStdString(r.caseName), QString::fromStdString(r.record.error));
         const QString target = QStringLiteral("tests/%1").arg(QString::fromStdString(r.caseName));
         nlohmann::ordered_json entry{{"name", r.caseName}};
         const QDir source(QString::fromStdString(r.dir));
@@ -52,25 +62,37 @@ QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& pac
             QDir().mkpath(QFileInfo(package.filePath(to)).absolutePath());
             return QFile::copy(source.filePath(from), package.filePath(to));
         };
-        if (!copy(QStringLiteral("params.json"), target + QStringLiteral("/params.json"))) return QStringLiteral("cannot copy the parameters of case %1").arg(target);
+        if (!copy(QStringLiteral("params.json"), target + QStringLiteral("/params.json")))
+            return QStringLiteral("cannot copy the parameters of case %1").arg(target);
         for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-            const QString name = QString::fromStdString(spec.inputs[k].name) + QStringLiteral(".npy");
-            if (!copy(QStringLiteral("inputs/") + name, target + QStringLiteral("/inputs/") + name)) return QStringLiteral("cannot copy input %1").arg(name);
-            entry["inputs"][spec.inputs[k].name] = {{"file", (target + QStringLiteral("/inputs/") + name).toStdString()},
-                                                    {"shape", r.inputs[k].shape()}, {"dtype", std::string(dtypeName(r.inputs[k].dtype()))}};
+            const QString name =
+                QString::fromStdString(spec.inputs[k].name) + QStringLiteral(".npy");
+            if (!copy(QStringLiteral("inputs/") + name, target + QStringLiteral("/inputs/") + name))
+                return QStringLiteral("cannot copy input %1").arg(name);
+            entry["inputs"][spec.inputs[k].name] = {
+                {"file", (target + QStringLiteral("/inputs/") + name).toStdString()},
+                {"shape", r.inputs[k].shape()},
+                {"dtype", std::string(dtypeName(r.inputs[k].dtype()))}};
         }
         entry["parameters"] = (target + QStringLiteral("/params.json")).toStdString();
-        for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
-            const QString name = QString::fromStdString(spec.outputs[k].name) + QStringLiteral(".npy");
-            if (!copy(QStringLiteral("outputs/") + name, target + QStringLiteral("/golden/") + name)) return QStringLiteral("cannot copy output %1").arg(name);
-            entry["outputs"][spec.outputs[k].name] = {{"file", (target + QStringLiteral("/golden/") + name).toStdString()},
-                                                      {"shape", r.outputs[k].shape()}, {"dtype", std::string(dtypeName(r.outputs[k].dtype()))}};
+        // The goldens: every output, and every mutated input's value after the call ("mutated").
+        const std::vector<std::string> results = spec.resultNames();
+        for (std::size_t k = 0; k < results.size() && k < r.outputs.size(); ++k) {
+            const QString name = QString::fromStdString(results[k]) + QStringLiteral(".npy");
+            if (!copy(QStringLiteral("outputs/") + name,
+                      target + QStringLiteral("/golden/") + name))
+                return QStringLiteral("cannot copy output %1").arg(name);
+            entry[k < spec.outputs.size() ? "outputs" : "mutated"][results[k]] = {
+                {"file", (target + QStringLiteral("/golden/") + name).toStdString()},
+                {"shape", r.outputs[k].shape()},
+                {"dtype", std::string(dtypeName(r.outputs[k].dtype()))}};
         }
         cases.push_back(entry);
     }
     if (cancelled(options)) return QStringLiteral("cancelled");
     const std::string text = nlohmann::ordered_json{{"cases", cases}}.dump(2) + "\n";
-    return writeFileAtomically(package.filePath(QStringLiteral("tests/cases.json")), QByteArray::fromStdString(text));
+    return writeFileAtomically(package.filePath(QStringLiteral("tests/cases.json")),
+                               QByteArray::fromStdString(text));
 }
 
 QString writeManifest(const QDir& package, const codegen::ProjectSources& sources)
@@ -78,13 +100,16 @@ QString writeManifest(const QDir& package, const codegen::ProjectSources& source
     nlohmann::ordered_json files = nlohmann::ordered_json::object();
     QStringList paths;
     QDirIterator it(package.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) paths << package.relativeFilePath(it.next());
+    while (it.hasNext())
+        paths << package.relativeFilePath(it.next());
     paths.sort();
     for (const QString& path : paths) {
         QFile file(package.filePath(path));
-        if (!file.open(QIODevice::ReadOnly)) return QStringLiteral("cannot read %1").arg(file.fileName());
+        if (!file.open(QIODevice::ReadOnly))
+            return QStringLiteral("cannot read %1").arg(file.fileName());
         const QByteArray data = file.readAll();
-        files[path.toStdString()] = sha256Hex(std::string_view(data.constData(), std::size_t(data.size())));
+        files[path.toStdString()] =
+            sha256Hex(std::string_view(data.constData(), std::size_t(data.size())));
     }
     const OpSpec& spec = sources.loaded.spec;
     const nlohmann::ordered_json manifest{
@@ -99,7 +124,8 @@ QString writeManifest(const QDir& package, const codegen::ProjectSources& source
         {"reference_sha256", sha256Hex(sources.reference)},
         {"files", files},
     };
-    return writeFileAtomically(package.filePath(QString::fromLatin1(kManifestFile)), QByteArray::fromStdString(manifest.dump(2) + "\n"));
+    return writeFileAtomically(package.filePath(QString::fromLatin1(kManifestFile)),
+                               QByteArray::fromStdString(manifest.dump(2) + "\n"));
 }
 
 // Moves the finished package over `target`. Where the file system can, the two folders swap in
@@ -117,7 +143,8 @@ QString installFolder(const QString& finished, const QString& target)
     if (QFileInfo::exists(target)) {
         previous = target + QStringLiteral(".previous");
         QDir(previous).removeRecursively();
-        if (!QDir().rename(target, previous)) return QStringLiteral("cannot replace %1 (is it in use or read-only?)").arg(target);
+        if (!QDir().rename(target, previous))
+            return QStringLiteral("cannot replace %1 (is it in use or read-only?)").arg(target);
     }
     if (!QDir().rename(finished, target)) {
         if (!previous.isEmpty()) QDir().rename(previous, target);
@@ -195,7 +222,9 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
         result.error = error;
         return result;
     }
-    const QString outFolder = options.outputFolder.isEmpty() ? QDir(project.folder()).filePath(QStringLiteral("packages")) : options.outputFolder;
+    const QString outFolder = options.outputFolder.isEmpty()
+                                  ? QDir(project.folder()).filePath(QStringLiteral("packages"))
+                                  : options.outputFolder;
     const QString packageName = QString::fromStdString(spec.name + "-" + spec.version);
     if (!QDir().mkpath(outFolder)) {
         result.error = QStringLiteral("cannot create %1").arg(outFolder);
@@ -209,9 +238,11 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
         return result;
     }
     cleanLeftovers(QDir(outFolder), packageName);
-    QTemporaryDir staging(QDir(outFolder).filePath(QStringLiteral(".") + packageName + QStringLiteral("-XXXXXX")));
+    QTemporaryDir staging(
+        QDir(outFolder).filePath(QStringLiteral(".") + packageName + QStringLiteral("-XXXXXX")));
     if (!staging.isValid()) {
-        result.error = QStringLiteral("cannot write in %1: %2").arg(outFolder, staging.errorString());
+        result.error =
+            QStringLiteral("cannot write in %1: %2").arg(outFolder, staging.errorString());
         return result;
     }
     const QDir package(staging.path());
@@ -220,7 +251,8 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
     std::vector<codegen::GeneratedFile> files = codegen::generateGlue(sources.glueSource());
     files.push_back({"op.json", sources.opJson});
     files.push_back({"kernel/" + baseName(spec.kernel.file).toStdString(), sources.kernel});
-    files.push_back({"reference/" + baseName(spec.reference.file).toStdString(), sources.reference});
+    files.push_back(
+        {"reference/" + baseName(spec.reference.file).toStdString(), sources.reference});
     files.push_back({"README.md", codegen::generatePackageReadme(sources.glueSource())});
     if (QString error = codegen::writeGeneratedFiles(files, package.path()); !error.isEmpty()) {
         result.error = error;

@@ -31,10 +31,13 @@ public:
 
     // Compiles `source` and binds the reference function's arguments, by name, to the op's
     // inputs and parameters. Problems become diagnostics on lines of `fileName`.
-    static LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName);
+    static LoadResult load(const OpSpec& spec, const std::string& source,
+                           const std::string& fileName);
 
-    // Runs the reference; returns one tensor per op output, or why it failed.
-    virtual std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const = 0;
+    // Runs the reference; returns one tensor per op output, then the value of each mutated input
+    // after the call, or why it failed.
+    virtual std::variant<std::vector<Tensor>, std::string>
+    run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const = 0;
 
     // 1-based line of the reference function's last `return` (its `def` when none), where
     // problems with what it returns are reported.
@@ -49,7 +52,8 @@ class ReferenceEngine
 {
 public:
     virtual ~ReferenceEngine() = default;
-    virtual ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName) const = 0;
+    virtual ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source,
+                                              const std::string& fileName) const = 0;
     virtual int compilationCount() const = 0;
 };
 
@@ -58,6 +62,7 @@ inline constexpr const char* kReferenceEngineSymbol = "ptowb_reference_engine";
 
 // Blanks `import` / `from ... import` lines (keeping line numbers) and records the names they
 // bind: {"F": "torch.nn.functional", "torch": "torch", "gelu": "torch.nn.functional.gelu"}.
-std::string stripImports(const std::string& source, std::vector<std::pair<std::string, std::string>>& aliases);
+std::string stripImports(const std::string& source,
+                         std::vector<std::pair<std::string, std::string>>& aliases);
 
 } // namespace ptowb

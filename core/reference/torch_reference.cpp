@@ -1,13 +1,12 @@
-#include "reference/reference_program.h"
-
 #include "diag/suggest.h"
 #include "reference/reference_check.h"
+#include "reference/reference_program.h"
 #include "spec/source_check.h"
 #include "torchscript/torchscript.h"
 
-
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <regex>
 #include <sstream>
@@ -30,12 +29,15 @@ struct CompiledUnit
 class TorchReferenceProgram : public ReferenceProgram
 {
 public:
-    std::variant<std::vector<Tensor>, std::string> run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const override;
+    std::variant<std::vector<Tensor>, std::string>
+    run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const override;
     int returnLine() const override { return m_returnLine; }
 
     std::shared_ptr<const CompiledUnit> m_impl;
     // For each function argument: input slot (>= 0) or -(param slot + 1).
     std::vector<int> m_binding;
+    std::vector<std::size_t>
+        m_mutated; // inputs the reference writes in place, returned after the outputs
     std::size_t m_outputCount = 0;
     int m_returnLine = 1;
 };
@@ -51,7 +53,8 @@ struct CacheEntry
 std::mutex g_cacheMutex;
 std::unordered_map<std::size_t, std::vector<CacheEntry>> g_cache;
 
-Diagnostic referenceDiagnostic(const std::string& file, int line, int col, std::string code, std::string message)
+Diagnostic referenceDiagnostic(const std::string& file, int line, int col, std::string code,
+                               std::string message)
 {
     Diagnostic d;
     d.file = file;
@@ -71,7 +74,8 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
     std::smatch match;
     static const std::regex kLine(R"re(File "[^"]*", line (\d+))re");
     if (std::regex_search(report, match, kLine)) line = std::stoi(match[1]);
-    std::string message = report.substr(0, match.empty() ? report.size() : std::size_t(match.position(0)));
+    std::string message =
+        report.substr(0, match.empty() ? report.size() : std::size_t(match.position(0)));
     std::istringstream lines(report);
     for (std::string l; std::getline(lines, l);)
         if (l.find("<--- HERE") != std::string::npos) {
@@ -79,18 +83,24 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
             break;
         }
     // Keep the message itself: one line, without TorchScript's trailer about the original call.
-    if (const std::size_t trailer = message.find("The original call is"); trailer != std::string::npos) message.erase(trailer);
-    static const std::regex kUnknownOp(R"re(Unknown builtin op: aten::(\w+)\.\s*(Here are some suggestions:([\s\S]*))?)re");
+    if (const std::size_t trailer = message.find("The original call is");
+        trailer != std::string::npos)
+        message.erase(trailer);
+    static const std::regex kUnknownOp(
+        R"re(Unknown builtin op: aten::(\w+)\.\s*(Here are some suggestions:([\s\S]*))?)re");
     if (std::regex_search(message, match, kUnknownOp)) {
         std::string suggestions;
         static const std::regex kSuggestion(R"re(aten::(\w+))re");
         const std::string listed = match[3];
-        for (auto it = std::sregex_iterator(listed.begin(), listed.end(), kSuggestion); it != std::sregex_iterator(); ++it) {
+        for (auto it = std::sregex_iterator(listed.begin(), listed.end(), kSuggestion);
+             it != std::sregex_iterator(); ++it) {
             const std::string name = (*it)[1].str();
-            if (name.front() == '_' || suggestions.find("'" + name + "'") != std::string::npos) continue; // private aten ops
+            if (name.front() == '_' || suggestions.find("'" + name + "'") != std::string::npos)
+                continue; // private aten ops
             suggestions += std::string(suggestions.empty() ? "" : " or ") + "'" + name + "'";
         }
-        message = "unknown torch function '" + match[1].str() + "'" + (suggestions.empty() ? "" : "; did you mean " + suggestions + "?");
+        message = "unknown torch function '" + match[1].str() + "'" +
+                  (suggestions.empty() ? "" : "; did you mean " + suggestions + "?");
     }
     std::string cleaned;
     bool space = false;
@@ -100,19 +110,25 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
         cleaned += blank ? ' ' : c;
         space = blank;
     }
-    while (!cleaned.empty() && (cleaned.back() == ' ' || cleaned.back() == ':')) cleaned.pop_back();
-    while (!cleaned.empty() && cleaned.front() == ' ') cleaned.erase(cleaned.begin());
-    return referenceDiagnostic(file, line, std::max(col, 1), "reference.compile", cleaned.empty() ? "TorchScript cannot compile the reference" : cleaned);
+    while (!cleaned.empty() && (cleaned.back() == ' ' || cleaned.back() == ':'))
+        cleaned.pop_back();
+    while (!cleaned.empty() && cleaned.front() == ' ')
+        cleaned.erase(cleaned.begin());
+    return referenceDiagnostic(file, line, std::max(col, 1), "reference.compile",
+                               cleaned.empty() ? "TorchScript cannot compile the reference"
+                                               : cleaned);
 }
 
 std::variant<std::shared_ptr<const CompiledUnit>, Diagnostic>
 compileCached(const std::string& source, const std::string& function, const std::string& file)
 {
-    const std::size_t key = std::hash<std::string>()(source) ^ (std::hash<std::string>()(function) << 1);
+    const std::size_t key =
+        std::hash<std::string>()(source) ^ (std::hash<std::string>()(function) << 1);
     {
         std::lock_guard lock(g_cacheMutex);
         for (const auto& entry : g_cache[key])
-            if (entry.source == source && entry.impl->function->name() == function) return entry.impl;
+            if (entry.source == source && entry.impl->function->name() == function)
+                return entry.impl;
     }
     auto impl = std::make_shared<CompiledUnit>();
     try {
@@ -124,7 +140,9 @@ compileCached(const std::string& source, const std::string& function, const std:
         return diagnosticFromReport(e.what(), file);
     }
     impl->function = impl->unit->find_function(c10::QualifiedName(function));
-    if (!impl->function) return referenceDiagnostic(file, 1, 1, "reference.missing-function", "no function '" + function + "' in the reference");
+    if (!impl->function)
+        return referenceDiagnostic(file, 1, 1, "reference.missing-function",
+                                   "no function '" + function + "' in the reference");
     std::lock_guard lock(g_cacheMutex);
     g_cache[key].push_back({source, impl});
     return std::shared_ptr<const CompiledUnit>(impl);
@@ -148,8 +166,11 @@ int lineOfLastReturn(const std::string& source, int defLine)
     for (std::string line; std::getline(in, line);) {
         ++n;
         if (n <= defLine) continue;
-        if (!line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#') break; // next top-level statement
-        if (line.find_first_not_of(" \t") != std::string::npos && line.substr(line.find_first_not_of(" \t"), 7) == "return ") last = n;
+        if (!line.empty() && line[0] != ' ' && line[0] != '\t' && line[0] != '#')
+            break; // next top-level statement
+        if (line.find_first_not_of(" \t") != std::string::npos &&
+            line.substr(line.find_first_not_of(" \t"), 7) == "return ")
+            last = n;
     }
     return last;
 }
@@ -158,12 +179,20 @@ bool argumentFits(const c10::TypePtr& type, ParamType p)
 {
     using c10::TypeKind;
     switch (p) {
-    case ParamType::Bool: return type->kind() == TypeKind::BoolType;
-    case ParamType::Int: return type->kind() == TypeKind::IntType;
-    case ParamType::Float: return type->kind() == TypeKind::FloatType;
-    case ParamType::Str: return type->kind() == TypeKind::StringType;
-    case ParamType::IntList: return type->kind() == TypeKind::ListType && type->containedType(0)->kind() == TypeKind::IntType;
-    case ParamType::FloatList: return type->kind() == TypeKind::ListType && type->containedType(0)->kind() == TypeKind::FloatType;
+    case ParamType::Bool:
+        return type->kind() == TypeKind::BoolType;
+    case ParamType::Int:
+        return type->kind() == TypeKind::IntType;
+    case ParamType::Float:
+        return type->kind() == TypeKind::FloatType;
+    case ParamType::Str:
+        return type->kind() == TypeKind::StringType;
+    case ParamType::IntList:
+        return type->kind() == TypeKind::ListType &&
+               type->containedType(0)->kind() == TypeKind::IntType;
+    case ParamType::FloatList:
+        return type->kind() == TypeKind::ListType &&
+               type->containedType(0)->kind() == TypeKind::FloatType;
     }
     return false;
 }
@@ -171,13 +200,20 @@ bool argumentFits(const c10::TypePtr& type, ParamType p)
 c10::IValue toIValue(const rules::Value& v)
 {
     switch (v.type) {
-    case rules::Type::Bool: return c10::IValue(v.asBool());
-    case rules::Type::Int: return c10::IValue(v.i);
-    case rules::Type::Float: return c10::IValue(v.f);
-    case rules::Type::Str: return c10::IValue(v.s);
-    case rules::Type::Shape: return c10::IValue(v.ints);
-    case rules::Type::FloatList: return c10::IValue(v.floats);
-    default: return {};
+    case rules::Type::Bool:
+        return c10::IValue(v.asBool());
+    case rules::Type::Int:
+        return c10::IValue(v.i);
+    case rules::Type::Float:
+        return c10::IValue(v.f);
+    case rules::Type::Str:
+        return c10::IValue(v.s);
+    case rules::Type::Shape:
+        return c10::IValue(v.ints);
+    case rules::Type::FloatList:
+        return c10::IValue(v.floats);
+    default:
+        return {};
     }
 }
 
@@ -186,7 +222,8 @@ std::string runtimeMessage(const std::string& what)
 {
     static const std::regex kLine(R"re(File "<string>", line (\d+))re");
     std::string lineNote;
-    for (auto it = std::sregex_iterator(what.begin(), what.end(), kLine); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(what.begin(), what.end(), kLine);
+         it != std::sregex_iterator(); ++it)
         lineNote = " (reference line " + (*it)[1].str() + ")";
     std::string last;
     std::istringstream in(what);
@@ -199,7 +236,8 @@ std::string runtimeMessage(const std::string& what)
 
 } // namespace
 
-ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::string& source, const std::string& fileName)
+ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::string& source,
+                                                const std::string& fileName)
 {
     using LoadResult = ReferenceProgram::LoadResult;
     LoadResult result;
@@ -219,32 +257,41 @@ ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::s
     const c10::FunctionSchema& schema = program->m_impl->function->getSchema();
 
     auto error = [&](std::string message) {
-        result.diagnostics.push_back(referenceDiagnostic(fileName, defLine, 1, "reference.signature", std::move(message)));
+        result.diagnostics.push_back(
+            referenceDiagnostic(fileName, defLine, 1, "reference.signature", std::move(message)));
     };
     std::vector<std::string> names;
-    for (const auto& in : spec.inputs) names.push_back(in.name);
-    for (const auto& p : spec.params) names.push_back(p.name);
+    for (const auto& in : spec.inputs)
+        names.push_back(in.name);
+    for (const auto& p : spec.params)
+        names.push_back(p.name);
     std::vector<bool> used(names.size(), false);
+    program->m_mutated = spec.mutatedInputs();
     for (const c10::Argument& arg : schema.arguments()) {
         const int input = spec.inputIndex(arg.name());
         const int param = spec.paramIndex(arg.name());
         if (input >= 0) {
             if (arg.type()->kind() != c10::TypeKind::TensorType)
-                error("argument '" + arg.name() + "' is op input '" + arg.name() + "' and must be annotated Tensor, not " + arg.type()->str());
+                error("argument '" + arg.name() + "' is op input '" + arg.name() +
+                      "' and must be annotated Tensor, not " + arg.type()->str());
             program->m_binding.push_back(input);
             used[std::size_t(input)] = true;
         } else if (param >= 0) {
             const ParamType type = spec.params[std::size_t(param)].type;
             if (!argumentFits(arg.type(), type))
-                error("argument '" + arg.name() + "' is a " + std::string(paramTypeInfo(type).name) + " parameter, but is annotated " + arg.type()->str());
+                error("argument '" + arg.name() + "' is a " +
+                      std::string(paramTypeInfo(type).name) + " parameter, but is annotated " +
+                      arg.type()->str());
             program->m_binding.push_back(-(param + 1));
             used[spec.inputs.size() + std::size_t(param)] = true;
         } else {
-            error("argument '" + arg.name() + "' is neither an input nor a parameter of the op" + didYouMean(arg.name(), names));
+            error("argument '" + arg.name() + "' is neither an input nor a parameter of the op" +
+                  didYouMean(arg.name(), names));
         }
     }
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        if (!used[k]) error("the reference takes no argument for input '" + spec.inputs[k].name + "'");
+        if (!used[k])
+            error("the reference takes no argument for input '" + spec.inputs[k].name + "'");
 
     const c10::TypePtr& returns = schema.returns().at(0).type();
     if (returns->kind() == c10::TypeKind::TensorType) {
@@ -255,38 +302,56 @@ ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::s
             if (t->kind() != c10::TypeKind::TensorType) program->m_outputCount = 0;
     }
     if (program->m_outputCount != spec.outputs.size()) {
-        const std::string want = spec.outputs.size() == 1 ? "a Tensor" : "a tuple of " + std::to_string(spec.outputs.size()) + " Tensors";
-        result.diagnostics.push_back(referenceDiagnostic(fileName, program->m_returnLine, 1, "reference.return-type",
-                                                         "the op has " + std::to_string(spec.outputs.size()) + " output" +
-                                                             (spec.outputs.size() == 1 ? "" : "s") + ", so the reference must return " + want +
-                                                             ", not " + returns->str()));
+        const std::string want =
+            spec.outputs.size() == 1
+                ? "a Tensor"
+                : "a tuple of " + std::to_string(spec.outputs.size()) + " Tensors";
+        result.diagnostics.push_back(referenceDiagnostic(
+            fileName, program->m_returnLine, 1, "reference.return-type",
+            "the op has " + std::to_string(spec.outputs.size()) + " output" +
+                (spec.outputs.size() == 1 ? "" : "s") + ", so the reference must return " + want +
+                ", not " + returns->str()));
     }
     if (!hasErrors(result.diagnostics)) result.program = std::move(program);
     return result;
 }
 
-std::variant<std::vector<Tensor>, std::string> TorchReferenceProgram::run(std::span<const Tensor> inputs, std::span<const rules::Value> params) const
+std::variant<std::vector<Tensor>, std::string>
+TorchReferenceProgram::run(std::span<const Tensor> inputs,
+                           std::span<const rules::Value> params) const
 {
     try {
         c10::InferenceMode guard;
         std::vector<c10::IValue> stack;
+        std::map<std::size_t, at::Tensor> passed;
         for (int slot : m_binding) {
             if (slot >= 0) {
-                stack.emplace_back(torchscript::toAten(inputs[std::size_t(slot)])); // a copy: the reference may write to its arguments
+                // A copy: the reference may write to its arguments (a mutated input's is read
+                // back).
+                at::Tensor copy = torchscript::toAten(inputs[std::size_t(slot)]);
+                passed[std::size_t(slot)] = copy;
+                stack.emplace_back(std::move(copy));
             } else {
                 stack.push_back(toIValue(params[std::size_t(-slot - 1)]));
             }
         }
         c10::IValue result = (*m_impl->function)(std::move(stack));
         std::vector<at::Tensor> produced;
-        if (result.isTensor()) produced.push_back(result.toTensor());
+        if (result.isTensor())
+            produced.push_back(result.toTensor());
         else
-            for (const auto& element : result.toTupleRef().elements()) produced.push_back(element.toTensor());
+            for (const auto& element : result.toTupleRef().elements())
+                produced.push_back(element.toTensor());
+        for (std::size_t k :
+             m_mutated) // a mutated input the reference does not take stays as it was
+            produced.push_back(passed.count(k) ? passed[k] : torchscript::toAten(inputs[k]));
         std::vector<Tensor> outputs;
         for (std::size_t k = 0; k < produced.size(); ++k) {
             auto out = torchscript::fromAten(produced[k]);
             if (!out)
-                return "output " + std::to_string(k) + " has dtype " + std::string(c10::toString(produced[k].scalar_type())) + ", which op outputs cannot have";
+                return "output " + std::to_string(k) + " has dtype " +
+                       std::string(c10::toString(produced[k].scalar_type())) +
+                       ", which op outputs cannot have";
             outputs.push_back(std::move(*out));
         }
         return outputs;
@@ -298,7 +363,8 @@ std::variant<std::vector<Tensor>, std::string> TorchReferenceProgram::run(std::s
 class TorchReferenceEngine : public ReferenceEngine
 {
 public:
-    ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source, const std::string& fileName) const override
+    ReferenceProgram::LoadResult load(const OpSpec& spec, const std::string& source,
+                                      const std::string& fileName) const override
     {
         return loadTorchReference(spec, source, fileName);
     }
@@ -307,7 +373,8 @@ public:
 
 } // namespace ptowb
 
-extern "C" __attribute__((visibility("default"))) const ptowb::ReferenceEngine* ptowb_reference_engine()
+extern "C" __attribute__((visibility("default"))) const ptowb::ReferenceEngine*
+ptowb_reference_engine()
 {
     static const ptowb::TorchReferenceEngine engine;
     return &engine;

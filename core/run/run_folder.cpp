@@ -82,8 +82,8 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec,
     fs::create_directories(fs::path(dir) / "outputs", ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     // A previous run's outputs must not pass for this run's.
-    for (const auto& o : spec.outputs)
-        fs::remove(outputPath(dir, o.name), ec);
+    for (const auto& name : spec.resultNames())
+        fs::remove(outputPath(dir, name), ec);
     for (std::size_t k = 0; k < inputs.size(); ++k)
         if (std::string e = writeNpy(inputPath(dir, spec.inputs[k].name), inputs[k]); !e.empty())
             return e;
@@ -100,9 +100,9 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec,
 std::string writeOutputs(const std::string& dir, const OpSpec& spec,
                          const std::vector<Tensor>& outputs)
 {
-    for (std::size_t k = 0; k < outputs.size() && k < spec.outputs.size(); ++k)
-        if (std::string e = writeNpy(outputPath(dir, spec.outputs[k].name), outputs[k]); !e.empty())
-            return e;
+    const std::vector<std::string> names = spec.resultNames();
+    for (std::size_t k = 0; k < outputs.size() && k < names.size(); ++k)
+        if (std::string e = writeNpy(outputPath(dir, names[k]), outputs[k]); !e.empty()) return e;
     return {};
 }
 
@@ -110,8 +110,9 @@ std::variant<std::vector<Tensor>, std::string>
 readOutputs(const std::string& dir, const OpSpec& spec, const std::vector<InferredOutput>& expected)
 {
     std::vector<Tensor> outputs;
-    for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
-        const std::string& name = spec.outputs[k].name;
+    const std::vector<std::string> names = spec.resultNames();
+    for (std::size_t k = 0; k < names.size(); ++k) {
+        const std::string& name = names[k];
         const fs::path file = fs::path(outputPath(dir, name));
         // What a runner left is checked before it is opened: a FIFO would block the read, a
         // symlink could point anywhere, and a file larger than the expected output is not read

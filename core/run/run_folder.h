@@ -22,8 +22,10 @@ struct RunRecord
     double costEstimateUs = -1; // the simulator's estimate for the target platform; < 0: none
     std::string error;
     std::string stderrTail;
-    std::vector<InferredOutput> inputs;          // name, shape and dtype of every input
-    std::vector<InferredOutput> expectedOutputs; // what the rules say the outputs must be
+    std::vector<InferredOutput> inputs; // name, shape and dtype of every input
+    // What the rules say the results must be: the outputs, then the mutated inputs (written to
+    // outputs/<input>.npy with their value after the call).
+    std::vector<InferredOutput> expectedOutputs;
 };
 
 // The one writer and reader of the run-folder protocol: <run>/<case>/ holds inputs/<name>.npy,

@@ -48,12 +48,15 @@ SimBackend::request(const OpSpec& spec, const std::vector<Tensor>& inputs,
     for (const auto& input : spec.inputs)
         request["inputs"].push_back(input.name);
     request["outputs"] = nlohmann::json::array();
-    for (std::size_t k = 0; k < record.expectedOutputs.size(); ++k) {
+    for (std::size_t k = 0; k < record.expectedOutputs.size() && k < spec.outputs.size(); ++k) {
         const auto& o = record.expectedOutputs[k];
         nlohmann::json out = {{"name", o.name}, {"shape", o.shape}, {"dtype", dtypeName(o.dtype)}};
         if (k < spec.outputs.size() && spec.outputs[k].init) out["init"] = *spec.outputs[k].init;
         request["outputs"].push_back(std::move(out));
     }
+    request["mutated"] = nlohmann::json::array(); // written back to outputs/ after the call
+    for (std::size_t k : spec.mutatedInputs())
+        request["mutated"].push_back(spec.inputs[k].name);
     request["params"] = nlohmann::json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
         request["params"][spec.params[k].name] = paramValueToJson(params[k]);

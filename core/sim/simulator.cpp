@@ -96,6 +96,7 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
     request["params"] = nlohmann::json::object();
     for (const auto& [name, text] : arguments.paramsJson)
         request["params"][name] = nlohmann::json::parse(text);
+    request["mutated"] = arguments.mutated;
     request["arguments"] = nlohmann::json::object();
     for (const auto& [name, argument] : arguments.kernelArguments) {
         if (argument.className.empty()) {
@@ -117,12 +118,16 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
         d.message = answer.value("message", "the kernel failed");
         throw std::runtime_error(formatDiagnostic(d));
     }
-    for (auto& [name, tensor] : arguments.outputs) {
+    auto readBack = [&](const std::string& name, at::Tensor& tensor) {
         auto read = readNpy(runfolder::outputPath(work.dir, name));
         if (auto* e = std::get_if<std::string>(&read))
             throw std::runtime_error("output '" + name + "': " + *e);
         tensor.copy_(torchscript::toAten(std::get<Tensor>(read)));
-    }
+    };
+    for (auto& [name, tensor] : arguments.outputs)
+        readBack(name, tensor);
+    for (const std::string& name : arguments.mutated)
+        readBack(name, arguments.inputs.at(name));
 }
 
 } // namespace ptowb::sim

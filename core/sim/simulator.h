@@ -35,6 +35,8 @@ struct KernelArguments
     std::map<std::string, at::Tensor> outputs;
     std::map<std::string, std::string> paramsJson; // each parameter's value as JSON text
     std::map<std::string, KernelArgument> kernelArguments;
+    // Inputs the kernel writes in place: read back into `inputs` after the call.
+    std::vector<std::string> mutated;
 
     void param(const std::string& name, bool value) { paramsJson[name] = jsonText(value); }
     void param(const std::string& name, std::int64_t value) { paramsJson[name] = jsonText(value); }

@@ -43,6 +43,10 @@ std::string opJsonHelp(const std::string& word)
         {"function", "Name of the Python function in that file."},
         {"inputs", "List of tensor inputs: name, dtypes, optional rank and doc."},
         {"dtypes", "The dtypes an input accepts; every generated description lists each of them."},
+        {"mutated", "In inputs: true when the kernel writes into the input in place (a cache, an "
+                    "accumulator). Its value after the "
+                    "call is compared like an output; torch declares it in mutates_args "
+                    "(Tensor(a!)), CANN as a ref input."},
         {"rank", "Optional: the number of dimensions an input must have."},
         {"parameters", "List of scalar or list parameters: name, type, optional default (without "
                        "one the parameter is required)."},

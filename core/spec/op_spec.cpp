@@ -5,12 +5,18 @@ namespace ptowb {
 rules::Type ruleTypeOf(ParamType type)
 {
     switch (type) {
-    case ParamType::Bool: return rules::Type::Bool;
-    case ParamType::Int: return rules::Type::Int;
-    case ParamType::Float: return rules::Type::Float;
-    case ParamType::Str: return rules::Type::Str;
-    case ParamType::IntList: return rules::Type::Shape;
-    case ParamType::FloatList: return rules::Type::FloatList;
+    case ParamType::Bool:
+        return rules::Type::Bool;
+    case ParamType::Int:
+        return rules::Type::Int;
+    case ParamType::Float:
+        return rules::Type::Float;
+    case ParamType::Str:
+        return rules::Type::Str;
+    case ParamType::IntList:
+        return rules::Type::Shape;
+    case ParamType::FloatList:
+        return rules::Type::FloatList;
     }
     return rules::Type::Error;
 }
@@ -18,8 +24,10 @@ rules::Type ruleTypeOf(ParamType type)
 rules::RuleScope OpSpec::ruleScope() const
 {
     rules::RuleScope scope;
-    for (const auto& in : inputs) scope.inputs.push_back(in.name);
-    for (const auto& p : params) scope.params.push_back({p.name, ruleTypeOf(p.type)});
+    for (const auto& in : inputs)
+        scope.inputs.push_back(in.name);
+    for (const auto& p : params)
+        scope.params.push_back({p.name, ruleTypeOf(p.type)});
     return scope;
 }
 
@@ -35,6 +43,24 @@ int OpSpec::paramIndex(const std::string& paramName) const
     for (std::size_t k = 0; k < params.size(); ++k)
         if (params[k].name == paramName) return int(k);
     return -1;
+}
+
+std::vector<std::size_t> OpSpec::mutatedInputs() const
+{
+    std::vector<std::size_t> out;
+    for (std::size_t k = 0; k < inputs.size(); ++k)
+        if (inputs[k].mutated) out.push_back(k);
+    return out;
+}
+
+std::vector<std::string> OpSpec::resultNames() const
+{
+    std::vector<std::string> names;
+    for (const auto& o : outputs)
+        names.push_back(o.name);
+    for (std::size_t k : mutatedInputs())
+        names.push_back(inputs[k].name);
+    return names;
 }
 
 } // namespace ptowb

@@ -23,6 +23,9 @@ struct InputSpec
     std::vector<DType> dtypes;
     std::optional<int> rank;
     std::string doc;
+    // The kernel writes into this input in place (a cache, an accumulator): its value after the
+    // call is a result, compared like an output; torch declares it in mutates_args.
+    bool mutated = false;
 };
 
 struct ParamSpec
@@ -146,6 +149,9 @@ struct OpSpec
     rules::RuleScope ruleScope() const;
     int inputIndex(const std::string& inputName) const;
     int paramIndex(const std::string& paramName) const;
+    // What a call produces: every output, then every mutated input (its value after the call).
+    std::vector<std::string> resultNames() const;
+    std::vector<std::size_t> mutatedInputs() const; // indices into inputs
 };
 
 inline constexpr const char* kOpFormat = "ptowb-op/1";

@@ -202,7 +202,7 @@ private:
             const std::string ptr = SpecReader::child("/inputs", k);
             const json& item = (*items)[k];
             if (!m_r.isType(item, ptr, json::value_t::object, "an input object")) continue;
-            m_r.checkKeys(item, ptr, {"name", "dtypes", "rank", "doc"});
+            m_r.checkKeys(item, ptr, {"name", "dtypes", "rank", "mutated", "doc"});
             InputSpec in;
             in.name = readName(item, ptr, "input");
             if (const json* dtypes = m_r.array(item, ptr, "dtypes", true)) {
@@ -229,6 +229,10 @@ private:
                 }
             }
             if (auto rank = m_r.integer(item, ptr, "rank", false, 0, 16)) in.rank = int(*rank);
+            if (const json* mutated = m_r.member(item, ptr, "mutated", false);
+                mutated &&
+                m_r.isType(*mutated, ptr + "/mutated", json::value_t::boolean, "true or false"))
+                in.mutated = mutated->get<bool>();
             if (auto doc = m_r.string(item, ptr, "doc", false)) in.doc = *doc;
             m_spec.inputs.push_back(std::move(in));
         }

@@ -146,6 +146,9 @@ json runCase(const json& request, py::module_& driver)
         return answer;
     }
     std::filesystem::create_directories(std::filesystem::path(caseDir) / "outputs");
+    for (const auto& name : request.value("mutated", json::array())) // inputs written in place
+        outputTensors.emplace_back(name.get<std::string>(),
+                                   inputs[py::str(name.get<std::string>())].cast<Handle&>().t);
     for (const auto& [name, t] : outputTensors) {
         auto out = torchscript::fromAten(t);
         if (!out) return failure("output '" + name + "' has a dtype the workbench cannot store");
