@@ -21,7 +21,7 @@ packages=(
   python3 python3-numpy python3-torch python3-onnx python3-venv
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)
-[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev) # the fuzz targets
+[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev clang-format-14) # the fuzz targets, the format check
 
 missing=()
 for p in "${packages[@]}"; do

@@ -46,6 +46,25 @@ Output run(const QString& program, const QStringList& args, int timeoutMs = 6000
     return out;
 }
 
+// Configures and builds one of the package's CMake projects (`torch` or `onnx`) in `build`, with
+// ccache when there is one; returns the failing step's output, or nothing.
+QString buildPackageProject(const QString& source, const QString& build,
+                            const QStringList& extra = {})
+{
+    QStringList args{QStringLiteral("-S"),
+                     source,
+                     QStringLiteral("-B"),
+                     build,
+                     QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
+                     QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)};
+    if (!QStringLiteral(PTOWB_CCACHE).isEmpty())
+        args << QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE);
+    const Output configure = run(QStringLiteral(PTOWB_CMAKE), args + extra);
+    if (configure.exitCode != 0) return configure.text;
+    const Output built = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), build});
+    return built.exitCode == 0 ? QString() : built.text;
+}
+
 // Copies a package into the cache folder, touching only files whose bytes changed, so the
 // cached CMake builds do not rebuild what did not change.
 void syncFolder(const QString& from, const QString& to)
@@ -218,22 +237,12 @@ private Q_SLOTS:
                  qPrintable(onnxruntime.text));
 
         // C++: build the op library, run every case, load the model Python saved.
-        const QStringList launcher =
-            QStringLiteral(PTOWB_CCACHE).isEmpty()
-                ? QStringList{}
-                : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
         const QString torchBuild = cache + QStringLiteral("/torch-build");
         // Against Debian's libtorch, with ptowb's simulator for PTOWB_BACKEND=sim.
-        Output configure = run(QStringLiteral(PTOWB_CMAKE),
-                               QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
-                                           QStringLiteral("-B"), torchBuild,
-                                           QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
-                                           QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
-                                           QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} +
-                                   launcher);
-        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
-        Output build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
-        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        QString failure =
+            buildPackageProject(package + QStringLiteral("/torch"), torchBuild,
+                                {QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         const Output torchCheck =
             run(QStringLiteral(PTOWB_TORCH_OP_CHECK),
                 {torchBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package,
@@ -258,17 +267,10 @@ private Q_SLOTS:
                  QStringLiteral("import os, torch; print(os.path.dirname(torch.__file__))")});
         QVERIFY2(prefix.exitCode == 0, qPrintable(prefix.text));
         const QString newestTorchBuild = cache + QStringLiteral("/torch-build-newest");
-        configure =
-            run(QStringLiteral(PTOWB_CMAKE),
-                QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
-                            QStringLiteral("-B"), newestTorchBuild,
-                            QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
-                            QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
-                            QStringLiteral("-DCMAKE_PREFIX_PATH=") + prefix.text.trimmed()} +
-                    launcher);
-        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
-        build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), newestTorchBuild});
-        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        failure =
+            buildPackageProject(package + QStringLiteral("/torch"), newestTorchBuild,
+                                {QStringLiteral("-DCMAKE_PREFIX_PATH=") + prefix.text.trimmed()});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         for (const char* order : {"module-first", "library-first", "library-only"}) {
             const Output loaded =
                 run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
@@ -325,15 +327,8 @@ private Q_SLOTS:
         }
 
         const QString onnxBuild = cache + QStringLiteral("/onnx-build");
-        configure = run(QStringLiteral(PTOWB_CMAKE),
-                        QStringList{QStringLiteral("-S"), package + QStringLiteral("/onnx"),
-                                    QStringLiteral("-B"), onnxBuild,
-                                    QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
-                                    QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX)} +
-                            launcher);
-        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
-        build = run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), onnxBuild});
-        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        failure = buildPackageProject(package + QStringLiteral("/onnx"), onnxBuild);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         const Output generated =
             run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK),
                 {onnxBuild + QStringLiteral("/lib") + library + QStringLiteral("_onnx.so"),
@@ -395,23 +390,11 @@ private Q_SLOTS:
                      qPrintable(checked.text));
         }
 
-        const QStringList launcher =
-            QStringLiteral(PTOWB_CCACHE).isEmpty()
-                ? QStringList{}
-                : QStringList{QStringLiteral("-DCMAKE_CXX_COMPILER_LAUNCHER=" PTOWB_CCACHE)};
         const QString torchBuild = cache + QStringLiteral("/torch-build");
-        const Output configure =
-            run(QStringLiteral(PTOWB_CMAKE),
-                QStringList{QStringLiteral("-S"), package + QStringLiteral("/torch"),
-                            QStringLiteral("-B"), torchBuild,
-                            QStringLiteral("-DCMAKE_BUILD_TYPE=Release"),
-                            QStringLiteral("-DCMAKE_CXX_COMPILER=" PTOWB_CXX),
-                            QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)} +
-                    launcher);
-        QVERIFY2(configure.exitCode == 0, qPrintable(configure.text));
-        const Output build =
-            run(QStringLiteral(PTOWB_CMAKE), {QStringLiteral("--build"), torchBuild});
-        QVERIFY2(build.exitCode == 0, qPrintable(build.text));
+        const QString failure =
+            buildPackageProject(package + QStringLiteral("/torch"), torchBuild,
+                                {QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         const Output library = run(QStringLiteral(PTOWB_PYTHON),
                                    {script, package, QStringLiteral("--library"),
                                     torchBuild + QStringLiteral("/libpto_accumulate.so")});

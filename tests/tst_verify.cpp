@@ -512,9 +512,15 @@ private slots:
         const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"));
         for (const QString& f : source.entryList(QDir::Files))
             QFile::copy(source.filePath(f), empty.filePath(f));
+        // No runner configured: verify runs against the simulator, as the app does, and says so.
         const Run none = cli({"verify", empty.path()});
-        QCOMPARE(none.exitCode, 2);
-        QVERIFY(none.err.contains("configure one in runners.json"));
+        QVERIFY2(none.exitCode == 0 &&
+                     none.err.contains("verifying against sim (no runner is configured"),
+                 qPrintable(none.out + none.err));
+        const Run unknownCase = cli({"verify", empty.path(), "--case", "rows9"});
+        QVERIFY2(unknownCase.exitCode == 2 &&
+                     unknownCase.err.contains("no case named 'rows9'; did you mean 'rows8'"),
+                 qPrintable(unknownCase.err));
     }
 
     void brokenRunnerConfigIsADiagnostic()

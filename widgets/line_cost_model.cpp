@@ -1,16 +1,15 @@
 #include "line_cost_model.h"
 
-#include <QColor>
+#include "text/duration.h"
 
+#include <QColor>
 #include <algorithm>
 
 namespace ptowb {
 
 QString formatMicroseconds(double us)
 {
-    if (us >= 1000) return QStringLiteral("%1 ms").arg(us / 1000, 0, 'f', 2);
-    if (us >= 1) return QStringLiteral("%1 µs").arg(us, 0, 'f', 1);
-    return QStringLiteral("%1 ns").arg(us * 1000, 0, 'f', 0);
+    return QString::fromStdString(formatDuration(us * 1e-6));
 }
 
 void LineCostModel::setReport(const sim::CostReport& report, const QStringList& kernelLines)
@@ -19,45 +18,71 @@ void LineCostModel::setReport(const sim::CostReport& report, const QStringList& 
     m_report = report;
     m_source = kernelLines;
     m_lines = report.byLine();
-    std::stable_sort(m_lines.begin(), m_lines.end(), [](const sim::LineCost& a, const sim::LineCost& b) { return a.totalUs > b.totalUs; });
+    std::stable_sort(
+        m_lines.begin(), m_lines.end(),
+        [](const sim::LineCost& a, const sim::LineCost& b) { return a.totalUs > b.totalUs; });
     m_total = 0;
-    for (const auto& line : m_lines) m_total += line.totalUs;
+    for (const auto& line : m_lines)
+        m_total += line.totalUs;
     endResetModel();
 }
 
-int LineCostModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_lines.size()); }
+int LineCostModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_lines.size());
+}
 
-int LineCostModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LineCostModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant LineCostModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const sim::LineCost& line = m_lines[std::size_t(index.row())];
     const double share = m_total > 0 ? line.totalUs / m_total : 0;
     if (role == LineRole) return line.line;
     if (role == ShareRole) return share;
-    if (role == Qt::TextAlignmentRole && index.column() != StatementColumn) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole && index.column() != StatementColumn)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) return QString::fromStdString(line.firstOp);
-    if (role == Qt::BackgroundRole && index.column() == ShareColumn) return QColor::fromHsvF(0.08, std::min(1.0, share * 1.5), 1.0);
+    if (role == Qt::BackgroundRole && index.column() == ShareColumn)
+        return QColor::fromHsvF(0.08, std::min(1.0, share * 1.5), 1.0);
     if (role != Qt::DisplayRole) return {};
-    auto unit = [&](sim::UnitKind kind) { return line.unitUs[int(kind)] > 0 ? formatMicroseconds(line.unitUs[int(kind)]) : QString(); };
+    auto unit = [&](sim::UnitKind kind) {
+        return line.unitUs[int(kind)] > 0 ? formatMicroseconds(line.unitUs[int(kind)]) : QString();
+    };
     switch (index.column()) {
-    case LineColumn: return line.line;
-    case StatementColumn: return line.line >= 1 && line.line <= m_source.size() ? m_source[line.line - 1].trimmed() : QString::fromStdString(line.firstOp);
-    case RunsColumn: return line.executions;
-    case VectorColumn: return unit(sim::UnitKind::Vector);
-    case CubeColumn: return unit(sim::UnitKind::Cube);
-    case MemoryColumn: return unit(sim::UnitKind::Memory);
-    case TotalColumn: return formatMicroseconds(line.totalUs);
-    case ShareColumn: return QStringLiteral("%1%").arg(share * 100, 0, 'f', 1);
-    default: return {};
+    case LineColumn:
+        return line.line;
+    case StatementColumn:
+        return line.line >= 1 && line.line <= m_source.size()
+                   ? m_source[line.line - 1].trimmed()
+                   : QString::fromStdString(line.firstOp);
+    case RunsColumn:
+        return line.executions;
+    case VectorColumn:
+        return unit(sim::UnitKind::Vector);
+    case CubeColumn:
+        return unit(sim::UnitKind::Cube);
+    case MemoryColumn:
+        return unit(sim::UnitKind::Memory);
+    case TotalColumn:
+        return formatMicroseconds(line.totalUs);
+    case ShareColumn:
+        return QStringLiteral("%1%").arg(share * 100, 0, 'f', 1);
+    default:
+        return {};
     }
 }
 
 QVariant LineCostModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kHeaders[] = {"Line", "Statement", "Runs", "Vector", "Cube", "Memory", "Total", "Share"};
+    static const char* const kHeaders[] = {"Line", "Statement", "Runs",  "Vector",
+                                           "Cube", "Memory",    "Total", "Share"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

@@ -1,25 +1,43 @@
 #include "commands.h"
-
 #include "package/package_check.h"
 #include "package/package_export.h"
 
+#include <QDir>
 #include <ostream>
 
 namespace ptowb::cli {
 
 int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    auto project = openProjectArgument(cmd, "ptowb-cli export <project> [--out DIR] [--archive]", err);
+    auto project = openProjectArgument(
+        cmd, "ptowb-cli export <project> [--out DIR] [--archive] [--against sim|NAME] [--force]",
+        err);
     if (!project) return kUsageError;
-    ExportOptions options;
+    // The app's Export: validate, generate, verify, export. A kernel that fails verification is
+    // not exported unless --force says so.
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Export;
     options.archive = cmd.hasFlag("archive");
-    if (const auto dirs = cmd.values("out"); !dirs.empty()) options.outputFolder = QString::fromStdString(dirs.back());
-    options.progress = [&err](const QString& step) { err << step.toStdString() << "...\n"; };
-    const ExportResult result = exportPackage(*project, options);
-    for (const Diagnostic& d : result.diagnostics) out << formatDiagnostic(d) << '\n';
-    if (!result.ok()) {
-        err << "ptowb-cli: export failed: " << result.error.toStdString() << '\n';
-        return hasErrors(result.diagnostics) ? kFailure : kUsageError;
+    options.exportFailing = cmd.hasFlag("force");
+    if (const auto dirs = cmd.values("out"); !dirs.empty())
+        options.exportFolder = QDir(QString::fromStdString(dirs.back())).absolutePath();
+    if (const auto against = cmd.values("against"); !against.empty())
+        options.against = against.back();
+    options.progress = [&err](PipelineStep step, const std::string& message) {
+        err << stepName(step) << ": " << message << "...\n";
+    };
+    const PipelineResult result = runPipeline(*project, options);
+    const int status = reportSteps(result, err, out);
+    const bool exported = !result.steps.empty() &&
+                          result.steps.back().step == PipelineStep::Export &&
+                          !result.packageFolder.isEmpty();
+    if (!exported) {
+        err << "ptowb-cli: nothing was exported";
+        if (!options.exportFailing && !result.verification.cases.empty() &&
+            !result.verification.pass())
+            err << " (the kernel fails verification; --force exports it anyway)";
+        err << '\n';
+        return status == kSuccess ? kFailure : status;
     }
     out << result.packageFolder.toStdString() << '\n';
     if (!result.archivePath.isEmpty()) out << result.archivePath.toStdString() << '\n';
@@ -37,9 +55,12 @@ int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err
         err << "ptowb-cli: " << check.error.toStdString() << '\n';
         return kUsageError;
     }
-    for (const QString& f : check.missing) out << "missing: " << f.toStdString() << '\n';
-    for (const QString& f : check.changed) out << "changed: " << f.toStdString() << '\n';
-    for (const QString& f : check.extra) out << "extra: " << f.toStdString() << '\n';
+    for (const QString& f : check.missing)
+        out << "missing: " << f.toStdString() << '\n';
+    for (const QString& f : check.changed)
+        out << "changed: " << f.toStdString() << '\n';
+    for (const QString& f : check.extra)
+        out << "extra: " << f.toStdString() << '\n';
     for (const QString& f : check.unsafe)
         out << "unsafe: " << f.toStdString() << '\n';
     if (check.ok()) out << "package ok\n";

@@ -1,39 +1,42 @@
 #include "commands.h"
-
 #include "pipeline/deploy_target.h"
 #include "pipeline/pipeline.h"
+#include "text/duration.h"
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <ostream>
 
 namespace ptowb::cli {
 
-namespace {
-
-int report(const PipelineResult& result, std::ostream& out, std::ostream& err)
+int reportSteps(const PipelineResult& result, std::ostream& steps, std::ostream& diagnostics)
 {
     static const char* const kStatus[] = {"done", "unchanged", "FAILED", "cancelled", "not run"};
+    bool badRequest = false;
     for (const StepResult& s : result.steps) {
-        for (const Diagnostic& d : s.diagnostics) err << formatDiagnostic(d) << '\n';
-        out << stepName(s.step) << ": " << kStatus[int(s.status)] << " (" << s.seconds << " s) " << s.message << '\n';
+        for (const Diagnostic& d : s.diagnostics)
+            diagnostics << formatDiagnostic(d) << '\n';
+        steps << stepName(s.step) << ": " << kStatus[int(s.status)] << " ("
+              << formatDuration(s.seconds) << ") " << s.message << '\n';
+        badRequest = badRequest || s.badRequest;
     }
-    return result.ok() ? kSuccess : kFailure;
+    return badRequest ? kUsageError : result.ok() ? kSuccess : kFailure;
 }
-
-} // namespace
 
 int runRedeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    auto project = openProjectArgument(cmd, "ptowb-cli redeploy <project> [--target NAME] [--against sim|NAME] [--platform P]", err);
+    auto project = openProjectArgument(
+        cmd, "ptowb-cli redeploy <project> [--target NAME] [--against sim|NAME] [--platform P]",
+        err);
     if (!project) return kUsageError;
     PipelineOptions options;
     if (const auto a = cmd.values("against"); !a.empty()) options.against = a.back();
     if (const auto t = cmd.values("target"); !t.empty()) options.deployTarget = t.back();
     if (!simOptionsFromCommandLine(cmd, err, options.sim)) return kUsageError;
-    options.progress = [&err](PipelineStep step, const std::string& message) { err << stepName(step) << ": " << message << "...\n"; };
-    return report(runPipeline(*project, options), out, err);
+    options.progress = [&err](PipelineStep step, const std::string& message) {
+        err << stepName(step) << ": " << message << "...\n";
+    };
+    return reportSteps(runPipeline(*project, options), out, err);
 }
 
 int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
@@ -42,7 +45,8 @@ int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (!project) return kUsageError;
     const auto names = cmd.values("target");
     const DeployTargets targets = loadDeployTargets(project->deployConfigFiles());
-    for (const Diagnostic& d : targets.diagnostics) err << formatDiagnostic(d) << '\n';
+    for (const Diagnostic& d : targets.diagnostics)
+        err << formatDiagnostic(d) << '\n';
     if (names.empty() || hasErrors(targets.diagnostics)) {
         if (names.empty()) err << "usage: ptowb-cli deploy <project> --target NAME\n";
         return kUsageError;
@@ -50,15 +54,23 @@ int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const DeployTarget* target = targets.find(names.back());
     const SpecLoadResult loaded = project->validateSaved();
     if (!target || !loaded.usable()) {
-        err << "ptowb-cli: " << (target ? "the op description has errors" : "no deploy target named '" + names.back() + "' in deploy.json") << '\n';
+        err << "ptowb-cli: "
+            << (target ? "the op description has errors"
+                       : "no deploy target named '" + names.back() + "' in deploy.json")
+            << '\n';
         return kUsageError;
     }
-    const QString package = QDir(QDir(project->folder()).filePath(QStringLiteral("packages"))).filePath(QString::fromStdString(loaded.spec.name + "-" + loaded.spec.version));
+    const QString package =
+        QDir(QDir(project->folder()).filePath(QStringLiteral("packages")))
+            .filePath(QString::fromStdString(loaded.spec.name + "-" + loaded.spec.version));
     if (!QFileInfo::exists(package)) {
-        err << "ptowb-cli: no exported package at " << package.toStdString() << "; run export or redeploy first\n";
+        err << "ptowb-cli: no exported package at " << package.toStdString()
+            << "; run export or redeploy first\n";
         return kUsageError;
     }
-    if (QString error = deployPackage(*target, package, package + QStringLiteral(".tar.gz"), loaded.spec.ns + "::" + loaded.spec.name, loaded.spec.version, nullptr);
+    if (QString error =
+            deployPackage(*target, package, package + QStringLiteral(".tar.gz"),
+                          loaded.spec.ns + "::" + loaded.spec.name, loaded.spec.version, nullptr);
         !error.isEmpty()) {
         err << "ptowb-cli: " << error.toStdString() << '\n';
         return kFailure;

@@ -1,8 +1,11 @@
 #include "commands.h"
+#include "diag/suggest.h"
 #include "run/tolerance_defaults.h"
 #include "run/verification.h"
+#include "text/duration.h"
 
 #include <QDir>
+#include <algorithm>
 #include <iostream>
 #include <ostream>
 
@@ -32,11 +35,12 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
     spec.spec.tolerance = withDefaults(spec.spec.tolerance, tolerances.tolerance);
     if (const std::string c = cmd.values("case").empty() ? "" : cmd.values("case").back();
         !c.empty()) {
-        bool found = false;
+        std::vector<std::string> names;
         for (const auto& testCase : spec.spec.cases)
-            found = found || testCase.name == c;
-        if (!found) {
-            err << "ptowb-cli: the op has no case '" << c << "'\n";
+            names.push_back(testCase.name);
+        if (std::find(names.begin(), names.end(), c) == names.end()) {
+            err << "ptowb-cli: the op has no case '" << c << "'" << didYouMean(c, names)
+                << " (cases: " << joinQuoted(names) << ")\n";
             return kUsageError;
         }
     }
@@ -78,9 +82,10 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     int failed = 0;
     for (const CaseRun& r : runs) {
         if (r.ok()) {
-            out << r.caseName << ": ok (" << r.record.durationSeconds << " s";
+            out << r.caseName << ": ok (" << formatDuration(r.record.durationSeconds);
             if (r.record.costEstimateUs >= 0)
-                out << ", estimated " << r.record.costEstimateUs << " us on the device";
+                out << ", estimated " << formatDuration(r.record.costEstimateUs * 1e-6)
+                    << " on the device";
             out << ") -> " << r.dir << '\n';
             continue;
         }

@@ -1,9 +1,8 @@
 #include "commands.h"
 #include "io/atomic_write.h"
+#include "pipeline/pipeline.h"
 #include "run/reports.h"
-#include "run/verification.h"
 
-#include <fstream>
 #include <ostream>
 
 namespace ptowb::cli {
@@ -12,42 +11,31 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] "
                         "[--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
-    RunnableProject p;
-    if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
-    const std::optional<Project>& project = p.project;
-    const SpecLoadResult& loaded = p.loaded;
-    const RunnerConfigs& runners = p.runners;
-    std::string against = cmd.values("against").empty() ? "" : cmd.values("against").back();
-    if (against.empty()) {
-        if (runners.runners.empty()) {
-            err << "ptowb-cli: nothing to verify against: name a runner with --against, or "
-                   "configure one in runners.json\n";
-            return kUsageError;
-        }
-        against = runners.runners.front().name;
+    auto project = openProjectArgument(cmd, usage, err);
+    if (!project) return kUsageError;
+    // The app's Verify: validate, generate, verify. Against the named target, else the first
+    // runner runners.json configures, else the simulator.
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Verify;
+    if (const auto against = cmd.values("against"); !against.empty()) {
+        options.against = against.back();
+    } else {
+        const RunnerConfigs runners = loadRunnerConfigs(project->runnerConfigFiles());
+        options.against = runners.runners.empty() ? "sim" : runners.runners.front().name;
+        err << "verifying against " << options.against
+            << (runners.runners.empty() ? " (no runner is configured in runners.json)"
+                                        : " (the first runner of runners.json)")
+            << "\n";
     }
-    const std::string projectDir = project->folder().toStdString();
-    BackendChoice reference = makeBackend("ref", loaded.spec, projectDir, runners);
-    SimRunOptions sim;
-    if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
-    BackendChoice target = makeBackend(against, loaded.spec, projectDir, runners, sim);
-    for (const BackendChoice* choice : {&reference, &target}) {
-        for (const Diagnostic& d : choice->diagnostics)
-            err << formatDiagnostic(d) << '\n';
-        if (!choice->backend) {
-            err << "ptowb-cli: " << choice->error << '\n';
-            return choice->diagnostics.empty() ? kUsageError : kFailure;
-        }
-    }
-    RunOptions options;
-    options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();
-    const VerificationReport report =
-        verify(loaded.spec, projectDir, *reference.backend, *target.backend,
-               project->runsFolder().toStdString(), options);
+    if (const auto c = cmd.values("case"); !c.empty()) options.caseFilter = c.back();
+    if (!simOptionsFromCommandLine(cmd, err, options.sim)) return kUsageError;
+    const PipelineResult result = runPipeline(*project, options);
+    const int status = reportSteps(result, err, err);
+    const VerificationReport& report = result.verification;
+    if (report.cases.empty()) return status;
 
     out << verificationSummary(report);
-    if (!report.cases.empty() &&
-        !copyTrace(cmd, report.targetRunDir, report.cases.front().caseName, err))
+    if (!copyTrace(cmd, report.targetRunDir, report.cases.front().caseName, err))
         return kUsageError;
     auto writeReport = [&](const char* option, const std::string& text) {
         for (const std::string& path : cmd.values(option)) {
@@ -61,7 +49,7 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (!writeReport("json", verificationJson(report).dump(2) + "\n") ||
         !writeReport("junit", verificationJUnit(report)))
         return kUsageError;
-    err << loaded.spec.name << " vs " << report.target << ": " << (report.pass() ? "PASS" : "FAIL")
+    err << report.op << " vs " << report.target << ": " << (report.pass() ? "PASS" : "FAIL")
         << " (runs in " << report.targetRunDir << ")\n";
     return report.pass() ? kSuccess : kFailure;
 }

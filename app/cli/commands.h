@@ -1,6 +1,7 @@
 #pragma once
 
 #include "cli_options.h"
+#include "pipeline/pipeline.h"
 #include "project/project.h"
 #include "run/runner_config.h"
 #include "sim/sim_outcome.h"
@@ -33,6 +34,11 @@ bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRun
 // Copies the named case's trace.json to --trace FILE when given.
 bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName,
                std::ostream& err);
+
+// Prints each step of a pipeline run (its diagnostics to `diagnostics`, one line to `steps`)
+// and returns the exit code: 2 when the options named something that does not exist, 1 when a
+// step failed or was cancelled, else 0.
+int reportSteps(const PipelineResult& result, std::ostream& steps, std::ostream& diagnostics);
 
 int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err);

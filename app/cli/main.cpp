@@ -18,9 +18,13 @@ commands:
   compare ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A] [--json]
                                            metrics and verdict for two tensors
   verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]
-                                           the reference against a runner, every case and output
-  generate <project> [--out DIR]           write the torch, ONNX and CANN glue (default <project>/.ptowb/glue)
-  export <project> [--out DIR] [--archive] write the op package (default <project>/packages), and a .tar.gz
+                                           validate, generate, then the reference against sim or a runner
+                                           (default: the first runner of runners.json, else sim)
+  generate <project> [--out DIR]           validate, then write the torch, ONNX and CANN glue (default
+                                           <project>/.ptowb/glue; the previous generation is kept beside it)
+  export <project> [--out DIR] [--archive] [--against sim|NAME] [--force]
+                                           validate, generate, verify, then write the op package (default
+                                           <project>/packages) and a .tar.gz; a failing verify stops it unless --force
   check-package <package folder or .tar.gz> recompute the manifest's hashes; name missing, extra, changed, unsafe files
   onnx-infer MODEL.onnx --package DIR [--out FILE]
                                            ONNX shape inference with the op's schema; print every value

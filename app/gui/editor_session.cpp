@@ -1,9 +1,8 @@
 #include "editor_session.h"
 
-#include "work_pool.h"
-
 #include "code_editor.h"
 #include "project/atomic_file.h"
+#include "work_pool.h"
 
 #include <QFileInfo>
 #include <QtConcurrent>
@@ -17,7 +16,8 @@ EditorSession::EditorSession(QObject* parent) : QObject(parent)
     m_editors[std::size_t(Document::Reference)] = new CodeEditor(CodeEditor::Language::Python);
     for (CodeEditor* e : m_editors) {
         e->setEnabled(false);
-        connect(e, &CodeEditor::modificationChanged, this, [this] { Q_EMIT modificationChanged(isModified()); });
+        connect(e, &CodeEditor::modificationChanged, this,
+                [this] { Q_EMIT modificationChanged(isModified()); });
         connect(e, &CodeEditor::textChanged, this, [this] {
             ++m_generation;
             m_validationTimer.start();
@@ -26,7 +26,8 @@ EditorSession::EditorSession(QObject* parent) : QObject(parent)
     m_validationTimer.setSingleShot(true);
     m_validationTimer.setInterval(kValidationDelayMs);
     connect(&m_validationTimer, &QTimer::timeout, this, &EditorSession::validateNow);
-    connect(&m_watcher, &QFutureWatcher<Diagnostics>::finished, this, &EditorSession::onValidationFinished);
+    connect(&m_watcher, &QFutureWatcher<Diagnostics>::finished, this,
+            &EditorSession::onValidationFinished);
 }
 
 EditorSession::~EditorSession()
@@ -41,9 +42,12 @@ QString EditorSession::path(Document document) const
 {
     if (!m_project) return {};
     switch (document) {
-    case Document::Description: return m_project->descriptionPath();
-    case Document::Kernel: return m_project->kernelPath();
-    case Document::Reference: return m_project->referencePath();
+    case Document::Description:
+        return m_project->descriptionPath();
+    case Document::Kernel:
+        return m_project->kernelPath();
+    case Document::Reference:
+        return m_project->referencePath();
     }
     return {};
 }
@@ -53,11 +57,13 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
     auto project = Project::open(folderOrFile, error);
     if (!project) return false;
     std::array<QByteArray, kDocumentCount> texts;
-    const std::array<QString, kDocumentCount> paths{project->descriptionPath(), project->kernelPath(), project->referencePath()};
+    const std::array<QString, kDocumentCount> paths{
+        project->descriptionPath(), project->kernelPath(), project->referencePath()};
     for (int k = 0; k < kDocumentCount; ++k) {
         QString readError;
         // A missing kernel or reference is reported by validation; the editor starts empty.
-        if (QFileInfo::exists(paths[std::size_t(k)]) && !readTextFile(paths[std::size_t(k)], texts[std::size_t(k)], readError)) {
+        if (QFileInfo::exists(paths[std::size_t(k)]) &&
+            !readTextFile(paths[std::size_t(k)], texts[std::size_t(k)], readError)) {
             error = readError;
             return false;
         }
@@ -77,7 +83,8 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
 
 bool EditorSession::isModified() const
 {
-    return std::any_of(m_editors.begin(), m_editors.end(), [](const CodeEditor* e) { return e->isModified(); });
+    return std::any_of(m_editors.begin(), m_editors.end(),
+                       [](const CodeEditor* e) { return e->isModified(); });
 }
 
 bool EditorSession::save(Document document, QString& error)
@@ -112,7 +119,9 @@ void EditorSession::validateNow()
     const QByteArray description = editor(Document::Description)->text().toUtf8();
     const QByteArray reference = editor(Document::Reference)->text().toUtf8();
     const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
-    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, description, reference, kernel] { return project.check(description, reference, kernel); }));
+    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, description, reference, kernel] {
+        return project.check(description, reference, kernel);
+    }));
 }
 
 void EditorSession::onValidationFinished()
@@ -126,6 +135,14 @@ void EditorSession::onValidationFinished()
     m_diagnostics = std::move(result);
     distribute(m_diagnostics);
     Q_EMIT validated(m_diagnostics);
+}
+
+Diagnostics EditorSession::showRunDiagnostics(const Diagnostics& run)
+{
+    Diagnostics all = m_diagnostics;
+    all.insert(all.end(), run.begin(), run.end());
+    distribute(all);
+    return all;
 }
 
 void EditorSession::distribute(const Diagnostics& diagnostics)

@@ -6,7 +6,6 @@
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
-
 #include <array>
 #include <optional>
 
@@ -22,7 +21,12 @@ class EditorSession : public QObject
     Q_OBJECT
 
 public:
-    enum class Document { Description, Kernel, Reference };
+    enum class Document
+    {
+        Description,
+        Kernel,
+        Reference
+    };
     static constexpr int kDocumentCount = 3;
     static constexpr int kValidationDelayMs = 400;
 
@@ -43,6 +47,9 @@ public:
     void validateNow();
     bool isValidating() const { return m_watcher.isRunning(); }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
+    // A run's diagnostics (a case error at its kernel line) beside the live ones, in the editors'
+    // margins until the next check replaces them; returns both.
+    Diagnostics showRunDiagnostics(const Diagnostics& run);
 
 Q_SIGNALS:
     void validated(const ptowb::Diagnostics& diagnostics);

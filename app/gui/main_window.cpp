@@ -6,11 +6,11 @@
 #include "generated_glue_panel.h"
 #include "line_cost_model.h"
 #include "new_operator_wizard.h"
-#include "trusted_folders.h"
 #include "problems_model.h"
 #include "recent_projects.h"
 #include "run_panel.h"
 #include "settings_dialog.h"
+#include "trusted_folders.h"
 #include "welcome_page.h"
 #include "work_pool.h"
 
@@ -41,8 +41,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     startThreadsAhead();
     m_prompt = [](QWidget* parentWidget) {
-        return QMessageBox::question(parentWidget, tr("Unsaved changes"), tr("Save the changes to this project before closing it?"),
-                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+        return QMessageBox::question(parentWidget, tr("Unsaved changes"),
+                                     tr("Save the changes to this project before closing it?"),
+                                     QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel,
+                                     QMessageBox::Save);
     };
     createEditors();
     createDocks();
@@ -87,7 +89,9 @@ void MainWindow::createEditors()
     statusBar()->addPermanentWidget(m_cursorPosition);
     for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
         connect(m_session.editor(d), &CodeEditor::cursorPositionChanged, this,
-                [this](int line, int index) { m_cursorPosition->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1)); });
+                [this](int line, int index) {
+                    m_cursorPosition->setText(tr("Ln %1, Col %2").arg(line + 1).arg(index + 1));
+                });
     }
 }
 
@@ -99,25 +103,34 @@ void MainWindow::createRunDocks()
     m_gluePanel = new GeneratedGluePanel;
     m_costPanel = new CostTracePanel;
     auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
-    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"), QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
-    tabifyDockWidget(diffDock, addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"), Qt::BottomDockWidgetArea));
+    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"),
+                                       QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
+    tabifyDockWidget(diffDock,
+                     addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"),
+                             Qt::BottomDockWidgetArea));
     diffDock->raise();
-    connect(m_runPanel, &RunPanel::diagnosticsFound, this, &MainWindow::showDiagnostics);
+    connect(m_runPanel, &RunPanel::diagnosticsFound, this,
+            [this](const Diagnostics& run) { showDiagnostics(m_session.showRunDiagnostics(run)); });
     connect(m_runPanel, &RunPanel::simulated, this, &MainWindow::showSimulation);
     connect(m_runPanel, &RunPanel::finished, this, [this] {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
         std::vector<std::pair<int, QString>> notes;
-        for (const auto& [line, us] : m_costPanel->costs().report().perLine()) notes.push_back({line, formatMicroseconds(us)});
+        for (const auto& [line, us] : m_costPanel->costs().report().perLine())
+            notes.push_back({line, formatMicroseconds(us)});
         m_session.editor(Document::Kernel)->setLineNotes(notes);
     });
-    connect(m_costPanel, &CostTracePanel::lineActivated, this, [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
-    connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel, [this](int line) { m_costPanel->showLine(line + 1); });
-    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel, &CostTracePanel::markKernelEdited);
+    connect(m_costPanel, &CostTracePanel::lineActivated, this,
+            [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
+    connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel,
+            [this](int line) { m_costPanel->showLine(line + 1); });
+    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel,
+            &CostTracePanel::markKernelEdited);
 }
 
-QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName, Qt::DockWidgetArea area)
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName,
+                                 Qt::DockWidgetArea area)
 {
     auto* dock = new QDockWidget(title, this);
     dock->setObjectName(objectName);
@@ -135,7 +148,10 @@ void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir
     m_costPanel->showLine(line + 1);
 }
 
-bool MainWindow::showsWelcome() const { return m_central->currentWidget() == m_welcome; }
+bool MainWindow::showsWelcome() const
+{
+    return m_central->currentWidget() == m_welcome;
+}
 
 void MainWindow::showSettings()
 {
@@ -150,14 +166,14 @@ void MainWindow::createDocks()
     m_projectView = new QTreeView;
     m_projectView->setModel(m_files);
     m_projectView->setHeaderHidden(true);
-    for (int c = 1; c < m_files->columnCount(); ++c) m_projectView->hideColumn(c);
+    for (int c = 1; c < m_files->columnCount(); ++c)
+        m_projectView->hideColumn(c);
     auto* projectDock = new QDockWidget(tr("Project"), this);
     projectDock->setObjectName(QStringLiteral("projectDock"));
     projectDock->setWidget(m_projectView);
     addDockWidget(Qt::LeftDockWidgetArea, projectDock);
-    connect(m_projectView, &QTreeView::activated, this, [this](const QModelIndex& index) {
-        jumpTo(m_files->filePath(index), 0, 0);
-    });
+    connect(m_projectView, &QTreeView::activated, this,
+            [this](const QModelIndex& index) { jumpTo(m_files->filePath(index), 0, 0); });
 
     m_problems = new ProblemsModel(this);
     m_problemsView = new QTreeView;
@@ -167,15 +183,19 @@ void MainWindow::createDocks()
     m_problemsView->setAlternatingRowColors(true);
     m_problemsView->setUniformRowHeights(true);
     m_problemsView->header()->setStretchLastSection(false);
-    m_problemsView->header()->setSectionResizeMode(ProblemsModel::MessageColumn, QHeaderView::Stretch);
-    m_problemsView->header()->setSectionResizeMode(ProblemsModel::SeverityColumn, QHeaderView::ResizeToContents);
-    m_problemsView->header()->setSectionResizeMode(ProblemsModel::LocationColumn, QHeaderView::ResizeToContents);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::MessageColumn,
+                                                   QHeaderView::Stretch);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::SeverityColumn,
+                                                   QHeaderView::ResizeToContents);
+    m_problemsView->header()->setSectionResizeMode(ProblemsModel::LocationColumn,
+                                                   QHeaderView::ResizeToContents);
     auto* problemsDock = new QDockWidget(tr("Problems"), this);
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
     problemsDock->setWidget(m_problemsView);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
     connect(m_problemsView, &QTreeView::activated, this, [this](const QModelIndex& index) {
-        jumpTo(index.data(ProblemsModel::FileRole).toString(), index.data(ProblemsModel::LineRole).toInt(),
+        jumpTo(index.data(ProblemsModel::FileRole).toString(),
+               index.data(ProblemsModel::LineRole).toInt(),
                index.data(ProblemsModel::ColumnRole).toInt());
     });
 }
@@ -184,14 +204,17 @@ void MainWindow::createActions()
 {
     QStyle* s = style();
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open Project…"), this, &MainWindow::chooseProject);
+    QAction* open = file->addAction(s->standardIcon(QStyle::SP_DirOpenIcon), tr("&Open Project…"),
+                                    this, &MainWindow::chooseProject);
     open->setShortcut(QKeySequence::Open);
-    QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"), this, &MainWindow::newOperator);
+    QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"),
+                                     this, &MainWindow::newOperator);
     newOp->setShortcut(QKeySequence::New);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
-    QAction* save = file->addAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this, &MainWindow::saveAll);
+    QAction* save = file->addAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this,
+                                    &MainWindow::saveAll);
     save->setShortcut(QKeySequence::Save);
     save->setToolTip(tr("Save all changed files (Ctrl+S)"));
     file->addSeparator();
@@ -200,10 +223,12 @@ void MainWindow::createActions()
     settings->setToolTip(tr("Runners, deploy targets and default tolerances (Ctrl+,)"));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
+    quit->setShortcut(
+        QKeySequence(Qt::CTRL | Qt::Key_Q)); // QKeySequence::Quit is empty on some platforms
 
     QMenu* build = menuBar()->addMenu(tr("&Operator"));
-    QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton), tr("&Validate"), &m_session, &EditorSession::validateNow);
+    QAction* validate = build->addAction(s->standardIcon(QStyle::SP_DialogApplyButton),
+                                         tr("&Validate"), &m_session, &EditorSession::validateNow);
     validate->setShortcut(Qt::Key_F7);
     validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
     build->addAction(m_runPanel->generateAction());
@@ -217,7 +242,8 @@ void MainWindow::createActions()
     auto* palette = new CommandPalette(this);
     QAction* commands = view->addAction(tr("Command &Palette…"), palette, &CommandPalette::open);
     commands->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    QAction* welcome = view->addAction(tr("&Welcome Page"), this, [this] { m_central->setCurrentWidget(m_welcome); });
+    QAction* welcome = view->addAction(tr("&Welcome Page"), this,
+                                       [this] { m_central->setCurrentWidget(m_welcome); });
     welcome->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     view->addSeparator();
     // Alt+1... toggles the docks, in the order they were created.
@@ -230,10 +256,13 @@ void MainWindow::createActions()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About PTO Workbench"), this, [this] {
-        QMessageBox::about(this, tr("About PTO Workbench"),
-                           tr("<b>PTO Workbench</b><p>Describe a PyPTO kernel once in op.json; the workbench checks the "
-                              "description, verifies the kernel against its CPU reference in the simulator, generates the "
-                              "torch, ONNX and graph-compiler glue, and exports and deploys the op package.</p>"));
+        QMessageBox::about(
+            this, tr("About PTO Workbench"),
+            tr("<b>PTO Workbench</b><p>Describe a PyPTO kernel once in op.json; the workbench "
+               "checks the "
+               "description, verifies the kernel against its CPU reference in the simulator, "
+               "generates the "
+               "torch, ONNX and graph-compiler glue, and exports and deploys the op package.</p>"));
     });
     about->setShortcut(Qt::Key_F1);
 
@@ -305,16 +334,19 @@ bool MainWindow::confirmDiscard()
         QMessageBox::warning(this, tr("Save failed"), error);
         return false;
     }
-    case QMessageBox::Discard: return true;
-    default: return false;
+    case QMessageBox::Discard:
+        return true;
+    default:
+        return false;
     }
 }
 
 void MainWindow::chooseProject()
 {
     if (!confirmDiscard()) return;
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Op Project"),
-                                                             m_session.project() ? m_session.project()->folder() : QString());
+    const QString folder = QFileDialog::getExistingDirectory(
+        this, tr("Open Op Project"),
+        m_session.project() ? m_session.project()->folder() : QString());
     if (!folder.isEmpty()) openProject(folder);
 }
 
@@ -333,10 +365,13 @@ void MainWindow::showDiagnostics(const Diagnostics& diagnostics)
 {
     m_problems->setDiagnostics(diagnostics);
     const int errors = m_problems->errorCount(), warnings = m_problems->warningCount();
-    auto count = [](int n, const QString& one, const QString& many) { return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many); };
-    m_problemCount->setText(errors + warnings == 0 ? tr("No problems")
-                                                   : count(errors, tr("error"), tr("errors")) + QStringLiteral(", ") +
-                                                         count(warnings, tr("warning"), tr("warnings")));
+    auto count = [](int n, const QString& one, const QString& many) {
+        return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+    };
+    m_problemCount->setText(errors + warnings == 0
+                                ? tr("No problems")
+                                : count(errors, tr("error"), tr("errors")) + QStringLiteral(", ") +
+                                      count(warnings, tr("warning"), tr("warnings")));
 }
 
 void MainWindow::jumpTo(const QString& file, int line, int col)
@@ -346,8 +381,10 @@ void MainWindow::jumpTo(const QString& file, int line, int col)
         CodeEditor* editor = m_session.editor(d);
         QTabWidget* tabs = d == Document::Description ? m_descriptionTabs : m_sourceTabs;
         tabs->setCurrentWidget(editor);
-        if (line > 0) editor->goTo(line, col);
-        else editor->setFocus();
+        if (line > 0)
+            editor->goTo(line, col);
+        else
+            editor->setFocus();
         return;
     }
 }
@@ -362,7 +399,8 @@ void MainWindow::updateTitle()
 void MainWindow::restoreLayout()
 {
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1400, 860);
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1400, 860);
     if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
     // First start: the editors get most of the room, the Tensor diff the widest bottom pane.
     auto* projectDock = findChild<QDockWidget*>(QStringLiteral("projectDock"));

@@ -5,7 +5,6 @@
 #include "run/verification.h"
 
 #include <QString>
-
 #include <atomic>
 #include <functional>
 #include <string>
@@ -17,25 +16,48 @@ namespace ptowb {
 // `ptowb-cli redeploy`. Steps whose inputs (op.json, kernel, reference, the verify target)
 // have not changed since they last succeeded are skipped; a failing step stops the pipeline
 // and keeps everything earlier.
-enum class PipelineStep { Validate, Generate, Verify, Export, Deploy };
+enum class PipelineStep
+{
+    Validate,
+    Generate,
+    Verify,
+    Export,
+    Deploy
+};
 const char* stepName(PipelineStep step);
 
 struct StepResult
 {
-    enum class Status { Done, Unchanged, Failed, Cancelled, NotRun };
+    enum class Status
+    {
+        Done,
+        Unchanged,
+        Failed,
+        Cancelled,
+        NotRun
+    };
     PipelineStep step = PipelineStep::Validate;
     Status status = Status::NotRun;
     std::string message;
     Diagnostics diagnostics;
     double seconds = 0;
+    // The options named something that does not exist (a backend, a case, a deploy target).
+    bool badRequest = false;
 };
 
 struct PipelineOptions
 {
-    std::string against = "sim";  // the verify target: sim or a runner
-    std::string deployTarget;      // empty: the only configured target, or stop after export
+    std::string against = "sim"; // the verify target: sim or a runner
+    std::string deployTarget;    // empty: the only configured target, or stop after export
     PipelineStep stopAfter = PipelineStep::Deploy; // Verify: validate, generate and verify only
-    SimRunOptions sim;            // no platform: the op's first target soc when a platform file has its name, else generic
+    SimRunOptions sim; // no platform: the op's first target soc when a platform file has its name,
+                       // else generic
+    std::string caseFilter; // verify this case only
+    QString glueFolder;     // empty: the project's .ptowb/glue
+    QString exportFolder;   // empty: <project>/packages
+    bool archive = true;    // export <name>-<version>.tar.gz beside the package folder
+    bool exportFailing =
+        false; // export even when verify fails (the step still reports the failure)
     std::function<void(PipelineStep step, const std::string& message)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };

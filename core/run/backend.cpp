@@ -74,6 +74,16 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
                            ? m_sources.referenceFile + ":" +
                                  std::to_string(answer.value("line", 1)) + ":1: error: " + message
                            : message;
+        if (answer.contains("line")) {
+            Diagnostic d;
+            d.file = m_sources.referenceFile;
+            d.line = d.endLine = answer.value("line", 1);
+            d.col = 1;
+            d.endCol = 2;
+            d.code = code.empty() ? "ref.error" : code;
+            d.message = message;
+            record.diagnostics = {std::move(d)};
+        }
         return record;
     }
     return readWorkerOutputs(caseDir, spec, std::move(record), outputs);

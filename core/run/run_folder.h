@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diag/diagnostic.h"
 #include "spec/inference.h"
 #include "spec/op_spec.h"
 #include "tensor/tensor.h"
@@ -21,6 +22,7 @@ struct RunRecord
     double durationSeconds = 0;
     double costEstimateUs = -1; // the simulator's estimate for the target platform; < 0: none
     std::string error;
+    Diagnostics diagnostics; // where in a project file the case failed, when that is known
     std::string stderrTail;
     std::vector<InferredOutput> inputs; // name, shape and dtype of every input
     // What the rules say the results must be: the outputs, then the mutated inputs (written to

@@ -13,7 +13,7 @@ namespace ptowb {
 
 namespace {
 
-std::string kernelError(const nlohmann::json& answer, const std::string& file)
+Diagnostic kernelDiagnostic(const nlohmann::json& answer, const std::string& file)
 {
     Diagnostic d;
     d.file = file;
@@ -23,7 +23,12 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
     d.endCol = answer.value("end_col", d.col);
     d.code = answer.value("code", "sim.error");
     d.message = answer.value("message", "the kernel failed");
-    std::string text = formatDiagnostic(d);
+    return d;
+}
+
+std::string kernelError(const nlohmann::json& answer, const std::string& file)
+{
+    std::string text = formatDiagnostic(kernelDiagnostic(answer, file));
     if (const std::string tb = answer.value("traceback", "");
         !tb.empty() && tb.find('\n') != std::string::npos)
         text += "\n" + tb;
@@ -89,6 +94,7 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
     if (answer.value("status", "") != "ok") {
         record.status = workerFailureStatus(answer);
         record.error = kernelError(answer, m_file);
+        if (answer.contains("line")) record.diagnostics = {kernelDiagnostic(answer, m_file)};
         return record;
     }
     if (answer.contains("trace")) {

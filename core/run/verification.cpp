@@ -185,11 +185,13 @@ VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Bac
         v.stderrTail = actual[k].record.stderrTail;
         if (actual[k].record.status == "cancelled" || expected[k].record.status == "cancelled")
             report.cancelled = true;
-        if (!expected[k].ok())
+        if (!expected[k].ok()) {
             v.error = "reference: " + expected[k].record.error;
-        else if (!actual[k].ok())
+            v.diagnostics = expected[k].record.diagnostics;
+        } else if (!actual[k].ok()) {
             v.error = actual[k].record.error;
-        else {
+            v.diagnostics = actual[k].record.diagnostics;
+        } else {
             const std::vector<std::string> results = spec.resultNames();
             for (std::size_t o = 0; o < results.size() && o < expected[k].outputs.size() &&
                                     o < actual[k].outputs.size();

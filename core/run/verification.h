@@ -63,7 +63,8 @@ struct OutputCheck
 struct CaseVerification
 {
     std::string caseName;
-    std::string error; // the case could not be compared (a backend failed)
+    std::string error;       // the case could not be compared (a backend failed)
+    Diagnostics diagnostics; // that failure at its kernel or reference line, when known
     std::string stderrTail;
     double seconds = 0;
     std::vector<OutputCheck> outputs;

@@ -305,7 +305,8 @@ private:
             }
             if (value.is_string()) {
                 a.fields.push_back(
-                    {"", value.get<std::string>(), argumentRule(ptr, value.get<std::string>())});
+                    {"", value.get<std::string>(),
+                     compileRule(ptr, value.get<std::string>(), std::nullopt, "kernel argument")});
             } else if (value.is_object()) {
                 m_r.checkKeys(value, ptr, {"class", "fields"});
                 if (auto cls = m_r.string(value, ptr, "class", true)) {
@@ -330,7 +331,8 @@ private:
                                         "a rule giving the field's value"))
                             continue;
                         a.fields.push_back({field, rule.get<std::string>(),
-                                            argumentRule(fptr, rule.get<std::string>())});
+                                            compileRule(fptr, rule.get<std::string>(), std::nullopt,
+                                                        "kernel argument")});
                     }
                 }
                 if (a.className.empty()) continue;
@@ -346,28 +348,10 @@ private:
         }
     }
 
-    std::optional<rules::Rule> argumentRule(const std::string& ptr, const std::string& text)
-    {
-        auto compiled = rules::Rule::compile(text, m_spec.ruleScope());
-        if (auto* errors = std::get_if<std::vector<rules::RuleError>>(&compiled)) {
-            for (const auto& e : *errors)
-                m_r.errorInString(ptr, e.span.begin, e.span.end, e.code, e.message);
-            return std::nullopt;
-        }
-        rules::Rule rule = std::move(std::get<rules::Rule>(compiled));
-        if (rule.type() == rules::Type::Tensor) {
-            m_r.errorInString(
-                ptr, 0, text.size(), "rule.wrong-result",
-                "a kernel argument is a value (a number, a shape, a dtype, ...), not a tensor; "
-                "tensors bind to the kernel as inputs");
-            return std::nullopt;
-        }
-        return rule;
-    }
-
-    // Compiles a rule string at `ptr`; errors point inside the string.
+    // Compiles a rule string at `ptr`; errors point inside the string. Without `want`, any value
+    // but a tensor will do (a kernel argument).
     std::optional<rules::Rule> compileRule(const std::string& ptr, const std::string& text,
-                                           rules::Type want, const char* role)
+                                           std::optional<rules::Type> want, const char* role)
     {
         if (!m_scopeKnown) return std::nullopt;
         auto compiled = rules::Rule::compile(text, m_spec.ruleScope());
@@ -377,10 +361,17 @@ private:
             return std::nullopt;
         }
         rules::Rule rule = std::move(std::get<rules::Rule>(compiled));
-        if (rule.type() != want) {
+        if (!want && rule.type() == rules::Type::Tensor) {
+            m_r.errorInString(
+                ptr, 0, text.size(), "rule.wrong-result",
+                "a kernel argument is a value (a number, a shape, a dtype, ...), not a tensor; "
+                "tensors bind to the kernel as inputs");
+            return std::nullopt;
+        }
+        if (want && rule.type() != *want) {
             m_r.errorInString(ptr, 0, text.size(), "rule.wrong-result",
                               std::string("a ") + role + " rule must give " +
-                                  rules::typeName(want) + ", but this one gives " +
+                                  rules::typeName(*want) + ", but this one gives " +
                                   rules::typeName(rule.type()));
             return std::nullopt;
         }

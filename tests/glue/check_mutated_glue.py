@@ -20,6 +20,7 @@ import traceback
 
 import numpy
 import torch
+from glue_checks import check, finish
 
 PACKAGE = sys.argv[1]
 LIBRARY = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == '--library' else None
@@ -27,19 +28,6 @@ MANIFEST = json.load(open(os.path.join(PACKAGE, 'manifest.json')))
 CASES = json.load(open(os.path.join(PACKAGE, 'tests', 'cases.json')))['cases']
 TORCH = tuple(int(part) for part in re.findall(r'\d+', torch.__version__)[:2])
 print('torch', torch.__version__)
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=''):
-    global passed, failed
-    if condition:
-        passed += 1
-        print('PASS', name)
-    else:
-        failed += 1
-        print('FAIL', name, detail)
-
-
 def load(entry):
     return torch.from_numpy(numpy.load(os.path.join(PACKAGE, entry['file'])))
 
@@ -114,5 +102,4 @@ if module is not None:
         check('torch.compile(fullgraph=True) mutates the input as eager does',
               close(got, want) and all(close(a, b) for a, b in zip(compiled, eager)))
 
-print('%d passed, %d failed' % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

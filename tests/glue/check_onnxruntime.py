@@ -15,20 +15,12 @@ import traceback
 
 import numpy
 import torch
+from glue_checks import check, finish
 
 PACKAGE, WORK = sys.argv[1], sys.argv[2]
 MANIFEST = json.load(open(os.path.join(PACKAGE, 'manifest.json')))
 sys.path.insert(0, os.path.join(PACKAGE, 'python'))
 module = __import__(MANIFEST['namespace'] + '_' + MANIFEST['name'])
-
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=''):
-    global passed, failed
-    passed, failed = (passed + 1, failed) if condition else (passed, failed + 1)
-    print('PASS' if condition else 'FAIL', name, '' if condition else detail)
-
 
 def load(entry):
     return torch.from_numpy(numpy.load(os.path.join(PACKAGE, entry['file'])))
@@ -88,5 +80,4 @@ for exporter, options in exports.items():
         check('%s: ONNX Runtime equals torch eager at batch %d' % (exporter, rows), close,
               '%s vs %s, max diff %s' % (got.shape, want.shape, numpy.abs(got - want).max() if got.shape == want.shape else '-'))
 
-print('%d passed, %d failed' % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

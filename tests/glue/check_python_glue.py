@@ -21,6 +21,7 @@ import traceback
 
 import numpy
 import torch
+from glue_checks import attempt, check, finish
 
 PACKAGE, WORK, VIOLATION = sys.argv[1], sys.argv[2], sys.argv[3]
 MANIFEST = json.load(open(os.path.join(PACKAGE, 'manifest.json')))
@@ -29,28 +30,6 @@ sys.path.insert(0, os.path.join(PACKAGE, 'python'))
 module = __import__(MANIFEST['namespace'] + '_' + MANIFEST['name'])
 TORCH = tuple(int(part) for part in re.findall(r'\d+', torch.__version__)[:2])
 print('torch', torch.__version__)
-
-passed, failed = 0, 0
-
-
-def check(name, condition, detail=''):
-    global passed, failed
-    if condition:
-        passed += 1
-        print('PASS', name)
-    else:
-        failed += 1
-        print('FAIL', name, detail)
-
-
-def attempt(name, action):
-    """Runs a check that passes when action() returns truthy without raising."""
-    try:
-        result = action()
-        check(name, bool(result), '' if result else 'returned %r' % (result,))
-    except Exception:
-        check(name, False, traceback.format_exc())
-
 
 def load(entry):
     array = numpy.load(os.path.join(PACKAGE, entry['file']))
@@ -278,5 +257,4 @@ if TORCH >= (2, 9):
     except Exception:
         check('dynamo=True: onnx export', False, traceback.format_exc())
 
-print('%d passed, %d failed' % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
