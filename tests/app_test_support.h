@@ -6,7 +6,6 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTimer>
-
 #include <algorithm>
 
 namespace ptowb::testing {
@@ -15,7 +14,8 @@ namespace ptowb::testing {
 inline QString copySample(const QTemporaryDir& dir, const char* name)
 {
     const QDir source(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QLatin1String(name));
-    for (const QString& f : source.entryList(QDir::Files)) QFile::copy(source.filePath(f), dir.filePath(f));
+    for (const QString& f : source.entryList(QDir::Files))
+        QFile::copy(source.filePath(f), dir.filePath(f));
     return dir.path();
 }
 
@@ -25,7 +25,10 @@ inline QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-inline int lineOf(const QString& text, const QString& needle) { return text.left(text.indexOf(needle)).count('\n') + 1; }
+inline int lineOf(const QString& text, const QString& needle)
+{
+    return text.left(text.indexOf(needle)).count('\n') + 1;
+}
 
 // The longest time the event loop went without running a 5 ms timer, from start() on.
 class EventLoopGapMeter

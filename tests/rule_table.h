@@ -4,7 +4,6 @@
 #include "rules/rule.h"
 
 #include <QString>
-
 #include <utility>
 #include <vector>
 
@@ -22,15 +21,19 @@ struct Fixture
     Fixture()
     {
         scope.inputs = {"x", "v", "w", "s", "h"};
-        inputs = {{{4, 64}, DType::Float16}, {{64}, DType::Float32}, {{2, 3, 4, 5}, DType::Float32},
-                  {{}, DType::Int32}, {{8, 1, 16}, DType::BFloat16}};
-        scope.params = {{"channels", Type::Int},   {"scale", Type::Float},      {"flag", Type::Bool},
-                        {"mode", Type::Str},       {"dims", Type::Shape},       {"weights", Type::FloatList},
-                        {"big", Type::Int},        {"zero", Type::Int},         {"neg", Type::Int},
-                        {"empty", Type::Shape}};
-        params = {Value::ofInt(32),          Value::ofFloat(0.5),        Value::ofBool(true),
-                  Value::ofStr("fast"),      Value::ofShape({0, -1}),    Value::ofFloatList({0.5, 1.5}),
-                  Value::ofInt(INT64_MAX),   Value::ofInt(0),            Value::ofInt(-7),
+        inputs = {{{4, 64}, DType::Float16},
+                  {{64}, DType::Float32},
+                  {{2, 3, 4, 5}, DType::Float32},
+                  {{}, DType::Int32},
+                  {{8, 1, 16}, DType::BFloat16}};
+        scope.params = {{"channels", Type::Int}, {"scale", Type::Float},
+                        {"flag", Type::Bool},    {"mode", Type::Str},
+                        {"dims", Type::Shape},   {"weights", Type::FloatList},
+                        {"big", Type::Int},      {"zero", Type::Int},
+                        {"neg", Type::Int},      {"empty", Type::Shape}};
+        params = {Value::ofInt(32),        Value::ofFloat(0.5),     Value::ofBool(true),
+                  Value::ofStr("fast"),    Value::ofShape({0, -1}), Value::ofFloatList({0.5, 1.5}),
+                  Value::ofInt(INT64_MAX), Value::ofInt(0),         Value::ofInt(-7),
                   Value::ofShape({})};
     }
 
@@ -41,16 +44,21 @@ struct Fixture
         auto compiled = Rule::compile(source, scope);
         if (auto* errors = std::get_if<std::vector<RuleError>>(&compiled)) {
             const RuleError& e = errors->front();
-            return QStringLiteral("error:%1@%2-%3").arg(QString::fromStdString(e.code)).arg(e.span.begin).arg(e.span.end);
+            return QStringLiteral("error:%1@%2-%3")
+                .arg(QString::fromStdString(e.code))
+                .arg(e.span.begin)
+                .arg(e.span.end);
         }
         const Rule& rule = std::get<Rule>(compiled);
         auto result = rule.evaluate({inputs, params});
         if (auto* e = std::get_if<RuleError>(&result))
-            return QStringLiteral("error:%1@%2-%3").arg(QString::fromStdString(e->code)).arg(e->span.begin).arg(e->span.end);
+            return QStringLiteral("error:%1@%2-%3")
+                .arg(QString::fromStdString(e->code))
+                .arg(e->span.begin)
+                .arg(e->span.end);
         return QString::fromStdString(std::get<Value>(result).toString());
     }
 };
-
 
 inline std::vector<std::pair<const char*, const char*>> ruleTable()
 {

@@ -5,12 +5,11 @@
 #include "code_editor.h"
 #include "command_palette.h"
 #include "main_window.h"
-#include "trusted_folders.h"
 #include "problems_model.h"
-#include "recent_projects.h"
-#include "welcome_page.h"
-
 #include "project/project.h"
+#include "recent_projects.h"
+#include "trusted_folders.h"
+#include "welcome_page.h"
 
 #include <QAction>
 #include <QListWidget>
@@ -19,13 +18,11 @@
 #include <QStandardPaths>
 #include <QTreeView>
 #include <QtTest>
-
 #include <memory>
 
 using namespace ptowb;
 using namespace ptowb::testing;
 using Document = EditorSession::Document;
-
 
 class TestApp : public QObject
 {
@@ -52,12 +49,15 @@ private slots:
         QVERIFY(palette);
         palette->open();
         const QStringList all = palette->visibleCommands();
-        for (const char* name : {"Verify", "Redeploy", "Save", "Validate", "New Operator", "Open Project", "Generate", "Export", "Settings",
-                                 "Welcome Page", "Generated glue", "Cost/trace", "Tensor diff"})
-            QVERIFY2(all.contains(QString::fromLatin1(name)), qPrintable(all.join(QStringLiteral(", "))));
+        for (const char* name :
+             {"Verify", "Redeploy", "Save", "Validate", "New Operator", "Open Project", "Generate",
+              "Export", "Settings", "Welcome Page", "Generated glue", "Cost/trace", "Tensor diff"})
+            QVERIFY2(all.contains(QString::fromLatin1(name)),
+                     qPrintable(all.join(QStringLiteral(", "))));
         // Every command has a shortcut (recent projects aside: they are a list).
         for (QAction* action : w.findChildren<QAction*>())
-            if (!action->text().isEmpty() && !action->isSeparator() && !action->menu() && !action->text().startsWith(QLatin1Char('/')) &&
+            if (!action->text().isEmpty() && !action->isSeparator() && !action->menu() &&
+                !action->text().startsWith(QLatin1Char('/')) &&
                 action->text() != QLatin1String("Main"))
                 QVERIFY2(!action->shortcut().isEmpty(), qPrintable(action->text()));
         palette->setFilter(QStringLiteral("new op"));
@@ -73,27 +73,34 @@ private slots:
     {
         QTemporaryDir dir;
         MainWindow w;
-        QAbstractItemModelTester tester(&w.problems(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&w.problems(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.show();
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         const QString folder = copySample(dir, "scale_gelu");
         QVERIFY(w.openProject(folder));
         QVERIFY(validated.wait(5000));
         QCOMPARE(w.problems().rowCount(), 0);
-        QCOMPARE(w.windowTitle(), QFileInfo(folder).fileName() + QStringLiteral("[*] — PTO Workbench"));
+        QCOMPARE(w.windowTitle(),
+                 QFileInfo(folder).fileName() + QStringLiteral("[*] — PTO Workbench"));
         QVERIFY(!w.isWindowModified());
 
         CodeEditor* description = w.session().editor(Document::Description);
         CodeEditor* kernel = w.session().editor(Document::Kernel);
         QVERIFY(description->text().contains(QStringLiteral("\"format\": \"ptowb-op/1\"")));
         QVERIFY(kernel->text().contains(QStringLiteral("def scale_gelu_kernel")));
-        QVERIFY(w.session().editor(Document::Reference)->text().contains(QStringLiteral("def scale_gelu_reference")));
+        QVERIFY(w.session()
+                    .editor(Document::Reference)
+                    ->text()
+                    .contains(QStringLiteral("def scale_gelu_reference")));
 
         // Break the shape rule the way a typo would.
         const QString good = description->text();
-        const QString broken = QString(good).replace(QStringLiteral("[x.shape[0], channels]"), QStringLiteral("[x.shape[0], chanels]"));
+        const QString broken = QString(good).replace(QStringLiteral("[x.shape[0], channels]"),
+                                                     QStringLiteral("[x.shape[0], chanels]"));
         const int ruleLine = lineOf(good, QStringLiteral("[x.shape[0], channels]"));
-        const int ruleColumn = good.split('\n')[ruleLine - 1].indexOf(QStringLiteral("channels]")) + 1;
+        const int ruleColumn =
+            good.split('\n')[ruleLine - 1].indexOf(QStringLiteral("channels]")) + 1;
         validated.clear();
         description->setText(broken);
         QVERIFY(w.isWindowModified());
@@ -102,9 +109,11 @@ private slots:
         const QModelIndex row = w.problems().index(0, ProblemsModel::MessageColumn);
         QCOMPARE(row.data(ProblemsModel::LineRole).toInt(), ruleLine);
         QCOMPARE(row.data(ProblemsModel::ColumnRole).toInt(), ruleColumn);
-        QVERIFY(row.data().toString().contains(QStringLiteral("unknown name 'chanels'; did you mean 'channels'?")));
+        QVERIFY(row.data().toString().contains(
+            QStringLiteral("unknown name 'chanels'; did you mean 'channels'?")));
         QCOMPARE(description->markedLines(), QList<int>{ruleLine - 1});
-        QVERIFY(description->annotationAt(ruleLine - 1).contains(QStringLiteral("unknown name 'chanels'")));
+        QVERIFY(description->annotationAt(ruleLine - 1)
+                    .contains(QStringLiteral("unknown name 'chanels'")));
         QVERIFY(kernel->markedLines().isEmpty());
 
         // Activating the problem puts the cursor on the offending word.
@@ -209,7 +218,8 @@ private slots:
         CodeEditor* reference = w.session().editor(Document::Reference);
         const QString good = reference->text();
         validated.clear();
-        reference->setText(QString(good).replace(QStringLiteral("torch.softmax("), QStringLiteral("torch.sofmax(")));
+        reference->setText(QString(good).replace(QStringLiteral("torch.softmax("),
+                                                 QStringLiteral("torch.sofmax(")));
         QVERIFY(validated.wait(10000));
         QCOMPARE(w.problems().rowCount(), 1);
         const int line = lineOf(good, QStringLiteral("torch.softmax("));
@@ -230,13 +240,16 @@ private slots:
         QVERIFY(w.showsWelcome());
         QListWidget& samples = w.welcomePage().samples();
         QStringList names;
-        for (int row = 0; row < samples.count(); ++row) names << samples.item(row)->text().section(QStringLiteral(" — "), 0, 0);
-        for (const char* sample : {"matmul_bias", "scale_gelu", "softmax"}) QVERIFY2(names.contains(QLatin1String(sample)), qPrintable(names.join(',')));
+        for (int row = 0; row < samples.count(); ++row)
+            names << samples.item(row)->text().section(QStringLiteral(" — "), 0, 0);
+        for (const char* sample : {"matmul_bias", "scale_gelu", "softmax"})
+            QVERIFY2(names.contains(QLatin1String(sample)), qPrintable(names.join(',')));
         QTemporaryDir dir;
         QVERIFY(w.openProject(copySample(dir, "softmax")));
         QVERIFY(!w.showsWelcome());
         w.welcomePage().refresh();
-        QCOMPARE(w.welcomePage().recent().item(0)->data(Qt::UserRole).toString(), QFileInfo(dir.path()).absoluteFilePath());
+        QCOMPARE(w.welcomePage().recent().item(0)->data(Qt::UserRole).toString(),
+                 QFileInfo(dir.path()).absoluteFilePath());
         QVERIFY(w.welcomePage().recent().item(0)->text().startsWith(QStringLiteral("softmax")));
     }
 
@@ -244,7 +257,8 @@ private slots:
     void editorsCloseWhilePreparingCompletion()
     {
         for (int k = 0; k < 40; ++k) {
-            auto editor = std::make_unique<CodeEditor>(k % 2 ? CodeEditor::Language::Json : CodeEditor::Language::Python);
+            auto editor = std::make_unique<CodeEditor>(k % 2 ? CodeEditor::Language::Json
+                                                             : CodeEditor::Language::Python);
             editor->setText(QStringLiteral("x"));
         }
     }
@@ -253,15 +267,22 @@ private slots:
     void hoverHelp()
     {
         CodeEditor python(CodeEditor::Language::Python);
-        python.setText(QStringLiteral("import pypto\ny = pypto.matmul(a, b, pypto.DT_FP32)\nexp = 1\n"));
-        auto at = [](CodeEditor& editor, int line, int index) { return editor.helpAt(editor.positionFromLineIndex(line, index)); };
-        QVERIFY2(at(python, 1, 12).startsWith(QStringLiteral("pypto.matmul(input, mat2, out_dtype, *, a_trans=")), qPrintable(at(python, 1, 12)));
+        python.setText(
+            QStringLiteral("import pypto\ny = pypto.matmul(a, b, pypto.DT_FP32)\nexp = 1\n"));
+        auto at = [](CodeEditor& editor, int line, int index) {
+            return editor.helpAt(editor.positionFromLineIndex(line, index));
+        };
+        QVERIFY2(
+            at(python, 1, 12)
+                .startsWith(QStringLiteral("pypto.matmul(input, mat2, out_dtype, *, a_trans=")),
+            qPrintable(at(python, 1, 12)));
         QVERIFY(at(python, 1, 12).contains(QStringLiteral("fp32")));
         QVERIFY(at(python, 1, 35).contains(QStringLiteral("float32")));
-        QVERIFY(at(python, 2, 1).isEmpty()); // a local name, not pypto's
+        QVERIFY(at(python, 2, 1).isEmpty());  // a local name, not pypto's
         QVERIFY(at(python, 1, 18).isEmpty()); // an argument
         CodeEditor json(CodeEditor::Language::Json);
-        json.setText(QStringLiteral("{ \"dtypes\": [\"float16\"], \"shape\": \"broadcast(a.shape, b.shape)\", \"zzz\": 1 }"));
+        json.setText(QStringLiteral("{ \"dtypes\": [\"float16\"], \"shape\": \"broadcast(a.shape, "
+                                    "b.shape)\", \"zzz\": 1 }"));
         QVERIFY(json.helpAt(4).contains(QStringLiteral("dtypes an input accepts")));
         QVERIFY(json.helpAt(16).contains(QStringLiteral("2 bytes")));
         QVERIFY(json.helpAt(40).contains(QStringLiteral("NumPy broadcast")));
@@ -281,7 +302,8 @@ private slots:
         description->setText(description->text().left(40)); // truncated mid-file, as while typing
         QVERIFY(validated.wait(5000));
         QCOMPARE(w.problems().rowCount(), 1);
-        QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::CodeRole).toString(), QStringLiteral("json.syntax"));
+        QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::CodeRole).toString(),
+                 QStringLiteral("json.syntax"));
     }
 
 private:

@@ -19,11 +19,15 @@ Run cli(const QStringList& args)
     QProcess p;
     p.start(QStringLiteral(PTOWB_CLI), args);
     if (!p.waitForFinished(30000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
             QString::fromUtf8(p.readAllStandardError())};
 }
 
-QString project(const char* name) { return QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QLatin1String(name); }
+QString project(const char* name)
+{
+    return QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QLatin1String(name);
+}
 
 // A copy of scale_gelu whose op.json is replaced by `opJson`.
 QString brokenProject(QTemporaryDir& dir, const QString& fixture)
@@ -45,7 +49,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("softsign"));
-        Run r = cli({"new", folder, "--template", "elementwise", "--name", "softsign", "--namespace", "demo"});
+        Run r = cli({"new", folder, "--template", "elementwise", "--name", "softsign",
+                     "--namespace", "demo"});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         r = cli({"validate", folder});
         QCOMPARE(r.exitCode, 0);
@@ -53,10 +58,12 @@ private slots:
         r = cli({"new", folder, "--template", "elementwise", "--name", "softsign"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(r.err.contains(QStringLiteral("exists and is not empty")));
-        r = cli({"new", dir.filePath(QStringLiteral("x")), "--template", "reducton", "--name", "x"});
+        r = cli(
+            {"new", dir.filePath(QStringLiteral("x")), "--template", "reducton", "--name", "x"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("did you mean 'reduction'?")), qPrintable(r.err));
-        r = cli({"new", dir.filePath(QStringLiteral("y")), "--template", "matmul", "--name", "Bad"});
+        r = cli(
+            {"new", dir.filePath(QStringLiteral("y")), "--template", "matmul", "--name", "Bad"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("y/op.json"))));
     }
@@ -64,7 +71,8 @@ private slots:
     void validateSamples_data()
     {
         QTest::addColumn<QString>("name");
-        for (const char* n : {"scale_gelu", "softmax", "matmul_bias"}) QTest::newRow(n) << QString::fromLatin1(n);
+        for (const char* n : {"scale_gelu", "softmax", "matmul_bias"})
+            QTest::newRow(n) << QString::fromLatin1(n);
     }
 
     void validateSamples()
@@ -79,21 +87,25 @@ private slots:
     void validateBroken()
     {
         QTemporaryDir dir;
-        const QString path = brokenProject(dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/rule_unknown_name.json"));
+        const QString path = brokenProject(
+            dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/rule_unknown_name.json"));
         const Run r = cli({"validate", path});
         QCOMPARE(r.exitCode, 1);
-        QCOMPARE(r.out, dir.filePath("op.json") + ":11:52: error: unknown name 'chanels'; did you mean 'channels'? [rule.unknown-name]\n");
+        QCOMPARE(r.out, dir.filePath("op.json") + ":11:52: error: unknown name 'chanels'; did you "
+                                                  "mean 'channels'? [rule.unknown-name]\n");
         QVERIFY(r.err.contains(QStringLiteral("1 error, 0 warnings")));
     }
 
     void validateWarningsOnly()
     {
         QTemporaryDir dir;
-        const QString path = brokenProject(dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/unknown_top_key.json"));
+        const QString path =
+            brokenProject(dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/unknown_top_key.json"));
         QCOMPARE(cli({"validate", path}).exitCode, 1); // "outputs" is misspelt, so it is missing
         QFile sample(project("scale_gelu") + "/op.json");
         QVERIFY(sample.open(QIODevice::ReadOnly));
-        QByteArray withTypo = sample.readAll().replace("\"doc\": \"activations", "\"dco\": \"activations");
+        QByteArray withTypo =
+            sample.readAll().replace("\"doc\": \"activations", "\"dco\": \"activations");
         QFile out(dir.filePath("op.json"));
         QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
         out.write(withTypo);
@@ -109,12 +121,14 @@ private slots:
         const QString path = brokenProject(dir, project("scale_gelu") + "/op.json");
         QFile reference(dir.filePath("reference.py"));
         QVERIFY(reference.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: Tensor, scale: float, channels: int) -> Tensor:\n"
+        reference.write("import torch\nfrom torch import Tensor\n\n\ndef scale_gelu_reference(x: "
+                        "Tensor, scale: float, channels: int) -> Tensor:\n"
                         "    return torch.gelu_typo(x[:, :channels]) * scale\n");
         reference.close();
         const Run r = cli({"validate", path});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.startsWith(dir.filePath("reference.py") + ":6:12: error: "), qPrintable(r.out));
+        QVERIFY2(r.out.startsWith(dir.filePath("reference.py") + ":6:12: error: "),
+                 qPrintable(r.out));
         QVERIFY(r.out.contains("[reference.compile]"));
     }
 
@@ -146,31 +160,42 @@ private slots:
 
     void inferPrintsOutputs()
     {
-        const Run r = cli({"infer", project("scale_gelu"), "--input", "x=4x64:float16", "--param", "channels=32"});
+        const Run r = cli({"infer", project("scale_gelu"), "--input", "x=4x64:float16", "--param",
+                           "channels=32"});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out, QStringLiteral("{\"outputs\":[{\"name\":\"y\",\"shape\":[4,32],\"dtype\":\"float16\"}]}\n"));
+        QCOMPARE(r.out,
+                 QStringLiteral(
+                     "{\"outputs\":[{\"name\":\"y\",\"shape\":[4,32],\"dtype\":\"float16\"}]}\n"));
     }
 
     void inferDefaultsAndDtypes()
     {
         // scale falls back to its default; the dtype falls back to the first allowed one.
-        const Run r = cli({"infer", project("scale_gelu"), "--input=x=8,128", "--param", "channels=128"});
+        const Run r =
+            cli({"infer", project("scale_gelu"), "--input=x=8,128", "--param", "channels=128"});
         QCOMPARE(r.exitCode, 0);
-        QCOMPARE(r.out, QStringLiteral("{\"outputs\":[{\"name\":\"y\",\"shape\":[8,128],\"dtype\":\"float16\"}]}\n"));
-        const Run m = cli({"infer", project("matmul_bias"), "--input", "a=8x16:bfloat16", "--input", "b=32x16:bfloat16", "--input",
-                           "bias=32:float32", "--param", "trans_b=true"});
+        QCOMPARE(r.out,
+                 QStringLiteral(
+                     "{\"outputs\":[{\"name\":\"y\",\"shape\":[8,128],\"dtype\":\"float16\"}]}\n"));
+        const Run m =
+            cli({"infer", project("matmul_bias"), "--input", "a=8x16:bfloat16", "--input",
+                 "b=32x16:bfloat16", "--input", "bias=32:float32", "--param", "trans_b=true"});
         QCOMPARE(m.exitCode, 0);
-        QCOMPARE(m.out, QStringLiteral("{\"outputs\":[{\"name\":\"y\",\"shape\":[8,32],\"dtype\":\"float32\"}]}\n"));
+        QCOMPARE(m.out,
+                 QStringLiteral(
+                     "{\"outputs\":[{\"name\":\"y\",\"shape\":[8,32],\"dtype\":\"float32\"}]}\n"));
     }
 
     void inferFailures()
     {
-        const Run constraint = cli({"infer", project("scale_gelu"), "--input", "x=4x64:float16", "--param", "channels=99"});
+        const Run constraint = cli({"infer", project("scale_gelu"), "--input", "x=4x64:float16",
+                                    "--param", "channels=99"});
         QCOMPARE(constraint.exitCode, 1);
         QVERIFY(constraint.err.contains(QStringLiteral("channels must be in 1..x.shape[1]")));
         QCOMPARE(constraint.out, QString());
 
-        const Run dtype = cli({"infer", project("scale_gelu"), "--input", "x=4x64:int32", "--param", "channels=3"});
+        const Run dtype = cli(
+            {"infer", project("scale_gelu"), "--input", "x=4x64:int32", "--param", "channels=3"});
         QCOMPARE(dtype.exitCode, 1);
         QVERIFY(dtype.err.contains(QStringLiteral("allowed: float16, float32")));
 
@@ -182,19 +207,23 @@ private slots:
         QCOMPARE(missingInput.exitCode, 2);
         QVERIFY(missingInput.err.contains(QStringLiteral("missing --input x=")));
 
-        const Run unknownInput = cli({"infer", project("scale_gelu"), "--input", "xx=4x64", "--param", "channels=3"});
+        const Run unknownInput =
+            cli({"infer", project("scale_gelu"), "--input", "xx=4x64", "--param", "channels=3"});
         QCOMPARE(unknownInput.exitCode, 2);
         QVERIFY(unknownInput.err.contains(QStringLiteral("did you mean 'x'")));
 
-        const Run badParam = cli({"infer", project("scale_gelu"), "--input", "x=4x64", "--param", "channels=abc"});
+        const Run badParam =
+            cli({"infer", project("scale_gelu"), "--input", "x=4x64", "--param", "channels=abc"});
         QCOMPARE(badParam.exitCode, 2);
 
-        const Run unknownParam = cli({"infer", project("scale_gelu"), "--input", "x=4x64", "--param", "chanels=3"});
+        const Run unknownParam =
+            cli({"infer", project("scale_gelu"), "--input", "x=4x64", "--param", "chanels=3"});
         QCOMPARE(unknownParam.exitCode, 2);
         QVERIFY(unknownParam.err.contains(QStringLiteral("did you mean 'channels'")));
 
         QTemporaryDir dir;
-        const QString broken = brokenProject(dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/rule_syntax.json"));
+        const QString broken =
+            brokenProject(dir, QStringLiteral(PTOWB_TEST_DATA "/spec_broken/rule_syntax.json"));
         const Run invalid = cli({"infer", broken, "--input", "x=4x64", "--param", "channels=3"});
         QCOMPARE(invalid.exitCode, 1);
         QVERIFY(invalid.err.contains(QStringLiteral(":11:60: error:")));

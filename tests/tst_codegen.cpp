@@ -12,7 +12,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using namespace ptowb;
@@ -28,7 +27,8 @@ codegen::ProjectSources sourcesOf(const QString& folder)
     return codegen::readProjectSources(*project);
 }
 
-std::vector<GeneratedFile> glueOf(const codegen::ProjectSources& sources, const std::string& cmakeDir = "/opt/ptowb/lib/cmake/ptowb")
+std::vector<GeneratedFile> glueOf(const codegen::ProjectSources& sources,
+                                  const std::string& cmakeDir = "/opt/ptowb/lib/cmake/ptowb")
 {
     codegen::GlueSource source = sources.glueSource();
     source.ptowbCMakeDir = cmakeDir;
@@ -38,14 +38,17 @@ std::vector<GeneratedFile> glueOf(const codegen::ProjectSources& sources, const 
 const GeneratedFile* find(const std::vector<GeneratedFile>& files, const std::string& suffix)
 {
     for (const auto& f : files)
-        if (f.path.size() >= suffix.size() && f.path.compare(f.path.size() - suffix.size(), suffix.size(), suffix) == 0) return &f;
+        if (f.path.size() >= suffix.size() &&
+            f.path.compare(f.path.size() - suffix.size(), suffix.size(), suffix) == 0)
+            return &f;
     return nullptr;
 }
 
 QStringList projectFolders()
 {
     QStringList out;
-    for (const char* name : {"scale_gelu", "softmax", "matmul_bias"}) out << QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name);
+    for (const char* name : {"scale_gelu", "softmax", "matmul_bias"})
+        out << QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name);
     out << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
     return out;
 }
@@ -69,7 +72,8 @@ private Q_SLOTS:
                 QVERIFY2(a[k].content == b[k].content, a[k].path.c_str());
                 // The description's hash, never a timestamp.
                 // (msOpGen's JSON format has no place for a comment.)
-                if (a[k].path.find("_reference.py") == std::string::npos && a[k].path.find(".json") == std::string::npos)
+                if (a[k].path.find("_reference.py") == std::string::npos &&
+                    a[k].path.find(".json") == std::string::npos)
                     QVERIFY2(a[k].content.find("sha256") != std::string::npos, a[k].path.c_str());
             }
         }
@@ -82,12 +86,15 @@ private Q_SLOTS:
         sources.opJson += " ";
         const auto after = glueOf(sources);
         for (std::size_t k = 0; k < before.size(); ++k)
-            if (before[k].path.find("_reference.py") == std::string::npos && before[k].path.find(".json") == std::string::npos) QVERIFY2(before[k].content != after[k].content, before[k].path.c_str());
+            if (before[k].path.find("_reference.py") == std::string::npos &&
+                before[k].path.find(".json") == std::string::npos)
+                QVERIFY2(before[k].content != after[k].content, before[k].path.c_str());
     }
 
     void templatesDoNotRescanValues()
     {
-        QCOMPARE(codegen::fillTemplate("a @X@ b @Y@ @Z c", {{"X", "@Y@"}, {"Y", "2"}}), std::string("a @Y@ b 2 @Z c"));
+        QCOMPARE(codegen::fillTemplate("a @X@ b @Y@ @Z c", {{"X", "@Y@"}, {"Y", "2"}}),
+                 std::string("a @Y@ b 2 @Z c"));
         QCOMPARE(codegen::fillTemplate("@@X@@", {{"X", "1"}}), std::string("@1@"));
     }
 
@@ -104,7 +111,9 @@ private Q_SLOTS:
             if (f.path.find("_reference.py") != std::string::npos) continue;
             QVERIFY2(f.content.find("backslash \\ newline\n") == std::string::npos, f.path.c_str());
             // C and C++ comments never hold description text: a "*/" only appears after a quote.
-            if (f.path.find(".py") != std::string::npos || f.path.find(".json") != std::string::npos) continue;
+            if (f.path.find(".py") != std::string::npos ||
+                f.path.find(".json") != std::string::npos)
+                continue;
             std::size_t at = 0;
             while ((at = f.content.find("*/", at)) != std::string::npos) {
                 const std::size_t lineStart = f.content.rfind('\n', at) + 1;
@@ -112,22 +121,26 @@ private Q_SLOTS:
                 at += 2;
             }
         }
-        // The Python module parses, and DOC round-trips exactly (Debian's python3, no torch needed).
+        // The Python module parses, and DOC round-trips exactly (Debian's python3, no torch
+        // needed).
         const GeneratedFile* module = find(files, "__init__.py");
         QVERIFY(module);
         QFile script(QDir::temp().filePath(QStringLiteral("ptowb_codegen_parse.py")));
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write("import ast, sys\n"
                      "tree = ast.parse(open(sys.argv[1], encoding='ascii').read())\n"
-                     "node = [n for n in tree.body if isinstance(n, ast.Assign) and getattr(n.targets[0], 'id', '') == 'DOC'][0]\n"
-                     "sys.stdout.buffer.write(eval(compile(ast.Expression(node.value), 'DOC', 'eval')).encode('utf-8'))\n");
+                     "node = [n for n in tree.body if isinstance(n, ast.Assign) and "
+                     "getattr(n.targets[0], 'id', '') == 'DOC'][0]\n"
+                     "sys.stdout.buffer.write(eval(compile(ast.Expression(node.value), 'DOC', "
+                     "'eval')).encode('utf-8'))\n");
         script.close();
         QFile moduleFile(QDir::temp().filePath(QStringLiteral("ptowb_codegen_module.py")));
         QVERIFY(moduleFile.open(QIODevice::WriteOnly));
         moduleFile.write(QByteArray::fromStdString(module->content));
         moduleFile.close();
         QProcess python;
-        python.start(QStringLiteral("/usr/bin/python3"), {script.fileName(), moduleFile.fileName()});
+        python.start(QStringLiteral("/usr/bin/python3"),
+                     {script.fileName(), moduleFile.fileName()});
         QVERIFY(python.waitForFinished(30000));
         QCOMPARE(python.exitCode(), 0);
         QCOMPARE(python.readAllStandardOutput().toStdString(), doc);
@@ -144,7 +157,8 @@ private Q_SLOTS:
             QCOMPARE(c.outputs[0], DType::Float32);
         }
         // scale_gelu: y follows x, so both float16 and float32 are listed for the output.
-        const auto gelu = dtypeCombinations(sourcesOf(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu")).loaded.spec);
+        const auto gelu = dtypeCombinations(
+            sourcesOf(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu")).loaded.spec);
         QCOMPARE(outputDTypes(gelu, 0), (std::vector<DType>{DType::Float16, DType::Float32}));
     }
 
@@ -161,7 +175,8 @@ private Q_SLOTS:
     void cannMatchesGoldenFiles()
     {
         QFETCH(QString, folder);
-        const QString golden = QStringLiteral(PTOWB_TEST_DATA "/glue_golden/") + QString::fromLatin1(QTest::currentDataTag());
+        const QString golden = QStringLiteral(PTOWB_TEST_DATA "/glue_golden/") +
+                               QString::fromLatin1(QTest::currentDataTag());
         const bool update = qEnvironmentVariableIsSet("PTOWB_UPDATE_GOLDEN");
         for (const auto& f : glueOf(sourcesOf(folder))) {
             if (f.path.rfind("cann/", 0) != 0) continue;
@@ -175,7 +190,8 @@ private Q_SLOTS:
             }
             QFile in(path);
             QVERIFY2(in.open(QIODevice::ReadOnly), qPrintable(path));
-            QVERIFY2(in.readAll().toStdString() == f.content, qPrintable(path + QStringLiteral(" differs from the generated file")));
+            QVERIFY2(in.readAll().toStdString() == f.content,
+                     qPrintable(path + QStringLiteral(" differs from the generated file")));
         }
     }
 
@@ -189,38 +205,50 @@ private Q_SLOTS:
             auto has = [&](const std::string& suffix, const std::string& text) {
                 const GeneratedFile* f = find(files, suffix);
                 if (!f) qFatal("no %s", suffix.c_str());
-                if (f->content.find(text) == std::string::npos) qWarning("%s lacks %s", f->path.c_str(), text.c_str());
+                if (f->content.find(text) == std::string::npos)
+                    qWarning("%s lacks %s", f->path.c_str(), text.c_str());
                 return f->content.find(text) != std::string::npos;
             };
             for (const auto& p : spec.params) {
-                QVERIFY(has("_proto.h", "ATTR(" + p.name + ", " + std::string(paramTypeInfo(p.type).cann)));
-                QVERIFY(has("op_host/" + spec.name + ".cpp", "Attr(\"" + p.name + "\").AttrType(" + (p.defaultValue ? "OPTIONAL" : "REQUIRED") + ")." +
-                                                                   std::string(paramTypeInfo(p.type).cann)));
+                QVERIFY(has("_proto.h",
+                            "ATTR(" + p.name + ", " + std::string(paramTypeInfo(p.type).cann)));
+                QVERIFY(has("op_host/" + spec.name + ".cpp",
+                            "Attr(\"" + p.name + "\").AttrType(" +
+                                (p.defaultValue ? "OPTIONAL" : "REQUIRED") + ")." +
+                                std::string(paramTypeInfo(p.type).cann)));
                 // From the parser's "attribute" JSON, as Ascend's parser delivers ONNX attributes.
                 QVERIFY(has("_plugin.cc", "(\"" + p.name + "\", value, error)"));
                 QVERIFY(has("_plugin.cc", "SetAttr(\"" + p.name + "\""));
-                QVERIFY(has(".ini", "attr_" + p.name + ".type=" + std::string(paramTypeInfo(p.type).cannIni)));
+                QVERIFY(has(".ini", "attr_" + p.name +
+                                        ".type=" + std::string(paramTypeInfo(p.type).cannIni)));
                 QVERIFY(has(spec.name + ".json", "\"name\": \"" + p.name + "\""));
             }
             for (std::size_t k = 0; k < spec.inputs.size(); ++k)
                 for (DType d : spec.inputs[k].dtypes) {
-                    QVERIFY(has("_proto.h", "TensorType({" + std::string(dtypeInfo(d).cann)) || has("_proto.h", ", " + std::string(dtypeInfo(d).cann)));
-                    QVERIFY(has("op_host/" + spec.name + ".cpp", "ge::" + std::string(dtypeInfo(d).cann)));
+                    QVERIFY(has("_proto.h", "TensorType({" + std::string(dtypeInfo(d).cann)) ||
+                            has("_proto.h", ", " + std::string(dtypeInfo(d).cann)));
+                    QVERIFY(has("op_host/" + spec.name + ".cpp",
+                                "ge::" + std::string(dtypeInfo(d).cann)));
                     QVERIFY(has(".ini", std::string(dtypeInfo(d).cannIni)));
-                    QVERIFY(has(spec.name + ".json", "\"" + std::string(dtypeInfo(d).cannIni) + "\""));
+                    QVERIFY(
+                        has(spec.name + ".json", "\"" + std::string(dtypeInfo(d).cannIni) + "\""));
                 }
             for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-                for (DType d : outputDTypes(combos, k)) QVERIFY(has("_proto.h", std::string(dtypeInfo(d).cann)));
+                for (DType d : outputDTypes(combos, k))
+                    QVERIFY(has("_proto.h", std::string(dtypeInfo(d).cann)));
             for (const auto& soc : spec.targets.soc) {
                 std::string lower = soc;
-                for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+                for (char& c : lower)
+                    c = char(std::tolower(static_cast<unsigned char>(c)));
                 QVERIFY(has("op_host/" + spec.name + ".cpp", "AddConfig(\"" + lower + "\")"));
             }
-            for (const auto& f : files) QVERIFY2(f.content.find("DT_DT_") == std::string::npos, f.path.c_str());
+            for (const auto& f : files)
+                QVERIFY2(f.content.find("DT_DT_") == std::string::npos, f.path.c_str());
             // The msOpGen file is JSON whose dtype columns line up with the combinations.
             const auto json = nlohmann::json::parse(find(files, spec.name + ".json")->content);
             QCOMPARE(json[0]["op"].get<std::string>(), spec.opType);
-            for (const auto& desc : json[0]["input_desc"]) QCOMPARE(desc["type"].size(), combos.size());
+            for (const auto& desc : json[0]["input_desc"])
+                QCOMPARE(desc["type"].size(), combos.size());
         }
     }
 
@@ -239,12 +267,17 @@ private Q_SLOTS:
         QCOMPARE(diff.added, 2);
         QCOMPARE(diff.removed, 1);
         QCOMPARE(diff.hunks.size(), std::size_t(2)); // 12 equal lines apart: two hunks
-        QCOMPARE(diff.unified("x.py"), std::string("--- a/x.py\n+++ b/x.py\n"
-                                                   "@@ -2,7 +2,7 @@\n line 2\n line 3\n line 4\n-line 5\n+changed 5\n line 6\n line 7\n line 8\n"
-                                                   "@@ -16,5 +16,6 @@\n line 16\n line 17\n line 18\n+inserted\n line 19\n line 20\n"));
+        QCOMPARE(diff.unified("x.py"),
+                 std::string("--- a/x.py\n+++ b/x.py\n"
+                             "@@ -2,7 +2,7 @@\n line 2\n line 3\n line 4\n-line 5\n+changed 5\n "
+                             "line 6\n line 7\n line 8\n"
+                             "@@ -16,5 +16,6 @@\n line 16\n line 17\n line 18\n+inserted\n line "
+                             "19\n line 20\n"));
         // From and to nothing; a missing final newline; CRLF stays part of the line.
-        QCOMPARE(diffLines("", "a\nb").unified("n"), std::string("--- a/n\n+++ b/n\n@@ -0,0 +1,2 @@\n+a\n+b\n"));
-        QCOMPARE(diffLines("a\n", "").unified("n"), std::string("--- a/n\n+++ b/n\n@@ -1 +0,0 @@\n-a\n"));
+        QCOMPARE(diffLines("", "a\nb").unified("n"),
+                 std::string("--- a/n\n+++ b/n\n@@ -0,0 +1,2 @@\n+a\n+b\n"));
+        QCOMPARE(diffLines("a\n", "").unified("n"),
+                 std::string("--- a/n\n+++ b/n\n@@ -1 +0,0 @@\n-a\n"));
         QCOMPARE(diffLines("a\r\nb\n", "a\nb\n").removed, 1);
         // Git-compatible: the same hunks as `git diff --no-index` where git is present.
         QTemporaryDir dir;
@@ -257,15 +290,19 @@ private Q_SLOTS:
         QProcess git;
         git.start(QStringLiteral("diff"), {QStringLiteral("-u"), a, b});
         if (git.waitForFinished(10000) && git.exitStatus() == QProcess::NormalExit) {
-            const QString expected = QString::fromUtf8(git.readAllStandardOutput()).section(QLatin1Char('\n'), 2);
-            QCOMPARE(QString::fromStdString(diff.unified("x")).section(QLatin1Char('\n'), 2), expected);
+            const QString expected =
+                QString::fromUtf8(git.readAllStandardOutput()).section(QLatin1Char('\n'), 2);
+            QCOMPARE(QString::fromStdString(diff.unified("x")).section(QLatin1Char('\n'), 2),
+                     expected);
         }
     }
 
     void glueGenerations()
     {
-        const std::vector<GeneratedFile> first{{"a.py", "x = 1\n"}, {"gone.txt", "old\n"}, {"same.h", "int a;\n"}};
-        const std::vector<GeneratedFile> second{{"a.py", "x = 2\n"}, {"new.json", "{}\n"}, {"same.h", "int a;\n"}};
+        const std::vector<GeneratedFile> first{
+            {"a.py", "x = 1\n"}, {"gone.txt", "old\n"}, {"same.h", "int a;\n"}};
+        const std::vector<GeneratedFile> second{
+            {"a.py", "x = 2\n"}, {"new.json", "{}\n"}, {"same.h", "int a;\n"}};
         const auto changes = codegen::compareGenerations(first, second);
         QCOMPARE(changes.size(), std::size_t(4));
         using Status = codegen::GlueFileChange::Status;
@@ -288,12 +325,17 @@ private Q_SLOTS:
         QCOMPARE(read[0].content, std::string("x = 2\n"));
         QCOMPARE(read[1].path, std::string("new.json"));
         // The replaced generation is kept beside it, for the diff against it.
-        const auto previous = codegen::readGeneratedFolder(codegen::previousGenerationFolder(folder));
+        const auto previous =
+            codegen::readGeneratedFolder(codegen::previousGenerationFolder(folder));
         QCOMPARE(previous.size(), std::size_t(3));
         QCOMPARE(previous[1].path, std::string("gone.txt"));
-        QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) && !QFileInfo::exists(folder + QStringLiteral(".old")));
+        QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) &&
+                !QFileInfo::exists(folder + QStringLiteral(".old")));
         // A file that cannot be written keeps the previous generation whole.
-        QCOMPARE(codegen::replaceGeneratedFolder({{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder).isEmpty(), false);
+        QCOMPARE(codegen::replaceGeneratedFolder(
+                     {{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder)
+                     .isEmpty(),
+                 false);
         QCOMPARE(codegen::readGeneratedFolder(folder).size(), std::size_t(3));
         QCOMPARE(codegen::readGeneratedFolder(folder)[0].content, std::string("x = 2\n"));
         QVERIFY(codegen::readGeneratedFolder(dir.filePath(QStringLiteral("missing"))).empty());

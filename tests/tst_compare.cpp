@@ -10,7 +10,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -22,11 +21,13 @@ namespace {
 Tensor tensorOf(DType dtype, std::vector<std::int64_t> shape, const std::vector<double>& values)
 {
     Tensor t(dtype, std::move(shape));
-    for (std::size_t k = 0; k < values.size(); ++k) t.set(std::int64_t(k), values[k]);
+    for (std::size_t k = 0; k < values.size(); ++k)
+        t.set(std::int64_t(k), values[k]);
     return t;
 }
 
-Comparison run(const Tensor& a, const Tensor& e, double rtol = 1e-3, double atol = 1e-3, int topK = 10)
+Comparison run(const Tensor& a, const Tensor& e, double rtol = 1e-3, double atol = 1e-3,
+               int topK = 10)
 {
     CompareOptions o;
     o.rtol = rtol;
@@ -35,7 +36,10 @@ Comparison run(const Tensor& a, const Tensor& e, double rtol = 1e-3, double atol
     return compareTensors(a, e, o);
 }
 
-bool closeRel(double a, double b, double rel = 1e-6) { return std::fabs(a - b) <= rel * std::max({std::fabs(a), std::fabs(b), 1e-300}); }
+bool closeRel(double a, double b, double rel = 1e-6)
+{
+    return std::fabs(a - b) <= rel * std::max({std::fabs(a), std::fabs(b), 1e-300});
+}
 
 } // namespace
 
@@ -50,9 +54,9 @@ private slots:
     {
         for (DType dtype : {DType::Float32, DType::Float64}) {
             Tensor e(dtype, {3, 700, 900}), a(dtype, {3, 700, 900});
-            a.set(1 * 700 * 900 + 611 * 900 + 7, 0.25);  // the worst, in slice 1
+            a.set(1 * 700 * 900 + 611 * 900 + 7, 0.25); // the worst, in slice 1
             a.set(1 * 700 * 900 + 5 * 900 + 800, 0.125);
-            a.set(2 * 700 * 900 + 0, std::nan(""));       // another slice: not in the map
+            a.set(2 * 700 * 900 + 0, std::nan("")); // another slice: not in the map
             SliceSpec slice;
             slice.rowAxis = 1;
             slice.colAxis = 2;
@@ -70,13 +74,15 @@ private slots:
             QCOMPARE(map.cell(611 / 3, 7 / 4), 0.25f);
             QCOMPARE(map.cell(5 / 3, 800 / 4), 0.125f);
             int nonZero = 0;
-            for (float c : map.cells) nonZero += c > 0;
+            for (float c : map.cells)
+                nonZero += c > 0;
             QCOMPARE(nonZero, 2);
             slice.fixed = {2, 0, 0}; // the NaN disagreement is an infinite error
             QVERIFY(std::isinf(computeErrorMap(a, e, slice, 256, 256).maxError));
             slice.relative = true;
             slice.fixed = {1, 0, 0};
-            QCOMPARE(computeErrorMap(a, e, slice, 256, 256).maxError, 0.0); // |e| = 0: relative error 0
+            QCOMPARE(computeErrorMap(a, e, slice, 256, 256).maxError,
+                     0.0); // |e| = 0: relative error 0
         }
         Tensor a(DType::Float16, {4}), e(DType::Float16, {4});
         a.set(2, 1.0);
@@ -87,8 +93,12 @@ private slots:
         QCOMPARE(vector.worstIndex, (std::vector<std::int64_t>{2}));
         slice.fixed = {9};
         slice.rowAxis = slice.colAxis = 0;
-        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 2}), slice, 10, 10).error.empty());
-        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 3}), SliceSpec{}, 10, 10).error.empty());
+        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 2}),
+                                 slice, 10, 10)
+                     .error.empty());
+        QVERIFY(!computeErrorMap(Tensor(DType::Float32, {2, 2}), Tensor(DType::Float32, {2, 3}),
+                                 SliceSpec{}, 10, 10)
+                     .error.empty());
         const ErrorHistogram h = errorHistogram(a, e);
         QCOMPARE(h.counts.front(), 3); // exact
         QCOMPARE(std::accumulate(h.counts.begin(), h.counts.end(), std::int64_t(0)), 4);
@@ -114,10 +124,11 @@ private slots:
         const ErrorMetrics m = run(a, e, 0, 0.1).metrics;
         QCOMPARE(m.maxAbsError, 0.5);
         QCOMPARE(m.meanAbsError, 0.25);
-        QCOMPARE(m.maxRelError, 0.2);                       // 0.5 / 2.5
+        QCOMPARE(m.maxRelError, 0.2); // 0.5 / 2.5
         QVERIFY(closeRel(m.meanRelError, (0.2 + 0.5 / 3.0) / 4));
         QCOMPARE(m.rmse, std::sqrt(0.5 / 4));
-        QVERIFY(closeRel(m.cosine, (1 + 5 + 10.5) / (std::sqrt(1 + 4 + 12.25) * std::sqrt(1 + 6.25 + 9))));
+        QVERIFY(closeRel(m.cosine,
+                         (1 + 5 + 10.5) / (std::sqrt(1 + 4 + 12.25) * std::sqrt(1 + 6.25 + 9))));
         QVERIFY(closeRel(m.relEuclidean, std::sqrt(0.5 / (1 + 6.25 + 9))));
         QCOMPARE(m.mismatchCount, std::int64_t(2));
         QCOMPARE(m.mismatchRatio, 0.5);
@@ -150,7 +161,8 @@ private slots:
         for (std::int64_t k = 0; k < n; ++k) {
             const double v = normal(rng);
             e.set(k, isFloating(d) ? v : std::round(v * 10));
-            a.set(k, isFloating(d) ? v * (1 + 1e-3 * normal(rng)) + 1e-4 * normal(rng) : std::round(v * 10) + (k % 97 == 0 ? 1 : 0));
+            a.set(k, isFloating(d) ? v * (1 + 1e-3 * normal(rng)) + 1e-4 * normal(rng)
+                                   : std::round(v * 10) + (k % 97 == 0 ? 1 : 0));
         }
         if (specials) {
             a.set(3, std::nan(""));
@@ -161,13 +173,17 @@ private slots:
             e.set(13, 0.0);
         }
         QTemporaryDir dir;
-        const std::string pa = dir.filePath("a.npy").toStdString(), pe = dir.filePath("e.npy").toStdString();
+        const std::string pa = dir.filePath("a.npy").toStdString(),
+                          pe = dir.filePath("e.npy").toStdString();
         QCOMPARE(writeNpy(pa, a), std::string());
         QCOMPARE(writeNpy(pe, e), std::string());
         QProcess p;
-        p.start("/usr/bin/python3", {PTOWB_SOURCE_DIR "/tests/tools/compare_metrics.py", QString::fromStdString(pa), QString::fromStdString(pe), "0.001", "0.0001"});
+        p.start("/usr/bin/python3",
+                {PTOWB_SOURCE_DIR "/tests/tools/compare_metrics.py", QString::fromStdString(pa),
+                 QString::fromStdString(pe), "0.001", "0.0001"});
         QVERIFY(p.waitForFinished(120000));
-        if (p.exitCode() != 0) QSKIP(qPrintable("numpy is unavailable: " + p.readAllStandardError()));
+        if (p.exitCode() != 0)
+            QSKIP(qPrintable("numpy is unavailable: " + p.readAllStandardError()));
         const QJsonObject want = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
 
         const Comparison c = run(a, e, 1e-3, 1e-4);
@@ -176,7 +192,10 @@ private slots:
             const double expected = want[key].toDouble();
             const double actual = got[key.toStdString()].get<double>();
             QVERIFY2(closeRel(actual, expected, 1e-6) || std::fabs(actual - expected) < 1e-12,
-                     qPrintable(QStringLiteral("%1: %2 vs numpy %3").arg(key).arg(actual, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+                     qPrintable(QStringLiteral("%1: %2 vs numpy %3")
+                                    .arg(key)
+                                    .arg(actual, 0, 'g', 17)
+                                    .arg(expected, 0, 'g', 17)));
         }
     }
 
@@ -190,7 +209,8 @@ private slots:
         QCOMPARE(c.metrics.infActual, std::int64_t(2));
         QCOMPARE(c.metrics.infExpected, std::int64_t(1));
         QCOMPARE(c.metrics.finitePairs, std::int64_t(1));
-        QCOMPARE(c.metrics.mismatchCount, std::int64_t(3)); // NaN vs 1, -Inf vs 2, NaN vs NaN; +Inf == +Inf
+        QCOMPARE(c.metrics.mismatchCount,
+                 std::int64_t(3)); // NaN vs 1, -Inf vs 2, NaN vs NaN; +Inf == +Inf
         const Verdict v = judge(c, defaultCriteria(DType::Float32));
         QVERIFY(!v.pass);
         QVERIFY(v.reason.find("NaN") != std::string::npos);
@@ -201,7 +221,7 @@ private slots:
     {
         Tensor e(DType::Float32, {3, 4});
         Tensor a(DType::Float32, {3, 4});
-        a.set(6, 5.0);  // [1, 2]
+        a.set(6, 5.0);   // [1, 2]
         a.set(11, -2.0); // [2, 3]
         a.set(0, 0.5);   // [0, 0]
         const Comparison c = run(a, e, 1e-3, 1e-3, 2);
@@ -212,7 +232,8 @@ private slots:
         QCOMPARE(c.worst[1].index, (std::vector<std::int64_t>{2, 3}));
         // Many threads, many candidates: still the global top-K, in order.
         Tensor big(DType::Float32, {4'000'000}), zero(DType::Float32, {4'000'000});
-        for (std::int64_t k = 0; k < big.numel(); k += 1000) big.set(k, double(k) / 1e6);
+        for (std::int64_t k = 0; k < big.numel(); k += 1000)
+            big.set(k, double(k) / 1e6);
         const Comparison cb = run(big, zero, 0, 0, 5);
         QCOMPARE(cb.worst.size(), std::size_t(5));
         QCOMPARE(cb.worst[0].index, std::vector<std::int64_t>{3'999'000});
@@ -232,12 +253,14 @@ private slots:
         const Tensor i = tensorOf(DType::Int32, {2}, {10, 3});
         const Tensor j = tensorOf(DType::Int32, {2}, {7, 3});
         QCOMPARE(*run(i, j).metrics.maxUlp, 3.0);
-        QVERIFY(!run(f, tensorOf(DType::Float64, {1}, {1.0})).metrics.maxUlp); // different dtypes: no ULP
+        QVERIFY(!run(f, tensorOf(DType::Float64, {1}, {1.0}))
+                     .metrics.maxUlp); // different dtypes: no ULP
     }
 
     void shapeAndDTypeMismatchAreVerdicts()
     {
-        const Comparison shape = run(Tensor(DType::Float32, {4, 32}), Tensor(DType::Float32, {4, 64}));
+        const Comparison shape =
+            run(Tensor(DType::Float32, {4, 32}), Tensor(DType::Float32, {4, 64}));
         QVERIFY(!shape.shapesMatch);
         const Verdict v = judge(shape, defaultCriteria(DType::Float32));
         QVERIFY(!v.pass);
@@ -245,7 +268,9 @@ private slots:
         QCOMPARE(comparisonJson(shape, v)["metrics"], nlohmann::ordered_json(nullptr));
         const Comparison dtype = run(Tensor(DType::Float16, {2}), Tensor(DType::Float32, {2}));
         QVERIFY(dtype.shapesMatch);
-        QVERIFY(judge(dtype, defaultCriteria(DType::Float32)).reason.find("dtype float16 differs") != std::string::npos);
+        QVERIFY(
+            judge(dtype, defaultCriteria(DType::Float32)).reason.find("dtype float16 differs") !=
+            std::string::npos);
     }
 
     void criteria()
@@ -295,7 +320,8 @@ private slots:
 
     void emptyAndBool()
     {
-        const Comparison empty = run(Tensor(DType::Float32, {0, 3}), Tensor(DType::Float32, {0, 3}));
+        const Comparison empty =
+            run(Tensor(DType::Float32, {0, 3}), Tensor(DType::Float32, {0, 3}));
         QVERIFY(judge(empty, defaultCriteria(DType::Float32)).pass);
         const Tensor t = tensorOf(DType::Bool, {3}, {1, 0, 1});
         const Tensor f = tensorOf(DType::Bool, {3}, {1, 1, 1});

@@ -1,6 +1,5 @@
 // The position-tracking JSON reader: spans of values and keys, and bad input of every kind.
 #include "json/json_document.h"
-
 #include <QElapsedTimer>
 #include <QtTest>
 
@@ -11,8 +10,17 @@ class TestJson : public QObject
     Q_OBJECT
 
 private:
-    static JsonDocument parse(const std::string& text) { return JsonDocument::parse(text, "op.json"); }
-    static QString at(const Diagnostic& d) { return QStringLiteral("%1:%2 %3").arg(d.line).arg(d.col).arg(QString::fromStdString(d.code)); }
+    static JsonDocument parse(const std::string& text)
+    {
+        return JsonDocument::parse(text, "op.json");
+    }
+    static QString at(const Diagnostic& d)
+    {
+        return QStringLiteral("%1:%2 %3")
+            .arg(d.line)
+            .arg(d.col)
+            .arg(QString::fromStdString(d.code));
+    }
     static std::string spanText(const JsonDocument& doc, const std::string& pointer)
     {
         const JsonSpan s = doc.valueSpan(pointer);
@@ -22,7 +30,8 @@ private:
 private slots:
     void valueSpans()
     {
-        const std::string text = "{\n  \"a\": 12,\n  \"b\" : [true, \"x\\\"y\", null, -1.5e3],\n  \"c\": {\"d\": {}}\n}\n";
+        const std::string text = "{\n  \"a\": 12,\n  \"b\" : [true, \"x\\\"y\", null, -1.5e3],\n  "
+                                 "\"c\": {\"d\": {}}\n}\n";
         const JsonDocument doc = parse(text);
         QVERIFY(doc.ok());
         QVERIFY(doc.diagnostics().empty());
@@ -64,12 +73,12 @@ private slots:
         const std::string text = "{\"r\": \"a\\\"b\\u00e9\\ud83d\\ude00c\"}";
         const JsonDocument doc = parse(text);
         const std::size_t begin = doc.valueSpan("/r").begin;
-        QCOMPARE(doc.offsetInString("/r", 0), begin + 1);      // a
-        QCOMPARE(doc.offsetInString("/r", 1), begin + 2);      // \"
-        QCOMPARE(doc.offsetInString("/r", 2), begin + 4);      // b
-        QCOMPARE(doc.offsetInString("/r", 3), begin + 5);      // \u00e9 (2 bytes decoded)
-        QCOMPARE(doc.offsetInString("/r", 5), begin + 11);     // surrogate pair (4 bytes decoded)
-        QCOMPARE(doc.offsetInString("/r", 9), begin + 23);     // c
+        QCOMPARE(doc.offsetInString("/r", 0), begin + 1);  // a
+        QCOMPARE(doc.offsetInString("/r", 1), begin + 2);  // \"
+        QCOMPARE(doc.offsetInString("/r", 2), begin + 4);  // b
+        QCOMPARE(doc.offsetInString("/r", 3), begin + 5);  // \u00e9 (2 bytes decoded)
+        QCOMPARE(doc.offsetInString("/r", 5), begin + 11); // surrogate pair (4 bytes decoded)
+        QCOMPARE(doc.offsetInString("/r", 9), begin + 23); // c
         QCOMPARE(text[doc.offsetInString("/r", 9)], 'c');
     }
 
@@ -88,22 +97,28 @@ private slots:
         QTest::newRow("whitespace only") << QByteArray("  \n  ") << "2:3 json.syntax";
         QTest::newRow("truncated object") << QByteArray("{\n  \"a\": [1, 2") << "2:13 json.syntax";
         QTest::newRow("truncated string") << QByteArray("{\"a\": \"abc") << "1:11 json.syntax";
-        QTest::newRow("trailing comma in array") << QByteArray("{\"a\": [1, 2,]}") << "1:13 json.syntax";
-        QTest::newRow("trailing comma in object") << QByteArray("{\n\"a\": 1,\n}") << "3:1 json.syntax";
+        QTest::newRow("trailing comma in array")
+            << QByteArray("{\"a\": [1, 2,]}") << "1:13 json.syntax";
+        QTest::newRow("trailing comma in object")
+            << QByteArray("{\n\"a\": 1,\n}") << "3:1 json.syntax";
         QTest::newRow("missing colon") << QByteArray("{\"a\" 1}") << "1:6 json.syntax";
         QTest::newRow("single quotes") << QByteArray("{'a': 1}") << "1:2 json.syntax";
         QTest::newRow("comment") << QByteArray("{\n// c\n\"a\": 1}") << "2:1 json.syntax";
         QTest::newRow("garbage after value") << QByteArray("{} x") << "1:4 json.syntax";
         QTest::newRow("bare word") << QByteArray("{\"a\": tru}") << "1:10 json.syntax";
         QTest::newRow("NaN") << QByteArray("{\"a\": NaN}") << "1:7 json.syntax";
-        QTest::newRow("invalid UTF-8 in string") << QByteArray("{\"a\": \"\xff\xfe\"}") << "1:8 json.syntax";
+        QTest::newRow("invalid UTF-8 in string")
+            << QByteArray("{\"a\": \"\xff\xfe\"}") << "1:8 json.syntax";
         QTest::newRow("invalid UTF-8 outside") << QByteArray("{\xc3\x28: 1}") << "1:2 json.syntax";
-        QTest::newRow("control char in string") << QByteArray("{\"a\": \"x\ty\"}") << "1:9 json.syntax";
+        QTest::newRow("control char in string")
+            << QByteArray("{\"a\": \"x\ty\"}") << "1:9 json.syntax";
         QTest::newRow("bad escape") << QByteArray("{\"a\": \"\\q\"}") << "1:9 json.syntax";
         QTest::newRow("lone surrogate") << QByteArray("{\"a\": \"\\ud800\"}") << "1:14 json.syntax";
         QTest::newRow("NUL byte") << QByteArray("{\"a\": 1,\0 \"b\": 2}", 17) << "1:9 json.syntax";
-        QTest::newRow("duplicate key") << QByteArray("{\"a\": 1,\n \"a\": 2}") << "2:2 json.duplicate-key";
-        QTest::newRow("duplicate nested key") << QByteArray("{\"o\": {\"k\": 1, \"k\": {}}}") << "1:16 json.duplicate-key";
+        QTest::newRow("duplicate key")
+            << QByteArray("{\"a\": 1,\n \"a\": 2}") << "2:2 json.duplicate-key";
+        QTest::newRow("duplicate nested key")
+            << QByteArray("{\"o\": {\"k\": 1, \"k\": {}}}") << "1:16 json.duplicate-key";
     }
 
     void malformed()
@@ -133,7 +148,8 @@ private slots:
         QCOMPARE(doc.diagnostics().front().code, std::string("json.too-deep"));
         QCOMPARE(doc.diagnostics().front().col, JsonDocument::kMaxDepth + 1);
         std::string nestedObjects;
-        for (int k = 0; k < 10000; ++k) nestedObjects += "{\"a\":";
+        for (int k = 0; k < 10000; ++k)
+            nestedObjects += "{\"a\":";
         const JsonDocument doc2 = parse(nestedObjects + "1" + std::string(10000, '}'));
         QCOMPARE(doc2.diagnostics().front().code, std::string("json.too-deep"));
         QVERIFY(timer.elapsed() < 5000);
@@ -161,7 +177,8 @@ private slots:
         QVERIFY(!overflow.ok());
         QCOMPARE(overflow.diagnostics().front().col, 7);
         QVERIFY(overflow.diagnostics().front().message.find("1e400") != std::string::npos);
-        const JsonDocument doc = parse("{\"b\": 99999999999999999999999, \"c\": -9223372036854775809}");
+        const JsonDocument doc =
+            parse("{\"b\": 99999999999999999999999, \"c\": -9223372036854775809}");
         QVERIFY(doc.ok());
         QVERIFY(!doc.root()["b"].is_number_integer()); // too large for 64 bits: read as a double
         QCOMPARE(spanText(doc, "/c"), std::string("-9223372036854775809"));

@@ -10,7 +10,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <nlohmann/json.hpp>
 
 using namespace ptowb;
@@ -22,7 +21,9 @@ void copyFolder(const QString& from, const QString& to)
     QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString source = it.next();
-        if (source.contains(QStringLiteral("/.ptowb/")) || source.contains(QStringLiteral("/packages/"))) continue;
+        if (source.contains(QStringLiteral("/.ptowb/")) ||
+            source.contains(QStringLiteral("/packages/")))
+            continue;
         const QString target = QDir(to).filePath(QDir(from).relativeFilePath(source));
         QDir().mkpath(QFileInfo(target).absolutePath());
         QFile::copy(source, target);
@@ -43,7 +44,10 @@ QByteArray readFile(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-QStringList entries(const QString& folder) { return QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden); }
+QStringList entries(const QString& folder)
+{
+    return QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+}
 
 } // namespace
 
@@ -73,14 +77,20 @@ private Q_SLOTS:
         QCOMPARE(result.packageFolder, out.filePath(QStringLiteral("scale_gelu-1.0.0")));
         QVERIFY(steps.size() >= 4);
         const QDir package(result.packageFolder);
-        for (const char* file : {"manifest.json", "op.json", "kernel/kernel.py", "reference/reference.py", "README.md", "python/pto_scale_gelu/__init__.py",
-                                 "torch/CMakeLists.txt", "onnx/CMakeLists.txt", "cann/op_info/scale_gelu.ini", "tests/cases.json",
-                                 "tests/small/inputs/x.npy", "tests/small/golden/y.npy", "tests/small/params.json", "tests/wide_fp32/golden/y.npy"})
+        for (const char* file :
+             {"manifest.json", "op.json", "kernel/kernel.py", "reference/reference.py", "README.md",
+              "python/pto_scale_gelu/__init__.py", "torch/CMakeLists.txt", "onnx/CMakeLists.txt",
+              "cann/op_info/scale_gelu.ini", "tests/cases.json", "tests/small/inputs/x.npy",
+              "tests/small/golden/y.npy", "tests/small/params.json",
+              "tests/wide_fp32/golden/y.npy"})
             QVERIFY2(QFileInfo::exists(package.filePath(QString::fromLatin1(file))), file);
-        QCOMPARE(readFile(package.filePath(QStringLiteral("kernel/kernel.py"))), readFile(m_project + QStringLiteral("/kernel.py")));
-        const auto manifest = nlohmann::json::parse(readFile(package.filePath(QStringLiteral("manifest.json"))).toStdString());
+        QCOMPARE(readFile(package.filePath(QStringLiteral("kernel/kernel.py"))),
+                 readFile(m_project + QStringLiteral("/kernel.py")));
+        const auto manifest = nlohmann::json::parse(
+            readFile(package.filePath(QStringLiteral("manifest.json"))).toStdString());
         QCOMPARE(manifest["format"].get<std::string>(), std::string(kPackageFormat));
-        QCOMPARE(manifest["op_json_sha256"].get<std::string>(), sha256Hex(readFile(m_project + QStringLiteral("/op.json")).toStdString()));
+        QCOMPARE(manifest["op_json_sha256"].get<std::string>(),
+                 sha256Hex(readFile(m_project + QStringLiteral("/op.json")).toStdString()));
         int files = 0;
         QDirIterator it(result.packageFolder, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
@@ -110,7 +120,7 @@ private Q_SLOTS:
         }
         QVERIFY(first.size() > 1000);
         QCOMPARE(first, second);
-        QCOMPARE(quint8(first[0]), quint8(0x1f)); // gzip ...
+        QCOMPARE(quint8(first[0]), quint8(0x1f));       // gzip ...
         QCOMPARE(first.mid(4, 4), QByteArray(4, '\0')); // ... without a timestamp
     }
 
@@ -140,11 +150,13 @@ private Q_SLOTS:
         QCOMPARE(check.extra, QStringList{QStringLiteral("python/notes.txt")});
 
         QProcess cli;
-        cli.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("check-package"), result.packageFolder});
+        cli.start(QStringLiteral(PTOWB_CLI),
+                  {QStringLiteral("check-package"), result.packageFolder});
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 1);
         const QString text = QString::fromUtf8(cli.readAllStandardOutput());
-        QVERIFY(text.contains(QStringLiteral("changed: kernel/kernel.py")) && text.contains(QStringLiteral("missing: cann/scale_gelu.json")));
+        QVERIFY(text.contains(QStringLiteral("changed: kernel/kernel.py")) &&
+                text.contains(QStringLiteral("missing: cann/scale_gelu.json")));
 
         QVERIFY(QFile::remove(package.filePath(QStringLiteral("manifest.json"))));
         QVERIFY(!checkPackage(result.packageFolder).error.isEmpty());
@@ -199,7 +211,8 @@ private Q_SLOTS:
         options.goldens = false;
         const ExportResult first = exportPackage(openProject(m_project), options);
         QVERIFY(first.ok());
-        const QByteArray manifest = readFile(first.packageFolder + QStringLiteral("/manifest.json"));
+        const QByteArray manifest =
+            readFile(first.packageFolder + QStringLiteral("/manifest.json"));
 
         std::atomic<bool> cancel{false};
         options.goldens = true;
@@ -210,7 +223,8 @@ private Q_SLOTS:
         const ExportResult second = exportPackage(openProject(m_project), options);
         QVERIFY(!second.ok());
         QCOMPARE(second.error, QStringLiteral("cancelled"));
-        QCOMPARE(entries(out.path()), QStringList{QStringLiteral("scale_gelu-1.0.0")}); // no staging folder left
+        QCOMPARE(entries(out.path()),
+                 QStringList{QStringLiteral("scale_gelu-1.0.0")}); // no staging folder left
         QCOMPARE(readFile(first.packageFolder + QStringLiteral("/manifest.json")), manifest);
         QVERIFY(checkPackage(first.packageFolder).ok());
     }

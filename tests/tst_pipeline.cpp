@@ -24,7 +24,8 @@ void copyFolder(const QString& from, const QString& to)
     while (it.hasNext()) {
         const QString source = it.next();
         const QString rel = QDir(from).relativeFilePath(source);
-        if (rel.startsWith(QLatin1String(".ptowb")) || rel.startsWith(QLatin1String("packages"))) continue;
+        if (rel.startsWith(QLatin1String(".ptowb")) || rel.startsWith(QLatin1String("packages")))
+            continue;
         QDir().mkpath(QFileInfo(QDir(to).filePath(rel)).absolutePath());
         QFile::copy(source, QDir(to).filePath(rel));
     }
@@ -46,7 +47,8 @@ QByteArray read(const QString& path)
 std::vector<Status> statuses(const PipelineResult& r)
 {
     std::vector<Status> out;
-    for (const auto& s : r.steps) out.push_back(s.status);
+    for (const auto& s : r.steps)
+        out.push_back(s.status);
     return out;
 }
 
@@ -72,18 +74,27 @@ private Q_SLOTS:
         m_project = m_work.filePath(QStringLiteral("scale_gelu"));
         m_deployed = m_work.filePath(QStringLiteral("deployed"));
         copyFolder(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"), m_project);
-        write(m_project + QStringLiteral("/deploy.json"), QStringLiteral("{\"targets\": [{\"name\": \"local\", \"folder\": \"%1\"}]}").arg(m_deployed).toUtf8());
+        write(m_project + QStringLiteral("/deploy.json"),
+              QStringLiteral("{\"targets\": [{\"name\": \"local\", \"folder\": \"%1\"}]}")
+                  .arg(m_deployed)
+                  .toUtf8());
     }
 
     void firstRedeployRunsEveryStep()
     {
         QStringList progress;
         PipelineOptions options;
-        options.progress = [&](PipelineStep step, const std::string& message) { progress << QString::fromLatin1(stepName(step)) + QStringLiteral(": ") + QString::fromStdString(message); };
+        options.progress = [&](PipelineStep step, const std::string& message) {
+            progress << QString::fromLatin1(stepName(step)) + QStringLiteral(": ") +
+                            QString::fromStdString(message);
+        };
         const PipelineResult r = runPipeline(project(), options);
-        for (const auto& s : r.steps) qInfo("%s: %d %s (%.3f s)", stepName(s.step), int(s.status), s.message.c_str(), s.seconds);
+        for (const auto& s : r.steps)
+            qInfo("%s: %d %s (%.3f s)", stepName(s.step), int(s.status), s.message.c_str(),
+                  s.seconds);
         QVERIFY(r.ok());
-        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Done, Status::Done, Status::Done, Status::Done}));
+        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Done, Status::Done,
+                                                   Status::Done, Status::Done}));
         QVERIFY(progress.size() >= 5);
         QVERIFY(progress.join(QLatin1Char('\n')).contains(QStringLiteral("verify: case small")));
         QVERIFY(checkPackage(r.packageFolder).ok());
@@ -94,21 +105,25 @@ private Q_SLOTS:
     {
         const PipelineResult r = runPipeline(project(), {});
         QVERIFY(r.ok());
-        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Unchanged, Status::Unchanged, Status::Unchanged, Status::Done}));
+        QCOMPARE(statuses(r),
+                 (std::vector<Status>{Status::Done, Status::Unchanged, Status::Unchanged,
+                                      Status::Unchanged, Status::Done}));
     }
 
     void wrongKernelStopsBeforeExport()
     {
         const QString kernel = m_project + QStringLiteral("/kernel.py");
         const QByteArray good = read(kernel);
-        const QByteArray manifest = read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json"));
+        const QByteArray manifest =
+            read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json"));
         QVERIFY(good.contains("g * scale"));
         write(kernel, QByteArray(good).replace("g * scale", "g * scale * 2.0"));
         PipelineResult r = runPipeline(project(), {});
         QVERIFY(!r.ok());
         QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Done, Status::Failed}));
         QVERIFY(!r.verification.pass());
-        QCOMPARE(read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json")), manifest); // the last good package stays
+        QCOMPARE(read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json")),
+                 manifest); // the last good package stays
 
         // Fixing the kernel makes the next redeploy pass and re-export; only kernel.py changed.
         write(kernel, good + "# touched\n");
@@ -117,14 +132,18 @@ private Q_SLOTS:
         r = runPipeline(project(), {});
         qInfo("redeploy after a kernel-only change: %lld ms end to end", timer.elapsed());
         QVERIFY(r.ok());
-        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Done, Status::Done, Status::Done, Status::Done}));
-        QVERIFY(read(m_deployed + QStringLiteral("/scale_gelu-1.0.0/kernel/kernel.py")).endsWith("# touched\n"));
+        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Done, Status::Done,
+                                                   Status::Done, Status::Done}));
+        QVERIFY(read(m_deployed + QStringLiteral("/scale_gelu-1.0.0/kernel/kernel.py"))
+                    .endsWith("# touched\n"));
     }
 
     void cancellingMidwayLeavesNoPartialPackage()
     {
-        write(m_project + QStringLiteral("/kernel.py"), read(m_project + QStringLiteral("/kernel.py")) + "# again\n");
-        const QByteArray manifest = read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json"));
+        write(m_project + QStringLiteral("/kernel.py"),
+              read(m_project + QStringLiteral("/kernel.py")) + "# again\n");
+        const QByteArray manifest =
+            read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json"));
         std::atomic<bool> cancel{false};
         PipelineOptions options;
         options.cancel = &cancel;
@@ -134,9 +153,12 @@ private Q_SLOTS:
         const PipelineResult r = runPipeline(project(), options);
         QVERIFY(!r.ok());
         QCOMPARE(r.steps.back().status, Status::Cancelled);
-        QCOMPARE(QDir(m_project + QStringLiteral("/packages")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
-                 (QStringList{QStringLiteral("scale_gelu-1.0.0"), QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
-        QCOMPARE(read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json")), manifest);
+        QCOMPARE(QDir(m_project + QStringLiteral("/packages"))
+                     .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 (QStringList{QStringLiteral("scale_gelu-1.0.0"),
+                              QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
+        QCOMPARE(read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json")),
+                 manifest);
         QVERIFY(checkPackage(m_project + QStringLiteral("/packages/scale_gelu-1.0.0")).ok());
     }
 
@@ -145,8 +167,10 @@ private Q_SLOTS:
         const QString received = m_work.filePath(QStringLiteral("received"));
         QDir().mkpath(received);
         write(m_project + QStringLiteral("/deploy.json"),
-              QStringLiteral("[{\"name\": \"copy\", \"command\": [\"cp\", \"{archive}\", \"%1/\"]}, {\"name\": \"broken\", \"command\": [\"false\"]},"
-                             " {\"name\": \"missing\", \"command\": [\"/nonexistent/deployer\", \"{package}\"]}]")
+              QStringLiteral("[{\"name\": \"copy\", \"command\": [\"cp\", \"{archive}\", "
+                             "\"%1/\"]}, {\"name\": \"broken\", \"command\": [\"false\"]},"
+                             " {\"name\": \"missing\", \"command\": [\"/nonexistent/deployer\", "
+                             "\"{package}\"]}]")
                   .arg(received)
                   .toUtf8());
         PipelineOptions options;
@@ -157,7 +181,8 @@ private Q_SLOTS:
         options.deployTarget = "broken";
         r = runPipeline(project(), options);
         QCOMPARE(r.steps.back().status, Status::Failed);
-        QVERIFY(QString::fromStdString(r.steps.back().message).contains(QStringLiteral("exited with 1")));
+        QVERIFY(QString::fromStdString(r.steps.back().message)
+                    .contains(QStringLiteral("exited with 1")));
         options.deployTarget = "missing";
         r = runPipeline(project(), options);
         QCOMPARE(r.steps.back().status, Status::Failed);
@@ -169,12 +194,16 @@ private Q_SLOTS:
 
     void brokenDeployConfig()
     {
-        write(m_project + QStringLiteral("/deploy.json"), "{\"targets\": [{\"name\": \"x\", \"folder\": \"/tmp\", \"command\": [\"true\"]},\n {\"name\": \"y\", \"command\": [\"a {nope}\"]}]}");
+        write(m_project + QStringLiteral("/deploy.json"),
+              "{\"targets\": [{\"name\": \"x\", \"folder\": \"/tmp\", \"command\": [\"true\"]},\n "
+              "{\"name\": \"y\", \"command\": [\"a {nope}\"]}]}");
         const DeployTargets targets = loadDeployTargets(project().deployConfigFiles());
         QCOMPARE(targets.diagnostics.size(), std::size_t(2));
-        QCOMPARE(targets.diagnostics[0].message, std::string("a deploy target needs either \"folder\" or \"command\""));
+        QCOMPARE(targets.diagnostics[0].message,
+                 std::string("a deploy target needs either \"folder\" or \"command\""));
         QCOMPARE(targets.diagnostics[1].line, 2);
-        QVERIFY(targets.diagnostics[1].message.find("unknown placeholder {nope}") != std::string::npos);
+        QVERIFY(targets.diagnostics[1].message.find("unknown placeholder {nope}") !=
+                std::string::npos);
         const PipelineResult r = runPipeline(project(), {});
         QCOMPARE(r.steps.back().step, PipelineStep::Deploy);
         QCOMPARE(r.steps.back().status, Status::Failed);
@@ -202,31 +231,39 @@ private Q_SLOTS:
         const PipelineResult generated = runPipeline(project(), options);
         QVERIFY(generated.ok());
         QCOMPARE(generated.steps.size(), std::size_t(2));
-        QVERIFY(QFileInfo::exists(project().glueFolder() + QStringLiteral("/python/pto_scale_gelu/__init__.py")));
-        QVERIFY(QFileInfo::exists(project().glueFolder() + QStringLiteral("/torch/CMakeLists.txt")));
+        QVERIFY(QFileInfo::exists(project().glueFolder() +
+                                  QStringLiteral("/python/pto_scale_gelu/__init__.py")));
+        QVERIFY(
+            QFileInfo::exists(project().glueFolder() + QStringLiteral("/torch/CMakeLists.txt")));
 
         const QString tolerances = m_project + QStringLiteral("/tolerances.json");
         write(tolerances, "{ \"min_cosine\": 2 }");
         options.stopAfter = PipelineStep::Verify;
         PipelineResult r = runPipeline(project(), options);
-        QCOMPARE(statuses(r), (std::vector<Status>{Status::Done, Status::Unchanged, Status::Failed}));
+        QCOMPARE(statuses(r),
+                 (std::vector<Status>{Status::Done, Status::Unchanged, Status::Failed}));
         QVERIFY(hasErrors(r.steps[2].diagnostics));
         QCOMPARE(QString::fromStdString(r.steps[2].diagnostics[0].file), tolerances);
         QCOMPARE(r.steps[2].diagnostics[0].line, 1);
         // scale_gelu names its criteria and its dtypes' bounds: the op's own tolerance wins.
-        write(tolerances, "{ \"criteria\": [\"cosine\"], \"min_cosine\": 0.5, \"bfloat16\": {\"rtol\": 0.5, \"atol\": 0.5} }");
+        write(tolerances, "{ \"criteria\": [\"cosine\"], \"min_cosine\": 0.5, \"bfloat16\": "
+                          "{\"rtol\": 0.5, \"atol\": 0.5} }");
         r = runPipeline(project(), options);
         QVERIFY(r.ok());
         QCOMPARE(r.verification.cases.at(0).caseName, std::string("small"));
-        QCOMPARE(r.verification.cases.at(0).outputs.at(0).verdict.rule, std::string("allclose(rtol=0.001, atol=0.001)"));
+        QCOMPARE(r.verification.cases.at(0).outputs.at(0).verdict.rule,
+                 std::string("allclose(rtol=0.001, atol=0.001)"));
         QFile::remove(tolerances);
     }
 
     void toleranceDefaultsFiles()
     {
         QTemporaryDir dir;
-        auto load = [](const std::string& text) { return loadToleranceDefaults(std::vector<ConfigText>{{"t.json", text}}); };
-        ToleranceDefaults d = load("{ \"float16\": {\"rtol\": 0.01, \"atol\": 0.02}, \"criteria\": [\"ratio\"], \"max_error_ratio\": 0.1 }");
+        auto load = [](const std::string& text) {
+            return loadToleranceDefaults(std::vector<ConfigText>{{"t.json", text}});
+        };
+        ToleranceDefaults d = load("{ \"float16\": {\"rtol\": 0.01, \"atol\": 0.02}, \"criteria\": "
+                                   "[\"ratio\"], \"max_error_ratio\": 0.1 }");
         QVERIFY(d.diagnostics.empty());
         QCOMPARE(d.tolerance.perDType.at(DType::Float16).atol, 0.02);
         ToleranceSpec own;
@@ -240,11 +277,16 @@ private Q_SLOTS:
         // The text the settings dialog writes reads back the same.
         QCOMPARE(toleranceJson(load(toleranceJson(merged)).tolerance), toleranceJson(merged));
         // Bad input: each is a diagnostic with its position, never an exception.
-        for (const char* bad : {"", "[1]", "{ \"float16\": 3 }", "{ \"float16\": {\"rtol\": -1, \"atol\": 0} }", "{ \"criteria\": [\"close\"] }",
-                                "{ \"min_cosine\": \"high\" }", "{ \"float16\": {\"rtol\": 1e999, \"atol\": 0} }", "{ \"float16\": {\"rtol\": 0.1"})
+        for (const char* bad :
+             {"", "[1]", "{ \"float16\": 3 }", "{ \"float16\": {\"rtol\": -1, \"atol\": 0} }",
+              "{ \"criteria\": [\"close\"] }", "{ \"min_cosine\": \"high\" }",
+              "{ \"float16\": {\"rtol\": 1e999, \"atol\": 0} }", "{ \"float16\": {\"rtol\": 0.1"})
             QVERIFY2(hasErrors(load(bad).diagnostics), bad);
-        QVERIFY(load("{ \"flaot16\": {} }").diagnostics.at(0).message.find("float16") != std::string::npos);
-        QVERIFY(loadToleranceDefaults(std::vector<std::string>{dir.filePath(QStringLiteral("none.json")).toStdString()}).diagnostics.empty());
+        QVERIFY(load("{ \"flaot16\": {} }").diagnostics.at(0).message.find("float16") !=
+                std::string::npos);
+        QVERIFY(loadToleranceDefaults(std::vector<std::string>{
+                                          dir.filePath(QStringLiteral("none.json")).toStdString()})
+                    .diagnostics.empty());
     }
 
     // Only folders named like run ids go, the oldest first.
@@ -253,15 +295,19 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString root = dir.path();
         for (int k = 0; k < 6; ++k) {
-            const QString run = root + QStringLiteral("/20261130-0000%1-ref").arg(k, 2, 10, QLatin1Char('0'));
-            QVERIFY(QDir().mkpath(run + QStringLiteral("/case"))); // made in order: modification times ascend (or tie, then names decide)
+            const QString run =
+                root + QStringLiteral("/20261130-0000%1-ref").arg(k, 2, 10, QLatin1Char('0'));
+            QVERIFY(
+                QDir().mkpath(run + QStringLiteral("/case"))); // made in order: modification times
+                                                               // ascend (or tie, then names decide)
         }
         QVERIFY(QDir().mkpath(root + QStringLiteral("/notes")));
         QCOMPARE(runfolder::pruneRuns(root.toStdString(), 4), 2);
         QStringList left = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         QCOMPARE(left.size(), 5);
         QVERIFY(left.contains(QStringLiteral("notes")));
-        QVERIFY(!left.contains(QStringLiteral("20261130-000000-ref")) && !left.contains(QStringLiteral("20261130-000001-ref")));
+        QVERIFY(!left.contains(QStringLiteral("20261130-000000-ref")) &&
+                !left.contains(QStringLiteral("20261130-000001-ref")));
         QCOMPARE(runfolder::pruneRuns(root.toStdString(), 4), 0);
         QCOMPARE(runfolder::pruneRuns((root + QStringLiteral("/missing")).toStdString(), 0), 0);
     }

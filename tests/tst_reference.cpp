@@ -1,20 +1,22 @@
 // The CPU reference compiled in-process: sample references against hand computations,
 // compile and signature errors at reference.py lines, runtime errors, caching, import forms.
 #include "reference/reference_program.h"
-#include "spec/op_spec_loader.h"
 #include "spec/inference.h"
+#include "spec/op_spec_loader.h"
 #include "tensor/case_inputs.h"
 
 #include <QFile>
 #include <QtTest>
-
 #include <cmath>
 
 using namespace ptowb;
 
 namespace {
 
-std::string projectDir(const char* name) { return std::string(PTOWB_SOURCE_DIR "/projects/") + name; }
+std::string projectDir(const char* name)
+{
+    return std::string(PTOWB_SOURCE_DIR "/projects/") + name;
+}
 
 std::string readAll(const std::string& path)
 {
@@ -38,7 +40,10 @@ QString firstDiagnostic(const ReferenceProgram::LoadResult& r)
 {
     if (r.diagnostics.empty()) return {};
     const Diagnostic& d = r.diagnostics[0];
-    return QStringLiteral("%1:%2 %3: %4").arg(d.line).arg(d.col).arg(QString::fromStdString(d.code), QString::fromStdString(d.message));
+    return QStringLiteral("%1:%2 %3: %4")
+        .arg(d.line)
+        .arg(d.col)
+        .arg(QString::fromStdString(d.code), QString::fromStdString(d.message));
 }
 
 struct CaseRun
@@ -59,12 +64,17 @@ CaseRun runCase(const OpSpec& spec, const char* project, std::size_t caseIndex)
     if (auto* e = std::get_if<std::string>(&result)) qFatal("reference failed: %s", e->c_str());
     run.outputs = std::get<std::vector<Tensor>>(result);
     std::vector<rules::TensorInfo> infos;
-    for (const auto& t : run.inputs) infos.push_back({t.shape(), t.dtype()});
-    run.expectedOutputs = std::get<std::vector<InferredOutput>>(inferOutputs(spec, infos, c.params));
+    for (const auto& t : run.inputs)
+        infos.push_back({t.shape(), t.dtype()});
+    run.expectedOutputs =
+        std::get<std::vector<InferredOutput>>(inferOutputs(spec, infos, c.params));
     return run;
 }
 
-double tolerance(DType d) { return d == DType::Float16 ? 2e-3 : d == DType::BFloat16 ? 1e-2 : 1e-5; }
+double tolerance(DType d)
+{
+    return d == DType::Float16 ? 2e-3 : d == DType::BFloat16 ? 1e-2 : 1e-5;
+}
 
 } // namespace
 
@@ -87,9 +97,12 @@ private slots:
             for (std::int64_t i = 0; i < y.shape()[0]; ++i)
                 for (std::int64_t j = 0; j < channels; ++j) {
                     const double v = x.at(i * x.shape()[1] + j);
-                    const double g = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))) * scale;
+                    const double g =
+                        0.5 * v *
+                        (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))) * scale;
                     const double got = y.at(i * channels + j);
-                    QVERIFY2(std::fabs(got - g) <= tolerance(y.dtype()) * (1 + std::fabs(g)), qPrintable(QString::number(got) + " vs " + QString::number(g)));
+                    QVERIFY2(std::fabs(got - g) <= tolerance(y.dtype()) * (1 + std::fabs(g)),
+                             qPrintable(QString::number(got) + " vs " + QString::number(g)));
                 }
         }
     }
@@ -106,11 +119,14 @@ private slots:
             const std::int64_t rows = x.shape()[0], cols = x.shape()[1];
             for (std::int64_t i = 0; i < rows; ++i) {
                 double m = -HUGE_VAL, sum = 0;
-                for (std::int64_t j = 0; j < cols; ++j) m = std::max(m, x.at(i * cols + j));
-                for (std::int64_t j = 0; j < cols; ++j) sum += std::exp(x.at(i * cols + j) - m);
+                for (std::int64_t j = 0; j < cols; ++j)
+                    m = std::max(m, x.at(i * cols + j));
+                for (std::int64_t j = 0; j < cols; ++j)
+                    sum += std::exp(x.at(i * cols + j) - m);
                 for (std::int64_t j = 0; j < cols; ++j) {
                     const double want = std::exp(x.at(i * cols + j) - m) / sum;
-                    QVERIFY(std::fabs(y.at(i * cols + j) - want) <= tolerance(y.dtype()) * (1e-3 + want));
+                    QVERIFY(std::fabs(y.at(i * cols + j) - want) <=
+                            tolerance(y.dtype()) * (1e-3 + want));
                 }
             }
         }
@@ -130,7 +146,8 @@ private slots:
             for (std::int64_t i = 0; i < m; ++i)
                 for (std::int64_t j = 0; j < n; ++j) {
                     double acc = bias.at(j);
-                    for (std::int64_t p = 0; p < k; ++p) acc += a.at(i * k + p) * (transB ? b.at(j * k + p) : b.at(p * n + j));
+                    for (std::int64_t p = 0; p < k; ++p)
+                        acc += a.at(i * k + p) * (transB ? b.at(j * k + p) : b.at(p * n + j));
                     QVERIFY(std::fabs(y.at(i * n + j) - acc) <= 1e-4 * (1 + std::fabs(acc)));
                 }
         }
@@ -140,12 +157,18 @@ private slots:
     {
         QTest::addColumn<QString>("source");
         QTest::addColumn<QString>("expected");
-        const QString head = QStringLiteral("import torch\nfrom torch import Tensor\n\n\ndef softmax_reference(x: Tensor) -> Tensor:\n");
-        QTest::newRow("unknown op") << head + "    y = torch.not_an_op(x)\n    return y\n" << "6:9 reference.compile";
-        QTest::newRow("syntax") << head + "    y = (x + \n    return y\n" << "7:5 reference.compile";
-        QTest::newRow("undefined name") << head + "    return x * undefined_thing\n" << "6:16 reference.compile";
-        QTest::newRow("type error") << head + "    return x + 'a'\n" << "6:12 reference.compile";
-        QTest::newRow("wrong function") << QStringLiteral("def other(x):\n    return x\n") << "1:1 reference.missing-function";
+        const QString head = QStringLiteral("import torch\nfrom torch import Tensor\n\n\ndef "
+                                            "softmax_reference(x: Tensor) -> Tensor:\n");
+        QTest::newRow("unknown op") << head + "    y = torch.not_an_op(x)\n    return y\n"
+                                    << "6:9 reference.compile";
+        QTest::newRow("syntax") << head + "    y = (x + \n    return y\n"
+                                << "7:5 reference.compile";
+        QTest::newRow("undefined name") << head + "    return x * undefined_thing\n"
+                                        << "6:16 reference.compile";
+        QTest::newRow("type error") << head + "    return x + 'a'\n"
+                                    << "6:12 reference.compile";
+        QTest::newRow("wrong function")
+            << QStringLiteral("def other(x):\n    return x\n") << "1:1 reference.missing-function";
     }
 
     void compileErrorsPointAtReferenceLines()
@@ -164,34 +187,47 @@ private slots:
     void unknownTorchFunctionSuggestsTheRightOne()
     {
         const OpSpec spec = loadSpec("softmax");
-        const auto r = loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> Tensor:\n    return torch.sofmax(x, -1)\n");
-        QCOMPARE(firstDiagnostic(r), QStringLiteral("3:12 reference.compile: unknown torch function 'sofmax'; did you mean 'softmax' or 'fmax'?"));
+        const auto r = loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> "
+                                           "Tensor:\n    return torch.sofmax(x, -1)\n");
+        QCOMPARE(firstDiagnostic(r),
+                 QStringLiteral("3:12 reference.compile: unknown torch function 'sofmax'; did you "
+                                "mean 'softmax' or 'fmax'?"));
     }
 
     void signatureChecks()
     {
         const OpSpec spec = loadSpec("scale_gelu");
-        auto diag = [&](const char* source) { return firstDiagnostic(loadReference(spec, source)); };
-        QVERIFY(diag("def scale_gelu_reference(x: Tensor, scale: float, channels: int, extra: int) -> Tensor:\n    return x\n")
+        auto diag = [&](const char* source) {
+            return firstDiagnostic(loadReference(spec, source));
+        };
+        QVERIFY(diag("def scale_gelu_reference(x: Tensor, scale: float, channels: int, extra: int) "
+                     "-> Tensor:\n    return x\n")
                     .contains("'extra' is neither an input nor a parameter"));
-        QVERIFY(diag("def scale_gelu_reference(scale: float, channels: int) -> Tensor:\n    return torch.zeros([1])\n")
+        QVERIFY(diag("def scale_gelu_reference(scale: float, channels: int) -> Tensor:\n    return "
+                     "torch.zeros([1])\n")
                     .contains("no argument for input 'x'"));
-        QVERIFY(diag("def scale_gelu_reference(x: Tensor, scale: int, channels: int) -> Tensor:\n    return x\n")
+        QVERIFY(diag("def scale_gelu_reference(x: Tensor, scale: int, channels: int) -> Tensor:\n  "
+                     "  return x\n")
                     .contains("'scale' is a float parameter, but is annotated int"));
-        QVERIFY(diag("def scale_gelu_reference(x: int, scale: float, channels: int) -> Tensor:\n    return torch.zeros([1])\n")
+        QVERIFY(diag("def scale_gelu_reference(x: int, scale: float, channels: int) -> Tensor:\n   "
+                     " return torch.zeros([1])\n")
                     .contains("must be annotated Tensor"));
-        const QString tuple = diag("def scale_gelu_reference(x: Tensor, scale: float, channels: int):\n    y = x * scale\n    return y, y\n");
+        const QString tuple = diag("def scale_gelu_reference(x: Tensor, scale: float, channels: "
+                                   "int):\n    y = x * scale\n    return y, y\n");
         QVERIFY2(tuple.startsWith("3:1 reference.return-type"), qPrintable(tuple));
         QVERIFY(tuple.contains("must return a Tensor"));
         // Arguments bind by name, in any order; unused parameters are fine.
-        const auto reordered = loadReference(spec, "def scale_gelu_reference(channels: int, x: Tensor) -> Tensor:\n    return x[:, :channels]\n");
+        const auto reordered =
+            loadReference(spec, "def scale_gelu_reference(channels: int, x: Tensor) -> Tensor:\n   "
+                                " return x[:, :channels]\n");
         QVERIFY2(reordered.program, qPrintable(firstDiagnostic(reordered)));
     }
 
     void runtimeErrorsAreValues()
     {
         const OpSpec spec = loadSpec("softmax");
-        const auto r = loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> Tensor:\n    return torch.matmul(x, x)\n");
+        const auto r = loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> "
+                                           "Tensor:\n    return torch.matmul(x, x)\n");
         QVERIFY(r.program);
         const Tensor x(DType::Float32, {2, 3});
         const std::vector<Tensor> inputs{x};
@@ -206,10 +242,17 @@ private slots:
     {
         const OpSpec spec = loadSpec("softmax");
         const char* sources[] = {
-            "import torch.nn.functional as F\nimport torch\ndef softmax_reference(x: Tensor) -> Tensor:\n    return F.softmax(x.to(torch.float32), -1).to(x.dtype)\n",
-            "from torch.nn.functional import softmax as sm\nfrom torch import float32\ndef softmax_reference(x: Tensor) -> Tensor:\n    return sm(x.to(float32), -1).to(x.dtype)\n",
-            "from torch.nn import functional\nimport torch\ndef softmax_reference(x: torch.Tensor) -> torch.Tensor:\n    return functional.softmax(x.double(), -1).to(x.dtype)\n",
-            "from typing import (\n    List,\n    Optional)\nimport math\nimport torch\ndef softmax_reference(x: Tensor) -> Tensor:\n    e = torch.exp(x.float() * math.e / math.e - torch.amax(x.float(), -1, True))\n    return (e / e.sum(-1, keepdim=True)).to(x.dtype)\n",
+            "import torch.nn.functional as F\nimport torch\ndef softmax_reference(x: Tensor) -> "
+            "Tensor:\n    return F.softmax(x.to(torch.float32), -1).to(x.dtype)\n",
+            "from torch.nn.functional import softmax as sm\nfrom torch import float32\ndef "
+            "softmax_reference(x: Tensor) -> Tensor:\n    return sm(x.to(float32), "
+            "-1).to(x.dtype)\n",
+            "from torch.nn import functional\nimport torch\ndef softmax_reference(x: torch.Tensor) "
+            "-> torch.Tensor:\n    return functional.softmax(x.double(), -1).to(x.dtype)\n",
+            "from typing import (\n    List,\n    Optional)\nimport math\nimport torch\ndef "
+            "softmax_reference(x: Tensor) -> Tensor:\n    e = torch.exp(x.float() * math.e / "
+            "math.e - torch.amax(x.float(), -1, True))\n    return (e / e.sum(-1, "
+            "keepdim=True)).to(x.dtype)\n",
         };
         Tensor x(DType::Float32, {1, 3});
         x.set(0, 1.0);
@@ -228,7 +271,8 @@ private slots:
     void compiledOnceByContent()
     {
         const OpSpec spec = loadSpec("matmul_bias");
-        const std::string source = readAll(projectDir("matmul_bias") + "/reference.py") + "\n# cache probe\n";
+        const std::string source =
+            readAll(projectDir("matmul_bias") + "/reference.py") + "\n# cache probe\n";
         const int before = ReferenceProgram::compilationCount();
         QVERIFY(loadReference(spec, source).program);
         QVERIFY(loadReference(spec, source).program);
@@ -240,10 +284,15 @@ private slots:
     void stripImportsKeepsLines()
     {
         std::vector<std::pair<std::string, std::string>> aliases;
-        const std::string out = stripImports("import torch\nimport torch.nn.functional as F, math\nfrom a.b import (c,\n d as e)\nx = 1\n", aliases);
+        const std::string out = stripImports("import torch\nimport torch.nn.functional as F, "
+                                             "math\nfrom a.b import (c,\n d as e)\nx = 1\n",
+                                             aliases);
         QCOMPARE(out, std::string("\n\n\n\nx = 1\n"));
-        const std::vector<std::pair<std::string, std::string>> want{
-            {"torch", "torch"}, {"F", "torch.nn.functional"}, {"math", "math"}, {"c", "a.b.c"}, {"e", "a.b.d"}};
+        const std::vector<std::pair<std::string, std::string>> want{{"torch", "torch"},
+                                                                    {"F", "torch.nn.functional"},
+                                                                    {"math", "math"},
+                                                                    {"c", "a.b.c"},
+                                                                    {"e", "a.b.d"}};
         QCOMPARE(aliases, want);
     }
 };

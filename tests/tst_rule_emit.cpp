@@ -80,17 +80,21 @@ QByteArray compileAndRun(const std::string& source, const QStringList& extra, QS
     // The build's own flags: a sanitizer build's runtime library needs its runtime linked in.
     const QStringList flags = QStringLiteral(PTOWB_CXX_FLAGS).split(' ', Qt::SkipEmptyParts);
     QProcess compiler;
-    compiler.start(QStringLiteral(PTOWB_CXX), flags + QStringList{"-std=c++20", file.fileName()} + extra + QStringList{"-o", dir.filePath("program")});
+    compiler.start(QStringLiteral(PTOWB_CXX), flags + QStringList{"-std=c++20", file.fileName()} +
+                                                  extra +
+                                                  QStringList{"-o", dir.filePath("program")});
     if (!compiler.waitForFinished(300000) || compiler.exitCode() != 0)
         return error = QString::fromUtf8(compiler.readAllStandardError().left(4000)), QByteArray();
     QProcess run;
     run.start(dir.filePath("program"));
-    if (!run.waitForFinished(30000) || run.exitCode() != 0) return error = "the program failed", QByteArray();
+    if (!run.waitForFinished(30000) || run.exitCode() != 0)
+        return error = "the program failed", QByteArray();
     return run.readAllStandardOutput();
 }
 
 // Every rule of the table that compiles, with the evaluator's answer and its emitted form.
-template <class Emit> std::vector<Emitted> emitTable(const testing::Fixture& fixture, Emit emitRule, bool skipOverflow)
+template <class Emit>
+std::vector<Emitted> emitTable(const testing::Fixture& fixture, Emit emitRule, bool skipOverflow)
 {
     std::vector<Emitted> cases;
     for (const auto& [rule, expected] : testing::ruleTable()) {
@@ -98,8 +102,12 @@ template <class Emit> std::vector<Emitted> emitTable(const testing::Fixture& fix
         if (!std::holds_alternative<Rule>(compiled)) continue; // emitters only see checked rules
         const Rule& r = std::get<Rule>(compiled);
         auto value = r.evaluate({fixture.inputs, fixture.params});
-        if (auto* e = std::get_if<RuleError>(&value); e && skipOverflow && e->code == "rule.overflow") continue;
-        const QString want = std::holds_alternative<Value>(value) ? QString::fromStdString(std::get<Value>(value).toString()) : QStringLiteral("error");
+        if (auto* e = std::get_if<RuleError>(&value);
+            e && skipOverflow && e->code == "rule.overflow")
+            continue;
+        const QString want = std::holds_alternative<Value>(value)
+                                 ? QString::fromStdString(std::get<Value>(value).toString())
+                                 : QStringLiteral("error");
         Emitted item;
         item.rule = QString::fromUtf8(rule);
         item.expected = want;
@@ -122,15 +130,18 @@ private slots:
         testing::Fixture fixture;
         codegen::PythonNames names;
         names.inputs = fixture.scope.inputs;
-        for (const auto& p : fixture.scope.params) names.params.push_back(p.name);
+        for (const auto& p : fixture.scope.params)
+            names.params.push_back(p.name);
 
         // Python ints do not overflow, so the overflow rows are the C++ test's.
-        const std::vector<Emitted> cases = emitTable(fixture, [&](const Node& root) { return codegen::emitPython(root, names); }, true);
+        const std::vector<Emitted> cases = emitTable(
+            fixture, [&](const Node& root) { return codegen::emitPython(root, names); }, true);
         QVERIFY(cases.size() > 150);
 
         std::string script = codegen::pythonRulePrelude() + kTestContext;
         for (const Emitted& c : cases)
-            script += "try:\n    print(fmt(" + c.python + "))\nexcept Exception as _e:\n    print('error')\n";
+            script += "try:\n    print(fmt(" + c.python +
+                      "))\nexcept Exception as _e:\n    print('error')\n";
         QTemporaryDir dir;
         QFile file(dir.filePath("rules.py"));
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -140,13 +151,15 @@ private slots:
         p.start(QString::fromLatin1(kPython), {file.fileName()});
         QVERIFY(p.waitForFinished(60000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
-        const QStringList lines = QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+        const QStringList lines =
+            QString::fromUtf8(p.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), int(cases.size()));
         int checked = 0;
         for (std::size_t k = 0; k < cases.size(); ++k) {
             QVERIFY2(lines[int(k)] == cases[k].expected,
                      qPrintable(QStringLiteral("%1\n  python: %2\n  gives %3, the evaluator %4")
-                                    .arg(cases[k].rule, QString::fromStdString(cases[k].python), lines[int(k)], cases[k].expected)));
+                                    .arg(cases[k].rule, QString::fromStdString(cases[k].python),
+                                         lines[int(k)], cases[k].expected)));
             ++checked;
         }
         qInfo("%d rules agree", checked);
@@ -157,8 +170,10 @@ private slots:
         testing::Fixture fixture;
         codegen::CppNames names;
         names.inputs = fixture.scope.inputs;
-        for (const auto& p : fixture.scope.params) names.params.push_back(p.name);
-        const std::vector<Emitted> cases = emitTable(fixture, [&](const Node& root) { return codegen::emitCpp(root, names); }, false);
+        for (const auto& p : fixture.scope.params)
+            names.params.push_back(p.name);
+        const std::vector<Emitted> cases = emitTable(
+            fixture, [&](const Node& root) { return codegen::emitCpp(root, names); }, false);
         std::string program = R"CPP(
 #include "rules/emitted_support.h"
 #include "rules/rule_value.h"
@@ -190,17 +205,21 @@ int main()
     const std::vector<double> weights{0.5, 1.5};
 )CPP";
         for (const Emitted& c : cases)
-            program += "    try { std::cout << fmt(" + c.python + ") << '\\n'; } catch (const std::exception&) { std::cout << \"error\\n\"; }\n";
+            program +=
+                "    try { std::cout << fmt(" + c.python +
+                ") << '\\n'; } catch (const std::exception&) { std::cout << \"error\\n\"; }\n";
         program += "    return 0;\n}\n";
         QString error;
-        const QByteArray output = compileAndRun(program, {"-O0", "-I" PTOWB_SOURCE_DIR "/core", PTOWB_RUNTIME_LIB}, error);
+        const QByteArray output = compileAndRun(
+            program, {"-O0", "-I" PTOWB_SOURCE_DIR "/core", PTOWB_RUNTIME_LIB}, error);
         QVERIFY2(error.isEmpty(), qPrintable(error));
         const QStringList lines = QString::fromUtf8(output).split('\n', Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), int(cases.size()));
         for (std::size_t k = 0; k < cases.size(); ++k)
             QVERIFY2(lines[int(k)] == cases[k].expected,
                      qPrintable(QStringLiteral("%1\n  C++: %2\n  gives %3, the evaluator %4")
-                                    .arg(cases[k].rule, QString::fromStdString(cases[k].python), lines[int(k)], cases[k].expected)));
+                                    .arg(cases[k].rule, QString::fromStdString(cases[k].python),
+                                         lines[int(k)], cases[k].expected)));
         qInfo("%d rules agree", int(cases.size()));
     }
 
@@ -216,7 +235,8 @@ int main()
                                                "\xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x98\x80",
                                                "'); import os; os.system('false'); ('"};
         std::string script = "import sys\nvalues = [\n";
-        for (const auto& text : hostile) script += "    " + codegen::pythonStringLiteral(text) + ",\n";
+        for (const auto& text : hostile)
+            script += "    " + codegen::pythonStringLiteral(text) + ",\n";
         script += "]\nsys.stdout.buffer.write(b'\\0'.join(v.encode('utf-8') for v in values))\n";
         QProcess p;
         p.start(QString::fromLatin1(kPython), {"-c", QString::fromStdString(script)});
@@ -224,19 +244,23 @@ int main()
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QList<QByteArray> back = p.readAllStandardOutput().split('\0');
         QCOMPARE(back.size(), int(hostile.size()));
-        for (std::size_t k = 0; k < hostile.size(); ++k) QCOMPARE(back[int(k)].toStdString(), hostile[k]);
+        for (std::size_t k = 0; k < hostile.size(); ++k)
+            QCOMPARE(back[int(k)].toStdString(), hostile[k]);
 
         // The same strings through the C++ literal, compiled and printed back.
-        std::string program = "#include <iostream>\n#include <string>\n// " + std::string("*/ /* comment-breaking text lives in literals only") +
+        std::string program = "#include <iostream>\n#include <string>\n// " +
+                              std::string("*/ /* comment-breaking text lives in literals only") +
                               "\nint main()\n{\n";
-        for (const auto& text : hostile) program += "    std::cout << " + codegen::cppStringLiteral(text) + " << '\\0';\n";
+        for (const auto& text : hostile)
+            program += "    std::cout << " + codegen::cppStringLiteral(text) + " << '\\0';\n";
         program += "}\n";
         QString error;
         QList<QByteArray> printed = compileAndRun(program, {"-Wall", "-Werror"}, error).split('\0');
         QVERIFY2(error.isEmpty(), qPrintable(error));
         printed.removeLast(); // after the final separator
         QCOMPARE(printed.size(), int(hostile.size()));
-        for (std::size_t k = 0; k < hostile.size(); ++k) QCOMPARE(printed[int(k)].toStdString(), hostile[k]);
+        for (std::size_t k = 0; k < hostile.size(); ++k)
+            QCOMPARE(printed[int(k)].toStdString(), hostile[k]);
     }
 };
 

@@ -1,14 +1,13 @@
 // Table-driven tests of the rule language: parse, check and evaluate, with errors as values.
+#include "rule_table.h"
 #include "rules/rule.h"
 #include "rules/rule_parser.h"
 #include "rules/shape_functions.h"
-#include "rule_table.h"
 
 #include <QtTest>
 
 using namespace ptowb;
 using namespace ptowb::rules;
-
 
 class TestRules : public QObject
 {
@@ -17,7 +16,10 @@ class TestRules : public QObject
 private:
     testing::Fixture m_fixture;
 
-    static void row(const char* rule, const char* expected) { QTest::newRow(rule) << QString::fromUtf8(rule) << QString::fromUtf8(expected); }
+    static void row(const char* rule, const char* expected)
+    {
+        QTest::newRow(rule) << QString::fromUtf8(rule) << QString::fromUtf8(expected);
+    }
 
 private slots:
     void evaluate_data();
@@ -37,7 +39,8 @@ void TestRules::evaluate_data()
     QTest::addColumn<QString>("rule");
     QTest::addColumn<QString>("expected");
 
-    for (const auto& [rule, expected] : testing::ruleTable()) row(rule, expected);
+    for (const auto& [rule, expected] : testing::ruleTable())
+        row(rule, expected);
 }
 
 void TestRules::evaluate()
@@ -51,15 +54,20 @@ void TestRules::errorMessages()
 {
     auto message = [&](const char* text) {
         auto compiled = Rule::compile(text, m_fixture.scope);
-        if (auto* errors = std::get_if<std::vector<RuleError>>(&compiled)) return QString::fromStdString(errors->front().message);
+        if (auto* errors = std::get_if<std::vector<RuleError>>(&compiled))
+            return QString::fromStdString(errors->front().message);
         auto result = std::get<Rule>(compiled).evaluate({m_fixture.inputs, m_fixture.params});
         if (auto* e = std::get_if<RuleError>(&result)) return QString::fromStdString(e->message);
         return QString();
     };
-    QCOMPARE(message("chanels"), QStringLiteral("unknown name 'chanels'; did you mean 'channels'?"));
-    QCOMPARE(message("x.shap"), QStringLiteral("tensors have no attribute 'shap'; did you mean 'shape'? (available: shape, rank, dtype, numel)"));
-    QCOMPARE(message("brodcast([1], [2])"), QStringLiteral("unknown function 'brodcast'; did you mean 'broadcast'?"));
-    QCOMPARE(message("x.shape[2]"), QStringLiteral("index 2 is out of range for a list of length 2"));
+    QCOMPARE(message("chanels"),
+             QStringLiteral("unknown name 'chanels'; did you mean 'channels'?"));
+    QCOMPARE(message("x.shap"), QStringLiteral("tensors have no attribute 'shap'; did you mean "
+                                               "'shape'? (available: shape, rank, dtype, numel)"));
+    QCOMPARE(message("brodcast([1], [2])"),
+             QStringLiteral("unknown function 'brodcast'; did you mean 'broadcast'?"));
+    QCOMPARE(message("x.shape[2]"),
+             QStringLiteral("index 2 is out of range for a list of length 2"));
     QVERIFY(message("broadcast([4, 3], [5])").contains(QStringLiteral("cannot broadcast [5]")));
     QVERIFY(message("matmul_shape([4, 8], [7, 16])").contains(QStringLiteral("k = 8")));
     QVERIFY(message("reduce(x.shape, 2, False)").contains(QStringLiteral("allowed -2..1")));
@@ -108,13 +116,20 @@ void TestRules::staticTypes_data()
 {
     QTest::addColumn<QString>("rule");
     QTest::addColumn<QString>("type");
-    QTest::newRow("shape") << "[x.shape[0], channels]" << "shape";
-    QTest::newRow("dtype") << "promote(x.dtype, v.dtype)" << "dtype";
-    QTest::newRow("bool") << "1 <= channels <= 3" << "bool";
-    QTest::newRow("float") << "scale * 2" << "float";
-    QTest::newRow("int") << "x.numel // 2" << "int";
-    QTest::newRow("float list") << "weights" << "float list";
-    QTest::newRow("str") << "mode" << "str";
+    QTest::newRow("shape") << "[x.shape[0], channels]"
+                           << "shape";
+    QTest::newRow("dtype") << "promote(x.dtype, v.dtype)"
+                           << "dtype";
+    QTest::newRow("bool") << "1 <= channels <= 3"
+                          << "bool";
+    QTest::newRow("float") << "scale * 2"
+                           << "float";
+    QTest::newRow("int") << "x.numel // 2"
+                         << "int";
+    QTest::newRow("float list") << "weights"
+                                << "float list";
+    QTest::newRow("str") << "mode"
+                         << "str";
 }
 
 void TestRules::staticTypes()
@@ -155,7 +170,9 @@ void TestRules::resolvedTreeForEmitters()
 void TestRules::shapeFunctionsDirect()
 {
     using shapefn::Shape;
-    auto ok = [](const shapefn::ShapeResult& r) { return std::holds_alternative<Shape>(r) ? std::get<Shape>(r) : Shape{-99}; };
+    auto ok = [](const shapefn::ShapeResult& r) {
+        return std::holds_alternative<Shape>(r) ? std::get<Shape>(r) : Shape{-99};
+    };
     const Shape shapes[] = {{3, 1, 5}, {4, 1}};
     QCOMPARE(ok(shapefn::broadcast(shapes)), (Shape{3, 4, 5}));
     QCOMPARE(ok(shapefn::matmul({5, 2, 3}, {3, 4}, false, false)), (Shape{5, 2, 4}));

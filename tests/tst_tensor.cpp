@@ -7,7 +7,6 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
 #include <cmath>
 #include <fstream>
 
@@ -21,14 +20,18 @@ std::string bytesOf(const std::string& path)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-void writeBytes(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+void writeBytes(const std::string& path, const std::string& bytes)
+{
+    std::ofstream(path, std::ios::binary) << bytes;
+}
 
 // A v1.0 file with the given header dict and payload.
 std::string npyFile(const std::string& dict, const std::string& payload, int version = 1)
 {
     std::string header = dict;
     const std::size_t prefix = version == 1 ? 10 : 12;
-    while ((prefix + header.size() + 1) % 64) header += ' ';
+    while ((prefix + header.size() + 1) % 64)
+        header += ' ';
     header += '\n';
     std::string file = "\x93NUMPY";
     file += char(version);
@@ -46,7 +49,8 @@ std::string npyFile(const std::string& dict, const std::string& payload, int ver
 QString readError(const std::string& bytes)
 {
     auto r = parseNpy({reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()});
-    return std::holds_alternative<std::string>(r) ? QString::fromStdString(std::get<std::string>(r)) : QString();
+    return std::holds_alternative<std::string>(r) ? QString::fromStdString(std::get<std::string>(r))
+                                                  : QString();
 }
 
 const char* kDebianPython = "/usr/bin/python3";
@@ -64,18 +68,22 @@ private slots:
         for (std::uint32_t b = 0; b < 65536; ++b) {
             const float f = half::fp16ToFloat(std::uint16_t(b));
             const std::uint16_t back = half::floatToFp16(f);
-            if (std::isnan(f)) QVERIFY(std::isnan(half::fp16ToFloat(back)));
-            else QCOMPARE(back, std::uint16_t(b));
+            if (std::isnan(f))
+                QVERIFY(std::isnan(half::fp16ToFloat(back)));
+            else
+                QCOMPARE(back, std::uint16_t(b));
         }
         QCOMPARE(half::fp16ToFloat(0x3c00), 1.0f);
         QCOMPARE(half::fp16ToFloat(0x0001), std::ldexp(1.0f, -24));
         QCOMPARE(half::floatToFp16(65504.0f), std::uint16_t(0x7bff));
         QCOMPARE(half::floatToFp16(65520.0f), std::uint16_t(0x7c00)); // rounds to infinity
-        QCOMPARE(half::floatToFp16(1.0f + std::ldexp(1.0f, -11)), std::uint16_t(0x3c00)); // tie to even
+        QCOMPARE(half::floatToFp16(1.0f + std::ldexp(1.0f, -11)),
+                 std::uint16_t(0x3c00)); // tie to even
         QCOMPARE(half::floatToFp16(1.0f + 3 * std::ldexp(1.0f, -11)), std::uint16_t(0x3c02));
         QCOMPARE(half::floatToBf16(1.0f), std::uint16_t(0x3f80));
         QCOMPARE(half::bf16ToFloat(0x3f80), 1.0f);
-        QCOMPARE(half::floatToBf16(1.0f + std::ldexp(1.0f, -8)), std::uint16_t(0x3f80)); // tie to even
+        QCOMPARE(half::floatToBf16(1.0f + std::ldexp(1.0f, -8)),
+                 std::uint16_t(0x3f80)); // tie to even
         QVERIFY(std::isnan(half::bf16ToFloat(half::floatToBf16(std::nanf("")))));
     }
 
@@ -84,11 +92,18 @@ private slots:
         QTemporaryDir dir;
         for (const auto& info : allDTypes()) {
             Tensor t(info.dtype, {3, 5});
-            for (std::int64_t k = 0; k < t.numel(); ++k) t.set(k, info.kind == DTypeKind::Bool ? k % 2 : double(k) - 4.5 * (info.kind == DTypeKind::Floating));
-            const std::string path = dir.filePath(QString::fromLatin1(info.name.data(), int(info.name.size())) + ".npy").toStdString();
+            for (std::int64_t k = 0; k < t.numel(); ++k)
+                t.set(k, info.kind == DTypeKind::Bool
+                             ? k % 2
+                             : double(k) - 4.5 * (info.kind == DTypeKind::Floating));
+            const std::string path =
+                dir.filePath(QString::fromLatin1(info.name.data(), int(info.name.size())) + ".npy")
+                    .toStdString();
             QCOMPARE(writeNpy(path, t), std::string());
             auto read = readNpy(path);
-            QVERIFY2(std::holds_alternative<Tensor>(read), std::holds_alternative<std::string>(read) ? std::get<std::string>(read).c_str() : "");
+            QVERIFY2(std::holds_alternative<Tensor>(read), std::holds_alternative<std::string>(read)
+                                                               ? std::get<std::string>(read).c_str()
+                                                               : "");
             const Tensor& back = std::get<Tensor>(read);
             QCOMPARE(back.dtype(), info.dtype);
             QCOMPARE(back.shape(), t.shape());
@@ -96,7 +111,9 @@ private slots:
             QCOMPARE(bytesOf(path).size() % 64, t.byteSize() % 64); // header padded to 64 bytes
         }
         // Scalars and empty tensors.
-        for (const std::vector<std::int64_t>& shape : {std::vector<std::int64_t>{}, std::vector<std::int64_t>{0, 4}, std::vector<std::int64_t>{7}}) {
+        for (const std::vector<std::int64_t>& shape :
+             {std::vector<std::int64_t>{}, std::vector<std::int64_t>{0, 4},
+              std::vector<std::int64_t>{7}}) {
             const std::string path = dir.filePath("s.npy").toStdString();
             QCOMPARE(writeNpy(path, Tensor(DType::Float32, shape)), std::string());
             QCOMPARE(std::get<Tensor>(readNpy(path)).shape(), shape);
@@ -114,8 +131,10 @@ private slots:
             "    np.save(d + '/' + t + '.npy', (np.arange(24).reshape(2, 3, 4) % 7).astype(t))\n"
             "np.save(d + '/v2.npy', np.zeros((2, 2), 'f4'), allow_pickle=False)\n"
             "from numpy.lib import format as fmt\n"
-            "with open(d + '/v3.npy', 'wb') as f: fmt.write_array(f, np.ones(5, 'f4'), version=(3, 0))\n"
-            "with open(d + '/v2b.npy', 'wb') as f: fmt.write_array(f, np.ones(5, 'f8'), version=(2, 0))\n"
+            "with open(d + '/v3.npy', 'wb') as f: fmt.write_array(f, np.ones(5, 'f4'), version=(3, "
+            "0))\n"
+            "with open(d + '/v2b.npy', 'wb') as f: fmt.write_array(f, np.ones(5, 'f8'), "
+            "version=(2, 0))\n"
             "np.save(d + '/big_endian.npy', np.ones(3, '>f4'))\n"
             "np.save(d + '/fortran.npy', np.asfortranarray(np.ones((2, 3), 'f4')))\n"
             "np.save(d + '/object.npy', np.array([1, 'a'], dtype=object), allow_pickle=True)\n"
@@ -123,17 +142,22 @@ private slots:
         QProcess p;
         p.start(QString::fromLatin1(kDebianPython), {"-c", script, dir.path()});
         QVERIFY(p.waitForFinished(60000));
-        if (p.exitCode() != 0) QSKIP(qPrintable("numpy is unavailable: " + p.readAllStandardError()));
+        if (p.exitCode() != 0)
+            QSKIP(qPrintable("numpy is unavailable: " + p.readAllStandardError()));
         for (const char* t : {"f2", "f4", "f8", "i1", "i2", "i4", "i8", "u1", "?"}) {
             auto r = readNpy(dir.filePath(QString::fromLatin1(t) + ".npy").toStdString());
             QVERIFY2(std::holds_alternative<Tensor>(r), t);
             const Tensor& x = std::get<Tensor>(r);
             QCOMPARE(x.shape(), (std::vector<std::int64_t>{2, 3, 4}));
-            for (std::int64_t k = 0; k < 24; ++k) QCOMPARE(x.at(k), std::string(t) == "?" ? double(k % 7 != 0) : double(k % 7));
+            for (std::int64_t k = 0; k < 24; ++k)
+                QCOMPARE(x.at(k), std::string(t) == "?" ? double(k % 7 != 0) : double(k % 7));
         }
         QVERIFY(std::holds_alternative<Tensor>(readNpy(dir.filePath("v3.npy").toStdString())));
         QCOMPARE(std::get<Tensor>(readNpy(dir.filePath("v2b.npy").toStdString())).at(4), 1.0);
-        auto error = [&](const char* f) { return QString::fromStdString(std::get<std::string>(readNpy(dir.filePath(f).toStdString()))); };
+        auto error = [&](const char* f) {
+            return QString::fromStdString(
+                std::get<std::string>(readNpy(dir.filePath(f).toStdString())));
+        };
         QVERIFY(error("big_endian.npy").contains("big-endian"));
         QVERIFY(error("fortran.npy").contains("Fortran"));
         QVERIFY(error("object.npy").contains("object arrays"));
@@ -147,24 +171,44 @@ private slots:
         const std::string good = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), }";
         const std::string payload(16, '\0');
         auto row = [](const char* name, const std::string& bytes, const char* expected) {
-            QTest::newRow(name) << QByteArray(bytes.data(), int(bytes.size())) << QString::fromLatin1(expected);
+            QTest::newRow(name) << QByteArray(bytes.data(), int(bytes.size()))
+                                << QString::fromLatin1(expected);
         };
         row("empty", "", "bad magic");
         row("bad magic", "\x93NUMPZ\x01\x00\x00\x00", "bad magic");
-        row("version 4", npyFile(good, payload).replace(6, 1, "\x04"), "unsupported .npy version 4.0");
+        row("version 4", npyFile(good, payload).replace(6, 1, "\x04"),
+            "unsupported .npy version 4.0");
         row("truncated data", npyFile(good, payload.substr(0, 9)), "truncated data");
         row("extra data", npyFile(good, payload + "xx"), "2 bytes more");
-        row("header longer than file", std::string("\x93NUMPY\x01\x00\xff\x7f", 10) + "{'descr'", "file ends before");
-        row("100 MB header", std::string("\x93NUMPY\x02\x00\x00\x00\x40\x06", 12) + "{}", "at most 1048576");
+        row("header longer than file", std::string("\x93NUMPY\x01\x00\xff\x7f", 10) + "{'descr'",
+            "file ends before");
+        row("100 MB header", std::string("\x93NUMPY\x02\x00\x00\x00\x40\x06", 12) + "{}",
+            "at most 1048576");
         row("no shape", npyFile("{'descr': '<f4', 'fortran_order': False, }", ""), "lacks");
-        row("shape not a tuple", npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': [2], }", payload), "must be a tuple");
-        row("negative dim", npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", payload), "non-negative");
-        row("huge shape", npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }", payload), "too large");
-        row("dim overflow", npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", payload), "64 bits");
-        row("structured", npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", payload), "structured");
-        row("unknown key", npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}", payload), "unexpected header key");
+        row("shape not a tuple",
+            npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': [2], }", payload),
+            "must be a tuple");
+        row("negative dim",
+            npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (-2,), }", payload),
+            "non-negative");
+        row("huge shape",
+            npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }",
+                    payload),
+            "too large");
+        row("dim overflow",
+            npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }",
+                    payload),
+            "64 bits");
+        row("structured",
+            npyFile("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }", payload),
+            "structured");
+        row("unknown key",
+            npyFile("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 2), 'x': 1}", payload),
+            "unexpected header key");
         row("garbage header", npyFile("not a dict at all", payload), "not a dict");
-        row("fortran flag junk", npyFile("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2, 2), }", payload), "True or False");
+        row("fortran flag junk",
+            npyFile("{'descr': '<f4', 'fortran_order': Maybe, 'shape': (2, 2), }", payload),
+            "True or False");
     }
 
     void malformedFiles()
@@ -177,8 +221,10 @@ private slots:
 
     void fileErrors()
     {
-        QVERIFY(std::get<std::string>(readNpy("/nonexistent.npy")).find("cannot open") != std::string::npos);
-        QVERIFY(std::get<std::string>(readNpy("/tmp")).find("not a regular file") != std::string::npos);
+        QVERIFY(std::get<std::string>(readNpy("/nonexistent.npy")).find("cannot open") !=
+                std::string::npos);
+        QVERIFY(std::get<std::string>(readNpy("/tmp")).find("not a regular file") !=
+                std::string::npos);
         QTemporaryDir dir;
         const std::string empty = dir.filePath("empty.npy").toStdString();
         writeBytes(empty, "");
@@ -208,16 +254,19 @@ private slots:
         auto first = std::get<std::vector<Tensor>>(makeCaseInputs(r.spec, r.spec.cases[0], dir));
         auto second = std::get<std::vector<Tensor>>(makeCaseInputs(r.spec, r.spec.cases[0], dir));
         QCOMPARE(first.size(), std::size_t(3));
-        for (std::size_t k = 0; k < first.size(); ++k) QCOMPARE(std::memcmp(first[k].bytes(), second[k].bytes(), first[k].byteSize()), 0);
+        for (std::size_t k = 0; k < first.size(); ++k)
+            QCOMPARE(std::memcmp(first[k].bytes(), second[k].bytes(), first[k].byteSize()), 0);
         // a and b use the same fill but get different values (seeded by input name).
         QVERIFY(std::memcmp(first[0].bytes(), first[1].bytes(), first[0].byteSize()) != 0);
         OpSpec reseeded = r.spec;
         reseeded.seed = 1;
-        auto third = std::get<std::vector<Tensor>>(makeCaseInputs(reseeded, reseeded.cases[0], dir));
+        auto third =
+            std::get<std::vector<Tensor>>(makeCaseInputs(reseeded, reseeded.cases[0], dir));
         QVERIFY(std::memcmp(first[0].bytes(), third[0].bytes(), first[0].byteSize()) != 0);
         // The trans_b case fills bias with zeros.
         auto zeros = std::get<std::vector<Tensor>>(makeCaseInputs(r.spec, r.spec.cases[1], dir));
-        for (std::int64_t k = 0; k < zeros[2].numel(); ++k) QCOMPARE(zeros[2].at(k), 0.0);
+        for (std::int64_t k = 0; k < zeros[2].numel(); ++k)
+            QCOMPARE(zeros[2].at(k), 0.0);
     }
 
     void fillDistributions()
@@ -232,7 +281,8 @@ private slots:
                 hi = std::max(hi, v);
             }
             const double mean = sum / double(t.numel());
-            return std::array<double, 4>{mean, std::sqrt(sq / double(t.numel()) - mean * mean), lo, hi};
+            return std::array<double, 4>{mean, std::sqrt(sq / double(t.numel()) - mean * mean), lo,
+                                         hi};
         };
         FillSpec normal{FillSpec::Kind::Normal, 2.0, 3.0, {}};
         auto n = stats(fillTensor(normal, DType::Float32, {100000}, 7));
@@ -245,8 +295,10 @@ private slots:
         auto ri = stats(ints);
         QCOMPARE(ri[2], -3.0);
         QCOMPARE(ri[3], 4.0);
-        const Tensor range = fillTensor({FillSpec::Kind::Arange, 0, 1, {}}, DType::BFloat16, {2, 3}, 0);
-        for (std::int64_t k = 0; k < 6; ++k) QCOMPARE(range.at(k), double(k));
+        const Tensor range =
+            fillTensor({FillSpec::Kind::Arange, 0, 1, {}}, DType::BFloat16, {2, 3}, 0);
+        for (std::int64_t k = 0; k < 6; ++k)
+            QCOMPARE(range.at(k), double(k));
         const Tensor ones = fillTensor({FillSpec::Kind::Ones, 0, 1, {}}, DType::Bool, {3}, 0);
         QCOMPARE(ones.at(2), 1.0);
     }
@@ -267,8 +319,10 @@ private slots:
         Tensor big(DType::Int64, {1});
         big.set(0, 1e30);
         QCOMPARE(big.values<std::int64_t>()[0], std::numeric_limits<std::int64_t>::max());
-        const Tensor wide = fillTensor({FillSpec::Kind::Uniform, 0, 1000, {}}, DType::UInt8, {1000}, 3);
-        for (std::int64_t k = 0; k < wide.numel(); ++k) QVERIFY(wide.at(k) >= 0 && wide.at(k) <= 255);
+        const Tensor wide =
+            fillTensor({FillSpec::Kind::Uniform, 0, 1000, {}}, DType::UInt8, {1000}, 3);
+        for (std::int64_t k = 0; k < wide.numel(); ++k)
+            QVERIFY(wide.at(k) >= 0 && wide.at(k) <= 255);
     }
 
     void fileFillChecksShapeAndDType()
@@ -281,10 +335,12 @@ private slots:
         CaseSpec c = r.spec.cases[0];
         c.inputs[0].fill = {FillSpec::Kind::File, 0, 0, "data/x.npy"};
         c.inputs[0].dtype = DType::Float32;
-        QVERIFY(std::holds_alternative<std::vector<Tensor>>(makeCaseInputs(r.spec, c, dir.path().toStdString())));
+        QVERIFY(std::holds_alternative<std::vector<Tensor>>(
+            makeCaseInputs(r.spec, c, dir.path().toStdString())));
         c.inputs[0].dtype = DType::Float16;
         auto mismatch = makeCaseInputs(r.spec, c, dir.path().toStdString());
-        QVERIFY(std::get<std::string>(mismatch).find("holds float32[4, 64], the case says float16[4, 64]") != std::string::npos);
+        QVERIFY(std::get<std::string>(mismatch).find(
+                    "holds float32[4, 64], the case says float16[4, 64]") != std::string::npos);
     }
 };
 

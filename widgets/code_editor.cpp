@@ -3,17 +3,16 @@
 #include "kernel/pypto_api.h"
 #include "spec/op_json_help.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QToolTip>
 #include <Qsci/qsciapis.h>
 #include <Qsci/qscilexercpp.h>
 #include <Qsci/qscilexerdiff.h>
 #include <Qsci/qscilexerjson.h>
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
-
-#include <QFile>
-#include <QFileInfo>
-#include <QFontDatabase>
-#include <QToolTip>
 
 // Resources in a static library must be registered explicitly, and outside any namespace.
 static void registerWidgetResources()
@@ -36,7 +35,8 @@ const QColor kWarningColor(0xe0, 0x8a, 0x00);
 
 } // namespace
 
-CodeEditor::CodeEditor(Language language, QWidget* parent) : QsciScintilla(parent), m_language(language)
+CodeEditor::CodeEditor(Language language, QWidget* parent)
+    : QsciScintilla(parent), m_language(language)
 {
     registerWidgetResources();
     configureCommon();
@@ -71,9 +71,14 @@ void CodeEditor::configureCommon()
         lexer = json;
         break;
     }
-    case Language::Cpp: lexer = new QsciLexerCPP(this); break;
-    case Language::Diff: lexer = new QsciLexerDiff(this); break;
-    case Language::Plain: break;
+    case Language::Cpp:
+        lexer = new QsciLexerCPP(this);
+        break;
+    case Language::Diff:
+        lexer = new QsciLexerDiff(this);
+        break;
+    case Language::Plain:
+        break;
     }
     if (lexer) {
         lexer->setDefaultFont(font);
@@ -85,8 +90,10 @@ void CodeEditor::configureCommon()
     if (m_language == Language::Python || m_language == Language::Json) {
         m_apis = new QsciAPIs(lexer);
         if (m_language == Language::Python)
-            for (const std::string& entry : kernel::completionEntries()) m_apis->add(QString::fromStdString(entry));
-        else m_apis->load(QStringLiteral(":/completion/opjson.api"));
+            for (const std::string& entry : kernel::completionEntries())
+                m_apis->add(QString::fromStdString(entry));
+        else
+            m_apis->load(QStringLiteral(":/completion/opjson.api"));
         m_apis->prepare();
         setAutoCompletionSource(QsciScintilla::AcsAll);
         setAutoCompletionThreshold(2);
@@ -137,10 +144,10 @@ void CodeEditor::configureDiagnosticStyles()
 
     QFont small = font();
     small.setPointSizeF(font().pointSizeF() * 0.9);
-    QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("error annotation"), kErrorColor.darker(120),
-                         QColor(0xfd, 0xec, 0xec), small);
-    QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("warning annotation"), kWarningColor.darker(140),
-                           QColor(0xfd, 0xf5, 0xe6), small);
+    QsciStyle errorStyle(kErrorAnnotationStyle, QStringLiteral("error annotation"),
+                         kErrorColor.darker(120), QColor(0xfd, 0xec, 0xec), small);
+    QsciStyle warningStyle(kWarningAnnotationStyle, QStringLiteral("warning annotation"),
+                           kWarningColor.darker(140), QColor(0xfd, 0xf5, 0xe6), small);
     errorStyle.apply(this);
     warningStyle.apply(this);
     setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
@@ -165,7 +172,8 @@ void CodeEditor::setDiagnostics(const Diagnostics& diagnostics)
         int endLine = d.endLine > 0 ? std::min(d.endLine - 1, lastLine) : line;
         int endCol = d.endCol > 0 ? d.endCol - 1 : col + 1;
         if (endLine == line && endCol <= col) endCol = col + 1;
-        fillIndicatorRange(line, col, endLine, endCol, error ? m_errorIndicator : m_warningIndicator);
+        fillIndicatorRange(line, col, endLine, endCol,
+                           error ? m_errorIndicator : m_warningIndicator);
         markerAdd(line, error ? m_errorMarker : m_warningMarker);
         (error ? errorNotes : warningNotes)[line] << QString::fromStdString(d.message);
     }
@@ -177,7 +185,8 @@ void CodeEditor::setDiagnostics(const Diagnostics& diagnostics)
         annotated.insert(it.key());
     }
     for (auto it = warningNotes.cbegin(); it != warningNotes.cend(); ++it)
-        if (!annotated.contains(it.key())) annotate(it.key(), it.value().join('\n'), kWarningAnnotationStyle);
+        if (!annotated.contains(it.key()))
+            annotate(it.key(), it.value().join('\n'), kWarningAnnotationStyle);
 }
 
 void CodeEditor::setLineNotes(const std::vector<std::pair<int, QString>>& notes)
@@ -188,10 +197,14 @@ void CodeEditor::setLineNotes(const std::vector<std::pair<int, QString>>& notes)
     setMarginType(kNoteMargin, QsciScintilla::TextMarginRightJustified);
     QString widest;
     for (const auto& [line, text] : notes) {
-        setMarginText(line - 1, text, QsciStyle(-1, QString(), QColor(0x80, 0x50, 0x00), paper(), QFont(font().family(), font().pointSize() - 1)));
+        setMarginText(line - 1, text,
+                      QsciStyle(-1, QString(), QColor(0x80, 0x50, 0x00), paper(),
+                                QFont(font().family(), font().pointSize() - 1)));
         if (text.size() > widest.size()) widest = text;
     }
-    setMarginWidth(kNoteMargin, notes.empty() ? 0 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
+    setMarginWidth(kNoteMargin,
+                   notes.empty() ? 0
+                                 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
 }
 
 QString CodeEditor::lineNote(int line) const
@@ -210,7 +223,10 @@ QList<int> CodeEditor::markedLines() const
     return result;
 }
 
-QString CodeEditor::annotationAt(int line) const { return annotation(line); }
+QString CodeEditor::annotationAt(int line) const
+{
+    return annotation(line);
+}
 
 void CodeEditor::goTo(int line, int col)
 {
@@ -227,15 +243,20 @@ CodeEditor::Language CodeEditor::languageForFile(const QString& fileName)
     if (suffix == QLatin1String("py")) return Language::Python;
     if (suffix == QLatin1String("json")) return Language::Json;
     if (suffix == QLatin1String("diff") || suffix == QLatin1String("patch")) return Language::Diff;
-    if (QStringList{QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("h"), QStringLiteral("hpp")}.contains(suffix)) return Language::Cpp;
+    if (QStringList{QStringLiteral("cpp"), QStringLiteral("cc"), QStringLiteral("h"),
+                    QStringLiteral("hpp")}
+            .contains(suffix))
+        return Language::Cpp;
     return Language::Plain;
 }
 
 QString CodeEditor::helpAt(int position) const
 {
     if (position < 0 || position >= length()) return {};
-    const long start = const_cast<CodeEditor*>(this)->SendScintilla(SCI_WORDSTARTPOSITION, static_cast<unsigned long>(position), true);
-    const long end = const_cast<CodeEditor*>(this)->SendScintilla(SCI_WORDENDPOSITION, static_cast<unsigned long>(position), true);
+    const long start = const_cast<CodeEditor*>(this)->SendScintilla(
+        SCI_WORDSTARTPOSITION, static_cast<unsigned long>(position), true);
+    const long end = const_cast<CodeEditor*>(this)->SendScintilla(
+        SCI_WORDENDPOSITION, static_cast<unsigned long>(position), true);
     if (end <= start) return {};
     int line = 0, index = 0;
     lineIndexFromPosition(int(start), &line, &index);
@@ -256,7 +277,8 @@ QString CodeEditor::helpAt(int position) const
 void CodeEditor::showHoverHelp(int position, int x, int y)
 {
     const QString help = helpAt(position);
-    if (!help.isEmpty()) QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), help, viewport());
+    if (!help.isEmpty())
+        QToolTip::showText(viewport()->mapToGlobal(QPoint(x, y)), help, viewport());
 }
 
 void CodeEditor::setDocumentText(const QString& text)

@@ -16,7 +16,14 @@ class CodeEditor : public QsciScintilla
     Q_OBJECT
 
 public:
-    enum class Language { Python, Json, Cpp, Diff, Plain };
+    enum class Language
+    {
+        Python,
+        Json,
+        Cpp,
+        Diff,
+        Plain
+    };
     // The language a file's name suggests (generated glue: .py, .json, .cpp/.h, CMakeLists, ...).
     static Language languageForFile(const QString& fileName);
 

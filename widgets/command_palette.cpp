@@ -3,8 +3,8 @@
 #include <QAction>
 #include <QKeyEvent>
 #include <QLineEdit>
-#include <QMenu>
 #include <QListWidget>
+#include <QMenu>
 #include <QVBoxLayout>
 
 namespace ptowb {
@@ -46,8 +46,10 @@ void CommandPalette::rebuild()
 {
     m_actions.clear();
     for (QAction* a : m_window->findChildren<QAction*>())
-        if (!a->text().isEmpty() && !a->isSeparator() && !a->menu() && !m_actions.contains(a)) m_actions << a;
-    std::sort(m_actions.begin(), m_actions.end(), [](QAction* a, QAction* b) { return label(a) < label(b); });
+        if (!a->text().isEmpty() && !a->isSeparator() && !a->menu() && !m_actions.contains(a))
+            m_actions << a;
+    std::sort(m_actions.begin(), m_actions.end(),
+              [](QAction* a, QAction* b) { return label(a) < label(b); });
     setFilter(m_filter->text());
 }
 
@@ -68,7 +70,9 @@ void CommandPalette::setFilter(const QString& text)
         QAction* a = m_actions[k];
         if (!a->isEnabled() || !label(a).contains(text, Qt::CaseInsensitive)) continue;
         const QString shortcut = a->shortcut().toString(QKeySequence::NativeText);
-        auto* item = new QListWidgetItem(a->icon(), shortcut.isEmpty() ? label(a) : label(a) + QStringLiteral("    ") + shortcut);
+        auto* item = new QListWidgetItem(
+            a->icon(),
+            shortcut.isEmpty() ? label(a) : label(a) + QStringLiteral("    ") + shortcut);
         item->setData(Qt::UserRole, k);
         m_list->addItem(item);
     }
@@ -78,7 +82,8 @@ void CommandPalette::setFilter(const QString& text)
 QStringList CommandPalette::visibleCommands() const
 {
     QStringList out;
-    for (int k = 0; k < m_list->count(); ++k) out << label(m_actions[m_list->item(k)->data(Qt::UserRole).toInt()]);
+    for (int k = 0; k < m_list->count(); ++k)
+        out << label(m_actions[m_list->item(k)->data(Qt::UserRole).toInt()]);
     return out;
 }
 

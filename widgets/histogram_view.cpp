@@ -3,7 +3,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
@@ -24,14 +23,18 @@ void HistogramView::setHistogram(const ErrorHistogram& histogram)
     update();
 }
 
-QRect HistogramView::barArea() const { return rect().adjusted(2, 2, -2, -fontMetrics().height() - 2); }
+QRect HistogramView::barArea() const
+{
+    return rect().adjusted(2, 2, -2, -fontMetrics().height() - 2);
+}
 
 int HistogramView::binAt(QPoint position) const
 {
     const QRect area = barArea();
     const int bins = int(m_histogram.counts.size());
     if (bins == 0 || position.x() < area.left() || position.x() > area.right()) return -1;
-    return std::clamp(int(double(position.x() - area.left()) * bins / std::max(1, area.width())), 0, bins - 1);
+    return std::clamp(int(double(position.x() - area.left()) * bins / std::max(1, area.width())), 0,
+                      bins - 1);
 }
 
 QString HistogramView::describeBin(std::size_t bin) const
@@ -40,7 +43,10 @@ QString HistogramView::describeBin(std::size_t bin) const
     const auto count = m_histogram.counts[bin];
     if (bin == 0) return tr("exact: %1").arg(count);
     if (bin + 1 == m_histogram.counts.size()) return tr("NaN/Inf: %1").arg(count);
-    return tr("1e%1..1e%2: %3").arg(m_histogram.edges[bin - 1], 0, 'f', 1).arg(m_histogram.edges[bin], 0, 'f', 1).arg(count);
+    return tr("1e%1..1e%2: %3")
+        .arg(m_histogram.edges[bin - 1], 0, 'f', 1)
+        .arg(m_histogram.edges[bin], 0, 'f', 1)
+        .arg(count);
 }
 
 QString HistogramView::describeAt(QPoint position) const
@@ -57,20 +63,27 @@ void HistogramView::paintEvent(QPaintEvent*)
     const int bins = int(m_histogram.counts.size());
     if (bins == 0) return;
     double top = 0;
-    for (auto c : m_histogram.counts) top = std::max(top, std::log10(1.0 + double(c)));
+    for (auto c : m_histogram.counts)
+        top = std::max(top, std::log10(1.0 + double(c)));
     const double width = double(area.width()) / bins;
     for (int k = 0; k < bins; ++k) {
         const auto count = m_histogram.counts[std::size_t(k)];
         if (count == 0) continue;
         const double h = top > 0 ? std::log10(1.0 + double(count)) / top * area.height() : 0;
-        const QColor colour = k == 0 ? QColor(0x2e, 0x7d, 0x32) : k + 1 == bins ? QColor(0xc6, 0x28, 0x28) : QColor(0x21, 0x91, 0x8c);
-        p.fillRect(QRectF(area.left() + k * width + 1, area.bottom() - h, std::max(1.0, width - 2), h), colour);
+        const QColor colour = k == 0          ? QColor(0x2e, 0x7d, 0x32)
+                              : k + 1 == bins ? QColor(0xc6, 0x28, 0x28)
+                                              : QColor(0x21, 0x91, 0x8c);
+        p.fillRect(
+            QRectF(area.left() + k * width + 1, area.bottom() - h, std::max(1.0, width - 2), h),
+            colour);
     }
     p.setPen(palette().color(QPalette::Text));
     const int textTop = area.bottom() + 2;
     p.drawText(QRect(area.left(), textTop, 60, fontMetrics().height()), Qt::AlignLeft, tr("exact"));
-    p.drawText(QRect(area.center().x() - 60, textTop, 120, fontMetrics().height()), Qt::AlignHCenter, tr("1e-8 … 1e2 (log)"));
-    p.drawText(QRect(area.right() - 60, textTop, 60, fontMetrics().height()), Qt::AlignRight, tr("NaN/Inf"));
+    p.drawText(QRect(area.center().x() - 60, textTop, 120, fontMetrics().height()),
+               Qt::AlignHCenter, tr("1e-8 … 1e2 (log)"));
+    p.drawText(QRect(area.right() - 60, textTop, 60, fontMetrics().height()), Qt::AlignRight,
+               tr("NaN/Inf"));
 }
 
 void HistogramView::mouseMoveEvent(QMouseEvent* event)

@@ -14,8 +14,23 @@ class LineCostModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { LineColumn, StatementColumn, RunsColumn, VectorColumn, CubeColumn, MemoryColumn, TotalColumn, ShareColumn, ColumnCount };
-    enum Role { LineRole = Qt::UserRole + 1, ShareRole };
+    enum Column
+    {
+        LineColumn,
+        StatementColumn,
+        RunsColumn,
+        VectorColumn,
+        CubeColumn,
+        MemoryColumn,
+        TotalColumn,
+        ShareColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        LineRole = Qt::UserRole + 1,
+        ShareRole
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -27,7 +42,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     sim::CostReport m_report;

@@ -3,29 +3,41 @@
 #include <QApplication>
 #include <QFileInfo>
 #include <QStyle>
-
 #include <algorithm>
 
 namespace ptowb {
 
 void ProblemsModel::setDiagnostics(Diagnostics diagnostics)
 {
-    std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-        if (a.severity != b.severity) return a.severity < b.severity;
-        if (a.file != b.file) return a.file < b.file;
-        if (a.line != b.line) return a.line < b.line;
-        return a.col < b.col;
-    });
+    std::stable_sort(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         if (a.severity != b.severity) return a.severity < b.severity;
+                         if (a.file != b.file) return a.file < b.file;
+                         if (a.line != b.line) return a.line < b.line;
+                         return a.col < b.col;
+                     });
     beginResetModel();
     m_rows = std::move(diagnostics);
     endResetModel();
 }
 
-int ProblemsModel::errorCount() const { return countErrors(m_rows); }
-int ProblemsModel::warningCount() const { return int(m_rows.size()) - errorCount(); }
+int ProblemsModel::errorCount() const
+{
+    return countErrors(m_rows);
+}
+int ProblemsModel::warningCount() const
+{
+    return int(m_rows.size()) - errorCount();
+}
 
-int ProblemsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int ProblemsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int ProblemsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int ProblemsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant ProblemsModel::data(const QModelIndex& index, int role) const
 {
@@ -34,8 +46,10 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case SeverityColumn: return QString::fromLatin1(severityName(d.severity));
-        case MessageColumn: return QString::fromStdString(d.message);
+        case SeverityColumn:
+            return QString::fromLatin1(severityName(d.severity));
+        case MessageColumn:
+            return QString::fromStdString(d.message);
         case LocationColumn: {
             const QString file = QFileInfo(QString::fromStdString(d.file)).fileName();
             return d.line > 0 ? QStringLiteral("%1:%2:%3").arg(file).arg(d.line).arg(d.col) : file;
@@ -44,13 +58,19 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn) return {};
-        return QApplication::style()->standardIcon(d.severity == Severity::Error ? QStyle::SP_MessageBoxCritical
-                                                                                 : QStyle::SP_MessageBoxWarning);
-    case Qt::ToolTipRole: return QString::fromStdString(formatDiagnostic(d));
-    case FileRole: return QString::fromStdString(d.file);
-    case LineRole: return d.line;
-    case ColumnRole: return d.col;
-    case CodeRole: return QString::fromStdString(d.code);
+        return QApplication::style()->standardIcon(d.severity == Severity::Error
+                                                       ? QStyle::SP_MessageBoxCritical
+                                                       : QStyle::SP_MessageBoxWarning);
+    case Qt::ToolTipRole:
+        return QString::fromStdString(formatDiagnostic(d));
+    case FileRole:
+        return QString::fromStdString(d.file);
+    case LineRole:
+        return d.line;
+    case ColumnRole:
+        return d.col;
+    case CodeRole:
+        return QString::fromStdString(d.code);
     }
     return {};
 }
@@ -59,9 +79,12 @@ QVariant ProblemsModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case SeverityColumn: return tr("Severity");
-    case MessageColumn: return tr("Message");
-    case LocationColumn: return tr("Location");
+    case SeverityColumn:
+        return tr("Severity");
+    case MessageColumn:
+        return tr("Message");
+    case LocationColumn:
+        return tr("Location");
     }
     return {};
 }

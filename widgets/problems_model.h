@@ -12,8 +12,20 @@ class ProblemsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { SeverityColumn, MessageColumn, LocationColumn, ColumnCount };
-    enum Role { FileRole = Qt::UserRole + 1, LineRole, ColumnRole, CodeRole };
+    enum Column
+    {
+        SeverityColumn,
+        MessageColumn,
+        LocationColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        FileRole = Qt::UserRole + 1,
+        LineRole,
+        ColumnRole,
+        CodeRole
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -25,7 +37,8 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     Diagnostics m_rows;

@@ -2,7 +2,6 @@
 
 #include <QBrush>
 #include <QColor>
-
 #include <cmath>
 
 namespace ptowb {
@@ -14,16 +13,27 @@ void SliceValuesModel::setData(const Tensor& shown, const Tensor& other, const S
     m_other = other;
     m_slice = slice;
     const auto& shape = shown.shape();
-    const bool usable = shown.shape() == other.shape() && (shape.size() < 2 || (slice.rowAxis >= 0 && slice.colAxis >= 0 &&
-                                                                                  std::size_t(slice.rowAxis) < shape.size() &&
-                                                                                  std::size_t(slice.colAxis) < shape.size() && slice.rowAxis != slice.colAxis));
+    const bool usable =
+        shown.shape() == other.shape() &&
+        (shape.size() < 2 ||
+         (slice.rowAxis >= 0 && slice.colAxis >= 0 && std::size_t(slice.rowAxis) < shape.size() &&
+          std::size_t(slice.colAxis) < shape.size() && slice.rowAxis != slice.colAxis));
     m_rows = !usable ? 0 : shape.size() >= 2 ? shape[std::size_t(slice.rowAxis)] : 1;
-    m_cols = !usable ? 0 : shape.size() >= 2 ? shape[std::size_t(slice.colAxis)] : shape.empty() ? 1 : shape[0];
+    m_cols = !usable             ? 0
+             : shape.size() >= 2 ? shape[std::size_t(slice.colAxis)]
+             : shape.empty()     ? 1
+                                 : shape[0];
     endResetModel();
 }
 
-int SliceValuesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(std::min<std::int64_t>(m_rows, 1 << 20)); }
-int SliceValuesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(std::min<std::int64_t>(m_cols, 1 << 16)); }
+int SliceValuesModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(std::min<std::int64_t>(m_rows, 1 << 20));
+}
+int SliceValuesModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(std::min<std::int64_t>(m_cols, 1 << 16));
+}
 
 QVariant SliceValuesModel::data(const QModelIndex& index, int role) const
 {

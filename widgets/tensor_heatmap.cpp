@@ -3,7 +3,6 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
-
 #include <cmath>
 
 namespace ptowb {
@@ -15,13 +14,16 @@ constexpr int kLegendWidth = 70;
 // A perceptually ordered ramp (dark blue -> teal -> yellow) with a red end for infinite error.
 QRgb ramp(double t)
 {
-    static const QColor kStops[] = {QColor(0x0d, 0x08, 0x87), QColor(0x21, 0x91, 0x8c), QColor(0x90, 0xd7, 0x43), QColor(0xfd, 0xe7, 0x25)};
+    static const QColor kStops[] = {QColor(0x0d, 0x08, 0x87), QColor(0x21, 0x91, 0x8c),
+                                    QColor(0x90, 0xd7, 0x43), QColor(0xfd, 0xe7, 0x25)};
     t = std::clamp(t, 0.0, 1.0) * 3;
     const int k = std::min(int(t), 2);
     const double f = t - k;
     const QColor& a = kStops[k];
     const QColor& b = kStops[k + 1];
-    return qRgb(int(a.red() + (b.red() - a.red()) * f), int(a.green() + (b.green() - a.green()) * f), int(a.blue() + (b.blue() - a.blue()) * f));
+    return qRgb(int(a.red() + (b.red() - a.red()) * f),
+                int(a.green() + (b.green() - a.green()) * f),
+                int(a.blue() + (b.blue() - a.blue()) * f));
 }
 
 } // namespace
@@ -32,7 +34,8 @@ TensorHeatmap::TensorHeatmap(QWidget* parent) : QWidget(parent)
     setMinimumSize(200, 120);
 }
 
-void TensorHeatmap::setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, const ErrorMap& map)
+void TensorHeatmap::setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice,
+                            const ErrorMap& map)
 {
     m_actual = actual;
     m_expected = expected;
@@ -43,7 +46,8 @@ void TensorHeatmap::setData(const Tensor& actual, const Tensor& expected, const 
     update();
 }
 
-void TensorHeatmap::setValues(const Tensor& value, const SliceSpec& slice, const ErrorMap& magnitude)
+void TensorHeatmap::setValues(const Tensor& value, const SliceSpec& slice,
+                              const ErrorMap& magnitude)
 {
     setData(value, Tensor(), slice, magnitude);
     m_valuesOnly = true;
@@ -83,19 +87,28 @@ QImage TensorHeatmap::renderMap(QSize size) const
     grid.fill(palette().color(QPalette::Window));
     for (int r = 0; r < m_map.gridRows; ++r) {
         auto* line = reinterpret_cast<QRgb*>(grid.scanLine(r));
-        for (int c = 0; c < m_map.gridCols; ++c) line[c] = colour(m_map.cell(r, c));
+        for (int c = 0; c < m_map.gridCols; ++c)
+            line[c] = colour(m_map.cell(r, c));
     }
     return grid.scaled(size, Qt::IgnoreAspectRatio, Qt::FastTransformation);
 }
 
-QRect TensorHeatmap::mapArea() const { return rect().adjusted(4, 4, -kLegendWidth, -4); }
+QRect TensorHeatmap::mapArea() const
+{
+    return rect().adjusted(4, 4, -kLegendWidth, -4);
+}
 
 void TensorHeatmap::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Base));
     if (!m_map.error.empty() || m_map.cells.empty()) {
-        p.drawText(rect(), Qt::AlignCenter, m_map.error.empty() ? (m_placeholder.isEmpty() ? tr("Click a row of Run and Compare to see its error") : m_placeholder) : QString::fromStdString(m_map.error));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_map.error.empty()
+                       ? (m_placeholder.isEmpty()
+                              ? tr("Click a row of Run and Compare to see its error")
+                              : m_placeholder)
+                       : QString::fromStdString(m_map.error));
         return;
     }
     const QRect area = mapArea();
@@ -118,35 +131,53 @@ void TensorHeatmap::paintEvent(QPaintEvent*)
     }
     p.setPen(palette().color(QPalette::Text));
     const QString top = QString::number(m_map.maxError, 'g', 3);
-    const QString bottom = m_log ? QString::number(m_map.maxError * 1e-6, 'g', 2) : QStringLiteral("0");
+    const QString bottom =
+        m_log ? QString::number(m_map.maxError * 1e-6, 'g', 2) : QStringLiteral("0");
     p.drawText(QRect(legend.right() + 2, legend.top(), kLegendWidth - 30, 16), Qt::AlignLeft, top);
-    p.drawText(QRect(legend.right() + 2, legend.bottom() - 16, kLegendWidth - 30, 16), Qt::AlignLeft, bottom);
-    p.drawText(QRect(legend.left() - 4, legend.bottom() - 40, kLegendWidth, 16), Qt::AlignLeft, m_log ? tr("log") : QString());
+    p.drawText(QRect(legend.right() + 2, legend.bottom() - 16, kLegendWidth - 30, 16),
+               Qt::AlignLeft, bottom);
+    p.drawText(QRect(legend.left() - 4, legend.bottom() - 40, kLegendWidth, 16), Qt::AlignLeft,
+               m_log ? tr("log") : QString());
 }
 
 QString TensorHeatmap::describeAt(QPoint position) const
 {
     const QRect area = mapArea();
     if (m_map.cells.empty() || !area.contains(position)) return {};
-    const std::int64_t row = std::min<std::int64_t>(m_map.rows - 1, std::int64_t(double(position.y() - area.top()) * double(m_map.rows) / area.height()));
-    const std::int64_t col = std::min<std::int64_t>(m_map.cols - 1, std::int64_t(double(position.x() - area.left()) * double(m_map.cols) / area.width()));
+    const std::int64_t row =
+        std::min<std::int64_t>(m_map.rows - 1, std::int64_t(double(position.y() - area.top()) *
+                                                            double(m_map.rows) / area.height()));
+    const std::int64_t col =
+        std::min<std::int64_t>(m_map.cols - 1, std::int64_t(double(position.x() - area.left()) *
+                                                            double(m_map.cols) / area.width()));
     const auto index = sliceIndex(m_slice, m_actual.shape().size(), row, col);
     const std::int64_t k = flatIndex(m_actual.shape(), index);
     QStringList parts;
-    for (auto i : index) parts << QString::number(i);
+    for (auto i : index)
+        parts << QString::number(i);
     if (m_valuesOnly) {
-        QString text = tr("[%1]  %2").arg(parts.join(QStringLiteral(", "))).arg(m_actual.at(k), 0, 'g', 7);
+        QString text =
+            tr("[%1]  %2").arg(parts.join(QStringLiteral(", "))).arg(m_actual.at(k), 0, 'g', 7);
         if (m_map.cellRows > 1 || m_map.cellCols > 1)
-            text += tr("  (cell of %1 x %2: max |value| %3)").arg(m_map.cellRows).arg(m_map.cellCols).arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0, 'g', 4);
+            text += tr("  (cell of %1 x %2: max |value| %3)")
+                        .arg(m_map.cellRows)
+                        .arg(m_map.cellCols)
+                        .arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0,
+                             'g', 4);
         return text;
     }
     const double a = m_actual.at(k), e = m_expected.at(k);
-    QString text = tr("[%1]  expected %2  actual %3  error %4").arg(parts.join(QStringLiteral(", "))).arg(e, 0, 'g', 7).arg(a, 0, 'g', 7).arg(std::fabs(a - e), 0, 'g', 4);
+    QString text = tr("[%1]  expected %2  actual %3  error %4")
+                       .arg(parts.join(QStringLiteral(", ")))
+                       .arg(e, 0, 'g', 7)
+                       .arg(a, 0, 'g', 7)
+                       .arg(std::fabs(a - e), 0, 'g', 4);
     if (m_map.cellRows > 1 || m_map.cellCols > 1)
-        text += tr("  (cell of %1 x %2: max error %3)")
-                    .arg(m_map.cellRows)
-                    .arg(m_map.cellCols)
-                    .arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0, 'g', 4);
+        text +=
+            tr("  (cell of %1 x %2: max error %3)")
+                .arg(m_map.cellRows)
+                .arg(m_map.cellCols)
+                .arg(m_map.cell(int(row / m_map.cellRows), int(col / m_map.cellCols)), 0, 'g', 4);
     return text;
 }
 

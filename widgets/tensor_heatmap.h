@@ -17,7 +17,8 @@ class TensorHeatmap : public QWidget
 public:
     explicit TensorHeatmap(QWidget* parent = nullptr);
 
-    void setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice, const ErrorMap& map);
+    void setData(const Tensor& actual, const Tensor& expected, const SliceSpec& slice,
+                 const ErrorMap& map);
     // One tensor's |value| (an intermediate of the kernel): hover shows the value itself.
     void setValues(const Tensor& value, const SliceSpec& slice, const ErrorMap& magnitude);
     void setPlaceholder(const QString& text);

@@ -13,7 +13,8 @@ void VerificationModel::setReport(const VerificationReport& report)
     for (std::size_t c = 0; c < m_report.cases.size(); ++c) {
         const auto& outputs = m_report.cases[c].outputs;
         if (!m_report.cases[c].error.empty() || outputs.empty()) m_rows.push_back({c, -1});
-        for (std::size_t o = 0; o < outputs.size(); ++o) m_rows.push_back({c, int(o)});
+        for (std::size_t o = 0; o < outputs.size(); ++o)
+            m_rows.push_back({c, int(o)});
     }
     endResetModel();
 }
@@ -21,33 +22,58 @@ void VerificationModel::setReport(const VerificationReport& report)
 int VerificationModel::failures() const
 {
     int n = 0;
-    for (int r = 0; r < rowCount(); ++r) n += !index(r, 0).data(PassRole).toBool();
+    for (int r = 0; r < rowCount(); ++r)
+        n += !index(r, 0).data(PassRole).toBool();
     return n;
 }
 
-int VerificationModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int VerificationModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int VerificationModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+int VerificationModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant VerificationModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= int(m_rows.size())) return {};
     const Row& row = m_rows[std::size_t(index.row())];
     const CaseVerification& c = m_report.cases[row.caseIndex];
-    const OutputCheck* check = row.outputIndex >= 0 ? &c.outputs[std::size_t(row.outputIndex)] : nullptr;
+    const OutputCheck* check =
+        row.outputIndex >= 0 ? &c.outputs[std::size_t(row.outputIndex)] : nullptr;
     const bool pass = check && check->verdict.pass;
     if (role == PassRole) return pass;
-    if (role == Qt::BackgroundRole && index.column() == VerdictColumn) return QBrush(pass ? QColor(0xc8, 0xf0, 0xc8) : QColor(0xf8, 0xc8, 0xc8));
-    if (role == Qt::TextAlignmentRole && index.column() >= MaxAbsColumn && index.column() <= MismatchColumn) return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::BackgroundRole && index.column() == VerdictColumn)
+        return QBrush(pass ? QColor(0xc8, 0xf0, 0xc8) : QColor(0xf8, 0xc8, 0xc8));
+    if (role == Qt::TextAlignmentRole && index.column() >= MaxAbsColumn &&
+        index.column() <= MismatchColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     const auto number = [](double v) { return QString::number(v, 'g', 4); };
     switch (index.column()) {
-    case CaseColumn: return QString::fromStdString(c.caseName);
-    case OutputColumn: return check ? QString::fromStdString(check->name) : QStringLiteral("—");
-    case VerdictColumn: return check ? (pass ? tr("PASS") : tr("FAIL")) : tr("ERROR");
-    case MaxAbsColumn: return check && check->comparison.shapesMatch ? number(check->comparison.metrics.maxAbsError) : QVariant();
-    case MaxRelColumn: return check && check->comparison.shapesMatch ? number(check->comparison.metrics.maxRelError) : QVariant();
-    case CosineColumn: return check && check->comparison.shapesMatch ? number(check->comparison.metrics.cosine) : QVariant();
-    case MismatchColumn: return check && check->comparison.shapesMatch ? number(check->comparison.metrics.mismatchRatio) : QVariant();
+    case CaseColumn:
+        return QString::fromStdString(c.caseName);
+    case OutputColumn:
+        return check ? QString::fromStdString(check->name) : QStringLiteral("—");
+    case VerdictColumn:
+        return check ? (pass ? tr("PASS") : tr("FAIL")) : tr("ERROR");
+    case MaxAbsColumn:
+        return check && check->comparison.shapesMatch
+                   ? number(check->comparison.metrics.maxAbsError)
+                   : QVariant();
+    case MaxRelColumn:
+        return check && check->comparison.shapesMatch
+                   ? number(check->comparison.metrics.maxRelError)
+                   : QVariant();
+    case CosineColumn:
+        return check && check->comparison.shapesMatch ? number(check->comparison.metrics.cosine)
+                                                      : QVariant();
+    case MismatchColumn:
+        return check && check->comparison.shapesMatch
+                   ? number(check->comparison.metrics.mismatchRatio)
+                   : QVariant();
     case ReasonColumn:
         if (!check) return QString::fromStdString(c.error);
         return QString::fromStdString(check->verdict.reason + " [" + check->verdict.rule + "]");
@@ -58,7 +84,9 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
 QVariant VerificationModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kHeaders[] = {"Case", "Output", "Verdict", "Max abs error", "Max rel error", "Cosine", "Mismatch ratio", "Reason"};
+    static const char* const kHeaders[] = {"Case",           "Output",        "Verdict",
+                                           "Max abs error",  "Max rel error", "Cosine",
+                                           "Mismatch ratio", "Reason"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

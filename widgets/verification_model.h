@@ -13,8 +13,22 @@ class VerificationModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { CaseColumn, OutputColumn, VerdictColumn, MaxAbsColumn, MaxRelColumn, CosineColumn, MismatchColumn, ReasonColumn, ColumnCount };
-    enum Role { PassRole = Qt::UserRole + 1 };
+    enum Column
+    {
+        CaseColumn,
+        OutputColumn,
+        VerdictColumn,
+        MaxAbsColumn,
+        MaxRelColumn,
+        CosineColumn,
+        MismatchColumn,
+        ReasonColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        PassRole = Qt::UserRole + 1
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -22,12 +36,17 @@ public:
     const VerificationReport& report() const { return m_report; }
     int failures() const;
     // {case index, output index} of a row; the output index is -1 for a case that failed to run.
-    std::pair<int, int> rowAt(int row) const { return {int(m_rows.at(std::size_t(row)).caseIndex), m_rows.at(std::size_t(row)).outputIndex}; }
+    std::pair<int, int> rowAt(int row) const
+    {
+        return {int(m_rows.at(std::size_t(row)).caseIndex),
+                m_rows.at(std::size_t(row)).outputIndex};
+    }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
 private:
     struct Row

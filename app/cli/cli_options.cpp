@@ -13,11 +13,13 @@ std::vector<std::string> CommandLine::values(const std::string& option) const
 {
     std::vector<std::string> out;
     auto [first, last] = options.equal_range(option);
-    for (auto it = first; it != last; ++it) out.push_back(it->second);
+    for (auto it = first; it != last; ++it)
+        out.push_back(it->second);
     return out;
 }
 
-std::string parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& valued, CommandLine& out)
+std::string parseCommandLine(const std::vector<std::string>& args,
+                             const std::vector<std::string>& valued, CommandLine& out)
 {
     for (std::size_t k = 0; k < args.size(); ++k) {
         const std::string& a = args[k];

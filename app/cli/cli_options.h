@@ -7,7 +7,12 @@
 namespace ptowb::cli {
 
 // Exit codes of every command (DESIGN §10).
-enum ExitCode { kSuccess = 0, kFailure = 1, kUsageError = 2 };
+enum ExitCode
+{
+    kSuccess = 0,
+    kFailure = 1,
+    kUsageError = 2
+};
 
 // `ptowb-cli <command> <project> [--key value]...` split into its parts. Options may repeat.
 struct CommandLine
@@ -23,6 +28,7 @@ struct CommandLine
 
 // Options listed in `valued` take a value (`--input x=4` or `--input=x=4`); others are flags.
 // Returns an error message, or "" on success.
-std::string parseCommandLine(const std::vector<std::string>& args, const std::vector<std::string>& valued, CommandLine& out);
+std::string parseCommandLine(const std::vector<std::string>& args,
+                             const std::vector<std::string>& valued, CommandLine& out);
 
 } // namespace ptowb::cli

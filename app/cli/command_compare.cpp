@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "run/reports.h"
 #include "tensor/compare.h"
 #include "tensor/npy.h"
@@ -44,14 +43,18 @@ int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (cmd.hasFlag("json")) {
         out << comparisonJson(comparison, verdict).dump(2) << '\n';
     } else {
-        out << (verdict.pass ? "PASS: " : "FAIL: ") << verdict.reason << " [" << verdict.rule << "]\n";
+        out << (verdict.pass ? "PASS: " : "FAIL: ") << verdict.reason << " [" << verdict.rule
+            << "]\n";
         if (comparison.shapesMatch) {
             const ErrorMetrics& m = comparison.metrics;
-            out << "max_abs_error " << m.maxAbsError << "  mean_abs_error " << m.meanAbsError << "  max_rel_error " << m.maxRelError
-                << "\nrmse " << m.rmse << "  cosine " << m.cosine << "  rel_euclidean " << m.relEuclidean << "\nmismatches " << m.mismatchCount
-                << " (" << m.mismatchRatio << ")  double_thousandth " << m.doubleThousandthRatio << "  max_ulp "
-                << (m.maxUlp ? std::to_string(std::int64_t(*m.maxUlp)) : std::string("n/a")) << "\nNaN " << m.nanActual << "/" << m.nanExpected
-                << "  Inf " << m.infActual << "/" << m.infExpected << " (actual/expected)\n";
+            out << "max_abs_error " << m.maxAbsError << "  mean_abs_error " << m.meanAbsError
+                << "  max_rel_error " << m.maxRelError << "\nrmse " << m.rmse << "  cosine "
+                << m.cosine << "  rel_euclidean " << m.relEuclidean << "\nmismatches "
+                << m.mismatchCount << " (" << m.mismatchRatio << ")  double_thousandth "
+                << m.doubleThousandthRatio << "  max_ulp "
+                << (m.maxUlp ? std::to_string(std::int64_t(*m.maxUlp)) : std::string("n/a"))
+                << "\nNaN " << m.nanActual << "/" << m.nanExpected << "  Inf " << m.infActual << "/"
+                << m.infExpected << " (actual/expected)\n";
         }
     }
     return verdict.pass ? kSuccess : kFailure;

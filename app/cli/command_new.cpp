@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "project/new_project.h"
 
 #include <ostream>
@@ -11,7 +10,8 @@ int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const auto templates = cmd.values("template");
     const auto names = cmd.values("name");
     if (cmd.positional.size() != 1 || templates.empty() || names.empty()) {
-        err << "usage: ptowb-cli new DIR --template elementwise|reduction|matmul --name N [--namespace NS]\n";
+        err << "usage: ptowb-cli new DIR --template elementwise|reduction|matmul --name N "
+               "[--namespace NS]\n";
         return kUsageError;
     }
     NewProjectOptions options;
@@ -23,8 +23,9 @@ int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "ptowb-cli: " << error.toStdString() << '\n';
         return kUsageError;
     }
-    out << "created " << options.folder.toStdString() << " (" << options.ns << "::" << options.name << " from the " << options.templateName
-        << " template); next: ptowb-cli verify " << options.folder.toStdString() << " --against sim\n";
+    out << "created " << options.folder.toStdString() << " (" << options.ns << "::" << options.name
+        << " from the " << options.templateName << " template); next: ptowb-cli verify "
+        << options.folder.toStdString() << " --against sim\n";
     return kSuccess;
 }
 

@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "io/sha256.h"
 #include "onnxmodel/onnx_model.h"
 #include "package/package_export.h"
@@ -8,9 +7,7 @@
 
 #include <QDir>
 #include <QFile>
-
 #include <nlohmann/json.hpp>
-
 #include <ostream>
 
 namespace ptowb::cli {
@@ -18,18 +15,22 @@ namespace ptowb::cli {
 namespace {
 
 // The package's op, loaded from its op.json (kernel and reference are looked up beside it).
-std::optional<OpSpec> loadPackageOp(const std::string& packageDir, std::ostream& out, std::ostream& err)
+std::optional<OpSpec> loadPackageOp(const std::string& packageDir, std::ostream& out,
+                                    std::ostream& err)
 {
-    const QString path = QDir(QString::fromStdString(packageDir)).filePath(QStringLiteral("op.json"));
+    const QString path =
+        QDir(QString::fromStdString(packageDir)).filePath(QStringLiteral("op.json"));
     QByteArray text;
     QString error;
     if (!readTextFile(path, text, error)) {
-        err << "ptowb-cli: " << error.toStdString() << " (is " << packageDir << " an exported package?)\n";
+        err << "ptowb-cli: " << error.toStdString() << " (is " << packageDir
+            << " an exported package?)\n";
         return std::nullopt;
     }
     SpecLoadResult loaded = loadOpSpecText(text.toStdString(), path.toStdString(), "");
     if (!loaded.usable()) {
-        for (const Diagnostic& d : loaded.diagnostics) out << formatDiagnostic(d) << '\n';
+        for (const Diagnostic& d : loaded.diagnostics)
+            out << formatDiagnostic(d) << '\n';
         return std::nullopt;
     }
     return loaded.spec;
@@ -54,7 +55,8 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const auto packages = cmd.values("package");
     if (cmd.positional.size() != 1 || packages.empty()) {
-        err << "usage: ptowb-cli onnx-infer MODEL.onnx --package DIR [--package DIR]... [--out FILE]\n";
+        err << "usage: ptowb-cli onnx-infer MODEL.onnx --package DIR [--package DIR]... [--out "
+               "FILE]\n";
         return kUsageError;
     }
     for (const std::string& package : packages) {
@@ -75,9 +77,12 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "ptowb-cli: " << error << '\n';
         return kFailure;
     }
-    for (const std::string& line : model.describeValues()) out << line << '\n';
+    for (const std::string& line : model.describeValues())
+        out << line << '\n';
     if (const auto outFiles = cmd.values("out"); !outFiles.empty()) {
-        if (QString error = writeFileAtomically(QString::fromStdString(outFiles.back()), QByteArray::fromStdString(model.serialize())); !error.isEmpty()) {
+        if (QString error = writeFileAtomically(QString::fromStdString(outFiles.back()),
+                                                QByteArray::fromStdString(model.serialize()));
+            !error.isEmpty()) {
             err << "ptowb-cli: " << error.toStdString() << '\n';
             return kUsageError;
         }
@@ -101,7 +106,9 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (!packages.empty()) {
         QByteArray text;
         QString error;
-        if (!readTextFile(QDir(QString::fromStdString(packages.back())).filePath(QString::fromLatin1(kManifestFile)), text, error)) {
+        if (!readTextFile(QDir(QString::fromStdString(packages.back()))
+                              .filePath(QString::fromLatin1(kManifestFile)),
+                          text, error)) {
             err << "ptowb-cli: " << error.toStdString() << '\n';
             return kUsageError;
         }
@@ -110,7 +117,8 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const auto nodes = std::get<onnxtools::OnnxModel>(loaded).customNodes();
     bool mismatch = false;
     for (const auto& node : nodes) {
-        out << (node.name.empty() ? std::string("(unnamed)") : node.name) << ": " << node.domain << "::" << node.opType;
+        out << (node.name.empty() ? std::string("(unnamed)") : node.name) << ": " << node.domain
+            << "::" << node.opType;
         if (!node.record) {
             out << " (no ptowb_record)\n";
             continue;
@@ -121,18 +129,25 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err)
             mismatch = mismatch || !packages.empty();
             continue;
         }
-        out << " " << record.value("op", "?") << " " << record.value("version", "?") << " op.json " << record.value("op_json_sha256", "?").substr(0, 12)
-            << " kernel " << record.value("kernel_sha256", "?").substr(0, 12);
+        out << " " << record.value("op", "?") << " " << record.value("version", "?") << " op.json "
+            << record.value("op_json_sha256", "?").substr(0, 12) << " kernel "
+            << record.value("kernel_sha256", "?").substr(0, 12);
         if (!packages.empty() && manifest.is_object()) {
             const QDir package(QString::fromStdString(packages.back()));
-            const bool sameOp = record.value("op", "") == manifest.value("namespace", "") + "::" + manifest.value("name", "");
-            const bool sameDescription = record.value("op_json_sha256", "") == fileSha256(package.filePath(QStringLiteral("op.json")));
+            const bool sameOp = record.value("op", "") ==
+                                manifest.value("namespace", "") + "::" + manifest.value("name", "");
+            const bool sameDescription = record.value("op_json_sha256", "") ==
+                                         fileSha256(package.filePath(QStringLiteral("op.json")));
             const bool sameKernel = record.value("kernel_sha256", "") ==
-                                    fileSha256(package.filePath(QString::fromStdString(manifest.value("kernel_file", ""))));
-            if (!sameOp) out << " — another op than the package's";
-            else if (sameDescription && sameKernel) out << " — matches the package";
+                                    fileSha256(package.filePath(
+                                        QString::fromStdString(manifest.value("kernel_file", ""))));
+            if (!sameOp)
+                out << " — another op than the package's";
+            else if (sameDescription && sameKernel)
+                out << " — matches the package";
             else
-                out << " — differs from the package:" << (sameDescription ? "" : " op.json changed") << (sameKernel ? "" : " kernel changed");
+                out << " — differs from the package:" << (sameDescription ? "" : " op.json changed")
+                    << (sameKernel ? "" : " kernel changed");
             mismatch = mismatch || !(sameOp && sameDescription && sameKernel);
         }
         out << '\n';

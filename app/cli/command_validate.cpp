@@ -1,5 +1,4 @@
 #include "commands.h"
-
 #include "project/atomic_file.h"
 #include "project/project.h"
 
@@ -7,7 +6,8 @@
 
 namespace ptowb::cli {
 
-std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage, std::ostream& err)
+std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* usage,
+                                           std::ostream& err)
 {
     if (cmd.positional.size() != 1) {
         err << "usage: " << usage << '\n';
@@ -33,11 +33,12 @@ int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     readTextFile(project->referencePath(), reference, error);
     readTextFile(project->kernelPath(), kernel, error);
     const Diagnostics diagnostics = project->check(description, reference, kernel);
-    for (const Diagnostic& d : diagnostics) out << formatDiagnostic(d) << '\n';
+    for (const Diagnostic& d : diagnostics)
+        out << formatDiagnostic(d) << '\n';
     const int errors = countErrors(diagnostics);
     const int warnings = int(diagnostics.size()) - errors;
-    err << project->name().toStdString() << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", " << warnings
-        << " warning" << (warnings == 1 ? "" : "s") << '\n';
+    err << project->name().toStdString() << ": " << errors << " error" << (errors == 1 ? "" : "s")
+        << ", " << warnings << " warning" << (warnings == 1 ? "" : "s") << '\n';
     return errors ? kFailure : kSuccess;
 }
 

@@ -29,7 +29,8 @@ CodeEditor* readOnlyEditor(CodeEditor::Language language, const QString& objectN
 
 GeneratedGluePanel::GeneratedGluePanel(QWidget* parent) : QWidget(parent)
 {
-    m_summary = new QLabel(tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
+    m_summary = new QLabel(
+        tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
     m_summary->setWordWrap(true);
     m_list = new QTreeWidget;
     m_list->setObjectName(QStringLiteral("glueFiles"));
@@ -64,20 +65,24 @@ GeneratedGluePanel::GeneratedGluePanel(QWidget* parent) : QWidget(parent)
 void GeneratedGluePanel::reload(const QString& glueFolder)
 {
     std::vector<codegen::GeneratedFile> files = codegen::readGeneratedFolder(glueFolder);
-    const bool newGeneration = glueFolder == m_folder &&
-                               !std::equal(files.begin(), files.end(), m_current.begin(), m_current.end(),
-                                           [](const auto& a, const auto& b) { return a.path == b.path && a.content == b.content; });
+    const bool newGeneration =
+        glueFolder == m_folder && !std::equal(files.begin(), files.end(), m_current.begin(),
+                                              m_current.end(), [](const auto& a, const auto& b) {
+                                                  return a.path == b.path && a.content == b.content;
+                                              });
     m_current = std::move(files);
     m_previous = codegen::readGeneratedFolder(codegen::previousGenerationFolder(glueFolder));
     m_folder = glueFolder;
     m_changes = codegen::compareGenerations(m_previous.empty() ? m_current : m_previous, m_current);
     rebuildList();
-    if (newGeneration && !m_previous.empty()) m_tabs->setCurrentWidget(m_diff); // show what it changed
+    if (newGeneration && !m_previous.empty())
+        m_tabs->setCurrentWidget(m_diff); // show what it changed
 }
 
 void GeneratedGluePanel::rebuildList()
 {
-    const QString selected = m_list->currentItem() ? m_list->currentItem()->data(0, kPathRole).toString() : QString();
+    const QString selected =
+        m_list->currentItem() ? m_list->currentItem()->data(0, kPathRole).toString() : QString();
     m_list->clear();
     int changed = 0, added = 0, removed = 0;
     QTreeWidgetItem* select = nullptr;
@@ -86,7 +91,8 @@ void GeneratedGluePanel::rebuildList()
         QString what;
         QColor colour;
         switch (change.status) {
-        case Status::Unchanged: break;
+        case Status::Unchanged:
+            break;
         case Status::Changed:
             what = QStringLiteral("+%1 −%2").arg(change.diff.added).arg(change.diff.removed);
             colour = QColor(0x1f, 0x5f, 0xbf);
@@ -114,12 +120,24 @@ void GeneratedGluePanel::rebuildList()
     }
     // Stay on the selected file when it changed or nothing did; otherwise show the first change.
     if (firstChanged && (!select || select->text(1).isEmpty())) select = firstChanged;
-    if (m_current.empty()) m_summary->setText(tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
-    else if (m_previous.empty()) m_summary->setText(tr("%1 files in %2, the first generation.").arg(m_current.size()).arg(m_folder));
-    else if (changed + added + removed == 0) m_summary->setText(tr("%1 files; the last generation changed nothing.").arg(m_current.size()));
-    else m_summary->setText(tr("Last generation: %1 changed, %2 new, %3 removed of %4 files.").arg(changed).arg(added).arg(removed).arg(m_changes.size()));
+    if (m_current.empty())
+        m_summary->setText(
+            tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
+    else if (m_previous.empty())
+        m_summary->setText(
+            tr("%1 files in %2, the first generation.").arg(m_current.size()).arg(m_folder));
+    else if (changed + added + removed == 0)
+        m_summary->setText(
+            tr("%1 files; the last generation changed nothing.").arg(m_current.size()));
+    else
+        m_summary->setText(tr("Last generation: %1 changed, %2 new, %3 removed of %4 files.")
+                               .arg(changed)
+                               .arg(added)
+                               .arg(removed)
+                               .arg(m_changes.size()));
     if (!select && m_list->topLevelItemCount() > 0) select = m_list->topLevelItem(0);
-    if (select) m_list->setCurrentItem(select);
+    if (select)
+        m_list->setCurrentItem(select);
     else {
         m_file->setDocumentText({});
         m_diff->setDocumentText({});
@@ -148,10 +166,12 @@ bool GeneratedGluePanel::showFile(const QString& path)
             m_tabs->setCurrentWidget(shown);
         }
         m_file->setDocumentText(QString::fromStdString(content));
-        m_diff->setDocumentText(change.status == Status::Unchanged ? tr("No change in the last generation.")
-                                                                   : QString::fromStdString(change.diff.unified(change.path)));
+        m_diff->setDocumentText(change.status == Status::Unchanged
+                                    ? tr("No change in the last generation.")
+                                    : QString::fromStdString(change.diff.unified(change.path)));
         for (int row = 0; row < m_list->topLevelItemCount(); ++row)
-            if (m_list->topLevelItem(row)->data(0, kPathRole).toString() == path && m_list->currentItem() != m_list->topLevelItem(row))
+            if (m_list->topLevelItem(row)->data(0, kPathRole).toString() == path &&
+                m_list->currentItem() != m_list->topLevelItem(row))
                 m_list->setCurrentItem(m_list->topLevelItem(row));
         return true;
     }

@@ -8,10 +8,8 @@
 #include <QFile>
 #include <QTimer>
 #include <QWindow>
-
-#include <unistd.h>
-
 #include <cstdio>
+#include <unistd.h>
 
 namespace {
 
@@ -37,7 +35,10 @@ public:
     {
         if (event->type() == QEvent::Expose && static_cast<QWindow*>(watched)->isExposed()) {
             watched->removeEventFilter(this);
-            QTimer::singleShot(0, this, [] { std::fprintf(stderr, "ptowb: window shown %.0f ms after start\n", secondsSinceProcessStart() * 1000); });
+            QTimer::singleShot(0, this, [] {
+                std::fprintf(stderr, "ptowb: window shown %.0f ms after start\n",
+                             secondsSinceProcessStart() * 1000);
+            });
         }
         return false;
     }
@@ -53,15 +54,22 @@ int main(int argc, char** argv)
     QApplication::setApplicationVersion(QStringLiteral(PTOWB_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Edit a PyPTO kernel and its op description side by side."));
+    parser.setApplicationDescription(
+        QStringLiteral("Edit a PyPTO kernel and its op description side by side."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Op project folder (or its op.json)."));
-    const QCommandLineOption verify(QStringLiteral("verify"), QStringLiteral("Verify the project once it is open (as F5 does)."));
+    parser.addPositionalArgument(QStringLiteral("project"),
+                                 QStringLiteral("Op project folder (or its op.json)."));
+    const QCommandLineOption verify(
+        QStringLiteral("verify"),
+        QStringLiteral("Verify the project once it is open (as F5 does)."));
     parser.addOption(verify);
-    const QCommandLineOption newOperator(QStringLiteral("new-operator"), QStringLiteral("Open the New Operator wizard."));
+    const QCommandLineOption newOperator(QStringLiteral("new-operator"),
+                                         QStringLiteral("Open the New Operator wizard."));
     parser.addOption(newOperator);
-    const QCommandLineOption startupTime(QStringLiteral("startup-time"), QStringLiteral("Print how long the window took to appear."));
+    const QCommandLineOption startupTime(
+        QStringLiteral("startup-time"),
+        QStringLiteral("Print how long the window took to appear."));
     parser.addOption(startupTime);
     parser.process(app);
 
@@ -79,7 +87,10 @@ int main(int argc, char** argv)
         window.windowHandle()->installEventFilter(&startupReporter);
     }
     window.show();
-    if (parser.isSet(verify)) QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify, Qt::QueuedConnection);
-    if (parser.isSet(newOperator)) QMetaObject::invokeMethod(&window, &ptowb::MainWindow::newOperator, Qt::QueuedConnection);
+    if (parser.isSet(verify))
+        QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify,
+                                  Qt::QueuedConnection);
+    if (parser.isSet(newOperator))
+        QMetaObject::invokeMethod(&window, &ptowb::MainWindow::newOperator, Qt::QueuedConnection);
     return app.exec();
 }

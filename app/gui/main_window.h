@@ -4,7 +4,6 @@
 
 #include <QMainWindow>
 #include <QMessageBox>
-
 #include <functional>
 
 class QFileSystemModel;
@@ -67,7 +66,8 @@ private:
     void jumpTo(const QString& file, int line, int col);
     void updateTitle();
     void restoreLayout();
-    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName, Qt::DockWidgetArea area);
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
+                         Qt::DockWidgetArea area);
     void showSimulation(const QString& tracePath, const QString& caseDir);
 
     EditorSession m_session;

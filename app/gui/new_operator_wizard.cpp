@@ -19,9 +19,15 @@ namespace {
 
 QString describe(const QString& name)
 {
-    if (name == QLatin1String("elementwise")) return QObject::tr("y = sigmoid(x) · alpha on a tensor of any shape: one op, one parameter, float16 and float32.");
-    if (name == QLatin1String("reduction")) return QObject::tr("The sum of every row of a matrix: a loop over row views, reduced tile by tile.");
-    if (name == QLatin1String("matmul")) return QObject::tr("y = a @ b for float16 or bfloat16 matrices, accumulated in float32 on the cube unit.");
+    if (name == QLatin1String("elementwise"))
+        return QObject::tr("y = sigmoid(x) · alpha on a tensor of any shape: one op, one "
+                           "parameter, float16 and float32.");
+    if (name == QLatin1String("reduction"))
+        return QObject::tr(
+            "The sum of every row of a matrix: a loop over row views, reduced tile by tile.");
+    if (name == QLatin1String("matmul"))
+        return QObject::tr(
+            "y = a @ b for float16 or bfloat16 matrices, accumulated in float32 on the cube unit.");
     return {};
 }
 
@@ -33,10 +39,12 @@ NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
     setOption(QWizard::NoBackButtonOnLastPage);
     auto* page = new QWizardPage;
     page->setTitle(tr("Start an operator from a template"));
-    page->setSubTitle(tr("The project gets op.json, kernel.py and reference.py; it validates and verifies against the simulator as it is."));
+    page->setSubTitle(tr("The project gets op.json, kernel.py and reference.py; it validates and "
+                         "verifies against the simulator as it is."));
 
     m_template = new QComboBox;
-    for (const auto& name : templateNames()) m_template->addItem(QString::fromStdString(name));
+    for (const auto& name : templateNames())
+        m_template->addItem(QString::fromStdString(name));
     m_description = new QLabel;
     m_description->setWordWrap(true);
     m_name = new QLineEdit(QStringLiteral("my_op"));
@@ -62,7 +70,9 @@ NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
     layout->addWidget(m_error);
     addPage(page);
 
-    auto updateDescription = [this] { m_description->setText(describe(m_template->currentText())); };
+    auto updateDescription = [this] {
+        m_description->setText(describe(m_template->currentText()));
+    };
     connect(m_template, &QComboBox::currentTextChanged, this, updateDescription);
     updateDescription();
     // The folder follows the name until the author picks one.
@@ -70,16 +80,32 @@ NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
         m_folder->setText(QDir(QFileInfo(m_folder->text()).absolutePath()).filePath(name));
     });
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString parentFolder = QFileDialog::getExistingDirectory(this, tr("Where to create the project"));
+        const QString parentFolder =
+            QFileDialog::getExistingDirectory(this, tr("Where to create the project"));
         if (!parentFolder.isEmpty()) m_folder->setText(QDir(parentFolder).filePath(m_name->text()));
     });
 }
 
-void NewOperatorWizard::setTemplate(const QString& name) { m_template->setCurrentText(name); }
-void NewOperatorWizard::setOpName(const QString& name) { m_name->setText(name); }
-void NewOperatorWizard::setNamespace(const QString& ns) { m_namespace->setText(ns); }
-void NewOperatorWizard::setFolder(const QString& folder) { m_folder->setText(folder); }
-QString NewOperatorWizard::folder() const { return m_folder->text(); }
+void NewOperatorWizard::setTemplate(const QString& name)
+{
+    m_template->setCurrentText(name);
+}
+void NewOperatorWizard::setOpName(const QString& name)
+{
+    m_name->setText(name);
+}
+void NewOperatorWizard::setNamespace(const QString& ns)
+{
+    m_namespace->setText(ns);
+}
+void NewOperatorWizard::setFolder(const QString& folder)
+{
+    m_folder->setText(folder);
+}
+QString NewOperatorWizard::folder() const
+{
+    return m_folder->text();
+}
 
 QString NewOperatorWizard::createProject()
 {

@@ -26,10 +26,13 @@ bool PipelineRunner::start(const Project& project, PipelineOptions options)
     m_cancel = false;
     options.cancel = &m_cancel;
     options.progress = [this](PipelineStep step, const std::string& message) {
-        const QString name = QString::fromLatin1(stepName(step)), text = QString::fromStdString(message);
-        QMetaObject::invokeMethod(this, [this, name, text] { emit progress(name, text); }, Qt::QueuedConnection);
+        const QString name = QString::fromLatin1(stepName(step)),
+                      text = QString::fromStdString(message);
+        QMetaObject::invokeMethod(
+            this, [this, name, text] { emit progress(name, text); }, Qt::QueuedConnection);
     };
-    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, options] { return runPipeline(project, options); }));
+    m_watcher.setFuture(QtConcurrent::run(
+        workPool(), [project, options] { return runPipeline(project, options); }));
     return true;
 }
 

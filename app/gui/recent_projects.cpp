@@ -8,7 +8,10 @@ namespace {
 const char* const kKey = "recentProjects";
 }
 
-QStringList RecentProjects::list() { return QSettings().value(QLatin1String(kKey)).toStringList(); }
+QStringList RecentProjects::list()
+{
+    return QSettings().value(QLatin1String(kKey)).toStringList();
+}
 
 void RecentProjects::add(const QString& folder)
 {
@@ -16,7 +19,8 @@ void RecentProjects::add(const QString& folder)
     const QString clean = QDir::cleanPath(folder);
     entries.removeAll(clean);
     entries.prepend(clean);
-    while (entries.size() > kMaxEntries) entries.removeLast();
+    while (entries.size() > kMaxEntries)
+        entries.removeLast();
     QSettings().setValue(QLatin1String(kKey), entries);
 }
 

@@ -1,7 +1,6 @@
 #include "settings_dialog.h"
 
 #include "code_editor.h"
-
 #include "pipeline/deploy_target.h"
 #include "project/atomic_file.h"
 #include "project/project.h"
@@ -23,7 +22,6 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
-
 #include <optional>
 
 namespace ptowb {
@@ -43,8 +41,11 @@ QString describe(const Diagnostics& diagnostics)
 {
     QStringList lines;
     for (const Diagnostic& d : diagnostics)
-        lines << QStringLiteral("%1:%2: %3: %4").arg(d.line).arg(d.col).arg(d.isError() ? QStringLiteral("error") : QStringLiteral("warning"),
-                                                                          QString::fromStdString(d.message));
+        lines << QStringLiteral("%1:%2: %3: %4")
+                     .arg(d.line)
+                     .arg(d.col)
+                     .arg(d.isError() ? QStringLiteral("error") : QStringLiteral("warning"),
+                          QString::fromStdString(d.message));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -56,7 +57,10 @@ QString writeConfigFile(const QString& path, const QByteArray& data)
     return writeFileAtomically(path, data);
 }
 
-QString number(const std::optional<double>& value) { return value ? QString::number(*value, 'g', 10) : QString(); }
+QString number(const std::optional<double>& value)
+{
+    return value ? QString::number(*value, 'g', 10) : QString();
+}
 
 } // namespace
 
@@ -69,15 +73,27 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
     m_json[1].name = QStringLiteral("deploy.json");
     auto* tabs = new QTabWidget;
     tabs->addTab(createToleranceTab(), tr("Default tolerances"));
-    tabs->addTab(createJsonTab(m_json[0], tr("External runners: commands that run a case folder on a device or another simulator; "
-                                             "<code>verify --against NAME</code> and the app use them. A project's runners.json adds to these."),
-                               QStringLiteral("{ \"runners\": [\n  { \"name\": \"kirin-phone\", \"kind\": \"device\", \"timeout_s\": 120,\n"
-                                              "    \"command\": [\"hdc\", \"shell\", \"/data/local/ptowb/run_op\", \"{run_dir}\"] }\n] }\n")),
-                 tr("Runners"));
-    tabs->addTab(createJsonTab(m_json[1], tr("Where Redeploy puts the package: a folder (copied atomically) or a command (no shell; "
-                                             "<code>{package}</code> <code>{archive}</code> <code>{op}</code> <code>{version}</code>)."),
-                               QStringLiteral("{ \"targets\": [\n  { \"name\": \"ops-dir\", \"folder\": \"/opt/ops\" }\n] }\n")),
-                 tr("Deploy targets"));
+    tabs->addTab(
+        createJsonTab(m_json[0],
+                      tr("External runners: commands that run a case folder on a device or another "
+                         "simulator; "
+                         "<code>verify --against NAME</code> and the app use them. A project's "
+                         "runners.json adds to these."),
+                      QStringLiteral("{ \"runners\": [\n  { \"name\": \"kirin-phone\", \"kind\": "
+                                     "\"device\", \"timeout_s\": 120,\n"
+                                     "    \"command\": [\"hdc\", \"shell\", "
+                                     "\"/data/local/ptowb/run_op\", \"{run_dir}\"] }\n] }\n")),
+        tr("Runners"));
+    tabs->addTab(
+        createJsonTab(
+            m_json[1],
+            tr("Where Redeploy puts the package: a folder (copied atomically) or a command (no "
+               "shell; "
+               "<code>{package}</code> <code>{archive}</code> <code>{op}</code> "
+               "<code>{version}</code>)."),
+            QStringLiteral(
+                "{ \"targets\": [\n  { \"name\": \"ops-dir\", \"folder\": \"/opt/ops\" }\n] }\n")),
+        tr("Deploy targets"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -89,7 +105,9 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
 QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, const QString& example)
 {
     auto* page = new QWidget;
-    auto* label = new QLabel(intro + tr("<br>File: <code>%1</code>").arg(QDir::toNativeSeparators(userConfigFile(file.name)).toHtmlEscaped()));
+    auto* label = new QLabel(
+        intro + tr("<br>File: <code>%1</code>")
+                    .arg(QDir::toNativeSeparators(userConfigFile(file.name)).toHtmlEscaped()));
     label->setWordWrap(true);
     file.editor = new CodeEditor(CodeEditor::Language::Json);
     file.editor->setObjectName(file.name);
@@ -99,8 +117,10 @@ QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, con
     file.problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* insertExample = new QPushButton(tr("Insert example"));
     connect(insertExample, &QPushButton::clicked, this, [&file, example] {
-        if (file.editor->text().trimmed().isEmpty()) file.editor->setText(example);
-        else file.editor->append(QStringLiteral("\n") + example);
+        if (file.editor->text().trimmed().isEmpty())
+            file.editor->setText(example);
+        else
+            file.editor->append(QStringLiteral("\n") + example);
     });
     connect(file.editor, &QsciScintilla::textChanged, this, [this, &file] { checkJson(file); });
     auto* layout = new QVBoxLayout(page);
@@ -116,44 +136,67 @@ QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, con
 
 void SettingsDialog::checkJson(JsonFile& file)
 {
-    const std::vector<ConfigText> text{{userConfigFile(file.name).toStdString(), file.editor->text().toStdString()}};
+    const std::vector<ConfigText> text{
+        {userConfigFile(file.name).toStdString(), file.editor->text().toStdString()}};
     file.diagnostics.clear();
     if (!file.editor->text().trimmed().isEmpty())
-        file.diagnostics = file.name == QLatin1String("runners.json") ? loadRunnerConfigs(text).diagnostics : loadDeployTargets(text).diagnostics;
+        file.diagnostics = file.name == QLatin1String("runners.json")
+                               ? loadRunnerConfigs(text).diagnostics
+                               : loadDeployTargets(text).diagnostics;
     file.editor->setDiagnostics(file.diagnostics);
-    file.problems->setText(file.diagnostics.empty() ? tr("No problems.") : describe(file.diagnostics));
-    file.problems->setStyleSheet(hasErrors(file.diagnostics) ? QStringLiteral("color: #c62828") : QString());
+    file.problems->setText(file.diagnostics.empty() ? tr("No problems.")
+                                                    : describe(file.diagnostics));
+    file.problems->setStyleSheet(hasErrors(file.diagnostics) ? QStringLiteral("color: #c62828")
+                                                             : QString());
 }
 
-QString SettingsDialog::problemsText(int jsonTab) const { return m_json[std::size_t(jsonTab)].problems->text(); }
+QString SettingsDialog::problemsText(int jsonTab) const
+{
+    return m_json[std::size_t(jsonTab)].problems->text();
+}
 
 QWidget* SettingsDialog::createToleranceTab()
 {
-    const ToleranceDefaults current = loadToleranceDefaults(std::vector<std::string>{userConfigFile(QStringLiteral("tolerances.json")).toStdString()});
+    const ToleranceDefaults current = loadToleranceDefaults(
+        std::vector<std::string>{userConfigFile(QStringLiteral("tolerances.json")).toStdString()});
     auto* page = new QWidget;
-    auto* intro = new QLabel(tr("Used when an op's tolerance does not name a dtype or criteria; an op's own tolerance always wins. "
-                                "Leave a cell empty for the built-in default (in grey on the right).<br>File: <code>%1</code>")
-                                 .arg(QDir::toNativeSeparators(userConfigFile(QStringLiteral("tolerances.json"))).toHtmlEscaped()));
+    auto* intro = new QLabel(
+        tr("Used when an op's tolerance does not name a dtype or criteria; an op's own tolerance "
+           "always wins. "
+           "Leave a cell empty for the built-in default (in grey on the right).<br>File: "
+           "<code>%1</code>")
+            .arg(QDir::toNativeSeparators(userConfigFile(QStringLiteral("tolerances.json")))
+                     .toHtmlEscaped()));
     intro->setWordWrap(true);
     std::vector<const DTypeInfo*> dtypes;
-    for (const auto& info : allDTypes()) dtypes.push_back(&info);
+    for (const auto& info : allDTypes())
+        dtypes.push_back(&info);
     m_tolerances = new QTableWidget(int(dtypes.size()), 3);
     m_tolerances->setObjectName(QStringLiteral("toleranceTable"));
-    m_tolerances->setHorizontalHeaderLabels({QStringLiteral("rtol"), QStringLiteral("atol"), tr("built-in")});
+    m_tolerances->setHorizontalHeaderLabels(
+        {QStringLiteral("rtol"), QStringLiteral("atol"), tr("built-in")});
     m_tolerances->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     for (int row = 0; row < int(dtypes.size()); ++row) {
         const DTypeInfo& info = *dtypes[std::size_t(row)];
-        m_tolerances->setVerticalHeaderItem(row, new QTableWidgetItem(QString::fromLatin1(info.name.data(), qsizetype(info.name.size()))));
+        m_tolerances->setVerticalHeaderItem(
+            row, new QTableWidgetItem(
+                     QString::fromLatin1(info.name.data(), qsizetype(info.name.size()))));
         const Criteria builtIn = defaultCriteria(info.dtype);
         const auto it = current.tolerance.perDType.find(info.dtype);
         for (int col = 0; col < 2; ++col) {
-            auto* item = new QTableWidgetItem(it == current.tolerance.perDType.end() ? QString()
-                                                                                     : QString::number(col == 0 ? it->second.rtol : it->second.atol, 'g', 10));
-            item->setToolTip(tr("built-in: %1").arg(col == 0 ? builtIn.rtol : builtIn.atol, 0, 'g', 6));
+            auto* item = new QTableWidgetItem(
+                it == current.tolerance.perDType.end()
+                    ? QString()
+                    : QString::number(col == 0 ? it->second.rtol : it->second.atol, 'g', 10));
+            item->setToolTip(
+                tr("built-in: %1").arg(col == 0 ? builtIn.rtol : builtIn.atol, 0, 'g', 6));
             m_tolerances->setItem(row, col, item);
         }
-        auto* builtInItem = new QTableWidgetItem(builtIn.rtol == 0 && builtIn.atol == 0 ? tr("exact")
-                                                                                        : QStringLiteral("rtol %1, atol %2").arg(builtIn.rtol, 0, 'g', 6).arg(builtIn.atol, 0, 'g', 6));
+        auto* builtInItem = new QTableWidgetItem(builtIn.rtol == 0 && builtIn.atol == 0
+                                                     ? tr("exact")
+                                                     : QStringLiteral("rtol %1, atol %2")
+                                                           .arg(builtIn.rtol, 0, 'g', 6)
+                                                           .arg(builtIn.atol, 0, 'g', 6));
         builtInItem->setFlags(Qt::ItemIsEnabled);
         builtInItem->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
         m_tolerances->setItem(row, 2, builtInItem);
@@ -161,7 +204,9 @@ QWidget* SettingsDialog::createToleranceTab()
     auto* criteria = new QHBoxLayout;
     for (const char* name : kCriteriaNames) {
         auto* box = new QCheckBox(QString::fromLatin1(name));
-        box->setChecked(std::find(current.tolerance.criteria.begin(), current.tolerance.criteria.end(), name) != current.tolerance.criteria.end());
+        box->setChecked(std::find(current.tolerance.criteria.begin(),
+                                  current.tolerance.criteria.end(),
+                                  name) != current.tolerance.criteria.end());
         m_criteria.push_back(box);
         criteria->addWidget(box);
     }
@@ -170,7 +215,8 @@ QWidget* SettingsDialog::createToleranceTab()
     m_maxErrorRatio->setPlaceholderText(QStringLiteral("0.005"));
     m_minCosine = new QLineEdit(number(current.tolerance.minCosine));
     m_minCosine->setPlaceholderText(QStringLiteral("0.9999"));
-    m_toleranceProblems = new QLabel(current.diagnostics.empty() ? QString() : describe(current.diagnostics));
+    m_toleranceProblems =
+        new QLabel(current.diagnostics.empty() ? QString() : describe(current.diagnostics));
     m_toleranceProblems->setWordWrap(true);
     auto* form = new QFormLayout;
     form->addRow(tr("Criteria (none checked: allclose)"), criteria);
@@ -199,13 +245,15 @@ ToleranceSpec SettingsDialog::formTolerance(QStringList& invalid) const
         return ok ? std::optional<double>(value) : std::nullopt;
     };
     for (int row = 0; row < m_tolerances->rowCount(); ++row) {
-        const QString rtolText = m_tolerances->item(row, 0)->text(), atolText = m_tolerances->item(row, 1)->text();
+        const QString rtolText = m_tolerances->item(row, 0)->text(),
+                      atolText = m_tolerances->item(row, 1)->text();
         if (rtolText.trimmed().isEmpty() && atolText.trimmed().isEmpty()) continue;
         const QString dtypeName = m_tolerances->verticalHeaderItem(row)->text();
         const DType dtype = dtypeFromName(dtypeName.toStdString()).value_or(DType::Float32);
         // One bound given: the other keeps its built-in value, since the file needs both.
         const Criteria builtIn = defaultCriteria(dtype);
-        const auto rtol = number(rtolText, dtypeName + QStringLiteral(" rtol")), atol = number(atolText, dtypeName + QStringLiteral(" atol"));
+        const auto rtol = number(rtolText, dtypeName + QStringLiteral(" rtol")),
+                   atol = number(atolText, dtypeName + QStringLiteral(" atol"));
         tolerance.perDType[dtype] = {rtol.value_or(builtIn.rtol), atol.value_or(builtIn.atol)};
     }
     for (QCheckBox* box : m_criteria)
@@ -226,14 +274,21 @@ QString SettingsDialog::save()
             errors << tr("%1 has errors and was not saved").arg(file.name);
             continue;
         }
-        if (QString error = writeConfigFile(path, file.editor->text().toUtf8()); !error.isEmpty()) errors << error;
+        if (QString error = writeConfigFile(path, file.editor->text().toUtf8()); !error.isEmpty())
+            errors << error;
     }
     QStringList invalid;
     const QString tolerances = QString::fromStdString(toleranceJson(formTolerance(invalid)));
     if (!invalid.isEmpty() || tolerances != m_savedTolerances) {
         const QString path = userConfigFile(QStringLiteral("tolerances.json"));
-        QString why = invalid.isEmpty() ? QString() : tr("not a number: %1").arg(invalid.join(QStringLiteral(", ")));
-        if (why.isEmpty()) why = describe(loadToleranceDefaults(std::vector<ConfigText>{{path.toStdString(), tolerances.toStdString()}}).diagnostics);
+        QString why = invalid.isEmpty()
+                          ? QString()
+                          : tr("not a number: %1").arg(invalid.join(QStringLiteral(", ")));
+        if (why.isEmpty())
+            why =
+                describe(loadToleranceDefaults(std::vector<ConfigText>{
+                                                   {path.toStdString(), tolerances.toStdString()}})
+                             .diagnostics);
         if (!why.isEmpty()) {
             m_toleranceProblems->setText(why);
             errors << tr("default tolerances not saved: %1").arg(why);

@@ -4,7 +4,6 @@
 #include "spec/op_spec.h"
 
 #include <QDialog>
-
 #include <array>
 
 class QCheckBox;

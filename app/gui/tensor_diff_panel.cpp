@@ -1,11 +1,9 @@
 #include "tensor_diff_panel.h"
 
 #include "histogram_view.h"
-
 #include "slice_values_model.h"
-#include "tensor_heatmap.h"
-
 #include "tensor/npy.h"
+#include "tensor_heatmap.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -14,8 +12,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
-#include <QTableView>
 #include <QSplitter>
+#include <QTableView>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -29,7 +27,8 @@ constexpr int kMaxCells = 512;
 QString indexText(const std::vector<std::int64_t>& index)
 {
     QStringList parts;
-    for (auto i : index) parts << QString::number(i);
+    for (auto i : index)
+        parts << QString::number(i);
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
@@ -61,7 +60,8 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     m_histogramView->setObjectName(QStringLiteral("errorHistogram"));
     m_worst = new QTableWidget(0, 4);
     m_worst->setObjectName(QStringLiteral("worstElements"));
-    m_worst->setHorizontalHeaderLabels({tr("Index"), tr("Expected"), tr("Actual"), tr("Abs error")});
+    m_worst->setHorizontalHeaderLabels(
+        {tr("Index"), tr("Expected"), tr("Actual"), tr("Abs error")});
     m_worst->verticalHeader()->hide();
     m_worst->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_worst->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -78,16 +78,19 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     actualView->setObjectName(QStringLiteral("actualValues"));
     expectedView->setModel(m_expectedValues);
     actualView->setModel(m_actualValues);
-    for (QTableView* view : {expectedView, actualView}) view->horizontalHeader()->setDefaultSectionSize(72);
-    for (auto bars : {std::pair{expectedView->verticalScrollBar(), actualView->verticalScrollBar()},
-                      std::pair{expectedView->horizontalScrollBar(), actualView->horizontalScrollBar()}}) {
+    for (QTableView* view : {expectedView, actualView})
+        view->horizontalHeader()->setDefaultSectionSize(72);
+    for (auto bars :
+         {std::pair{expectedView->verticalScrollBar(), actualView->verticalScrollBar()},
+          std::pair{expectedView->horizontalScrollBar(), actualView->horizontalScrollBar()}}) {
         connect(bars.first, &QScrollBar::valueChanged, bars.second, &QScrollBar::setValue);
         connect(bars.second, &QScrollBar::valueChanged, bars.first, &QScrollBar::setValue);
     }
     auto* grids = new QWidget;
     auto* gridLayout = new QHBoxLayout(grids);
     gridLayout->setContentsMargins(0, 0, 0, 0);
-    for (auto [title, view] : {std::pair{tr("Expected"), expectedView}, std::pair{tr("Actual"), actualView}}) {
+    for (auto [title, view] :
+         {std::pair{tr("Expected"), expectedView}, std::pair{tr("Actual"), actualView}}) {
         auto* column = new QVBoxLayout;
         column->addWidget(new QLabel(title));
         column->addWidget(view);
@@ -125,7 +128,8 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     connect(m_fixed, &QLineEdit::editingFinished, this, &TensorDiffPanel::refresh);
     connect(m_worst, &QTableWidget::cellClicked, this, [this](int row, int) {
         std::vector<std::int64_t> element;
-        for (const QVariant& v : m_worst->item(row, 0)->data(Qt::UserRole).toList()) element.push_back(v.toLongLong());
+        for (const QVariant& v : m_worst->item(row, 0)->data(Qt::UserRole).toList())
+            element.push_back(v.toLongLong());
         showElement(element);
     });
 }
@@ -136,7 +140,8 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
     // Show the slice the element lies in, mark it on the map, and centre both value grids on it.
     if (element.size() > 2) {
         QStringList parts;
-        for (auto i : element) parts << QString::number(i);
+        for (auto i : element)
+            parts << QString::number(i);
         m_fixed->setText(parts.join(QStringLiteral(", ")));
         refresh();
     }
@@ -144,8 +149,11 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
     const SliceSpec slice = currentSlice();
     const std::size_t rank = element.size();
     const int row = rank >= 2 ? int(element[std::size_t(slice.rowAxis)]) : 0;
-    const int col = rank >= 2 ? int(element[std::size_t(slice.colAxis)]) : rank == 1 ? int(element[0]) : 0;
-    for (auto [view, model] : {std::pair{m_expectedView, m_expectedValues}, std::pair{m_actualView, m_actualValues}}) {
+    const int col = rank >= 2   ? int(element[std::size_t(slice.colAxis)])
+                    : rank == 1 ? int(element[0])
+                                : 0;
+    for (auto [view, model] :
+         {std::pair{m_expectedView, m_expectedValues}, std::pair{m_actualView, m_actualValues}}) {
         const QModelIndex index = model->index(row, col);
         if (!index.isValid()) continue;
         view->setCurrentIndex(index);
@@ -153,7 +161,9 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
     }
 }
 
-void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst)
+void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath,
+                                 const QString& expectedPath,
+                                 const std::vector<WorstElement>& worst)
 {
     m_title->setText(tr("%1 (loading…)").arg(title));
     m_loader.run(
@@ -161,8 +171,10 @@ void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath
             LoadedOutput loaded;
             auto actual = readNpy(actualPath.toStdString());
             auto expected = readNpy(expectedPath.toStdString());
-            if (auto* e = std::get_if<std::string>(&actual)) loaded.error = QString::fromStdString(*e);
-            else if (auto* e = std::get_if<std::string>(&expected)) loaded.error = QString::fromStdString(*e);
+            if (auto* e = std::get_if<std::string>(&actual))
+                loaded.error = QString::fromStdString(*e);
+            else if (auto* e = std::get_if<std::string>(&expected))
+                loaded.error = QString::fromStdString(*e);
             else {
                 loaded.actual = std::move(std::get<Tensor>(actual));
                 loaded.expected = std::move(std::get<Tensor>(expected));
@@ -173,7 +185,8 @@ void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath
         [this, title, worst](LoadedOutput loaded) { apply(title, std::move(loaded), worst); });
 }
 
-void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst)
+void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded,
+                            const std::vector<WorstElement>& worst)
 {
     if (!loaded.error.isEmpty()) {
         m_title->setText(title + QStringLiteral(": ") + loaded.error);
@@ -187,7 +200,8 @@ void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded, const std
     for (QComboBox* box : {m_rowAxis, m_colAxis}) {
         const QSignalBlocker block(box);
         box->clear();
-        for (int d = 0; d < rank; ++d) box->addItem(tr("axis %1 (%2)").arg(d).arg(m_actual.shape()[std::size_t(d)]));
+        for (int d = 0; d < rank; ++d)
+            box->addItem(tr("axis %1 (%2)").arg(d).arg(m_actual.shape()[std::size_t(d)]));
     }
     {
         const QSignalBlocker a(m_rowAxis), b(m_colAxis);
@@ -200,7 +214,8 @@ void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded, const std
         const WorstElement& w = worst[std::size_t(r)];
         auto* index = new QTableWidgetItem(indexText(w.index));
         QVariantList list;
-        for (auto i : w.index) list << QVariant::fromValue<qlonglong>(i);
+        for (auto i : w.index)
+            list << QVariant::fromValue<qlonglong>(i);
         index->setData(Qt::UserRole, list);
         m_worst->setItem(r, 0, index);
         m_worst->setItem(r, 1, new QTableWidgetItem(QString::number(w.expected, 'g', 7)));
@@ -221,14 +236,16 @@ SliceSpec TensorDiffPanel::currentSlice() const
     s.relative = m_relative->isChecked();
     s.fixed.assign(m_actual.shape().size(), 0);
     const QStringList parts = m_fixed->text().split(QLatin1Char(','), Qt::SkipEmptyParts);
-    for (int k = 0; k < parts.size() && k < int(s.fixed.size()); ++k) s.fixed[std::size_t(k)] = parts[k].trimmed().toLongLong();
+    for (int k = 0; k < parts.size() && k < int(s.fixed.size()); ++k)
+        s.fixed[std::size_t(k)] = parts[k].trimmed().toLongLong();
     return s;
 }
 
 void TensorDiffPanel::refresh()
 {
     const SliceSpec slice = currentSlice();
-    m_heatmap->setData(m_actual, m_expected, slice, computeErrorMap(m_actual, m_expected, slice, kMaxCells, kMaxCells));
+    m_heatmap->setData(m_actual, m_expected, slice,
+                       computeErrorMap(m_actual, m_expected, slice, kMaxCells, kMaxCells));
     m_expectedValues->setData(m_expected, m_actual, slice);
     m_actualValues->setData(m_actual, m_expected, slice);
 }

@@ -1,9 +1,8 @@
 #pragma once
 
-#include "work_pool.h"
-
 #include "tensor/compare.h"
 #include "tensor/error_map.h"
+#include "work_pool.h"
 
 #include <QWidget>
 
@@ -32,7 +31,8 @@ public:
 
     // Loads both .npy files off the GUI thread and shows their difference; outputShown says
     // when (with "" or why it could not). A later call supersedes one still loading.
-    void showOutput(const QString& title, const QString& actualPath, const QString& expectedPath, const std::vector<WorstElement>& worst);
+    void showOutput(const QString& title, const QString& actualPath, const QString& expectedPath,
+                    const std::vector<WorstElement>& worst);
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
     const ErrorHistogram& histogram() const { return m_histogram; }

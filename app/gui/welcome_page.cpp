@@ -1,9 +1,8 @@
 #include "welcome_page.h"
 
-#include "recent_projects.h"
-
 #include "project/new_project.h"
 #include "project/project.h"
+#include "recent_projects.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -31,8 +30,8 @@ QListWidget* projectList(const QString& objectName)
     return list;
 }
 
-// "scale_gelu — y = gelu(x)[:, :channels] * scale" from the project's op.json, else the folder name;
-// the folder is the tooltip.
+// "scale_gelu — y = gelu(x)[:, :channels] * scale" from the project's op.json, else the folder
+// name; the folder is the tooltip.
 void addProject(QListWidget* list, const QString& folder)
 {
     QString error;
@@ -42,7 +41,8 @@ void addProject(QListWidget* list, const QString& folder)
     if (project) {
         const SpecLoadResult loaded = project->validateSaved();
         if (!loaded.spec.name.empty()) text = QString::fromStdString(loaded.spec.name);
-        if (!loaded.spec.doc.empty()) text += QStringLiteral(" — ") + QString::fromStdString(loaded.spec.doc);
+        if (!loaded.spec.doc.empty())
+            text += QStringLiteral(" — ") + QString::fromStdString(loaded.spec.doc);
     } else {
         tip += QStringLiteral("\n") + error;
     }
@@ -56,22 +56,26 @@ void addProject(QListWidget* list, const QString& folder)
 WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
 {
     setObjectName(QStringLiteral("welcomePage"));
-    auto* title = new QLabel(tr("<h1>PTO Workbench</h1><p>Describe a PyPTO kernel once — kernel, op.json, CPU reference — "
-                                "and the workbench checks it, verifies it against the simulator, generates the torch, ONNX "
-                                "and graph-compiler glue, and exports a deployable op package.</p>"));
+    auto* title = new QLabel(tr(
+        "<h1>PTO Workbench</h1><p>Describe a PyPTO kernel once — kernel, op.json, CPU reference — "
+        "and the workbench checks it, verifies it against the simulator, generates the torch, ONNX "
+        "and graph-compiler glue, and exports a deployable op package.</p>"));
     title->setWordWrap(true);
     title->setMaximumWidth(900);
 
     auto* newOp = new QPushButton(style()->standardIcon(QStyle::SP_FileIcon), tr("New Operator…"));
     newOp->setObjectName(QStringLiteral("welcomeNew"));
-    auto* open = new QPushButton(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open Project…"));
+    auto* open =
+        new QPushButton(style()->standardIcon(QStyle::SP_DirOpenIcon), tr("Open Project…"));
     connect(newOp, &QPushButton::clicked, this, &WelcomePage::newOperatorRequested);
     connect(open, &QPushButton::clicked, this, &WelcomePage::openDialogRequested);
 
     m_samples = projectList(QStringLiteral("welcomeSamples"));
     m_recent = projectList(QStringLiteral("welcomeRecent"));
     for (QListWidget* list : {m_samples, m_recent})
-        connect(list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { Q_EMIT openRequested(item->data(kFolderRole).toString()); });
+        connect(list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+            Q_EMIT openRequested(item->data(kFolderRole).toString());
+        });
 
     auto* lists = new QGridLayout;
     lists->addWidget(new QLabel(tr("<b>Samples</b> — open one and press F5 to verify it")), 0, 0);
@@ -84,8 +88,10 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
     buttons->addWidget(open);
     buttons->addStretch(1);
 
-    auto* tips = new QLabel(tr("Keys: <b>F5</b> Verify · <b>Ctrl+R</b> Redeploy · <b>Ctrl+G</b> Generate · <b>Ctrl+E</b> Export · "
-                               "<b>Esc</b> Cancel · <b>Ctrl+Shift+P</b> every command. Hover a pypto function or an op.json key for help."));
+    auto* tips = new QLabel(tr("Keys: <b>F5</b> Verify · <b>Ctrl+R</b> Redeploy · <b>Ctrl+G</b> "
+                               "Generate · <b>Ctrl+E</b> Export · "
+                               "<b>Esc</b> Cancel · <b>Ctrl+Shift+P</b> every command. Hover a "
+                               "pypto function or an op.json key for help."));
     tips->setWordWrap(true);
 
     auto* column = new QVBoxLayout;
@@ -110,10 +116,13 @@ void WelcomePage::showEvent(QShowEvent* event)
 void WelcomePage::refresh()
 {
     m_samples->clear();
-    for (const QString& folder : sampleProjects()) addProject(m_samples, folder);
+    for (const QString& folder : sampleProjects())
+        addProject(m_samples, folder);
     m_recent->clear();
-    for (const QString& folder : RecentProjects::list()) addProject(m_recent, folder);
-    if (m_recent->count() == 0) (new QListWidgetItem(tr("(none yet)"), m_recent))->setFlags(Qt::NoItemFlags);
+    for (const QString& folder : RecentProjects::list())
+        addProject(m_recent, folder);
+    if (m_recent->count() == 0)
+        (new QListWidgetItem(tr("(none yet)"), m_recent))->setFlags(Qt::NoItemFlags);
 }
 
 } // namespace ptowb

@@ -3,7 +3,6 @@
 #include <QSemaphore>
 #include <QThread>
 #include <QThreadPool>
-
 #include <algorithm>
 #include <memory>
 
@@ -31,7 +30,8 @@ void startAllThreads(QThreadPool* pool)
 QThreadPool* workPool()
 {
     static QThreadPool* pool = [] {
-        auto* p = new QThreadPool; // lives as long as the process; its jobs are waited for by their owners
+        auto* p = new QThreadPool; // lives as long as the process; its jobs are waited for by their
+                                   // owners
         p->setMaxThreadCount(std::max(4, QThread::idealThreadCount()));
         return p;
     }();

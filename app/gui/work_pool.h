@@ -4,7 +4,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QtConcurrent>
-
 #include <functional>
 
 namespace ptowb {
@@ -22,8 +21,7 @@ void startThreadsAhead();
 // Runs a job on the work pool and applies its result on the GUI thread — only the newest
 // job's: a result that a later request made stale is dropped, and nothing is applied once
 // `context` is gone.
-template <class Result>
-class LatestJob
+template <class Result> class LatestJob
 {
 public:
     explicit LatestJob(QObject* context) : m_context(context) {}
@@ -31,9 +29,10 @@ public:
     void run(std::function<Result()> job, std::function<void(Result)> apply)
     {
         const quint64 generation = ++m_generation;
-        QtConcurrent::run(workPool(), std::move(job)).then(m_context, [this, generation, apply = std::move(apply)](Result result) {
-            if (generation == m_generation) apply(std::move(result));
-        });
+        QtConcurrent::run(workPool(), std::move(job))
+            .then(m_context, [this, generation, apply = std::move(apply)](Result result) {
+                if (generation == m_generation) apply(std::move(result));
+            });
     }
 
     // Drops the result of every job started so far.

@@ -6,7 +6,6 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <map>
 
@@ -15,7 +14,7 @@ namespace ptowb::codegen {
 namespace {
 // Generated files are source text; anything larger is not ours and is not shown.
 constexpr qint64 kMaxGeneratedFileBytes = 8 << 20;
-}
+} // namespace
 
 std::vector<GeneratedFile> readGeneratedFolder(const QString& folder)
 {
@@ -28,30 +27,40 @@ std::vector<GeneratedFile> readGeneratedFolder(const QString& folder)
         if (file.size() > kMaxGeneratedFileBytes || !file.open(QIODevice::ReadOnly)) continue;
         files.push_back({root.relativeFilePath(path).toStdString(), file.readAll().toStdString()});
     }
-    std::sort(files.begin(), files.end(), [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });
+    std::sort(files.begin(), files.end(),
+              [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });
     return files;
 }
 
-std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous, const std::vector<GeneratedFile>& current)
+std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous,
+                                               const std::vector<GeneratedFile>& current)
 {
     std::map<std::string, std::pair<const std::string*, const std::string*>> byPath;
-    for (const GeneratedFile& f : previous) byPath[f.path].first = &f.content;
-    for (const GeneratedFile& f : current) byPath[f.path].second = &f.content;
+    for (const GeneratedFile& f : previous)
+        byPath[f.path].first = &f.content;
+    for (const GeneratedFile& f : current)
+        byPath[f.path].second = &f.content;
     std::vector<GlueFileChange> changes;
     for (const auto& [path, texts] : byPath) {
         GlueFileChange change;
         change.path = path;
         const auto [before, after] = texts;
         change.diff = diffLines(before ? *before : std::string(), after ? *after : std::string());
-        if (!before) change.status = GlueFileChange::Status::Added;
-        else if (!after) change.status = GlueFileChange::Status::Removed;
-        else if (*before != *after) change.status = GlueFileChange::Status::Changed;
+        if (!before)
+            change.status = GlueFileChange::Status::Added;
+        else if (!after)
+            change.status = GlueFileChange::Status::Removed;
+        else if (*before != *after)
+            change.status = GlueFileChange::Status::Changed;
         changes.push_back(std::move(change));
     }
     return changes;
 }
 
-QString previousGenerationFolder(const QString& folder) { return folder + QStringLiteral(".previous"); }
+QString previousGenerationFolder(const QString& folder)
+{
+    return folder + QStringLiteral(".previous");
+}
 
 QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder)
 {
@@ -74,7 +83,8 @@ QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QS
     // The replaced generation becomes the previous one, for the diff against it.
     const QString previous = previousGenerationFolder(folder);
     QDir(previous).removeRecursively();
-    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous)) QDir(retired).removeRecursively();
+    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous))
+        QDir(retired).removeRecursively();
     return {};
 }
 

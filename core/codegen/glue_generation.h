@@ -4,7 +4,6 @@
 #include "text/line_diff.h"
 
 #include <QString>
-
 #include <vector>
 
 namespace ptowb::codegen {
@@ -15,14 +14,21 @@ std::vector<GeneratedFile> readGeneratedFolder(const QString& folder); // sorted
 
 struct GlueFileChange
 {
-    enum class Status { Unchanged, Changed, Added, Removed };
+    enum class Status
+    {
+        Unchanged,
+        Changed,
+        Added,
+        Removed
+    };
     std::string path;
     Status status = Status::Unchanged;
     LineDiff diff; // previous -> current
 };
 
 // Every path of either generation, in path order.
-std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous, const std::vector<GeneratedFile>& current);
+std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous,
+                                               const std::vector<GeneratedFile>& current);
 
 // Replaces `folder` with exactly these files: written beside it, then swapped in, so files
 // a previous generation had and this one does not are gone and a failure keeps the old folder.

@@ -4,7 +4,8 @@
 
 namespace ptowb::codegen {
 
-std::string fillTemplate(std::string_view text, const std::vector<std::pair<std::string, std::string>>& values)
+std::string fillTemplate(std::string_view text,
+                         const std::vector<std::pair<std::string, std::string>>& values)
 {
     std::string out;
     std::size_t pos = 0;

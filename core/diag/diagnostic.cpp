@@ -7,9 +7,12 @@ namespace ptowb {
 const char* severityName(Severity severity)
 {
     switch (severity) {
-    case Severity::Error: return "error";
-    case Severity::Warning: return "warning";
-    case Severity::Note: return "note";
+    case Severity::Error:
+        return "error";
+    case Severity::Warning:
+        return "warning";
+    case Severity::Note:
+        return "note";
     }
     return "error";
 }

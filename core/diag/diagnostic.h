@@ -5,7 +5,12 @@
 
 namespace ptowb {
 
-enum class Severity { Error, Warning, Note };
+enum class Severity
+{
+    Error,
+    Warning,
+    Note
+};
 
 const char* severityName(Severity severity);
 
@@ -19,7 +24,7 @@ struct Diagnostic
     int endLine = 0;
     int endCol = 0;
     Severity severity = Severity::Error;
-    std::string code;    // stable identifier, e.g. "spec.unknown-key"
+    std::string code; // stable identifier, e.g. "spec.unknown-key"
     std::string message;
     std::string pointer; // JSON pointer of the offending value when the file is JSON
 

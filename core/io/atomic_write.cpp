@@ -12,7 +12,8 @@ std::string writeAtomically(const std::string& path, std::initializer_list<std::
 {
     // Unique per process and per call, so concurrent writers never share a temporary.
     static std::atomic<unsigned> counter{0};
-    const std::string temporary = path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    const std::string temporary =
+        path + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
     std::FILE* f = std::fopen(temporary.c_str(), "wb");
     if (!f) return "cannot write " + path + ": " + std::strerror(errno);
     bool ok = true;

@@ -10,6 +10,7 @@ namespace ptowb {
 // so a reader never sees half a file and a failure leaves the old one. Qt-free, for the
 // runtime's own files (tensors, run records, reports); user files edited in the app go through
 // QSaveFile, which also keeps their permissions. Returns "" or why it failed.
-std::string writeAtomically(const std::string& path, std::initializer_list<std::string_view> pieces);
+std::string writeAtomically(const std::string& path,
+                            std::initializer_list<std::string_view> pieces);
 
 } // namespace ptowb

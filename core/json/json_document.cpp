@@ -94,16 +94,20 @@ public:
         return true;
     }
 
-    bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex)
+    bool parse_error(std::size_t position, const std::string&,
+                     const nlohmann::detail::exception& ex)
     {
         std::size_t offset = position > 0 ? position - 1 : 0;
         // A number too large for a double is reported at its last digit; point at its first.
         if (std::strstr(ex.what(), "number overflow")) {
             const std::string& t = m_doc.m_text;
-            while (offset > 0 && t[offset - 1] != '\0' && std::strchr("0123456789.eE+-", t[offset - 1])) --offset;
+            while (offset > 0 && t[offset - 1] != '\0' &&
+                   std::strchr("0123456789.eE+-", t[offset - 1]))
+                --offset;
         }
         m_doc.m_diagnostics.push_back(m_doc.diagnosticAt({offset, offset + 1}, "", Severity::Error,
-                                                         "json.syntax", cleanParserMessage(ex.what())));
+                                                         "json.syntax",
+                                                         cleanParserMessage(ex.what())));
         return false;
     }
 
@@ -171,10 +175,10 @@ private:
     {
         const std::size_t begin = m_consumed > 0 ? m_consumed - 1 : 0;
         if (int(m_frames.size()) >= JsonDocument::kMaxDepth) {
-            m_doc.m_diagnostics.push_back(m_doc.diagnosticAt(
-                {begin, begin + 1}, "", Severity::Error, "json.too-deep",
-                "invalid JSON: nesting is deeper than " + std::to_string(JsonDocument::kMaxDepth) +
-                    " levels"));
+            m_doc.m_diagnostics.push_back(
+                m_doc.diagnosticAt({begin, begin + 1}, "", Severity::Error, "json.too-deep",
+                                   "invalid JSON: nesting is deeper than " +
+                                       std::to_string(JsonDocument::kMaxDepth) + " levels"));
             return false;
         }
         std::string pointer;
@@ -206,10 +210,10 @@ JsonDocument JsonDocument::parse(std::string text, std::string fileName)
     doc.m_fileName = std::move(fileName);
     doc.m_lines = std::make_shared<LineIndex>(doc.m_text);
     if (doc.m_text.size() > kMaxBytes) {
-        doc.m_diagnostics.push_back(doc.diagnosticAt(
-            {0, 0}, "", Severity::Error, "json.too-large",
-            "file is " + std::to_string(doc.m_text.size()) + " bytes; at most " +
-                std::to_string(kMaxBytes) + " bytes are read"));
+        doc.m_diagnostics.push_back(
+            doc.diagnosticAt({0, 0}, "", Severity::Error, "json.too-large",
+                             "file is " + std::to_string(doc.m_text.size()) + " bytes; at most " +
+                                 std::to_string(kMaxBytes) + " bytes are read"));
         return doc;
     }
     std::size_t consumed = 0;
@@ -298,9 +302,12 @@ std::string JsonDocument::escapePointerToken(const std::string& token)
     std::string out;
     out.reserve(token.size());
     for (char c : token) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
@@ -308,15 +315,23 @@ std::string JsonDocument::escapePointerToken(const std::string& token)
 const char* jsonKindName(const nlohmann::json& value)
 {
     switch (value.type()) {
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::string: return "a string";
+    case nlohmann::json::value_t::object:
+        return "an object";
+    case nlohmann::json::value_t::array:
+        return "an array";
+    case nlohmann::json::value_t::string:
+        return "a string";
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return "an integer";
-    case nlohmann::json::value_t::number_float: return "a number";
-    case nlohmann::json::value_t::boolean: return "a boolean";
-    case nlohmann::json::value_t::null: return "null";
-    default: return "a value";
+    case nlohmann::json::value_t::number_unsigned:
+        return "an integer";
+    case nlohmann::json::value_t::number_float:
+        return "a number";
+    case nlohmann::json::value_t::boolean:
+        return "a boolean";
+    case nlohmann::json::value_t::null:
+        return "null";
+    default:
+        return "a value";
     }
 }
 

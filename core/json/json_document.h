@@ -3,10 +3,9 @@
 #include "diag/diagnostic.h"
 #include "diag/text_position.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <unordered_map>

@@ -9,18 +9,28 @@
 
 namespace ptowb::kernel {
 
-enum class ExprKind {
-    Name, Int, Float, Str, True, False, None, Ellipsis,
+enum class ExprKind
+{
+    Name,
+    Int,
+    Float,
+    Str,
+    True,
+    False,
+    None,
+    Ellipsis,
     Attribute, // kids[0].text
     Call,      // kids[0](kids[1..], keywords)
     Subscript, // kids[0][kids[1..]]
     Slice,     // kids: lower, upper, step (null when absent)
-    Tuple, List, Dict, // Dict: key, value, key, value ...
-    BinOp,     // text: + - * / // % ** @
-    UnaryOp,   // text: - + not ~
-    Compare,   // kids[0] ops[k] kids[k+1]
-    BoolOp,    // text: and / or
-    IfExp,     // kids: body, test, orelse
+    Tuple,
+    List,
+    Dict,    // Dict: key, value, key, value ...
+    BinOp,   // text: + - * / // % ** @
+    UnaryOp, // text: - + not ~
+    Compare, // kids[0] ops[k] kids[k+1]
+    BoolOp,  // text: and / or
+    IfExp,   // kids: body, test, orelse
 };
 
 struct Expr;
@@ -46,7 +56,17 @@ struct Expr
     std::vector<std::string> ops; // Compare
 };
 
-enum class StmtKind { Assign, AugAssign, ExprStmt, For, If, Pass, Return, Unsupported };
+enum class StmtKind
+{
+    Assign,
+    AugAssign,
+    ExprStmt,
+    For,
+    If,
+    Pass,
+    Return,
+    Unsupported
+};
 
 struct Stmt
 {
@@ -79,7 +99,8 @@ struct FunctionDef
 
 struct Module
 {
-    std::vector<std::pair<std::string, std::string>> imports; // bound name -> module path ("pypto" -> "pypto")
+    std::vector<std::pair<std::string, std::string>>
+        imports; // bound name -> module path ("pypto" -> "pypto")
     std::vector<FunctionDef> functions;
 };
 

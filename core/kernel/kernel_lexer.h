@@ -18,7 +18,18 @@ struct Pos
 // A one-character diagnostic at a kernel position: how every kernel problem is reported.
 Diagnostic diagnosticAt(const std::string& file, Pos pos, std::string code, std::string message);
 
-enum class TokenKind { Name, Int, Float, String, Op, Newline, Indent, Dedent, End };
+enum class TokenKind
+{
+    Name,
+    Int,
+    Float,
+    String,
+    Op,
+    Newline,
+    Indent,
+    Dedent,
+    End
+};
 
 struct Token
 {
@@ -31,6 +42,7 @@ struct Token
 // Splits the Python subset of DESIGN §5 into tokens: comments, indentation (INDENT/DEDENT),
 // implicit line joining inside brackets and after a backslash, strings (quotes, triple quotes,
 // escapes, prefixes r/b/f), numbers (1e-3, 0x1f, 1_000, .5). Problems are diagnostics.
-std::vector<Token> tokenize(std::string_view source, const std::string& file, Diagnostics& diagnostics);
+std::vector<Token> tokenize(std::string_view source, const std::string& file,
+                            Diagnostics& diagnostics);
 
 } // namespace ptowb::kernel

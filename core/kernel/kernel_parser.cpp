@@ -15,7 +15,8 @@ Module Parser::module()
 {
     Module m;
     while (!at(TokenKind::End)) {
-        if (accept(TokenKind::Newline) || accept(TokenKind::Indent) || accept(TokenKind::Dedent)) continue;
+        if (accept(TokenKind::Newline) || accept(TokenKind::Indent) || accept(TokenKind::Dedent))
+            continue;
         try {
             topLevel(m);
         } catch (const SyntaxError& e) {
@@ -43,24 +44,34 @@ bool Parser::acceptOp(const char* op)
 std::string Parser::describe(const Token& t) const
 {
     switch (t.kind) {
-    case TokenKind::Newline: return "end of line";
-    case TokenKind::Indent: return "an indented block";
-    case TokenKind::Dedent: return "the end of the block";
-    case TokenKind::End: return "the end of the file";
-    case TokenKind::String: return "a string";
-    default: return "'" + t.text + "'";
+    case TokenKind::Newline:
+        return "end of line";
+    case TokenKind::Indent:
+        return "an indented block";
+    case TokenKind::Dedent:
+        return "the end of the block";
+    case TokenKind::End:
+        return "the end of the file";
+    case TokenKind::String:
+        return "a string";
+    default:
+        return "'" + t.text + "'";
     }
 }
 
 const Token& Parser::expectOp(const char* op)
 {
-    if (!atOp(op)) throw SyntaxError(peek().pos, std::string("expected '") + op + "', found " + describe(peek()));
+    if (!atOp(op))
+        throw SyntaxError(peek().pos,
+                          std::string("expected '") + op + "', found " + describe(peek()));
     return next();
 }
 
 const Token& Parser::expectName(const char* what)
 {
-    if (!at(TokenKind::Name)) throw SyntaxError(peek().pos, std::string("expected ") + what + ", found " + describe(peek()));
+    if (!at(TokenKind::Name))
+        throw SyntaxError(peek().pos,
+                          std::string("expected ") + what + ", found " + describe(peek()));
     return next();
 }
 
@@ -113,7 +124,8 @@ void Parser::topLevel(Module& m)
     if (atName("from")) {
         next();
         const std::string path = dotted();
-        if (!atName("import")) throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
+        if (!atName("import"))
+            throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
         next();
         const bool paren = acceptOp("(");
         do {
@@ -139,17 +151,23 @@ void Parser::topLevel(Module& m)
         m.functions.push_back(functionDef(std::move(decorators)));
         return;
     }
-    if (!decorators.empty()) throw SyntaxError(peek().pos, "a decorator must be followed by a function definition");
+    if (!decorators.empty())
+        throw SyntaxError(peek().pos, "a decorator must be followed by a function definition");
     // A docstring or constant is harmless; other top-level code is outside the subset.
     const Stmt s = statement();
     if (s.kind != StmtKind::ExprStmt || !s.value || s.value->kind != ExprKind::Str)
-        if (s.kind != StmtKind::Pass) report(s.pos, "not supported by the simulator: top-level statements other than imports and functions", "kernel.unsupported");
+        if (s.kind != StmtKind::Pass)
+            report(s.pos,
+                   "not supported by the simulator: top-level statements other than imports and "
+                   "functions",
+                   "kernel.unsupported");
 }
 
 std::string Parser::dotted()
 {
     std::string path = expectName("a module name").text;
-    while (acceptOp(".")) path += "." + expectName("a name").text;
+    while (acceptOp("."))
+        path += "." + expectName("a name").text;
     return path;
 }
 
@@ -162,7 +180,9 @@ FunctionDef Parser::functionDef(std::vector<ExprPtr> decorators)
     expectOp("(");
     while (!atOp(")")) {
         if (atOp("*") || atOp("**") || atOp("/")) {
-            report(peek().pos, "not supported by the simulator: '" + peek().text + "' in a kernel's parameters", "kernel.unsupported");
+            report(peek().pos,
+                   "not supported by the simulator: '" + peek().text + "' in a kernel's parameters",
+                   "kernel.unsupported");
             next();
             if (at(TokenKind::Name)) next();
         } else {
@@ -209,13 +229,15 @@ std::vector<Stmt> Parser::suite()
 void Parser::compoundOrSimple(std::vector<Stmt>& body)
 {
     const Token& t = peek();
-    if (t.kind == TokenKind::Name && (t.text == "for" || t.text == "if" || t.text == "while" || t.text == "with" || t.text == "def" || t.text == "try" ||
-                                      t.text == "class")) {
+    if (t.kind == TokenKind::Name &&
+        (t.text == "for" || t.text == "if" || t.text == "while" || t.text == "with" ||
+         t.text == "def" || t.text == "try" || t.text == "class")) {
         body.push_back(compound());
         return;
     }
     if (atOp("@")) {
-        report(t.pos, "not supported by the simulator: nested decorated functions", "kernel.unsupported");
+        report(t.pos, "not supported by the simulator: nested decorated functions",
+               "kernel.unsupported");
         recover();
         return;
     }
@@ -230,13 +252,15 @@ Stmt Parser::compound()
     if (keyword.text == "for") {
         s.kind = StmtKind::For;
         s.targets.push_back(targetList());
-        if (!atName("in")) throw SyntaxError(peek().pos, "expected 'in', found " + describe(peek()));
+        if (!atName("in"))
+            throw SyntaxError(peek().pos, "expected 'in', found " + describe(peek()));
         next();
         s.value = expression();
         expectOp(":");
         s.body = suite();
         if (atName("else")) {
-            report(peek().pos, "not supported by the simulator: 'else' after a loop", "kernel.unsupported");
+            report(peek().pos, "not supported by the simulator: 'else' after a loop",
+                   "kernel.unsupported");
             next();
             expectOp(":");
             suite();
@@ -275,7 +299,8 @@ Stmt Parser::compound()
         m_diagnostics.resize(before); // the block is skipped as a whole
     }
     while (atName("else") || atName("elif") || atName("except") || atName("finally")) {
-        while (!at(TokenKind::End) && !atOp(":")) next();
+        while (!at(TokenKind::End) && !atOp(":"))
+            next();
         expectOp(":");
         const std::size_t before = m_diagnostics.size();
         suite();
@@ -316,14 +341,19 @@ Stmt Parser::simple()
             if (!at(TokenKind::Newline) && !atOp(";") && !at(TokenKind::End)) s.value = testList();
             return s;
         }
-        static const char* const kUnsupported[] = {"break", "continue", "while", "assert", "del", "global", "nonlocal", "raise", "import", "from", "yield", "lambda"};
+        static const char* const kUnsupported[] = {"break",  "continue", "while",    "assert",
+                                                   "del",    "global",   "nonlocal", "raise",
+                                                   "import", "from",     "yield",    "lambda"};
         for (const char* word : kUnsupported)
             if (t.text == word) {
                 s.kind = StmtKind::Unsupported;
                 s.op = "'" + t.text + "' statements";
-                report(t.pos, "not supported by the simulator: " + s.op + (t.text == "import" || t.text == "from" ? " inside a function" : ""),
+                report(t.pos,
+                       "not supported by the simulator: " + s.op +
+                           (t.text == "import" || t.text == "from" ? " inside a function" : ""),
                        "kernel.unsupported");
-                while (!at(TokenKind::Newline) && !at(TokenKind::End) && !atOp(";")) next();
+                while (!at(TokenKind::Newline) && !at(TokenKind::End) && !atOp(";"))
+                    next();
                 return s;
             }
     }
@@ -356,7 +386,8 @@ Stmt Parser::simple()
     }
     s.kind = StmtKind::Assign;
     s.targets.push_back(first);
-    while (acceptOp("=")) s.targets.push_back(testList());
+    while (acceptOp("="))
+        s.targets.push_back(testList());
     s.value = s.targets.back();
     s.targets.pop_back();
     return s;

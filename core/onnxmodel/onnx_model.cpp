@@ -1,9 +1,8 @@
 #include "onnxmodel/onnx_model.h"
 
+#include <fstream>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
-
-#include <fstream>
 #include <sstream>
 #include <unordered_map>
 
@@ -28,7 +27,8 @@ std::variant<OnnxModel, std::string> OnnxModel::load(const std::string& path)
     const std::string data = bytes.str();
     if (data.empty()) return path + " is empty, not an ONNX model";
     auto impl = std::make_unique<Impl>();
-    if (!impl->model.ParseFromString(data)) return path + " is not an ONNX model (protobuf parsing failed)";
+    if (!impl->model.ParseFromString(data))
+        return path + " is not an ONNX model (protobuf parsing failed)";
     if (!impl->model.has_graph()) return path + " has no graph";
     return OnnxModel(std::move(impl));
 }
@@ -37,12 +37,15 @@ std::string OnnxModel::inferShapes()
 {
     auto* graph = m_impl->model.mutable_graph();
     graph->clear_value_info();
-    for (auto& output : *graph->mutable_output()) output.mutable_type()->mutable_tensor_type()->clear_shape();
+    for (auto& output : *graph->mutable_output())
+        output.mutable_type()->mutable_tensor_type()->clear_shape();
     onnx::ShapeInferenceOptions options;
     options.check_type = false;
-    options.error_mode = 1; // a violated constraint or rule error in a node is an error, not a silent gap
+    options.error_mode =
+        1; // a violated constraint or rule error in a node is an error, not a silent gap
     try {
-        onnx::shape_inference::InferShapes(m_impl->model, onnx::OpSchemaRegistry::Instance(), options);
+        onnx::shape_inference::InferShapes(m_impl->model, onnx::OpSchemaRegistry::Instance(),
+                                           options);
     } catch (const std::exception& e) {
         return std::string("ONNX shape inference failed: ") + e.what();
     }
@@ -62,7 +65,9 @@ std::string describeType(const onnx::TypeProto& type)
     std::string dims;
     for (const auto& d : tensor.shape().dim()) {
         dims += dims.empty() ? "" : ",";
-        dims += d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?";
+        dims += d.has_dim_value()   ? std::to_string(d.dim_value())
+                : d.has_dim_param() ? d.dim_param()
+                                    : "?";
     }
     return dtype + "[" + dims + "]";
 }
@@ -73,14 +78,18 @@ std::vector<std::string> OnnxModel::describeValues() const
 {
     const auto& graph = m_impl->model.graph();
     std::unordered_map<std::string, const onnx::TypeProto*> types;
-    for (const auto& v : graph.value_info()) types[v.name()] = &v.type();
-    for (const auto& v : graph.output()) types[v.name()] = &v.type();
+    for (const auto& v : graph.value_info())
+        types[v.name()] = &v.type();
+    for (const auto& v : graph.output())
+        types[v.name()] = &v.type();
     std::vector<std::string> lines;
-    for (const auto& v : graph.input()) lines.push_back(v.name() + ": " + describeType(v.type()));
+    for (const auto& v : graph.input())
+        lines.push_back(v.name() + ": " + describeType(v.type()));
     for (const auto& node : graph.node())
         for (const auto& name : node.output()) {
             auto it = types.find(name);
-            lines.push_back(name + ": " + (it == types.end() ? std::string("?") : describeType(*it->second)));
+            lines.push_back(name + ": " +
+                            (it == types.end() ? std::string("?") : describeType(*it->second)));
         }
     return lines;
 }
@@ -89,15 +98,20 @@ std::vector<CustomNode> OnnxModel::customNodes() const
 {
     std::vector<CustomNode> nodes;
     for (const auto& node : m_impl->model.graph().node()) {
-        if (node.domain().empty() || node.domain() == "ai.onnx" || node.domain() == "ai.onnx.ml") continue;
+        if (node.domain().empty() || node.domain() == "ai.onnx" || node.domain() == "ai.onnx.ml")
+            continue;
         CustomNode custom{node.name(), node.domain(), node.op_type(), std::nullopt};
         for (const auto& a : node.attribute())
-            if (a.name() == "ptowb_record" && a.type() == onnx::AttributeProto::STRING) custom.record = a.s();
+            if (a.name() == "ptowb_record" && a.type() == onnx::AttributeProto::STRING)
+                custom.record = a.s();
         nodes.push_back(std::move(custom));
     }
     return nodes;
 }
 
-std::string OnnxModel::serialize() const { return m_impl->model.SerializeAsString(); }
+std::string OnnxModel::serialize() const
+{
+    return m_impl->model.SerializeAsString();
+}
 
 } // namespace ptowb::onnxtools

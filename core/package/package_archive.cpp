@@ -43,23 +43,28 @@ QString writeReproducibleArchive(const QString& folder, const QString& archivePa
     const QDir root(folder);
     const QString top = topFolder.isEmpty() ? QFileInfo(folder).fileName() : topFolder;
     QStringList paths; // relative; folders end with '/'
-    QDirIterator it(folder, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    QDirIterator it(folder, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
-        paths << root.relativeFilePath(path) + (it.fileInfo().isDir() ? QStringLiteral("/") : QString());
+        paths << root.relativeFilePath(path) +
+                     (it.fileInfo().isDir() ? QStringLiteral("/") : QString());
     }
     paths.sort();
 
     QSaveFile out(archivePath);
-    if (!out.open(QIODevice::WriteOnly)) return QStringLiteral("cannot write %1: %2").arg(archivePath, out.errorString());
+    if (!out.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1: %2").arg(archivePath, out.errorString());
     std::unique_ptr<archive, ArchiveCloser> a(archive_write_new());
     archive_write_set_format_pax_restricted(a.get());
     archive_write_add_filter_gzip(a.get());
     // No timestamp or file name in the gzip header: the same files give the same bytes.
     archive_write_set_filter_option(a.get(), "gzip", "timestamp", nullptr);
     archive_write_set_bytes_in_last_block(a.get(), 1);
-    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) != ARCHIVE_OK)
-        return QStringLiteral("cannot start %1: %2").arg(archivePath, QString::fromUtf8(archive_error_string(a.get())));
+    if (archive_write_open2(a.get(), &out, nullptr, writeToSaveFile, nullptr, nullptr) !=
+        ARCHIVE_OK)
+        return QStringLiteral("cannot start %1: %2")
+            .arg(archivePath, QString::fromUtf8(archive_error_string(a.get())));
 
     auto fail = [&](const QString& what) {
         out.cancelWriting();
@@ -67,7 +72,8 @@ QString writeReproducibleArchive(const QString& folder, const QString& archivePa
     };
     const auto header = [&](const QString& path, bool dir, qint64 size) {
         std::unique_ptr<archive_entry, EntryFree> entry(archive_entry_new());
-        archive_entry_set_pathname_utf8(entry.get(), (top + QLatin1Char('/') + path).toUtf8().constData());
+        archive_entry_set_pathname_utf8(entry.get(),
+                                        (top + QLatin1Char('/') + path).toUtf8().constData());
         archive_entry_set_filetype(entry.get(), dir ? AE_IFDIR : AE_IFREG);
         archive_entry_set_perm(entry.get(), dir ? 0755 : 0644);
         archive_entry_set_size(entry.get(), dir ? 0 : size);
@@ -82,15 +88,20 @@ QString writeReproducibleArchive(const QString& folder, const QString& archivePa
         QByteArray data;
         if (!dir) {
             QFile file(root.filePath(path));
-            if (!file.open(QIODevice::ReadOnly)) return fail(QStringLiteral("cannot read %1").arg(file.fileName()));
+            if (!file.open(QIODevice::ReadOnly))
+                return fail(QStringLiteral("cannot read %1").arg(file.fileName()));
             data = file.readAll();
         }
-        if (!header(dir ? path.chopped(1) : path, dir, data.size())) return fail(QString::fromUtf8(archive_error_string(a.get())));
-        if (!dir && archive_write_data(a.get(), data.constData(), size_t(data.size())) != la_ssize_t(data.size()))
+        if (!header(dir ? path.chopped(1) : path, dir, data.size()))
+            return fail(QString::fromUtf8(archive_error_string(a.get())));
+        if (!dir && archive_write_data(a.get(), data.constData(), size_t(data.size())) !=
+                        la_ssize_t(data.size()))
             return fail(QString::fromUtf8(archive_error_string(a.get())));
     }
-    if (archive_write_close(a.get()) != ARCHIVE_OK) return fail(QString::fromUtf8(archive_error_string(a.get())));
-    if (!out.commit()) return QStringLiteral("cannot write %1: %2").arg(archivePath, out.errorString());
+    if (archive_write_close(a.get()) != ARCHIVE_OK)
+        return fail(QString::fromUtf8(archive_error_string(a.get())));
+    if (!out.commit())
+        return QStringLiteral("cannot write %1: %2").arg(archivePath, out.errorString());
     return {};
 }
 

@@ -7,14 +7,12 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QMap>
-
-#include <nlohmann/json.hpp>
-
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -92,8 +90,8 @@ void compareWithManifest(PackageCheck& check, const QByteArray& manifestText, co
     check.manifestSha256 = QString::fromLatin1(
         QCryptographicHash::hash(manifestText, QCryptographicHash::Sha256).toHex());
     const auto manifest = nlohmann::json::parse(manifestText.toStdString(), nullptr, false);
-    if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("files") || !manifest["files"].is_object() ||
-        manifest.value("format", "") != kPackageFormat) {
+    if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("files") ||
+        !manifest["files"].is_object() || manifest.value("format", "") != kPackageFormat) {
         check.error = QStringLiteral("%1 is not a %2 manifest")
                           .arg(where, QString::fromLatin1(kPackageFormat));
         return;

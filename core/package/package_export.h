@@ -4,7 +4,6 @@
 #include "project/project.h"
 
 #include <QString>
-
 #include <atomic>
 #include <functional>
 
@@ -12,17 +11,17 @@ namespace ptowb {
 
 struct ExportOptions
 {
-    QString outputFolder;   // empty: <project>/packages
-    bool archive = false;   // also write <name>-<version>.tar.gz beside the folder
-    bool goldens = true;    // run the reference on every case for tests/
+    QString outputFolder; // empty: <project>/packages
+    bool archive = false; // also write <name>-<version>.tar.gz beside the folder
+    bool goldens = true;  // run the reference on every case for tests/
     std::function<void(const QString& step)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ExportResult
 {
-    QString packageFolder; // set on success
-    QString archivePath;   // set when an archive was written
+    QString packageFolder;   // set on success
+    QString archivePath;     // set when an archive was written
     Diagnostics diagnostics; // why the description cannot be exported
     QString error;           // I/O or run failure; nothing was left behind
 

@@ -11,7 +11,6 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QTemporaryDir>
-
 #include <cstring>
 #include <regex>
 
@@ -19,7 +18,8 @@ namespace ptowb {
 
 namespace {
 
-void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file, DeployTargets& out)
+void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& ptr,
+                const std::string& file, DeployTargets& out)
 {
     if (!r.isType(item, ptr, nlohmann::json::value_t::object, "a deploy target object")) return;
     r.checkKeys(item, ptr, {"name", "folder", "command", "timeout_s"});
@@ -29,11 +29,13 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
     if (!name) return;
     static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
     if (!std::regex_match(*name, kName)) {
-        r.error(ptr + "/name", "deploy.bad-name", "deploy target name \"" + *name + "\" must be letters, digits, '_', '.', '-'");
+        r.error(ptr + "/name", "deploy.bad-name",
+                "deploy target name \"" + *name + "\" must be letters, digits, '_', '.', '-'");
         return;
     }
     t.name = *name;
-    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400)) t.timeoutSeconds = *timeout;
+    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400))
+        t.timeoutSeconds = *timeout;
     const bool hasFolder = item.contains("folder"), hasCommand = item.contains("command");
     if (hasFolder == hasCommand) {
         r.error(ptr, "deploy.kind", "a deploy target needs either \"folder\" or \"command\"");
@@ -47,7 +49,8 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
         const auto* command = r.array(item, ptr, "command", true);
         if (!command) return;
         if (command->empty()) {
-            r.error(ptr + "/command", "deploy.empty-command", "the command needs at least the program to run");
+            r.error(ptr + "/command", "deploy.empty-command",
+                    "the command needs at least the program to run");
             return;
         }
         for (std::size_t k = 0; k < command->size(); ++k) {
@@ -55,10 +58,13 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
             if (!r.isType((*command)[k], aptr, nlohmann::json::value_t::string, "a string")) return;
             const std::string arg = (*command)[k].get<std::string>();
             static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
-            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder); it != std::sregex_iterator(); ++it) {
+            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder);
+                 it != std::sregex_iterator(); ++it) {
                 const std::string key = (*it)[1];
                 if (key != "package" && key != "archive" && key != "op" && key != "version") {
-                    r.error(aptr, "deploy.unknown-placeholder", "unknown placeholder {" + key + "}; use {package} {archive} {op} {version}");
+                    r.error(aptr, "deploy.unknown-placeholder",
+                            "unknown placeholder {" + key +
+                                "}; use {package} {archive} {op} {version}");
                     return;
                 }
             }
@@ -80,7 +86,8 @@ bool copyTree(const QString& from, const QString& to)
     while (it.hasNext()) {
         const QString source = it.next();
         const QString target = QDir(to).filePath(root.relativeFilePath(source));
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target)) return false;
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target))
+            return false;
     }
     return true;
 }
@@ -102,14 +109,15 @@ DeployTargets loadDeployTargets(const std::vector<std::string>& files)
 DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts)
 {
     DeployTargets out;
-    readJsonConfigItems(texts, out.diagnostics, "targets", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
-        readTarget(r, item, ptr, file, out);
-    });
+    readJsonConfigItems(texts, out.diagnostics, "targets",
+                        [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr,
+                            const std::string& file) { readTarget(r, item, ptr, file, out); });
     return out;
 }
 
-QString deployPackage(const DeployTarget& target, const QString& packageFolder, const QString& archivePath, const std::string& op,
-                      const std::string& version, const std::atomic<bool>* cancel)
+QString deployPackage(const DeployTarget& target, const QString& packageFolder,
+                      const QString& archivePath, const std::string& op, const std::string& version,
+                      const std::atomic<bool>* cancel)
 {
     // What is deployed is what was checked, whoever touched the package since its export.
     const QString archive =
@@ -118,7 +126,8 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder, 
         return QStringLiteral("not deployed: %1").arg(problem);
     if (!target.folder.empty()) {
         const QString folder = QString::fromStdString(target.folder);
-        if (!QDir().mkpath(folder)) return QStringLiteral("cannot create the deploy folder %1").arg(folder);
+        if (!QDir().mkpath(folder))
+            return QStringLiteral("cannot create the deploy folder %1").arg(folder);
         const QString destination = QDir(folder).filePath(QFileInfo(packageFolder).fileName());
         // One deploy of a package into a folder at a time; then leftovers of a killed one can go.
         QLockFile lock(destination + QStringLiteral(".lock"));
@@ -134,8 +143,10 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder, 
             QFileInfo(destination + QStringLiteral(".previous")).isDir())
             QDir().rename(destination + QStringLiteral(".previous"), destination);
         QTemporaryDir staging(destination + QStringLiteral(".deploying-XXXXXX"));
-        if (!staging.isValid()) return QStringLiteral("cannot write in %1: %2").arg(folder, staging.errorString());
-        if (!copyTree(packageFolder, staging.path())) return QStringLiteral("cannot copy the package into %1").arg(folder);
+        if (!staging.isValid())
+            return QStringLiteral("cannot write in %1: %2").arg(folder, staging.errorString());
+        if (!copyTree(packageFolder, staging.path()))
+            return QStringLiteral("cannot copy the package into %1").arg(folder);
         // A deployed package is read by others: not the 0700 of a temporary folder.
         QFile::setPermissions(staging.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                   QFileDevice::ExeOwner | QFileDevice::ReadGroup |
@@ -144,7 +155,8 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder, 
         if (cancel && cancel->load()) return QStringLiteral("cancelled");
         const QString previous = destination + QStringLiteral(".previous");
         QDir(previous).removeRecursively();
-        if (QFileInfo::exists(destination) && !QDir().rename(destination, previous)) return QStringLiteral("cannot replace %1").arg(destination);
+        if (QFileInfo::exists(destination) && !QDir().rename(destination, previous))
+            return QStringLiteral("cannot replace %1").arg(destination);
         if (!QDir().rename(staging.path(), destination)) {
             QDir().rename(previous, destination);
             return QStringLiteral("cannot move the package to %1").arg(destination);
@@ -156,9 +168,13 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder, 
     QStringList argv;
     for (std::string arg : target.command) {
         const std::pair<const char*, std::string> values[] = {
-            {"{package}", packageFolder.toStdString()}, {"{archive}", archivePath.toStdString()}, {"{op}", op}, {"{version}", version}};
+            {"{package}", packageFolder.toStdString()},
+            {"{archive}", archivePath.toStdString()},
+            {"{op}", op},
+            {"{version}", version}};
         for (const auto& [key, value] : values)
-            for (std::size_t at; (at = arg.find(key)) != std::string::npos;) arg.replace(at, std::strlen(key), value);
+            for (std::size_t at; (at = arg.find(key)) != std::string::npos;)
+                arg.replace(at, std::strlen(key), value);
         argv << QString::fromStdString(arg);
     }
     QTemporaryDir logs;
@@ -166,11 +182,17 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder, 
     switch (outcome.status) {
     case ProcessOutcome::Status::Finished:
         if (outcome.exitCode == 0) return {};
-        return QStringLiteral("the deploy command exited with %1: %2").arg(outcome.exitCode).arg(outcome.stderrTail.trimmed());
-    case ProcessOutcome::Status::TimedOut: return QStringLiteral("the deploy command timed out after %1 s").arg(target.timeoutSeconds);
-    case ProcessOutcome::Status::Cancelled: return QStringLiteral("cancelled");
-    case ProcessOutcome::Status::Crashed: return QStringLiteral("the deploy command crashed: %1").arg(outcome.stderrTail.trimmed());
-    case ProcessOutcome::Status::FailedToStart: return QStringLiteral("the deploy command cannot start: %1").arg(outcome.error);
+        return QStringLiteral("the deploy command exited with %1: %2")
+            .arg(outcome.exitCode)
+            .arg(outcome.stderrTail.trimmed());
+    case ProcessOutcome::Status::TimedOut:
+        return QStringLiteral("the deploy command timed out after %1 s").arg(target.timeoutSeconds);
+    case ProcessOutcome::Status::Cancelled:
+        return QStringLiteral("cancelled");
+    case ProcessOutcome::Status::Crashed:
+        return QStringLiteral("the deploy command crashed: %1").arg(outcome.stderrTail.trimmed());
+    case ProcessOutcome::Status::FailedToStart:
+        return QStringLiteral("the deploy command cannot start: %1").arg(outcome.error);
     }
     return {};
 }

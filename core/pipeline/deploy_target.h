@@ -4,7 +4,6 @@
 #include "run/config_files.h"
 
 #include <QString>
-
 #include <atomic>
 #include <string>
 #include <vector>
@@ -13,8 +12,9 @@ namespace ptowb {
 
 // Where a package goes after export, from deploy.json (the user's ~/.config/ptowb/deploy.json,
 // then the project's; a file holds one target, an array, or {"targets": [...]}):
-//   { "name": "ops-dir", "folder": "/opt/ops" }                 package copied to /opt/ops/<name>-<version>
-//   { "name": "phone", "command": ["hdc", "file", "send", "{archive}", "/data/local/ops/"], "timeout_s": 120 }
+//   { "name": "ops-dir", "folder": "/opt/ops" }                 package copied to
+//   /opt/ops/<name>-<version> { "name": "phone", "command": ["hdc", "file", "send", "{archive}",
+//   "/data/local/ops/"], "timeout_s": 120 }
 // Command placeholders: {package} (folder), {archive} (.tar.gz), {op}, {version}. No shell.
 struct DeployTarget
 {
@@ -39,7 +39,8 @@ DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts);
 // Deploys an exported package: a folder target receives a copy, written beside the target and
 // renamed into place (an existing copy is replaced only once the new one is complete); a
 // command target runs with its placeholders filled. Returns "" or what went wrong.
-QString deployPackage(const DeployTarget& target, const QString& packageFolder, const QString& archivePath, const std::string& op,
-                      const std::string& version, const std::atomic<bool>* cancel);
+QString deployPackage(const DeployTarget& target, const QString& packageFolder,
+                      const QString& archivePath, const std::string& op, const std::string& version,
+                      const std::atomic<bool>* cancel);
 
 } // namespace ptowb

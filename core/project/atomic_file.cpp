@@ -28,7 +28,10 @@ bool readTextFile(const QString& path, QByteArray& data, QString& error, qint64 
         return false;
     }
     if (file.size() > maxBytes) {
-        error = QStringLiteral("%1 is %2 bytes; at most %3 bytes are opened").arg(path).arg(file.size()).arg(maxBytes);
+        error = QStringLiteral("%1 is %2 bytes; at most %3 bytes are opened")
+                    .arg(path)
+                    .arg(file.size())
+                    .arg(maxBytes);
         return false;
     }
     data = file.readAll();

@@ -11,6 +11,7 @@ namespace ptowb {
 QString writeFileAtomically(const QString& path, const QByteArray& data);
 
 // Reads a text file of at most maxBytes; returns false and sets error otherwise.
-bool readTextFile(const QString& path, QByteArray& data, QString& error, qint64 maxBytes = 16 << 20);
+bool readTextFile(const QString& path, QByteArray& data, QString& error,
+                  qint64 maxBytes = 16 << 20);
 
 } // namespace ptowb

@@ -8,7 +8,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
@@ -31,14 +30,16 @@ QString templateFolder(const std::string& name)
 std::vector<QString> sampleProjects()
 {
     std::vector<std::string> folders = resourceFolders("projects");
-    folders.push_back((std::filesystem::path(PTOWB_SOURCE_RESOURCES_DIR).parent_path() / "projects").string());
+    folders.push_back(
+        (std::filesystem::path(PTOWB_SOURCE_RESOURCES_DIR).parent_path() / "projects").string());
     std::vector<QString> samples;
     std::vector<std::string> names;
     for (const auto& folder : folders) {
         std::error_code ec;
         std::vector<std::filesystem::path> found;
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-            if (std::filesystem::exists(entry.path() / "op.json", ec)) found.push_back(entry.path());
+            if (std::filesystem::exists(entry.path() / "op.json", ec))
+                found.push_back(entry.path());
         std::sort(found.begin(), found.end());
         for (const auto& path : found)
             if (std::find(names.begin(), names.end(), path.filename().string()) == names.end()) {
@@ -56,7 +57,8 @@ std::vector<std::string> templateNames()
         std::error_code ec;
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
             if (std::filesystem::exists(entry.path() / "op.json") &&
-                std::find(names.begin(), names.end(), entry.path().filename().string()) == names.end())
+                std::find(names.begin(), names.end(), entry.path().filename().string()) ==
+                    names.end())
                 names.push_back(entry.path().filename().string());
     }
     std::sort(names.begin(), names.end());
@@ -81,25 +83,35 @@ std::string opTypeFor(const std::string& name)
 
 QString createProjectFromTemplate(const NewProjectOptions& options)
 {
-    if (const std::string why = checkIdentifier(options.name); !why.empty()) return QStringLiteral("op name: %1").arg(QString::fromStdString(why));
-    if (const std::string why = checkIdentifier(options.ns); !why.empty()) return QStringLiteral("namespace: %1").arg(QString::fromStdString(why));
+    if (const std::string why = checkIdentifier(options.name); !why.empty())
+        return QStringLiteral("op name: %1").arg(QString::fromStdString(why));
+    if (const std::string why = checkIdentifier(options.ns); !why.empty())
+        return QStringLiteral("namespace: %1").arg(QString::fromStdString(why));
     const QString source = templateFolder(options.templateName);
     if (source.isEmpty()) {
         const auto names = templateNames();
         return QStringLiteral("no template '%1'%2 (templates: %3)")
-            .arg(QString::fromStdString(options.templateName), QString::fromStdString(didYouMean(options.templateName, names)),
+            .arg(QString::fromStdString(options.templateName),
+                 QString::fromStdString(didYouMean(options.templateName, names)),
                  QString::fromStdString(joinQuoted(names)));
     }
     const QDir target(options.folder);
-    if (target.exists() && !target.isEmpty()) return QStringLiteral("%1 exists and is not empty").arg(options.folder);
-    if (!QDir().mkpath(options.folder)) return QStringLiteral("cannot create %1").arg(options.folder);
-    const std::vector<std::pair<std::string, std::string>> values{{"NAME", options.name}, {"NAMESPACE", options.ns}, {"OP_TYPE", opTypeFor(options.name)}};
+    if (target.exists() && !target.isEmpty())
+        return QStringLiteral("%1 exists and is not empty").arg(options.folder);
+    if (!QDir().mkpath(options.folder))
+        return QStringLiteral("cannot create %1").arg(options.folder);
+    const std::vector<std::pair<std::string, std::string>> values{
+        {"NAME", options.name}, {"NAMESPACE", options.ns}, {"OP_TYPE", opTypeFor(options.name)}};
     for (const char* file : {"op.json", "kernel.py", "reference.py"}) {
         QByteArray text;
         QString error;
-        if (!readTextFile(QDir(source).filePath(QString::fromLatin1(file)), text, error)) return error;
+        if (!readTextFile(QDir(source).filePath(QString::fromLatin1(file)), text, error))
+            return error;
         const std::string filled = codegen::fillTemplate(text.toStdString(), values);
-        if (QString e = writeFileAtomically(target.filePath(QString::fromLatin1(file)), QByteArray::fromStdString(filled)); !e.isEmpty()) return e;
+        if (QString e = writeFileAtomically(target.filePath(QString::fromLatin1(file)),
+                                            QByteArray::fromStdString(filled));
+            !e.isEmpty())
+            return e;
     }
     return {};
 }

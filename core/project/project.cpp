@@ -1,11 +1,11 @@
 #include "project/project.h"
 
-#include "json/json_document.h"
 #include "kernel/kernel_check.h"
 #include "project/atomic_file.h"
 #include "reference/reference_program.h"
 #include "spec/source_check.h"
 
+#include "json/json_document.h"
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -23,18 +23,31 @@ std::optional<Project> Project::open(const QString& folderOrFile, QString& error
     Project project;
     project.m_folder = QDir::cleanPath(info.absoluteFilePath());
     if (!QFileInfo(project.descriptionPath()).isFile()) {
-        error = QStringLiteral("%1 has no %2: it is not an op project").arg(project.m_folder, QString::fromLatin1(kDescriptionFile));
+        error = QStringLiteral("%1 has no %2: it is not an op project")
+                    .arg(project.m_folder, QString::fromLatin1(kDescriptionFile));
         return std::nullopt;
     }
     project.readSourceNames();
     return project;
 }
 
-QString Project::name() const { return QFileInfo(m_folder).fileName(); }
+QString Project::name() const
+{
+    return QFileInfo(m_folder).fileName();
+}
 
-QString Project::descriptionPath() const { return QDir(m_folder).filePath(QString::fromLatin1(kDescriptionFile)); }
-QString Project::kernelPath() const { return QDir(m_folder).filePath(m_kernelFile); }
-QString Project::referencePath() const { return QDir(m_folder).filePath(m_referenceFile); }
+QString Project::descriptionPath() const
+{
+    return QDir(m_folder).filePath(QString::fromLatin1(kDescriptionFile));
+}
+QString Project::kernelPath() const
+{
+    return QDir(m_folder).filePath(m_kernelFile);
+}
+QString Project::referencePath() const
+{
+    return QDir(m_folder).filePath(m_referenceFile);
+}
 
 void Project::readSourceNames()
 {
@@ -45,7 +58,9 @@ void Project::readSourceNames()
     if (!doc.ok() || !doc.root().is_object()) return;
     auto fileOf = [&](const char* key, QString& into) {
         const auto& root = doc.root();
-        if (!root.contains(key) || !root[key].is_object() || !root[key].contains("file") || !root[key]["file"].is_string()) return;
+        if (!root.contains(key) || !root[key].is_object() || !root[key].contains("file") ||
+            !root[key]["file"].is_string())
+            return;
         const std::string file = root[key]["file"].get<std::string>();
         if (checkRelativePath(file).empty()) into = QString::fromStdString(file);
     };
@@ -55,12 +70,14 @@ void Project::readSourceNames()
 
 SpecLoadResult Project::validate(const QByteArray& descriptionText) const
 {
-    return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(), m_folder.toStdString());
+    return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(),
+                          m_folder.toStdString());
 }
 
 QString userConfigFile(const QString& name)
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) + QStringLiteral("/ptowb/") + name;
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
+           QStringLiteral("/ptowb/") + name;
 }
 
 std::vector<std::string> Project::configFiles(const QString& name) const
@@ -68,15 +85,25 @@ std::vector<std::string> Project::configFiles(const QString& name) const
     return {userConfigFile(name).toStdString(), QDir(m_folder).filePath(name).toStdString()};
 }
 
-QString Project::runsFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs")); }
+QString Project::runsFolder() const
+{
+    return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs"));
+}
 
-QString Project::glueFolder() const { return QDir(m_folder).filePath(QStringLiteral(".ptowb/glue")); }
+QString Project::glueFolder() const
+{
+    return QDir(m_folder).filePath(QStringLiteral(".ptowb/glue"));
+}
 
-SpecLoadResult Project::validateSaved() const { return loadOpSpecFile(descriptionPath().toStdString()); }
+SpecLoadResult Project::validateSaved() const
+{
+    return loadOpSpecFile(descriptionPath().toStdString());
+}
 
 Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText) const
 {
-    return ReferenceProgram::load(spec, referenceText.toStdString(), referencePath().toStdString()).diagnostics;
+    return ReferenceProgram::load(spec, referenceText.toStdString(), referencePath().toStdString())
+        .diagnostics;
 }
 
 Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelText) const
@@ -84,7 +111,8 @@ Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelTex
     return kernel::checkKernelSource(kernelText.toStdString(), spec, kernelPath().toStdString());
 }
 
-Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText, const QByteArray& kernelText) const
+Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText,
+                           const QByteArray& kernelText) const
 {
     SpecLoadResult result = validate(descriptionText);
     if (result.usable() && QFileInfo::exists(kernelPath())) {

@@ -3,7 +3,6 @@
 #include "spec/op_spec_loader.h"
 
 #include <QString>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +31,18 @@ public:
     // A configuration file's two places: the user's (~/.config/ptowb/<name>), then the
     // project's (<project>/<name>), which wins where both say something.
     std::vector<std::string> configFiles(const QString& name) const;
-    std::vector<std::string> runnerConfigFiles() const { return configFiles(QStringLiteral("runners.json")); }
-    std::vector<std::string> deployConfigFiles() const { return configFiles(QStringLiteral("deploy.json")); }
-    std::vector<std::string> toleranceConfigFiles() const { return configFiles(QStringLiteral("tolerances.json")); }
+    std::vector<std::string> runnerConfigFiles() const
+    {
+        return configFiles(QStringLiteral("runners.json"));
+    }
+    std::vector<std::string> deployConfigFiles() const
+    {
+        return configFiles(QStringLiteral("deploy.json"));
+    }
+    std::vector<std::string> toleranceConfigFiles() const
+    {
+        return configFiles(QStringLiteral("tolerances.json"));
+    }
     // Where run folders go: <project>/.ptowb/runs.
     QString runsFolder() const;
     // Where Generate writes the glue (the last generation; the app diffs against it).
@@ -49,7 +57,8 @@ public:
     // Parses the kernel and checks it against a valid op (bindings, annotations, pypto calls).
     Diagnostics checkKernel(const OpSpec& spec, const QByteArray& kernelText) const;
     // All three, on the texts given: what `ptowb-cli validate` and the editor report.
-    Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText, const QByteArray& kernelText) const;
+    Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText,
+                      const QByteArray& kernelText) const;
 
 private:
     void readSourceNames();

@@ -19,10 +19,13 @@ struct EngineHandle
 std::vector<std::string> candidatePaths()
 {
     std::vector<std::string> paths;
-    if (const char* env = std::getenv("PTOWB_REFERENCE_MODULE"); env && *env) return {env}; // an override, not a hint
+    if (const char* env = std::getenv("PTOWB_REFERENCE_MODULE"); env && *env)
+        return {env}; // an override, not a hint
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) paths.push_back((exe.parent_path().parent_path() / "lib" / "ptowb" / "libptowb_reference.so").string());
+    if (!ec)
+        paths.push_back(
+            (exe.parent_path().parent_path() / "lib" / "ptowb" / "libptowb_reference.so").string());
 #ifdef PTOWB_REFERENCE_MODULE_BUILD_PATH
     paths.emplace_back(PTOWB_REFERENCE_MODULE_BUILD_PATH);
 #endif
@@ -73,12 +76,15 @@ Diagnostic engineMissing(const std::string& file, std::string code, std::string 
 
 } // namespace
 
-ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const std::string& source, const std::string& fileName)
+ReferenceProgram::LoadResult ReferenceProgram::load(const OpSpec& spec, const std::string& source,
+                                                    const std::string& fileName)
 {
     const EngineHandle& h = engine();
     if (h.engine) return h.engine->load(spec, source, fileName);
     LoadResult result;
-    result.diagnostics.push_back(engineMissing(fileName, "reference.engine", "the CPU reference engine (libtorch) cannot be loaded: " + h.error));
+    result.diagnostics.push_back(
+        engineMissing(fileName, "reference.engine",
+                      "the CPU reference engine (libtorch) cannot be loaded: " + h.error));
     return result;
 }
 

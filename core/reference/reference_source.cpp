@@ -4,7 +4,8 @@
 
 namespace ptowb {
 
-std::string stripImports(const std::string& source, std::vector<std::pair<std::string, std::string>>& aliases)
+std::string stripImports(const std::string& source,
+                         std::vector<std::pair<std::string, std::string>>& aliases)
 {
     std::istringstream in(source);
     std::string out;
@@ -20,8 +21,11 @@ std::string stripImports(const std::string& source, std::vector<std::pair<std::s
             words >> name >> as >> alias;
             if (name.empty()) continue;
             const std::string full = module.empty() ? name : module + "." + name;
-            const std::string bound = as == "as" ? alias : module.empty() ? name.substr(0, name.find('.')) : name;
-            aliases.emplace_back(bound, module.empty() && as != "as" ? full.substr(0, full.find('.')) : full);
+            const std::string bound = as == "as"       ? alias
+                                      : module.empty() ? name.substr(0, name.find('.'))
+                                                       : name;
+            aliases.emplace_back(
+                bound, module.empty() && as != "as" ? full.substr(0, full.find('.')) : full);
         }
     };
     for (std::string line; std::getline(in, line);) {
@@ -40,7 +44,8 @@ std::string stripImports(const std::string& source, std::vector<std::pair<std::s
             fromModule.erase(fromModule.find_last_not_of(' ') + 1);
             const std::string names = line.substr(at + 8);
             addNames(names, fromModule);
-            inParenthesizedImport = names.find('(') != std::string::npos && names.find(')') == std::string::npos;
+            inParenthesizedImport =
+                names.find('(') != std::string::npos && names.find(')') == std::string::npos;
             out += "\n";
         } else {
             out += line + "\n";

@@ -27,19 +27,22 @@ struct RuleError : std::runtime_error
 inline std::int64_t add(std::int64_t a, std::int64_t b)
 {
     std::int64_t r;
-    if (!rules::checkedAdd(a, b, r)) throw RuleError("integer overflow in " + std::to_string(a) + " + " + std::to_string(b));
+    if (!rules::checkedAdd(a, b, r))
+        throw RuleError("integer overflow in " + std::to_string(a) + " + " + std::to_string(b));
     return r;
 }
 inline std::int64_t sub(std::int64_t a, std::int64_t b)
 {
     std::int64_t r;
-    if (__builtin_sub_overflow(a, b, &r)) throw RuleError("integer overflow in " + std::to_string(a) + " - " + std::to_string(b));
+    if (__builtin_sub_overflow(a, b, &r))
+        throw RuleError("integer overflow in " + std::to_string(a) + " - " + std::to_string(b));
     return r;
 }
 inline std::int64_t mul(std::int64_t a, std::int64_t b)
 {
     std::int64_t r;
-    if (!rules::checkedMul(a, b, r)) throw RuleError("integer overflow in " + std::to_string(a) + " * " + std::to_string(b));
+    if (!rules::checkedMul(a, b, r))
+        throw RuleError("integer overflow in " + std::to_string(a) + " * " + std::to_string(b));
     return r;
 }
 inline std::int64_t neg(std::int64_t a)
@@ -47,7 +50,10 @@ inline std::int64_t neg(std::int64_t a)
     if (a == INT64_MIN) throw RuleError("integer overflow in negation");
     return -a;
 }
-inline double neg(double a) { return -a; }
+inline double neg(double a)
+{
+    return -a;
+}
 inline std::int64_t floorDiv(std::int64_t a, std::int64_t b)
 {
     if (b == 0) throw RuleError("integer division by zero");
@@ -69,20 +75,32 @@ inline double div(double a, double b)
     if (b == 0) throw RuleError("division by zero");
     return a / b;
 }
-inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return neg(floorDiv(neg(a), b)); }
+inline std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return neg(floorDiv(neg(a), b));
+}
 
-inline std::int64_t absolute(std::int64_t a) { return a < 0 ? neg(a) : a; }
-inline double absolute(double a) { return a < 0 ? -a : a; }
+inline std::int64_t absolute(std::int64_t a)
+{
+    return a < 0 ? neg(a) : a;
+}
+inline double absolute(double a)
+{
+    return a < 0 ? -a : a;
+}
 
 template <class T> T index(const std::vector<T>& list, std::int64_t i)
 {
     const auto n = std::int64_t(list.size());
-    if (i < -n || i >= n) throw RuleError("index " + std::to_string(i) + " is out of range for a list of length " + std::to_string(n));
+    if (i < -n || i >= n)
+        throw RuleError("index " + std::to_string(i) + " is out of range for a list of length " +
+                        std::to_string(n));
     return list[std::size_t(i < 0 ? i + n : i)];
 }
 
 template <class T>
-std::vector<T> slice(const std::vector<T>& list, std::optional<std::int64_t> lower, std::optional<std::int64_t> upper, std::optional<std::int64_t> stepOr)
+std::vector<T> slice(const std::vector<T>& list, std::optional<std::int64_t> lower,
+                     std::optional<std::int64_t> upper, std::optional<std::int64_t> stepOr)
 {
     const auto size = std::int64_t(list.size());
     const std::int64_t step = stepOr.value_or(1);
@@ -96,7 +114,8 @@ std::vector<T> slice(const std::vector<T>& list, std::optional<std::int64_t> low
     const std::int64_t start = bound(lower, step > 0 ? 0 : size - 1);
     const std::int64_t stop = bound(upper, step > 0 ? size : -1);
     std::vector<T> out;
-    for (std::int64_t k = start; step > 0 ? k < stop : k > stop; k += step) out.push_back(list[std::size_t(k)]);
+    for (std::int64_t k = start; step > 0 ? k < stop : k > stop; k += step)
+        out.push_back(list[std::size_t(k)]);
     return out;
 }
 
@@ -117,12 +136,19 @@ template <class T> std::vector<T> repeat(const std::vector<T>& list, std::int64_
     if (!rules::checkedMul(std::int64_t(list.size()), times, total) ||
         total > rules::kMaxRuleListLength)
         throw RuleError("list repetition is too large");
-    for (std::int64_t k = 0; k < times; ++k) out.insert(out.end(), list.begin(), list.end());
+    for (std::int64_t k = 0; k < times; ++k)
+        out.insert(out.end(), list.begin(), list.end());
     return out;
 }
 
-inline Floats toFloats(const Shape& s) { return Floats(s.begin(), s.end()); }
-inline const Floats& toFloats(const Floats& f) { return f; }
+inline Floats toFloats(const Shape& s)
+{
+    return Floats(s.begin(), s.end());
+}
+inline const Floats& toFloats(const Floats& f)
+{
+    return f;
+}
 
 template <class A, class B> bool listEqual(const std::vector<A>& a, const std::vector<B>& b)
 {
@@ -151,31 +177,36 @@ template <class T> T maxOf(const std::vector<T>& list)
 inline std::int64_t prod(const Shape& s)
 {
     std::int64_t r = 1;
-    for (auto v : s) r = mul(r, v);
+    for (auto v : s)
+        r = mul(r, v);
     return r;
 }
 inline double prod(const Floats& f)
 {
     double r = 1;
-    for (auto v : f) r *= v;
+    for (auto v : f)
+        r *= v;
     return r;
 }
 inline std::int64_t sum(const Shape& s)
 {
     std::int64_t r = 0;
-    for (auto v : s) r = add(r, v);
+    for (auto v : s)
+        r = add(r, v);
     return r;
 }
 inline double sum(const Floats& f)
 {
     double r = 0;
-    for (auto v : f) r += v;
+    for (auto v : f)
+        r += v;
     return r;
 }
 
 inline Shape unwrap(shapefn::ShapeResult r, const char* function)
 {
-    if (auto* e = std::get_if<shapefn::ShapeError>(&r)) throw RuleError(std::string(function) + ": " + e->message);
+    if (auto* e = std::get_if<shapefn::ShapeError>(&r))
+        throw RuleError(std::string(function) + ": " + e->message);
     return std::move(std::get<Shape>(r));
 }
 
@@ -189,8 +220,14 @@ inline Shape reduce(const Shape& s, std::int64_t dim, bool keepdim = false)
     const std::int64_t dims[] = {dim};
     return unwrap(shapefn::reduce(s, dims, keepdim), "reduce");
 }
-inline Shape reduce(const Shape& s, const Shape& dims, bool keepdim = false) { return unwrap(shapefn::reduce(s, dims, keepdim), "reduce"); }
-inline Shape transpose(const Shape& s, std::int64_t d0, std::int64_t d1) { return unwrap(shapefn::transpose(s, d0, d1), "transpose"); }
+inline Shape reduce(const Shape& s, const Shape& dims, bool keepdim = false)
+{
+    return unwrap(shapefn::reduce(s, dims, keepdim), "reduce");
+}
+inline Shape transpose(const Shape& s, std::int64_t d0, std::int64_t d1)
+{
+    return unwrap(shapefn::transpose(s, d0, d1), "transpose");
+}
 inline Shape matmulShape(const Shape& a, const Shape& b, bool ta = false, bool tb = false)
 {
     return unwrap(shapefn::matmul(a, b, ta, tb), "matmul_shape");

@@ -5,10 +5,12 @@
 
 namespace ptowb::rules {
 
-std::variant<Rule, std::vector<RuleError>> Rule::compile(std::string_view text, const RuleScope& scope)
+std::variant<Rule, std::vector<RuleError>> Rule::compile(std::string_view text,
+                                                         const RuleScope& scope)
 {
     auto parsed = parseRule(text);
-    if (auto* error = std::get_if<RuleError>(&parsed)) return std::vector<RuleError>{std::move(*error)};
+    if (auto* error = std::get_if<RuleError>(&parsed))
+        return std::vector<RuleError>{std::move(*error)};
     NodePtr root = std::move(std::get<NodePtr>(parsed));
     std::vector<RuleError> errors = checkRule(*root, scope);
     if (!errors.empty()) return errors;

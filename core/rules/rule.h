@@ -15,7 +15,8 @@ namespace ptowb::rules {
 class Rule
 {
 public:
-    static std::variant<Rule, std::vector<RuleError>> compile(std::string_view text, const RuleScope& scope);
+    static std::variant<Rule, std::vector<RuleError>> compile(std::string_view text,
+                                                              const RuleScope& scope);
 
     const std::string& text() const { return m_text; }
     Type type() const { return m_root->type; }

@@ -5,15 +5,24 @@ namespace ptowb::rules {
 const char* typeName(Type type)
 {
     switch (type) {
-    case Type::Int: return "int";
-    case Type::Float: return "float";
-    case Type::Bool: return "bool";
-    case Type::Str: return "str";
-    case Type::DType: return "dtype";
-    case Type::Shape: return "shape";
-    case Type::FloatList: return "float list";
-    case Type::Tensor: return "tensor";
-    case Type::Error: return "<error>";
+    case Type::Int:
+        return "int";
+    case Type::Float:
+        return "float";
+    case Type::Bool:
+        return "bool";
+    case Type::Str:
+        return "str";
+    case Type::DType:
+        return "dtype";
+    case Type::Shape:
+        return "shape";
+    case Type::FloatList:
+        return "float list";
+    case Type::Tensor:
+        return "tensor";
+    case Type::Error:
+        return "<error>";
     }
     return "?";
 }
@@ -21,22 +30,38 @@ const char* typeName(Type type)
 const char* opSpelling(Op op)
 {
     switch (op) {
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
-    case Op::FloorDiv: return "//";
-    case Op::Mod: return "%";
-    case Op::Neg: return "-";
-    case Op::Pos: return "+";
-    case Op::Eq: return "==";
-    case Op::Ne: return "!=";
-    case Op::Lt: return "<";
-    case Op::Le: return "<=";
-    case Op::Gt: return ">";
-    case Op::Ge: return ">=";
-    case Op::In: return "in";
-    case Op::NotIn: return "not in";
+    case Op::Add:
+        return "+";
+    case Op::Sub:
+        return "-";
+    case Op::Mul:
+        return "*";
+    case Op::Div:
+        return "/";
+    case Op::FloorDiv:
+        return "//";
+    case Op::Mod:
+        return "%";
+    case Op::Neg:
+        return "-";
+    case Op::Pos:
+        return "+";
+    case Op::Eq:
+        return "==";
+    case Op::Ne:
+        return "!=";
+    case Op::Lt:
+        return "<";
+    case Op::Le:
+        return "<=";
+    case Op::Gt:
+        return ">";
+    case Op::Ge:
+        return ">=";
+    case Op::In:
+        return "in";
+    case Op::NotIn:
+        return "not in";
     }
     return "?";
 }
@@ -44,10 +69,14 @@ const char* opSpelling(Op op)
 const char* attrName(Attr attr)
 {
     switch (attr) {
-    case Attr::Shape: return "shape";
-    case Attr::Rank: return "rank";
-    case Attr::DType: return "dtype";
-    case Attr::Numel: return "numel";
+    case Attr::Shape:
+        return "shape";
+    case Attr::Rank:
+        return "rank";
+    case Attr::DType:
+        return "dtype";
+    case Attr::Numel:
+        return "numel";
     }
     return "?";
 }
@@ -55,18 +84,30 @@ const char* attrName(Attr attr)
 const char* builtinName(Builtin builtin)
 {
     switch (builtin) {
-    case Builtin::Min: return "min";
-    case Builtin::Max: return "max";
-    case Builtin::Abs: return "abs";
-    case Builtin::Len: return "len";
-    case Builtin::Prod: return "prod";
-    case Builtin::Sum: return "sum";
-    case Builtin::CeilDiv: return "ceil_div";
-    case Builtin::Broadcast: return "broadcast";
-    case Builtin::Promote: return "promote";
-    case Builtin::Reduce: return "reduce";
-    case Builtin::Transpose: return "transpose";
-    case Builtin::MatmulShape: return "matmul_shape";
+    case Builtin::Min:
+        return "min";
+    case Builtin::Max:
+        return "max";
+    case Builtin::Abs:
+        return "abs";
+    case Builtin::Len:
+        return "len";
+    case Builtin::Prod:
+        return "prod";
+    case Builtin::Sum:
+        return "sum";
+    case Builtin::CeilDiv:
+        return "ceil_div";
+    case Builtin::Broadcast:
+        return "broadcast";
+    case Builtin::Promote:
+        return "promote";
+    case Builtin::Reduce:
+        return "reduce";
+    case Builtin::Transpose:
+        return "transpose";
+    case Builtin::MatmulShape:
+        return "matmul_shape";
     }
     return "?";
 }

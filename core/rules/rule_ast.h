@@ -10,11 +10,28 @@
 namespace ptowb::rules {
 
 // Static types of the rule language. Shape is a list of ints, FloatList a list of floats.
-enum class Type : std::uint8_t { Int, Float, Bool, Str, DType, Shape, FloatList, Tensor, Error };
+enum class Type : std::uint8_t
+{
+    Int,
+    Float,
+    Bool,
+    Str,
+    DType,
+    Shape,
+    FloatList,
+    Tensor,
+    Error
+};
 
 const char* typeName(Type type);
-inline bool isNumeric(Type t) { return t == Type::Int || t == Type::Float; }
-inline bool isList(Type t) { return t == Type::Shape || t == Type::FloatList; }
+inline bool isNumeric(Type t)
+{
+    return t == Type::Int || t == Type::Float;
+}
+inline bool isList(Type t)
+{
+    return t == Type::Shape || t == Type::FloatList;
+}
 
 // Byte offsets into the rule text, end exclusive.
 struct Span
@@ -30,7 +47,8 @@ struct RuleError
     std::string message;
 };
 
-enum class NodeKind : std::uint8_t {
+enum class NodeKind : std::uint8_t
+{
     IntLit,
     FloatLit,
     BoolLit,
@@ -49,13 +67,38 @@ enum class NodeKind : std::uint8_t {
     And,
     Or,
     Not,
-    IfElse,   // kids = {then, condition, else}
-    Call,     // builtin(kids...)
+    IfElse, // kids = {then, condition, else}
+    Call,   // builtin(kids...)
 };
 
-enum class Op : std::uint8_t { Add, Sub, Mul, Div, FloorDiv, Mod, Neg, Pos, Eq, Ne, Lt, Le, Gt, Ge, In, NotIn };
-enum class Attr : std::uint8_t { Shape, Rank, DType, Numel };
-enum class Builtin : std::uint8_t {
+enum class Op : std::uint8_t
+{
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Neg,
+    Pos,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    NotIn
+};
+enum class Attr : std::uint8_t
+{
+    Shape,
+    Rank,
+    DType,
+    Numel
+};
+enum class Builtin : std::uint8_t
+{
     Min,
     Max,
     Abs,

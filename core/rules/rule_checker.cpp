@@ -9,7 +9,10 @@ namespace {
 class Checker
 {
 public:
-    Checker(const RuleScope& scope, std::vector<RuleError>& errors) : m_scope(scope), m_errors(errors) {}
+    Checker(const RuleScope& scope, std::vector<RuleError>& errors)
+        : m_scope(scope), m_errors(errors)
+    {
+    }
 
     Type check(Node& n)
     {
@@ -24,54 +27,82 @@ private:
         return Type::Error;
     }
 
-    Type typeError(Span span, std::string message) { return error(span, "rule.type-error", std::move(message)); }
+    Type typeError(Span span, std::string message)
+    {
+        return error(span, "rule.type-error", std::move(message));
+    }
 
     std::vector<std::string> knownNames() const
     {
         std::vector<std::string> names = m_scope.inputs;
-        for (const auto& p : m_scope.params) names.push_back(p.name);
-        for (const auto& d : allDTypes()) names.emplace_back(d.name);
+        for (const auto& p : m_scope.params)
+            names.push_back(p.name);
+        for (const auto& d : allDTypes())
+            names.emplace_back(d.name);
         return names;
     }
 
     Type visit(Node& n)
     {
         switch (n.kind) {
-        case NodeKind::IntLit: return Type::Int;
-        case NodeKind::FloatLit: return Type::Float;
-        case NodeKind::BoolLit: return Type::Bool;
-        case NodeKind::StrLit: return Type::Str;
-        case NodeKind::Input: return Type::Tensor;
-        case NodeKind::Param: return m_scope.params[std::size_t(n.slot)].type;
-        case NodeKind::DTypeLit: return Type::DType;
-        case NodeKind::Name: return name(n);
-        case NodeKind::List: return list(n);
-        case NodeKind::Attr: return attribute(n);
-        case NodeKind::Index: return index(n);
-        case NodeKind::Slice: return error(n.span, "rule.syntax", "a slice can only appear inside [ ]");
+        case NodeKind::IntLit:
+            return Type::Int;
+        case NodeKind::FloatLit:
+            return Type::Float;
+        case NodeKind::BoolLit:
+            return Type::Bool;
+        case NodeKind::StrLit:
+            return Type::Str;
+        case NodeKind::Input:
+            return Type::Tensor;
+        case NodeKind::Param:
+            return m_scope.params[std::size_t(n.slot)].type;
+        case NodeKind::DTypeLit:
+            return Type::DType;
+        case NodeKind::Name:
+            return name(n);
+        case NodeKind::List:
+            return list(n);
+        case NodeKind::Attr:
+            return attribute(n);
+        case NodeKind::Index:
+            return index(n);
+        case NodeKind::Slice:
+            return error(n.span, "rule.syntax", "a slice can only appear inside [ ]");
         case NodeKind::Unary: {
             const Type t = check(*n.kids[0]);
             if (t == Type::Error) return t;
-            if (!isNumeric(t)) return typeError(n.span, std::string("unary '") + opSpelling(n.op) + "' needs a number, not " + typeName(t));
+            if (!isNumeric(t))
+                return typeError(n.span, std::string("unary '") + opSpelling(n.op) +
+                                             "' needs a number, not " + typeName(t));
             return t;
         }
-        case NodeKind::Binary: return binary(n);
-        case NodeKind::Compare: return compare(n);
+        case NodeKind::Binary:
+            return binary(n);
+        case NodeKind::Compare:
+            return compare(n);
         case NodeKind::And:
         case NodeKind::Or:
         case NodeKind::Not: {
             bool failed = false;
             for (auto& kid : n.kids) {
                 const Type t = check(*kid);
-                if (t == Type::Error) failed = true;
+                if (t == Type::Error)
+                    failed = true;
                 else if (t != Type::Bool)
-                    failed = typeError(kid->span, std::string("'") + (n.kind == NodeKind::And ? "and" : n.kind == NodeKind::Or ? "or" : "not") +
-                                                      "' needs bool operands, not " + typeName(t)) == Type::Error;
+                    failed = typeError(kid->span, std::string("'") +
+                                                      (n.kind == NodeKind::And  ? "and"
+                                                       : n.kind == NodeKind::Or ? "or"
+                                                                                : "not") +
+                                                      "' needs bool operands, not " +
+                                                      typeName(t)) == Type::Error;
             }
             return failed ? Type::Error : Type::Bool;
         }
-        case NodeKind::IfElse: return ifElse(n);
-        case NodeKind::Call: return call(n);
+        case NodeKind::IfElse:
+            return ifElse(n);
+        case NodeKind::Call:
+            return call(n);
         }
         return Type::Error;
     }
@@ -96,8 +127,11 @@ private:
             return Type::DType;
         }
         if (builtinFromName(n.text))
-            return error(n.span, "rule.syntax", "'" + n.text + "' is a function; call it as " + builtinSignature(*builtinFromName(n.text)));
-        return error(n.span, "rule.unknown-name", "unknown name '" + n.text + "'" + didYouMean(n.text, knownNames()));
+            return error(n.span, "rule.syntax",
+                         "'" + n.text + "' is a function; call it as " +
+                             builtinSignature(*builtinFromName(n.text)));
+        return error(n.span, "rule.unknown-name",
+                     "unknown name '" + n.text + "'" + didYouMean(n.text, knownNames()));
     }
 
     Type list(Node& n)
@@ -105,10 +139,13 @@ private:
         bool allInt = true, failed = false;
         for (auto& kid : n.kids) {
             const Type t = check(*kid);
-            if (t == Type::Error) failed = true;
+            if (t == Type::Error)
+                failed = true;
             else if (!isNumeric(t))
-                failed = typeError(kid->span, std::string("list elements must be numbers, not ") + typeName(t)) == Type::Error;
-            else allInt = allInt && t == Type::Int;
+                failed = typeError(kid->span, std::string("list elements must be numbers, not ") +
+                                                  typeName(t)) == Type::Error;
+            else
+                allInt = allInt && t == Type::Int;
         }
         if (failed) return Type::Error;
         return allInt ? Type::Shape : Type::FloatList;
@@ -118,23 +155,31 @@ private:
     {
         const Type base = check(*n.kids[0]);
         if (base == Type::Error) return base;
-        static const std::pair<const char*, Attr> kAttrs[] = {
-            {"shape", Attr::Shape}, {"rank", Attr::Rank}, {"dtype", Attr::DType}, {"numel", Attr::Numel}};
+        static const std::pair<const char*, Attr> kAttrs[] = {{"shape", Attr::Shape},
+                                                              {"rank", Attr::Rank},
+                                                              {"dtype", Attr::DType},
+                                                              {"numel", Attr::Numel}};
         if (base == Type::Tensor && n.kids[0]->kind != NodeKind::Input)
-            return typeError(n.span, "'." + n.text + "' applies to an input by name, e.g. x." + n.text);
+            return typeError(n.span,
+                             "'." + n.text + "' applies to an input by name, e.g. x." + n.text);
         if (base != Type::Tensor)
-            return typeError(n.span, "'." + n.text + "' applies to a tensor input, and '" + n.kids[0]->text + "' is " + typeName(base));
+            return typeError(n.span, "'." + n.text + "' applies to a tensor input, and '" +
+                                         n.kids[0]->text + "' is " + typeName(base));
         for (const auto& [attrText, attr] : kAttrs)
             if (n.text == attrText) {
                 n.attr = attr;
                 switch (attr) {
-                case Attr::Shape: return Type::Shape;
-                case Attr::DType: return Type::DType;
-                default: return Type::Int;
+                case Attr::Shape:
+                    return Type::Shape;
+                case Attr::DType:
+                    return Type::DType;
+                default:
+                    return Type::Int;
                 }
             }
         return error(n.span, "rule.unknown-attribute",
-                     "tensors have no attribute '" + n.text + "'" + didYouMean(n.text, {"shape", "rank", "dtype", "numel"}) +
+                     "tensors have no attribute '" + n.text + "'" +
+                         didYouMean(n.text, {"shape", "rank", "dtype", "numel"}) +
                          " (available: shape, rank, dtype, numel)");
     }
 
@@ -148,19 +193,25 @@ private:
             for (auto& part : sub.kids) {
                 if (!part) continue;
                 const Type t = check(*part);
-                if (t != Type::Int && t != Type::Error) subType = typeError(part->span, std::string("slice bounds must be int, not ") + typeName(t));
+                if (t != Type::Int && t != Type::Error)
+                    subType = typeError(part->span, std::string("slice bounds must be int, not ") +
+                                                        typeName(t));
                 if (t == Type::Error) subType = Type::Error;
             }
             sub.type = subType;
         } else {
             subType = check(sub);
             if (subType != Type::Int && subType != Type::Error)
-                subType = typeError(sub.span, std::string("an index must be int, not ") + typeName(subType));
+                subType = typeError(sub.span,
+                                    std::string("an index must be int, not ") + typeName(subType));
         }
         if (base == Type::Error || subType == Type::Error) return Type::Error;
         if (base == Type::Tensor)
-            return typeError(n.span, "tensors cannot be indexed in rules; index their shape, e.g. " + n.kids[0]->text + ".shape[0]");
-        if (!isList(base)) return typeError(n.kids[0]->span, std::string("cannot index ") + typeName(base));
+            return typeError(n.span,
+                             "tensors cannot be indexed in rules; index their shape, e.g. " +
+                                 n.kids[0]->text + ".shape[0]");
+        if (!isList(base))
+            return typeError(n.kids[0]->span, std::string("cannot index ") + typeName(base));
         if (sub.kind == NodeKind::Slice) return base;
         return base == Type::Shape ? Type::Int : Type::Float;
     }
@@ -172,19 +223,24 @@ private:
         if (a == Type::Error || b == Type::Error) return Type::Error;
         const std::string opText = opSpelling(n.op);
         auto mismatch = [&] {
-            return typeError(n.span, "operator '" + opText + "' does not apply to " + typeName(a) + " and " + typeName(b));
+            return typeError(n.span, "operator '" + opText + "' does not apply to " + typeName(a) +
+                                         " and " + typeName(b));
         };
         switch (n.op) {
         case Op::Add:
-            if (isList(a) && isList(b)) return a == Type::Shape && b == Type::Shape ? Type::Shape : Type::FloatList;
+            if (isList(a) && isList(b))
+                return a == Type::Shape && b == Type::Shape ? Type::Shape : Type::FloatList;
             if (a == Type::Str && b == Type::Str) return Type::Str;
             [[fallthrough]];
         case Op::Sub:
-            if (isNumeric(a) && isNumeric(b)) return a == Type::Int && b == Type::Int ? Type::Int : Type::Float;
+            if (isNumeric(a) && isNumeric(b))
+                return a == Type::Int && b == Type::Int ? Type::Int : Type::Float;
             return mismatch();
         case Op::Mul:
-            if (isNumeric(a) && isNumeric(b)) return a == Type::Int && b == Type::Int ? Type::Int : Type::Float;
-            if ((isList(a) && b == Type::Int) || (a == Type::Int && isList(b))) return isList(a) ? a : b;
+            if (isNumeric(a) && isNumeric(b))
+                return a == Type::Int && b == Type::Int ? Type::Int : Type::Float;
+            if ((isList(a) && b == Type::Int) || (a == Type::Int && isList(b)))
+                return isList(a) ? a : b;
             return mismatch();
         case Op::Div:
             if (isNumeric(a) && isNumeric(b)) return Type::Float;
@@ -192,8 +248,10 @@ private:
         case Op::FloorDiv:
         case Op::Mod:
             if (a == Type::Int && b == Type::Int) return Type::Int;
-            return typeError(n.span, "operator '" + opText + "' needs int operands, not " + typeName(a) + " and " + typeName(b));
-        default: return mismatch();
+            return typeError(n.span, "operator '" + opText + "' needs int operands, not " +
+                                         typeName(a) + " and " + typeName(b));
+        default:
+            return mismatch();
         }
     }
 
@@ -210,13 +268,17 @@ private:
             const Type a = types[k], b = types[k + 1];
             const Op op = n.ops[k];
             bool ok;
-            if (op == Op::In || op == Op::NotIn) ok = isNumeric(a) && isList(b);
+            if (op == Op::In || op == Op::NotIn)
+                ok = isNumeric(a) && isList(b);
             else if (op == Op::Eq || op == Op::Ne)
-                ok = (a == b && a != Type::Tensor) || (isNumeric(a) && isNumeric(b)) || (isList(a) && isList(b));
-            else ok = isNumeric(a) && isNumeric(b);
+                ok = (a == b && a != Type::Tensor) || (isNumeric(a) && isNumeric(b)) ||
+                     (isList(a) && isList(b));
+            else
+                ok = isNumeric(a) && isNumeric(b);
             if (!ok)
                 return typeError({n.kids[k]->span.begin, n.kids[k + 1]->span.end},
-                                 std::string("cannot compare ") + typeName(a) + " " + opSpelling(op) + " " + typeName(b));
+                                 std::string("cannot compare ") + typeName(a) + " " +
+                                     opSpelling(op) + " " + typeName(b));
         }
         return Type::Bool;
     }
@@ -226,14 +288,19 @@ private:
         const Type then = check(*n.kids[0]);
         const Type cond = check(*n.kids[1]);
         const Type otherwise = check(*n.kids[2]);
-        if (then == Type::Error || cond == Type::Error || otherwise == Type::Error) return Type::Error;
-        if (cond != Type::Bool) return typeError(n.kids[1]->span, std::string("the condition must be bool, not ") + typeName(cond));
+        if (then == Type::Error || cond == Type::Error || otherwise == Type::Error)
+            return Type::Error;
+        if (cond != Type::Bool)
+            return typeError(n.kids[1]->span,
+                             std::string("the condition must be bool, not ") + typeName(cond));
         if (then == Type::Tensor || otherwise == Type::Tensor)
-            return typeError(n.span, "choose between tensor properties (x.shape, x.dtype), not tensors");
+            return typeError(n.span,
+                             "choose between tensor properties (x.shape, x.dtype), not tensors");
         if (then == otherwise) return then;
         if (isNumeric(then) && isNumeric(otherwise)) return Type::Float;
         if (isList(then) && isList(otherwise)) return Type::FloatList;
-        return typeError(n.span, std::string("both branches must have the same type; got ") + typeName(then) + " and " + typeName(otherwise));
+        return typeError(n.span, std::string("both branches must have the same type; got ") +
+                                     typeName(then) + " and " + typeName(otherwise));
     }
 
     Type call(Node& n)
@@ -246,15 +313,17 @@ private:
             failed = failed || args.back() == Type::Error;
         }
         if (!builtin)
-            return error({n.span.begin, n.span.begin + std::uint32_t(n.text.size())}, "rule.unknown-function",
+            return error({n.span.begin, n.span.begin + std::uint32_t(n.text.size())},
+                         "rule.unknown-function",
                          "unknown function '" + n.text + "'" + didYouMean(n.text, builtinNames()));
         n.builtin = *builtin;
         if (failed) return Type::Error;
         auto result = checkBuiltin(*builtin, args);
         if (auto* failure = std::get_if<BuiltinFailure>(&result)) {
-            const Span span = failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
-                                  ? n.kids[std::size_t(failure->argument)]->span
-                                  : n.span;
+            const Span span =
+                failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
+                    ? n.kids[std::size_t(failure->argument)]->span
+                    : n.span;
             return error(span, failure->code, failure->message);
         }
         return std::get<Type>(result);

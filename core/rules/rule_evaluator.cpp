@@ -39,27 +39,44 @@ public:
     Value eval(const Node& n)
     {
         switch (n.kind) {
-        case NodeKind::IntLit: return Value::ofInt(n.intValue);
-        case NodeKind::FloatLit: return Value::ofFloat(n.floatValue);
-        case NodeKind::BoolLit: return Value::ofBool(n.intValue != 0);
-        case NodeKind::StrLit: return Value::ofStr(n.text);
-        case NodeKind::DTypeLit: return Value::ofDType(n.dtype);
-        case NodeKind::Param: return param(n);
-        case NodeKind::List: return list(n);
-        case NodeKind::Attr: return attribute(n);
-        case NodeKind::Index: return index(n);
-        case NodeKind::Unary: return unary(n);
-        case NodeKind::Binary: return binary(n);
-        case NodeKind::Compare: return compare(n);
-        case NodeKind::And: return Value::ofBool(eval(*n.kids[0]).asBool() && eval(*n.kids[1]).asBool());
-        case NodeKind::Or: return Value::ofBool(eval(*n.kids[0]).asBool() || eval(*n.kids[1]).asBool());
-        case NodeKind::Not: return Value::ofBool(!eval(*n.kids[0]).asBool());
+        case NodeKind::IntLit:
+            return Value::ofInt(n.intValue);
+        case NodeKind::FloatLit:
+            return Value::ofFloat(n.floatValue);
+        case NodeKind::BoolLit:
+            return Value::ofBool(n.intValue != 0);
+        case NodeKind::StrLit:
+            return Value::ofStr(n.text);
+        case NodeKind::DTypeLit:
+            return Value::ofDType(n.dtype);
+        case NodeKind::Param:
+            return param(n);
+        case NodeKind::List:
+            return list(n);
+        case NodeKind::Attr:
+            return attribute(n);
+        case NodeKind::Index:
+            return index(n);
+        case NodeKind::Unary:
+            return unary(n);
+        case NodeKind::Binary:
+            return binary(n);
+        case NodeKind::Compare:
+            return compare(n);
+        case NodeKind::And:
+            return Value::ofBool(eval(*n.kids[0]).asBool() && eval(*n.kids[1]).asBool());
+        case NodeKind::Or:
+            return Value::ofBool(eval(*n.kids[0]).asBool() || eval(*n.kids[1]).asBool());
+        case NodeKind::Not:
+            return Value::ofBool(!eval(*n.kids[0]).asBool());
         case NodeKind::IfElse: {
             Value v = eval(*n.kids[eval(*n.kids[1]).asBool() ? 0 : 2]);
             return n.type == Type::Float || n.type == Type::FloatList ? widen(std::move(v)) : v;
         }
-        case NodeKind::Call: return call(n);
-        default: fail(n.span, "rule.internal", "rule was not checked before evaluation");
+        case NodeKind::Call:
+            return call(n);
+        default:
+            fail(n.span, "rule.internal", "rule was not checked before evaluation");
         }
     }
 
@@ -67,7 +84,8 @@ private:
     static Value widen(Value v)
     {
         if (v.type == Type::Int) return Value::ofFloat(double(v.i));
-        if (v.type == Type::Shape) return Value::ofFloatList(std::vector<double>(v.ints.begin(), v.ints.end()));
+        if (v.type == Type::Shape)
+            return Value::ofFloatList(std::vector<double>(v.ints.begin(), v.ints.end()));
         return v;
     }
 
@@ -80,7 +98,8 @@ private:
 
     Value param(const Node& n)
     {
-        if (std::size_t(n.slot) >= m_b.params.size()) fail(n.span, "rule.internal", "no value bound for parameter '" + n.text + "'");
+        if (std::size_t(n.slot) >= m_b.params.size())
+            fail(n.span, "rule.internal", "no value bound for parameter '" + n.text + "'");
         const Value& v = m_b.params[std::size_t(n.slot)];
         return n.type == Type::Float || n.type == Type::FloatList ? widen(v) : v;
     }
@@ -90,12 +109,14 @@ private:
         if (n.type == Type::Shape) {
             std::vector<std::int64_t> ints;
             ints.reserve(n.kids.size());
-            for (const auto& kid : n.kids) ints.push_back(eval(*kid).i);
+            for (const auto& kid : n.kids)
+                ints.push_back(eval(*kid).i);
             return Value::ofShape(std::move(ints));
         }
         std::vector<double> floats;
         floats.reserve(n.kids.size());
-        for (const auto& kid : n.kids) floats.push_back(eval(*kid).asDouble());
+        for (const auto& kid : n.kids)
+            floats.push_back(eval(*kid).asDouble());
         return Value::ofFloatList(std::move(floats));
     }
 
@@ -103,13 +124,17 @@ private:
     {
         const TensorInfo& t = tensor(*n.kids[0]);
         switch (n.attr) {
-        case Attr::Shape: return Value::ofShape(t.shape);
-        case Attr::Rank: return Value::ofInt(std::int64_t(t.shape.size()));
-        case Attr::DType: return Value::ofDType(t.dtype);
+        case Attr::Shape:
+            return Value::ofShape(t.shape);
+        case Attr::Rank:
+            return Value::ofInt(std::int64_t(t.shape.size()));
+        case Attr::DType:
+            return Value::ofDType(t.dtype);
         case Attr::Numel: {
             std::int64_t count = 1;
             for (auto d : t.shape)
-                if (!checkedMul(count, d, count)) fail(n.span, "rule.overflow", "numel overflows 64 bits");
+                if (!checkedMul(count, d, count))
+                    fail(n.span, "rule.overflow", "numel overflows 64 bits");
             return Value::ofInt(count);
         }
         }
@@ -121,7 +146,8 @@ private:
         const auto s = std::int64_t(size);
         if (index < -s || index >= s)
             fail(span, "rule.index-error",
-                 "index " + std::to_string(index) + " is out of range for a list of length " + std::to_string(size));
+                 "index " + std::to_string(index) + " is out of range for a list of length " +
+                     std::to_string(size));
         return std::size_t(index < 0 ? index + s : index);
     }
 
@@ -130,14 +156,16 @@ private:
         const Node& sub = *n.kids[1];
         // x.shape[k] is the most common rule term: read it without copying the shape.
         const Node& base = *n.kids[0];
-        if (sub.kind != NodeKind::Slice && base.kind == NodeKind::Attr && base.attr == Attr::Shape) {
+        if (sub.kind != NodeKind::Slice && base.kind == NodeKind::Attr &&
+            base.attr == Attr::Shape) {
             const TensorInfo& t = tensor(*base.kids[0]);
             return Value::ofInt(t.shape[resolveIndex(eval(sub).i, t.shape.size(), n.span)]);
         }
         Value list = eval(base);
         if (sub.kind != NodeKind::Slice) {
             const std::size_t k = resolveIndex(eval(sub).i, list.listSize(), n.span);
-            return list.type == Type::Shape ? Value::ofInt(list.ints[k]) : Value::ofFloat(list.floats[k]);
+            return list.type == Type::Shape ? Value::ofInt(list.ints[k])
+                                            : Value::ofFloat(list.floats[k]);
         }
         const auto size = std::int64_t(list.listSize());
         std::int64_t step = sub.kids[2] ? eval(*sub.kids[2]).i : 1;
@@ -153,8 +181,10 @@ private:
         Value out;
         out.type = list.type;
         for (std::int64_t k = start; step > 0 ? k < stop : k > stop; k += step) {
-            if (list.type == Type::Shape) out.ints.push_back(list.ints[std::size_t(k)]);
-            else out.floats.push_back(list.floats[std::size_t(k)]);
+            if (list.type == Type::Shape)
+                out.ints.push_back(list.ints[std::size_t(k)]);
+            else
+                out.floats.push_back(list.floats[std::size_t(k)]);
         }
         return out;
     }
@@ -178,31 +208,49 @@ private:
         if (t == Type::Float) {
             const double x = a.asDouble(), y = b.asDouble();
             switch (n.op) {
-            case Op::Add: return Value::ofFloat(x + y);
-            case Op::Sub: return Value::ofFloat(x - y);
-            case Op::Mul: return Value::ofFloat(x * y);
+            case Op::Add:
+                return Value::ofFloat(x + y);
+            case Op::Sub:
+                return Value::ofFloat(x - y);
+            case Op::Mul:
+                return Value::ofFloat(x * y);
             case Op::Div:
                 if (y == 0) fail(n.span, "rule.division-by-zero", "division by zero");
                 return Value::ofFloat(x / y);
-            default: break;
+            default:
+                break;
             }
             fail(n.span, "rule.internal", "bad float operator");
         }
         std::int64_t r = 0;
         bool ok = true;
         switch (n.op) {
-        case Op::Add: ok = checkedAdd(a.i, b.i, r); break;
-        case Op::Sub: ok = !__builtin_sub_overflow(a.i, b.i, &r); break;
-        case Op::Mul: ok = checkedMul(a.i, b.i, r); break;
+        case Op::Add:
+            ok = checkedAdd(a.i, b.i, r);
+            break;
+        case Op::Sub:
+            ok = !__builtin_sub_overflow(a.i, b.i, &r);
+            break;
+        case Op::Mul:
+            ok = checkedMul(a.i, b.i, r);
+            break;
         case Op::FloorDiv:
         case Op::Mod:
-            if (b.i == 0) fail(n.span, "rule.division-by-zero", std::string(n.op == Op::Mod ? "modulo" : "integer division") + " by zero");
-            if (a.i == INT64_MIN && b.i == -1) ok = false;
-            else r = n.op == Op::FloorDiv ? floorDiv(a.i, b.i) : floorMod(a.i, b.i);
+            if (b.i == 0)
+                fail(n.span, "rule.division-by-zero",
+                     std::string(n.op == Op::Mod ? "modulo" : "integer division") + " by zero");
+            if (a.i == INT64_MIN && b.i == -1)
+                ok = false;
+            else
+                r = n.op == Op::FloorDiv ? floorDiv(a.i, b.i) : floorMod(a.i, b.i);
             break;
-        default: fail(n.span, "rule.internal", "bad integer operator");
+        default:
+            fail(n.span, "rule.internal", "bad integer operator");
         }
-        if (!ok) fail(n.span, "rule.overflow", std::string("integer overflow in ") + a.toString() + " " + opSpelling(n.op) + " " + b.toString());
+        if (!ok)
+            fail(n.span, "rule.overflow",
+                 std::string("integer overflow in ") + a.toString() + " " + opSpelling(n.op) + " " +
+                     b.toString());
         return Value::ofInt(r);
     }
 
@@ -220,8 +268,11 @@ private:
                 total > kMaxRuleListLength)
                 fail(n.span, "rule.value-error", "list repetition is too large");
             for (std::int64_t k = 0; k < times; ++k) {
-                if (n.type == Type::Shape) out.ints.insert(out.ints.end(), list.ints.begin(), list.ints.end());
-                else for (std::size_t e = 0; e < list.listSize(); ++e) out.floats.push_back(list.listElement(e));
+                if (n.type == Type::Shape)
+                    out.ints.insert(out.ints.end(), list.ints.begin(), list.ints.end());
+                else
+                    for (std::size_t e = 0; e < list.listSize(); ++e)
+                        out.floats.push_back(list.listElement(e));
             }
             return out;
         }
@@ -240,31 +291,44 @@ private:
     static bool compareOne(Op op, const Value& a, const Value& b)
     {
         switch (op) {
-        case Op::Eq: return a == b;
-        case Op::Ne: return !(a == b);
+        case Op::Eq:
+            return a == b;
+        case Op::Ne:
+            return !(a == b);
         case Op::In:
         case Op::NotIn: {
             bool found = false;
             for (std::size_t k = 0; k < b.listSize() && !found; ++k)
-                found = (a.type == Type::Int && b.type == Type::Shape) ? a.i == b.ints[k] : a.asDouble() == b.listElement(k);
+                found = (a.type == Type::Int && b.type == Type::Shape)
+                            ? a.i == b.ints[k]
+                            : a.asDouble() == b.listElement(k);
             return op == Op::In ? found : !found;
         }
-        default: break;
+        default:
+            break;
         }
         if (a.type == Type::Int && b.type == Type::Int) {
             switch (op) {
-            case Op::Lt: return a.i < b.i;
-            case Op::Le: return a.i <= b.i;
-            case Op::Gt: return a.i > b.i;
-            default: return a.i >= b.i;
+            case Op::Lt:
+                return a.i < b.i;
+            case Op::Le:
+                return a.i <= b.i;
+            case Op::Gt:
+                return a.i > b.i;
+            default:
+                return a.i >= b.i;
             }
         }
         const double x = a.asDouble(), y = b.asDouble();
         switch (op) {
-        case Op::Lt: return x < y;
-        case Op::Le: return x <= y;
-        case Op::Gt: return x > y;
-        default: return x >= y;
+        case Op::Lt:
+            return x < y;
+        case Op::Le:
+            return x <= y;
+        case Op::Gt:
+            return x > y;
+        default:
+            return x >= y;
         }
     }
 
@@ -283,12 +347,14 @@ private:
     {
         std::vector<Value> args;
         args.reserve(n.kids.size());
-        for (const auto& kid : n.kids) args.push_back(eval(*kid));
+        for (const auto& kid : n.kids)
+            args.push_back(eval(*kid));
         auto result = callBuiltin(n.builtin, args);
         if (auto* failure = std::get_if<BuiltinFailure>(&result)) {
-            const Span span = failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
-                                  ? n.kids[std::size_t(failure->argument)]->span
-                                  : n.span;
+            const Span span =
+                failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
+                    ? n.kids[std::size_t(failure->argument)]->span
+                    : n.span;
             fail(span, failure->code, failure->message);
         }
         return std::move(std::get<Value>(result));

@@ -10,7 +10,15 @@
 namespace ptowb::rules {
 namespace {
 
-enum class Tok : std::uint8_t { Int, Float, Str, Name, Punct, End };
+enum class Tok : std::uint8_t
+{
+    Int,
+    Float,
+    Str,
+    Name,
+    Punct,
+    End
+};
 
 struct Token
 {
@@ -49,11 +57,13 @@ public:
         }
         const char c = m_text[m_pos];
         if (std::isdigit(static_cast<unsigned char>(c)) ||
-            (c == '.' && m_pos + 1 < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1]))))
+            (c == '.' && m_pos + 1 < m_text.size() &&
+             std::isdigit(static_cast<unsigned char>(m_text[m_pos + 1]))))
             return number(t);
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
-            while (m_pos < m_text.size() &&
-                   (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
+            while (
+                m_pos < m_text.size() &&
+                (std::isalnum(static_cast<unsigned char>(m_text[m_pos])) || m_text[m_pos] == '_'))
                 ++m_pos;
             t.kind = Tok::Name;
             t.text = std::string(m_text.substr(t.span.begin, m_pos - t.span.begin));
@@ -78,10 +88,12 @@ public:
             t.span.end = std::uint32_t(m_pos);
             return t;
         }
-        const bool printable = static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
+        const bool printable =
+            static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f;
         fail({t.span.begin, t.span.begin + 1}, "rule.syntax",
              printable ? std::string("unexpected character '") + c + "'"
-                       : "unexpected character (byte " + std::to_string(static_cast<unsigned char>(c)) + ")");
+                       : "unexpected character (byte " +
+                             std::to_string(static_cast<unsigned char>(c)) + ")");
     }
 
 private:
@@ -89,12 +101,14 @@ private:
     {
         std::size_t end = m_pos;
         bool isFloat = false;
-        while (end < m_text.size() && (std::isdigit(static_cast<unsigned char>(m_text[end])) || m_text[end] == '_'))
+        while (end < m_text.size() &&
+               (std::isdigit(static_cast<unsigned char>(m_text[end])) || m_text[end] == '_'))
             ++end;
         if (end < m_text.size() && m_text[end] == '.') {
             isFloat = true;
             ++end;
-            while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end]))) ++end;
+            while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end])))
+                ++end;
         }
         if (end < m_text.size() && (m_text[end] == 'e' || m_text[end] == 'E')) {
             std::size_t exp = end + 1;
@@ -102,14 +116,16 @@ private:
             if (exp < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[exp]))) {
                 isFloat = true;
                 end = exp;
-                while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end]))) ++end;
+                while (end < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[end])))
+                    ++end;
             }
         }
         std::string digits;
         for (std::size_t i = m_pos; i < end; ++i)
             if (m_text[i] != '_') digits += m_text[i];
         t.span.end = std::uint32_t(end);
-        if (end < m_text.size() && (std::isalpha(static_cast<unsigned char>(m_text[end])) || m_text[end] == '_'))
+        if (end < m_text.size() &&
+            (std::isalpha(static_cast<unsigned char>(m_text[end])) || m_text[end] == '_'))
             fail({t.span.begin, std::uint32_t(end + 1)}, "rule.syntax", "invalid number literal");
         m_pos = end;
         errno = 0;
@@ -143,7 +159,8 @@ private:
             }
         }
         if (m_pos >= m_text.size())
-            fail({t.span.begin, std::uint32_t(m_text.size())}, "rule.syntax", "unterminated string literal");
+            fail({t.span.begin, std::uint32_t(m_text.size())}, "rule.syntax",
+                 "unterminated string literal");
         ++m_pos;
         t.kind = Tok::Str;
         t.span.end = std::uint32_t(m_pos);
@@ -162,7 +179,10 @@ NodePtr makeNode(NodeKind kind, Span span)
     return n;
 }
 
-Span join(Span a, Span b) { return {std::min(a.begin, b.begin), std::max(a.end, b.end)}; }
+Span join(Span a, Span b)
+{
+    return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
+}
 
 // Recursive descent following Python's expression grammar, restricted to the rule subset.
 class Parser
@@ -172,9 +192,12 @@ public:
 
     NodePtr parseAll()
     {
-        if (m_tok.kind == Tok::End) fail({0, std::uint32_t(m_text.size())}, "rule.empty", "empty rule");
+        if (m_tok.kind == Tok::End)
+            fail({0, std::uint32_t(m_text.size())}, "rule.empty", "empty rule");
         NodePtr e = ternary();
-        if (m_tok.kind != Tok::End) fail(m_tok.span, "rule.syntax", "unexpected '" + spelling(m_tok) + "' after the end of the expression");
+        if (m_tok.kind != Tok::End)
+            fail(m_tok.span, "rule.syntax",
+                 "unexpected '" + spelling(m_tok) + "' after the end of the expression");
         return e;
     }
 
@@ -186,7 +209,8 @@ private:
         {
             if (++p.m_depth > kMaxRuleDepth)
                 fail(p.m_tok.span, "rule.too-deep",
-                     "expression is nested more than " + std::to_string(kMaxRuleDepth) + " levels deep");
+                     "expression is nested more than " + std::to_string(kMaxRuleDepth) +
+                         " levels deep");
         }
         ~DepthGuard() { --p.m_depth; }
     };
@@ -215,10 +239,14 @@ private:
     static std::string spelling(const Token& t)
     {
         switch (t.kind) {
-        case Tok::End: return "end of rule";
-        case Tok::Int: return std::to_string(t.intValue);
-        case Tok::Str: return "\"" + t.text + "\"";
-        default: return t.text;
+        case Tok::End:
+            return "end of rule";
+        case Tok::Int:
+            return std::to_string(t.intValue);
+        case Tok::Str:
+            return "\"" + t.text + "\"";
+        default:
+            return t.text;
         }
     }
 
@@ -234,7 +262,8 @@ private:
     {
         if (!isPunct(p))
             fail(m_tok.span, "rule.syntax",
-                 std::string("expected '") + p + "' " + context + ", found '" + spelling(m_tok) + "'");
+                 std::string("expected '") + p + "' " + context + ", found '" + spelling(m_tok) +
+                     "'");
         advance();
     }
 
@@ -245,7 +274,8 @@ private:
         advance();
         NodePtr cond = disjunction();
         if (!isKeyword("else"))
-            fail(m_tok.span, "rule.syntax", "expected 'else' in a conditional expression, found '" + spelling(m_tok) + "'");
+            fail(m_tok.span, "rule.syntax",
+                 "expected 'else' in a conditional expression, found '" + spelling(m_tok) + "'");
         advance();
         DepthGuard guard(*this);
         NodePtr otherwise = ternary();
@@ -291,8 +321,9 @@ private:
 
     bool comparisonOp(Op& op)
     {
-        static const std::pair<const char*, Op> kOps[] = {{"==", Op::Eq}, {"!=", Op::Ne}, {"<=", Op::Le},
-                                                         {">=", Op::Ge}, {"<", Op::Lt},   {">", Op::Gt}};
+        static const std::pair<const char*, Op> kOps[] = {{"==", Op::Eq}, {"!=", Op::Ne},
+                                                          {"<=", Op::Le}, {">=", Op::Ge},
+                                                          {"<", Op::Lt},  {">", Op::Gt}};
         for (const auto& [spell, value] : kOps)
             if (isPunct(spell)) {
                 op = value;
@@ -330,7 +361,8 @@ private:
         return n;
     }
 
-    NodePtr binaryChain(NodePtr (Parser::*operand)(), std::initializer_list<std::pair<const char*, Op>> ops)
+    NodePtr binaryChain(NodePtr (Parser::*operand)(),
+                        std::initializer_list<std::pair<const char*, Op>> ops)
     {
         NodePtr left = (this->*operand)();
         while (true) {
@@ -353,7 +385,8 @@ private:
     NodePtr arith() { return binaryChain(&Parser::term, {{"+", Op::Add}, {"-", Op::Sub}}); }
     NodePtr term()
     {
-        return binaryChain(&Parser::factor, {{"*", Op::Mul}, {"//", Op::FloorDiv}, {"/", Op::Div}, {"%", Op::Mod}});
+        return binaryChain(&Parser::factor,
+                           {{"*", Op::Mul}, {"//", Op::FloorDiv}, {"/", Op::Div}, {"%", Op::Mod}});
     }
 
     NodePtr factor()
@@ -371,7 +404,8 @@ private:
             return n;
         }
         NodePtr base = primary();
-        if (isPunct("**")) fail(m_tok.span, "rule.unsupported", "'**' is not supported in rules; use '*'");
+        if (isPunct("**"))
+            fail(m_tok.span, "rule.unsupported", "'**' is not supported in rules; use '*'");
         return base;
     }
 
@@ -381,7 +415,8 @@ private:
         while (true) {
             if (isPunct(".")) {
                 advance();
-                if (m_tok.kind != Tok::Name) fail(m_tok.span, "rule.syntax", "expected an attribute name after '.'");
+                if (m_tok.kind != Tok::Name)
+                    fail(m_tok.span, "rule.syntax", "expected an attribute name after '.'");
                 auto attr = makeNode(NodeKind::Attr, join(n->span, m_tok.span));
                 attr->text = m_tok.text;
                 attr->kids.push_back(std::move(n));
@@ -474,10 +509,14 @@ private:
                 n->intValue = t.text == "True";
                 return n;
             }
-            static const char* const kReserved[] = {"and", "or", "not", "if", "else", "in", "None", "lambda", "for", "is"};
+            static const char* const kReserved[] = {"and", "or",   "not",    "if",  "else",
+                                                    "in",  "None", "lambda", "for", "is"};
             for (const char* r : kReserved)
                 if (t.text == r)
-                    fail(t.span, t.text == "None" || t.text == "lambda" || t.text == "for" || t.text == "is" ? "rule.unsupported" : "rule.syntax",
+                    fail(t.span,
+                         t.text == "None" || t.text == "lambda" || t.text == "for" || t.text == "is"
+                             ? "rule.unsupported"
+                             : "rule.syntax",
                          "unexpected keyword '" + t.text + "'");
             advance();
             auto n = makeNode(NodeKind::Name, t.span);
@@ -488,9 +527,13 @@ private:
             if (t.text == "(") {
                 advance();
                 DepthGuard guard(*this);
-                if (isPunct(")")) fail(m_tok.span, "rule.unsupported", "tuples are not supported; use a list [a, b]");
+                if (isPunct(")"))
+                    fail(m_tok.span, "rule.unsupported",
+                         "tuples are not supported; use a list [a, b]");
                 NodePtr inner = ternary();
-                if (isPunct(",")) fail(m_tok.span, "rule.unsupported", "tuples are not supported; use a list [a, b]");
+                if (isPunct(","))
+                    fail(m_tok.span, "rule.unsupported",
+                         "tuples are not supported; use a list [a, b]");
                 const Span close = m_tok.span;
                 expectPunct(")", "to close the parenthesis");
                 inner->span = join(t.span, close);
@@ -511,7 +554,8 @@ private:
                 return list;
             }
             fail(t.span, "rule.syntax", "unexpected '" + t.text + "'");
-        case Tok::End: fail(t.span, "rule.syntax", "unexpected end of rule");
+        case Tok::End:
+            fail(t.span, "rule.syntax", "unexpected end of rule");
         }
         fail(t.span, "rule.syntax", "unexpected token");
     }
@@ -529,7 +573,8 @@ private:
 std::variant<NodePtr, RuleError> parseRule(std::string_view text)
 {
     if (text.size() > kMaxRuleLength)
-        return RuleError{{0, 0}, "rule.too-long",
+        return RuleError{{0, 0},
+                         "rule.too-long",
                          "rule is " + std::to_string(text.size()) + " characters long; at most " +
                              std::to_string(kMaxRuleLength) + " are allowed"};
     try {

@@ -81,12 +81,18 @@ std::string formatFloat(double v)
 std::string Value::toString() const
 {
     switch (type) {
-    case Type::Int: return std::to_string(i);
-    case Type::Float: return formatFloat(f);
-    case Type::Bool: return i ? "True" : "False";
-    case Type::Str: return "'" + s + "'";
-    case Type::DType: return std::string(dtypeName(dtype));
-    case Type::Shape: return shapefn::toString(ints);
+    case Type::Int:
+        return std::to_string(i);
+    case Type::Float:
+        return formatFloat(f);
+    case Type::Bool:
+        return i ? "True" : "False";
+    case Type::Str:
+        return "'" + s + "'";
+    case Type::DType:
+        return std::string(dtypeName(dtype));
+    case Type::Shape:
+        return shapefn::toString(ints);
     case Type::FloatList: {
         std::string out = "[";
         for (std::size_t k = 0; k < floats.size(); ++k) {
@@ -95,7 +101,8 @@ std::string Value::toString() const
         }
         return out + "]";
     }
-    default: return "<?>";
+    default:
+        return "<?>";
     }
 }
 
@@ -113,10 +120,14 @@ bool Value::operator==(const Value& o) const
     }
     if (type != o.type) return false;
     switch (type) {
-    case Type::Bool: return i == o.i;
-    case Type::Str: return s == o.s;
-    case Type::DType: return dtype == o.dtype;
-    default: return false;
+    case Type::Bool:
+        return i == o.i;
+    case Type::Str:
+        return s == o.s;
+    case Type::DType:
+        return dtype == o.dtype;
+    default:
+        return false;
     }
 }
 

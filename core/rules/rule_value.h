@@ -31,7 +31,10 @@ struct Value
     bool asBool() const { return i != 0; }
     double asDouble() const { return type == Type::Float ? f : double(i); }
     std::size_t listSize() const { return type == Type::Shape ? ints.size() : floats.size(); }
-    double listElement(std::size_t k) const { return type == Type::Shape ? double(ints[k]) : floats[k]; }
+    double listElement(std::size_t k) const
+    {
+        return type == Type::Shape ? double(ints[k]) : floats[k];
+    }
 
     // Python-like text: 4, 0.5, True, 'abc', float16, [4, 32].
     std::string toString() const;

@@ -27,7 +27,8 @@ std::string dimRangeError(std::int64_t dim, std::size_t rank)
 {
     if (rank == 0) return "dim " + std::to_string(dim) + " is out of range for a rank-0 shape";
     return "dim " + std::to_string(dim) + " is out of range for rank " + std::to_string(rank) +
-           " (allowed " + std::to_string(-std::int64_t(rank)) + ".." + std::to_string(rank - 1) + ")";
+           " (allowed " + std::to_string(-std::int64_t(rank)) + ".." + std::to_string(rank - 1) +
+           ")";
 }
 } // namespace
 
@@ -36,7 +37,8 @@ ShapeResult broadcast(std::span<const Shape> shapes)
     Shape result;
     for (std::size_t s = 0; s < shapes.size(); ++s) {
         const Shape& shape = shapes[s];
-        if (shape.size() > result.size()) result.insert(result.begin(), shape.size() - result.size(), 1);
+        if (shape.size() > result.size())
+            result.insert(result.begin(), shape.size() - result.size(), 1);
         for (std::size_t k = 0; k < shape.size(); ++k) {
             std::int64_t& into = result[result.size() - shape.size() + k];
             const std::int64_t dim = shape[k];
@@ -60,14 +62,17 @@ ShapeResult reduce(const Shape& shape, std::span<const std::int64_t> dims, bool 
     std::vector<bool> reduced(shape.size(), dims.empty());
     for (std::int64_t dim : dims) {
         std::size_t d;
-        if (!normalizeDim(dim, shape.size(), d)) return ShapeError{1, dimRangeError(dim, shape.size())};
+        if (!normalizeDim(dim, shape.size(), d))
+            return ShapeError{1, dimRangeError(dim, shape.size())};
         if (reduced[d]) return ShapeError{1, "dim " + std::to_string(dim) + " is listed twice"};
         reduced[d] = true;
     }
     Shape result;
     for (std::size_t k = 0; k < shape.size(); ++k) {
-        if (!reduced[k]) result.push_back(shape[k]);
-        else if (keepdim) result.push_back(1);
+        if (!reduced[k])
+            result.push_back(shape[k]);
+        else if (keepdim)
+            result.push_back(1);
     }
     return result;
 }
@@ -75,8 +80,10 @@ ShapeResult reduce(const Shape& shape, std::span<const std::int64_t> dims, bool 
 ShapeResult transpose(const Shape& shape, std::int64_t dim0, std::int64_t dim1)
 {
     std::size_t a, b;
-    if (!normalizeDim(dim0, shape.size(), a)) return ShapeError{1, dimRangeError(dim0, shape.size())};
-    if (!normalizeDim(dim1, shape.size(), b)) return ShapeError{2, dimRangeError(dim1, shape.size())};
+    if (!normalizeDim(dim0, shape.size(), a))
+        return ShapeError{1, dimRangeError(dim0, shape.size())};
+    if (!normalizeDim(dim1, shape.size(), b))
+        return ShapeError{2, dimRangeError(dim1, shape.size())};
     Shape result = shape;
     std::swap(result[a], result[b]);
     return result;
@@ -94,9 +101,9 @@ ShapeResult matmul(Shape a, Shape b, bool transA, bool transB)
     if (vectorB) b.push_back(1);
     const std::int64_t k = a[a.size() - 1];
     if (k != b[b.size() - 2])
-        return ShapeError{-1, "matmul inner dimensions differ: a is " + toString(a) + " (k = " +
-                                  std::to_string(k) + "), b is " + toString(b) + " (k = " +
-                                  std::to_string(b[b.size() - 2]) + ")"};
+        return ShapeError{-1, "matmul inner dimensions differ: a is " + toString(a) +
+                                  " (k = " + std::to_string(k) + "), b is " + toString(b) +
+                                  " (k = " + std::to_string(b[b.size() - 2]) + ")"};
     const Shape batches[] = {Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2)};
     ShapeResult batch = broadcast(batches);
     if (auto* error = std::get_if<ShapeError>(&batch)) {

@@ -22,7 +22,8 @@ using ShapeResult = std::variant<Shape, ShapeError>;
 
 // NumPy broadcasting of any number of shapes.
 ShapeResult broadcast(std::span<const Shape> shapes);
-// Drops (or keeps as 1) the dims listed; an empty list reduces every dim. Negative dims count from the end.
+// Drops (or keeps as 1) the dims listed; an empty list reduces every dim. Negative dims count from
+// the end.
 ShapeResult reduce(const Shape& shape, std::span<const std::int64_t> dims, bool keepdim);
 ShapeResult transpose(const Shape& shape, std::int64_t dim0, std::int64_t dim1);
 // torch.matmul's result shape, after transposing the last two dims of a and/or b.

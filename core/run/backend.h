@@ -4,10 +4,9 @@
 #include "run/run_folder.h"
 #include "run/runner_config.h"
 
-#include <nlohmann/json_fwd.hpp>
-
 #include <atomic>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 

@@ -13,7 +13,8 @@ namespace {
 std::vector<std::filesystem::path> folders()
 {
     std::vector<std::filesystem::path> out;
-    for (const auto& f : resourceFolders("platforms")) out.emplace_back(f);
+    for (const auto& f : resourceFolders("platforms"))
+        out.emplace_back(f);
     return out;
 }
 
@@ -22,7 +23,8 @@ std::vector<std::filesystem::path> folders()
 std::vector<std::string> resourceFolders(const std::string& sub)
 {
     std::vector<std::string> out;
-    if (const char* env = std::getenv("PTOWB_RESOURCES_DIR"); env && *env) out.push_back((std::filesystem::path(env) / sub).string());
+    if (const char* env = std::getenv("PTOWB_RESOURCES_DIR"); env && *env)
+        out.push_back((std::filesystem::path(env) / sub).string());
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (!ec) out.push_back((exe.parent_path().parent_path() / "share" / "ptowb" / sub).string());
@@ -38,7 +40,8 @@ std::vector<std::string> platformNames()
         for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
             if (entry.path().extension() == ".json") {
                 const std::string name = entry.path().stem().string();
-                if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+                if (std::find(names.begin(), names.end(), name) == names.end())
+                    names.push_back(name);
             }
     }
     std::sort(names.begin(), names.end());
@@ -57,7 +60,8 @@ std::string findPlatformFile(const std::string& nameOrPath, std::string& error)
         if (std::filesystem::exists(path)) return path.string();
     }
     const auto names = platformNames();
-    error = "no platform '" + nameOrPath + "'" + didYouMean(nameOrPath, names) + " (known: " + joinQuoted(names) + ")";
+    error = "no platform '" + nameOrPath + "'" + didYouMean(nameOrPath, names) +
+            " (known: " + joinQuoted(names) + ")";
     return {};
 }
 

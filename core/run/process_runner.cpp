@@ -69,7 +69,8 @@ void killGroup(qint64 pid)
 
 } // namespace
 
-ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, double timeoutSeconds, const std::atomic<bool>* cancel)
+ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, double timeoutSeconds,
+                          const std::atomic<bool>* cancel)
 {
     ProcessOutcome outcome;
     if (argv.isEmpty()) {
@@ -88,7 +89,8 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
     clock.start();
     process.start();
     if (!process.waitForStarted(10000)) {
-        outcome.error = QStringLiteral("cannot start %1: %2").arg(argv.first(), process.errorString());
+        outcome.error =
+            QStringLiteral("cannot start %1: %2").arg(argv.first(), process.errorString());
         return outcome;
     }
     // Taken now: processId() is 0 once the process has been reaped.

@@ -2,14 +2,20 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <atomic>
 
 namespace ptowb {
 
 struct ProcessOutcome
 {
-    enum class Status { Finished, Crashed, TimedOut, Cancelled, FailedToStart };
+    enum class Status
+    {
+        Finished,
+        Crashed,
+        TimedOut,
+        Cancelled,
+        FailedToStart
+    };
     Status status = Status::FailedToStart;
     int exitCode = -1;
     double seconds = 0;

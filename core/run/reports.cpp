@@ -7,21 +7,36 @@ namespace ptowb {
 namespace {
 
 // JSON has no Inf or NaN; such values are written as null.
-nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); }
+nlohmann::ordered_json number(double v)
+{
+    return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
 
 std::string xmlEscape(const std::string& text)
 {
     std::string out;
     for (unsigned char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&apos;"; break;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&apos;";
+            break;
         default:
-            if (c < 0x20 && c != '\n' && c != '\t') out += ' '; // not allowed in XML 1.0
-            else out += char(c);
+            if (c < 0x20 && c != '\n' && c != '\t')
+                out += ' '; // not allowed in XML 1.0
+            else
+                out += char(c);
         }
     }
     return out;
@@ -50,7 +65,8 @@ nlohmann::ordered_json comparisonJson(const Comparison& c, const Verdict& v)
         j["worst"] = nlohmann::ordered_json::array();
         return j;
     }
-    if (c.actualDType != c.expectedDType) j["expected_dtype"] = std::string(dtypeName(c.expectedDType));
+    if (c.actualDType != c.expectedDType)
+        j["expected_dtype"] = std::string(dtypeName(c.expectedDType));
     const ErrorMetrics& m = c.metrics;
     nlohmann::ordered_json metrics;
     metrics["max_abs_error"] = number(m.maxAbsError);
@@ -71,7 +87,10 @@ nlohmann::ordered_json comparisonJson(const Comparison& c, const Verdict& v)
     j["metrics"] = metrics;
     j["worst"] = nlohmann::ordered_json::array();
     for (const WorstElement& w : c.worst)
-        j["worst"].push_back({{"index", w.index}, {"actual", number(w.actual)}, {"expected", number(w.expected)}, {"abs_error", number(w.absError)}});
+        j["worst"].push_back({{"index", w.index},
+                              {"actual", number(w.actual)},
+                              {"expected", number(w.expected)},
+                              {"abs_error", number(w.absError)}});
     return j;
 }
 
@@ -94,7 +113,8 @@ nlohmann::ordered_json verificationJson(const VerificationReport& r)
             cj["stderr_tail"] = c.stderrTail;
         }
         cj["outputs"] = nlohmann::ordered_json::object();
-        for (const OutputCheck& o : c.outputs) cj["outputs"][o.name] = comparisonJson(o.comparison, o.verdict);
+        for (const OutputCheck& o : c.outputs)
+            cj["outputs"][o.name] = comparisonJson(o.comparison, o.verdict);
         j["cases"].push_back(cj);
     }
     return j;
@@ -117,24 +137,31 @@ std::string verificationJUnit(const VerificationReport& r)
         }
     }
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    x += "<testsuites name=\"ptowb verify\" tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
+    x += "<testsuites name=\"ptowb verify\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+         std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" time=\"" +
+         format("%.3f", seconds) + "\">\n";
+    x += "  <testsuite name=\"" + xmlEscape(r.op + " vs " + r.target) + "\" tests=\"" +
+         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
          std::to_string(errors) + "\" time=\"" + format("%.3f", seconds) + "\">\n";
-    x += "  <testsuite name=\"" + xmlEscape(r.op + " vs " + r.target) + "\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
-         std::to_string(failures) + "\" errors=\"" + std::to_string(errors) + "\" time=\"" + format("%.3f", seconds) + "\">\n";
     for (const CaseVerification& c : r.cases) {
         const std::string classname = xmlEscape(r.op + "." + c.caseName);
         if (!c.error.empty()) {
-            x += "    <testcase classname=\"" + classname + "\" name=\"run\" time=\"" + format("%.3f", c.seconds) + "\">\n";
-            x += "      <error message=\"" + xmlEscape(c.error) + "\">" + xmlEscape(c.stderrTail) + "</error>\n";
+            x += "    <testcase classname=\"" + classname + "\" name=\"run\" time=\"" +
+                 format("%.3f", c.seconds) + "\">\n";
+            x += "      <error message=\"" + xmlEscape(c.error) + "\">" + xmlEscape(c.stderrTail) +
+                 "</error>\n";
             x += "    </testcase>\n";
             continue;
         }
         for (const OutputCheck& o : c.outputs) {
-            x += "    <testcase classname=\"" + classname + "\" name=\"" + xmlEscape(o.name) + "\" time=\"" + format("%.3f", c.seconds) + "\">\n";
+            x += "    <testcase classname=\"" + classname + "\" name=\"" + xmlEscape(o.name) +
+                 "\" time=\"" + format("%.3f", c.seconds) + "\">\n";
             if (!o.verdict.pass)
-                x += "      <failure message=\"" + xmlEscape(o.verdict.reason) + "\">" + xmlEscape(comparisonJson(o.comparison, o.verdict).dump(2)) + "</failure>\n";
+                x += "      <failure message=\"" + xmlEscape(o.verdict.reason) + "\">" +
+                     xmlEscape(comparisonJson(o.comparison, o.verdict).dump(2)) + "</failure>\n";
             else
-                x += "      <system-out>" + xmlEscape(o.verdict.rule + ": " + o.verdict.reason) + "</system-out>\n";
+                x += "      <system-out>" + xmlEscape(o.verdict.rule + ": " + o.verdict.reason) +
+                     "</system-out>\n";
             x += "    </testcase>\n";
         }
     }
@@ -148,16 +175,23 @@ std::string verificationSummary(const VerificationReport& r)
     for (const CaseVerification& c : r.cases) {
         if (!c.error.empty()) {
             out += "ERROR " + c.caseName + ": " + c.error + "\n";
-            if (!c.stderrTail.empty()) out += "      stderr: " + c.stderrTail.substr(c.stderrTail.size() > 400 ? c.stderrTail.size() - 400 : 0) + "\n";
+            if (!c.stderrTail.empty())
+                out +=
+                    "      stderr: " +
+                    c.stderrTail.substr(c.stderrTail.size() > 400 ? c.stderrTail.size() - 400 : 0) +
+                    "\n";
             continue;
         }
         for (const OutputCheck& o : c.outputs) {
-            out += std::string(o.verdict.pass ? "PASS  " : "FAIL  ") + c.caseName + "/" + o.name + ": " + o.verdict.reason + " [" + o.verdict.rule + "]\n";
+            out += std::string(o.verdict.pass ? "PASS  " : "FAIL  ") + c.caseName + "/" + o.name +
+                   ": " + o.verdict.reason + " [" + o.verdict.rule + "]\n";
             if (!o.verdict.pass && !o.comparison.worst.empty()) {
                 const WorstElement& w = o.comparison.worst.front();
                 std::string index;
-                for (auto i : w.index) index += (index.empty() ? "" : ", ") + std::to_string(i);
-                out += "      worst at [" + index + "]: actual " + format("%g", w.actual) + ", expected " + format("%g", w.expected) + "\n";
+                for (auto i : w.index)
+                    index += (index.empty() ? "" : ", ") + std::to_string(i);
+                out += "      worst at [" + index + "]: actual " + format("%g", w.actual) +
+                       ", expected " + format("%g", w.expected) + "\n";
             }
         }
     }

@@ -3,7 +3,6 @@
 #include "run/verification.h"
 
 #include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace ptowb {

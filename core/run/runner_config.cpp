@@ -1,10 +1,10 @@
 #include "run/runner_config.h"
 
-#include "json/json_document.h"
 #include "run/config_files.h"
 #include "spec/identifiers.h"
 #include "spec/spec_reader.h"
 
+#include "json/json_document.h"
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -14,9 +14,11 @@ namespace ptowb {
 
 namespace {
 
-const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case", "project", "op", "kernel", "function"};
+const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case",   "project",
+                                                    "op",      "kernel", "function"};
 
-void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file, RunnerConfigs& out)
+void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& ptr,
+                const std::string& file, RunnerConfigs& out)
 {
     if (!r.isType(item, ptr, nlohmann::json::value_t::object, "a runner object")) return;
     RunnerConfig runner;
@@ -25,7 +27,9 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
     if (auto name = r.string(item, ptr, "name", true)) {
         static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
         if (!std::regex_match(*name, kName) || *name == "ref" || *name == "sim") {
-            r.error(ptr + "/name", "runner.bad-name", "runner name \"" + *name + "\" must be letters, digits, '_', '.', '-' and not 'ref' or 'sim'");
+            r.error(ptr + "/name", "runner.bad-name",
+                    "runner name \"" + *name +
+                        "\" must be letters, digits, '_', '.', '-' and not 'ref' or 'sim'");
             ok = false;
         }
         runner.name = *name;
@@ -33,12 +37,15 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
         ok = false;
     }
     if (auto kind = r.string(item, ptr, "kind", false)) runner.kind = *kind;
-    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400)) runner.timeoutSeconds = *timeout;
+    if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400))
+        runner.timeoutSeconds = *timeout;
     for (const auto& [key, value] : item.items())
-        if (value.is_string() && key != "name" && key != "kind") runner.fields[key] = value.get<std::string>();
+        if (value.is_string() && key != "name" && key != "kind")
+            runner.fields[key] = value.get<std::string>();
     if (const auto* command = r.array(item, ptr, "command", true)) {
         if (command->empty()) {
-            r.error(ptr + "/command", "runner.empty-command", "the command needs at least the program to run");
+            r.error(ptr + "/command", "runner.empty-command",
+                    "the command needs at least the program to run");
             ok = false;
         }
         static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
@@ -49,12 +56,18 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
                 continue;
             }
             const std::string arg = (*command)[k].get<std::string>();
-            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder); it != std::sregex_iterator(); ++it) {
+            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder);
+                 it != std::sregex_iterator(); ++it) {
                 const std::string key = (*it)[1];
-                const bool known = std::find(kBuiltInPlaceholders.begin(), kBuiltInPlaceholders.end(), key) != kBuiltInPlaceholders.end() ||
-                                   runner.fields.count(key);
+                const bool known =
+                    std::find(kBuiltInPlaceholders.begin(), kBuiltInPlaceholders.end(), key) !=
+                        kBuiltInPlaceholders.end() ||
+                    runner.fields.count(key);
                 if (!known) {
-                    r.error(aptr, "runner.unknown-placeholder", "unknown placeholder {" + key + "}; add a \"" + key + "\" field to the runner or use one of {run_dir} {case} {project} {op} {kernel} {function}");
+                    r.error(aptr, "runner.unknown-placeholder",
+                            "unknown placeholder {" + key + "}; add a \"" + key +
+                                "\" field to the runner or use one of {run_dir} {case} {project} "
+                                "{op} {kernel} {function}");
                     ok = false;
                 }
             }
@@ -84,7 +97,8 @@ const RunnerConfig* RunnerConfigs::find(const std::string& name) const
 std::vector<std::string> RunnerConfigs::names() const
 {
     std::vector<std::string> out;
-    for (const auto& r : runners) out.push_back(r.name);
+    for (const auto& r : runners)
+        out.push_back(r.name);
     return out;
 }
 
@@ -96,22 +110,27 @@ RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files)
 RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts)
 {
     RunnerConfigs out;
-    readJsonConfigItems(texts, out.diagnostics, "runners", [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr, const std::string& file) {
-        readRunner(r, item, ptr, file, out);
-    });
+    readJsonConfigItems(texts, out.diagnostics, "runners",
+                        [&](SpecReader& r, const nlohmann::json& item, const std::string& ptr,
+                            const std::string& file) { readRunner(r, item, ptr, file, out); });
     return out;
 }
 
-std::vector<std::string> expandCommand(const RunnerConfig& runner, const std::map<std::string, std::string>& values)
+std::vector<std::string> expandCommand(const RunnerConfig& runner,
+                                       const std::map<std::string, std::string>& values)
 {
     std::vector<std::string> argv;
     for (std::string arg : runner.command) {
         auto substitute = [&](const std::string& key, const std::string& value) {
             const std::string token = "{" + key + "}";
-            for (std::size_t at = arg.find(token); at != std::string::npos; at = arg.find(token, at + value.size())) arg.replace(at, token.size(), value);
+            for (std::size_t at = arg.find(token); at != std::string::npos;
+                 at = arg.find(token, at + value.size()))
+                arg.replace(at, token.size(), value);
         };
-        for (const auto& [key, value] : values) substitute(key, value);
-        for (const auto& [key, value] : runner.fields) substitute(key, value);
+        for (const auto& [key, value] : values)
+            substitute(key, value);
+        for (const auto& [key, value] : runner.fields)
+            substitute(key, value);
         argv.push_back(arg);
     }
     return argv;

@@ -42,6 +42,7 @@ RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts);
 
 // Expands the placeholders of a runner's command; unknown placeholders are left as written
 // (config loading already reported them).
-std::vector<std::string> expandCommand(const RunnerConfig& runner, const std::map<std::string, std::string>& values);
+std::vector<std::string> expandCommand(const RunnerConfig& runner,
+                                       const std::map<std::string, std::string>& values);
 
 } // namespace ptowb

@@ -16,19 +16,23 @@ ToleranceDefaults loadToleranceDefaults(const std::vector<std::string>& files)
 ToleranceDefaults loadToleranceDefaults(const std::vector<ConfigText>& texts)
 {
     ToleranceDefaults out;
-    readJsonConfigFiles(texts, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string&) {
-        if (!r.isType(root, "", nlohmann::json::value_t::object, "a tolerance object like op.json's \"tolerance\"")) return;
-        ToleranceSpec file;
-        readToleranceObject(r, root, "", file);
-        out.tolerance = withDefaults(file, out.tolerance); // a later file (the project's) wins
-    });
+    readJsonConfigFiles(
+        texts, out.diagnostics, [&](SpecReader& r, const nlohmann::json& root, const std::string&) {
+            if (!r.isType(root, "", nlohmann::json::value_t::object,
+                          "a tolerance object like op.json's \"tolerance\""))
+                return;
+            ToleranceSpec file;
+            readToleranceObject(r, root, "", file);
+            out.tolerance = withDefaults(file, out.tolerance); // a later file (the project's) wins
+        });
     return out;
 }
 
 ToleranceSpec withDefaults(const ToleranceSpec& own, const ToleranceSpec& defaults)
 {
     ToleranceSpec merged = defaults;
-    for (const auto& [dtype, bounds] : own.perDType) merged.perDType[dtype] = bounds;
+    for (const auto& [dtype, bounds] : own.perDType)
+        merged.perDType[dtype] = bounds;
     if (!own.criteria.empty()) merged.criteria = own.criteria;
     if (own.maxErrorRatio) merged.maxErrorRatio = own.maxErrorRatio;
     if (own.minCosine) merged.minCosine = own.minCosine;

@@ -1,10 +1,9 @@
 #include "sim/cost_model.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 
 namespace ptowb::sim {
 
@@ -34,31 +33,38 @@ Platform loadPlatform(const std::string& path, std::string& error)
         error = path + ": " + e.what();
         return p;
     }
-    if (p.cores < 1 || p.unifiedBufferBytes <= 0 || p.vectorElementsPerCycle <= 0 || p.cubeFlopsPerCycle <= 0 || p.clockGHz <= 0 || p.memoryGBps <= 0)
+    if (p.cores < 1 || p.unifiedBufferBytes <= 0 || p.vectorElementsPerCycle <= 0 ||
+        p.cubeFlopsPerCycle <= 0 || p.clockGHz <= 0 || p.memoryGBps <= 0)
         error = path + ": every throughput must be positive";
     return p;
 }
 
-void CostModel::add(int line, const std::string& what, UnitKind unit, double us, CostReport& report) const
+void CostModel::add(int line, const std::string& what, UnitKind unit, double us,
+                    CostReport& report) const
 {
     // Statements run one after another on one core: the estimate is a sequential schedule.
     report.events.push_back({line, what, unit, report.totalUs, us});
     report.totalUs += us;
 }
 
-void CostModel::vector(int line, const std::string& what, std::int64_t elements, int itemSize, CostReport& report) const
+void CostModel::vector(int line, const std::string& what, std::int64_t elements, int itemSize,
+                       CostReport& report) const
 {
     const double rate = m_platform.vectorElementsPerCycle * (itemSize >= 4 ? 0.5 : 1.0);
-    add(line, what, UnitKind::Vector, double(elements) / rate / (m_platform.clockGHz * 1e3), report);
+    add(line, what, UnitKind::Vector, double(elements) / rate / (m_platform.clockGHz * 1e3),
+        report);
 }
 
-void CostModel::cube(int line, const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k, CostReport& report) const
+void CostModel::cube(int line, const std::string& what, std::int64_t m, std::int64_t n,
+                     std::int64_t k, CostReport& report) const
 {
     const double flops = 2.0 * double(m) * double(n) * double(k);
-    add(line, what, UnitKind::Cube, flops / m_platform.cubeFlopsPerCycle / (m_platform.clockGHz * 1e3), report);
+    add(line, what, UnitKind::Cube,
+        flops / m_platform.cubeFlopsPerCycle / (m_platform.clockGHz * 1e3), report);
 }
 
-void CostModel::memory(int line, const std::string& what, std::int64_t bytes, CostReport& report) const
+void CostModel::memory(int line, const std::string& what, std::int64_t bytes,
+                       CostReport& report) const
 {
     add(line, what, UnitKind::Memory, double(bytes) / (m_platform.memoryGBps * 1e3), report);
 }
@@ -66,7 +72,8 @@ void CostModel::memory(int line, const std::string& what, std::int64_t bytes, Co
 std::vector<std::pair<int, double>> CostReport::perLine() const
 {
     std::map<int, double> lines;
-    for (const auto& e : events) lines[e.line] += e.durationUs;
+    for (const auto& e : events)
+        lines[e.line] += e.durationUs;
     return {lines.begin(), lines.end()};
 }
 
@@ -81,7 +88,8 @@ std::vector<LineCost> CostReport::byLine() const
         c.totalUs += e.durationUs;
     }
     std::vector<LineCost> out;
-    for (auto& [line, cost] : lines) out.push_back(std::move(cost));
+    for (auto& [line, cost] : lines)
+        out.push_back(std::move(cost));
     return out;
 }
 
@@ -95,15 +103,22 @@ CostReport costReportFromTrace(const std::string& traceJson)
 {
     CostReport report;
     const auto json = nlohmann::json::parse(traceJson, nullptr, false);
-    if (!json.is_object() || !json.contains("traceEvents") || !json["traceEvents"].is_array()) return report;
+    if (!json.is_object() || !json.contains("traceEvents") || !json["traceEvents"].is_array())
+        return report;
     if (const auto other = json.find("otherData"); other != json.end() && other->is_object()) {
-        if (other->contains("platform") && (*other)["platform"].is_string()) report.platform = (*other)["platform"].get<std::string>();
-        if (other->contains("total_us") && (*other)["total_us"].is_number()) report.totalUs = (*other)["total_us"].get<double>();
+        if (other->contains("platform") && (*other)["platform"].is_string())
+            report.platform = (*other)["platform"].get<std::string>();
+        if (other->contains("total_us") && (*other)["total_us"].is_number())
+            report.totalUs = (*other)["total_us"].get<double>();
     }
     for (const auto& e : json["traceEvents"]) {
-        if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("args") || !e["args"].is_object()) continue;
+        if (!e.is_object() || e.value("ph", "") != "X" || !e.contains("args") ||
+            !e["args"].is_object())
+            continue;
         const auto& args = e["args"];
-        if (!args.contains("line") || !args["line"].is_number_integer() || !e.contains("dur") || !e["dur"].is_number()) continue;
+        if (!args.contains("line") || !args["line"].is_number_integer() || !e.contains("dur") ||
+            !e["dur"].is_number())
+            continue;
         CostEvent event;
         event.line = args["line"].get<int>();
         event.durationUs = e["dur"].get<double>();
@@ -120,13 +135,29 @@ CostReport costReportFromTrace(const std::string& traceJson)
 std::string CostReport::traceJson(const std::string& kernelName) const
 {
     nlohmann::json trace = nlohmann::json::array();
-    trace.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", kernelName + " on " + platform + " (estimate)"}}}});
+    trace.push_back({{"name", "process_name"},
+                     {"ph", "M"},
+                     {"pid", 1},
+                     {"args", {{"name", kernelName + " on " + platform + " (estimate)"}}}});
     for (int unit = 0; unit < 4; ++unit)
-        trace.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", unit}, {"args", {{"name", unitName(UnitKind(unit))}}}});
+        trace.push_back({{"name", "thread_name"},
+                         {"ph", "M"},
+                         {"pid", 1},
+                         {"tid", unit},
+                         {"args", {{"name", unitName(UnitKind(unit))}}}});
     for (const auto& e : events)
-        trace.push_back({{"name", e.what}, {"ph", "X"}, {"pid", 1}, {"tid", int(e.unit)}, {"ts", e.startUs}, {"dur", e.durationUs},
-                          {"args", {{"line", e.line}}}});
-    return nlohmann::json{{"traceEvents", trace}, {"displayTimeUnit", "ns"}, {"otherData", {{"platform", platform}, {"total_us", totalUs}}}}.dump(1) + "\n";
+        trace.push_back({{"name", e.what},
+                         {"ph", "X"},
+                         {"pid", 1},
+                         {"tid", int(e.unit)},
+                         {"ts", e.startUs},
+                         {"dur", e.durationUs},
+                         {"args", {{"line", e.line}}}});
+    return nlohmann::json{{"traceEvents", trace},
+                          {"displayTimeUnit", "ns"},
+                          {"otherData", {{"platform", platform}, {"total_us", totalUs}}}}
+               .dump(1) +
+           "\n";
 }
 
 } // namespace ptowb::sim

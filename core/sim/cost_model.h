@@ -25,13 +25,19 @@ struct Platform
 // Reads a platform file; on failure returns an error message in `error`.
 Platform loadPlatform(const std::string& path, std::string& error);
 
-enum class UnitKind { Vector, Cube, Memory, Scalar };
+enum class UnitKind
+{
+    Vector,
+    Cube,
+    Memory,
+    Scalar
+};
 
 // The estimate of one statement execution, for the total, per line, and the trace.
 struct CostEvent
 {
     int line = 0;
-    std::string what;   // "pypto.exp [1, 64] float16"
+    std::string what; // "pypto.exp [1, 64] float16"
     UnitKind unit = UnitKind::Vector;
     double startUs = 0;
     double durationUs = 0;
@@ -69,8 +75,10 @@ class CostModel
 {
 public:
     explicit CostModel(const Platform& platform) : m_platform(platform) {}
-    void vector(int line, const std::string& what, std::int64_t elements, int itemSize, CostReport& report) const;
-    void cube(int line, const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k, CostReport& report) const;
+    void vector(int line, const std::string& what, std::int64_t elements, int itemSize,
+                CostReport& report) const;
+    void cube(int line, const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k,
+              CostReport& report) const;
     void memory(int line, const std::string& what, std::int64_t bytes, CostReport& report) const;
 
 private:

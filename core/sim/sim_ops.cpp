@@ -267,7 +267,6 @@ const at::Tensor& shaped(const at::Tensor& r, const Operand& a, const Operand& b
 
 } // namespace
 
-
 at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
 {
     const auto it = unaryTable().find(name);

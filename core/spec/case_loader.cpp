@@ -20,32 +20,41 @@ using json = nlohmann::json;
 class CaseLoader
 {
 public:
-    CaseLoader(SpecReader& r, OpSpec& spec, std::string projectDir) : m_r(r), m_spec(spec), m_projectDir(std::move(projectDir)) {}
+    CaseLoader(SpecReader& r, OpSpec& spec, std::string projectDir)
+        : m_r(r), m_spec(spec), m_projectDir(std::move(projectDir))
+    {
+    }
 
     void load(const json& root)
     {
         if (!root.contains("cases")) {
-            m_r.warning("", "spec.no-cases", "the op has no \"cases\"; add one so it can be verified");
+            m_r.warning("", "spec.no-cases",
+                        "the op has no \"cases\"; add one so it can be verified");
             return;
         }
         const json* items = m_r.array(root, "", "cases", false);
         if (!items) return;
-        if (items->empty()) m_r.warning("/cases", "spec.no-cases", "the op has no test cases; add one so it can be verified");
-        for (std::size_t k = 0; k < items->size(); ++k) loadCase((*items)[k], SpecReader::child("/cases", k));
+        if (items->empty())
+            m_r.warning("/cases", "spec.no-cases",
+                        "the op has no test cases; add one so it can be verified");
+        for (std::size_t k = 0; k < items->size(); ++k)
+            loadCase((*items)[k], SpecReader::child("/cases", k));
     }
 
 private:
     std::vector<std::string> inputNames() const
     {
         std::vector<std::string> names;
-        for (const auto& in : m_spec.inputs) names.push_back(in.name);
+        for (const auto& in : m_spec.inputs)
+            names.push_back(in.name);
         return names;
     }
 
     std::vector<std::string> paramNames() const
     {
         std::vector<std::string> names;
-        for (const auto& p : m_spec.params) names.push_back(p.name);
+        for (const auto& p : m_spec.params)
+            names.push_back(p.name);
         return names;
     }
 
@@ -59,10 +68,13 @@ private:
             static const std::regex kCaseName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
             if (!std::regex_match(*name, kCaseName)) {
                 m_r.error(ptr + "/name", "spec.bad-identifier",
-                          "case name \"" + *name + "\" may only contain letters, digits, '_', '.' and '-' (it names a folder)");
+                          "case name \"" + *name +
+                              "\" may only contain letters, digits, '_', '.' and '-' (it names a "
+                              "folder)");
                 ok = false;
             } else if (!m_caseNames.insert(*name).second) {
-                m_r.error(ptr + "/name", "spec.duplicate-name", "another case is already named \"" + *name + "\"");
+                m_r.error(ptr + "/name", "spec.duplicate-name",
+                          "another case is already named \"" + *name + "\"");
                 ok = false;
             }
             c.name = *name;
@@ -77,12 +89,14 @@ private:
 
         auto params = resolveParams(m_spec, given);
         if (auto* e = std::get_if<InferenceError>(&params)) {
-            m_r.error(item.contains("parameters") ? ptr + "/parameters" : ptr, "spec.case-param", label + ": " + e->message);
+            m_r.error(item.contains("parameters") ? ptr + "/parameters" : ptr, "spec.case-param",
+                      label + ": " + e->message);
             return;
         }
         c.params = std::get<std::vector<rules::Value>>(params);
         std::vector<rules::TensorInfo> tensors;
-        for (const auto& in : c.inputs) tensors.push_back({in.shape, in.dtype});
+        for (const auto& in : c.inputs)
+            tensors.push_back({in.shape, in.dtype});
         auto outputs = inferOutputs(m_spec, tensors, c.params);
         if (auto* e = std::get_if<InferenceError>(&outputs)) {
             const bool constraint = e->where == InferenceError::Where::Constraint && !e->ruleError;
@@ -124,7 +138,8 @@ private:
         for (const auto& [key, value] : inputs->items())
             if (m_spec.inputIndex(key) < 0) {
                 m_r.error(SpecReader::child(iptr, key), "spec.unknown-input",
-                          label + " gives an unknown input \"" + key + "\"" + didYouMean(key, inputNames()) +
+                          label + " gives an unknown input \"" + key + "\"" +
+                              didYouMean(key, inputNames()) +
                               " (inputs: " + joinQuoted(inputNames()) + ")",
                           true);
                 ok = false;
@@ -132,7 +147,8 @@ private:
         for (const auto& in : m_spec.inputs) {
             auto it = inputs->find(in.name);
             if (it == inputs->end()) {
-                m_r.error(iptr, "spec.missing-input", label + " gives no value for input '" + in.name + "'");
+                m_r.error(iptr, "spec.missing-input",
+                          label + " gives no value for input '" + in.name + "'");
                 ok = false;
                 continue;
             }
@@ -143,9 +159,12 @@ private:
         return ok;
     }
 
-    bool loadInput(const json& value, const std::string& ptr, const InputSpec& in, CaseInputSpec& ci)
+    bool loadInput(const json& value, const std::string& ptr, const InputSpec& in,
+                   CaseInputSpec& ci)
     {
-        if (!m_r.isType(value, ptr, json::value_t::object, "an object with \"shape\", \"dtype\" and \"fill\"")) return false;
+        if (!m_r.isType(value, ptr, json::value_t::object,
+                        "an object with \"shape\", \"dtype\" and \"fill\""))
+            return false;
         m_r.checkKeys(value, ptr, {"shape", "dtype", "fill"});
         bool ok = true;
         if (const json* shape = m_r.array(value, ptr, "shape", true)) {
@@ -153,22 +172,29 @@ private:
             for (std::size_t d = 0; d < shape->size(); ++d) {
                 const json& dim = (*shape)[d];
                 const std::string dptr = SpecReader::child(ptr + "/shape", d);
-                if (!dim.is_number_integer() || (dim.is_number_unsigned() && dim.get<std::uint64_t>() > std::uint64_t(kMaxCaseElements)) ||
+                if (!dim.is_number_integer() ||
+                    (dim.is_number_unsigned() &&
+                     dim.get<std::uint64_t>() > std::uint64_t(kMaxCaseElements)) ||
                     dim.get<std::int64_t>() < 0) {
-                    m_r.error(dptr, "spec.bad-shape", "a dim must be a non-negative integer, got " + dim.dump());
+                    m_r.error(dptr, "spec.bad-shape",
+                              "a dim must be a non-negative integer, got " + dim.dump());
                     ok = false;
                     continue;
                 }
                 ci.shape.push_back(dim.get<std::int64_t>());
-                if (__builtin_mul_overflow(elements, ci.shape.back(), &elements) || elements > kMaxCaseElements) elements = -1;
+                if (__builtin_mul_overflow(elements, ci.shape.back(), &elements) ||
+                    elements > kMaxCaseElements)
+                    elements = -1;
             }
             if (ok && elements < 0) {
-                m_r.error(ptr + "/shape", "spec.too-large", "shape " + shapefn::toString(ci.shape) + " has more than 2^31 elements");
+                m_r.error(ptr + "/shape", "spec.too-large",
+                          "shape " + shapefn::toString(ci.shape) + " has more than 2^31 elements");
                 ok = false;
             }
             if (ok && in.rank && int(ci.shape.size()) != *in.rank) {
-                m_r.error(ptr + "/shape", "spec.rank-mismatch", "input '" + in.name + "' has rank " + std::to_string(*in.rank) +
-                                                                   ", but this shape has rank " + std::to_string(ci.shape.size()));
+                m_r.error(ptr + "/shape", "spec.rank-mismatch",
+                          "input '" + in.name + "' has rank " + std::to_string(*in.rank) +
+                              ", but this shape has rank " + std::to_string(ci.shape.size()));
                 ok = false;
             }
         } else {
@@ -177,12 +203,13 @@ private:
         ci.dtype = in.dtypes.empty() ? DType::Float32 : in.dtypes.front();
         if (auto dtype = m_r.string(value, ptr, "dtype", false)) {
             std::vector<std::string> allowed;
-            for (DType d : in.dtypes) allowed.emplace_back(dtypeName(d));
+            for (DType d : in.dtypes)
+                allowed.emplace_back(dtypeName(d));
             auto d = dtypeFromName(*dtype);
             if (!d || std::find(in.dtypes.begin(), in.dtypes.end(), *d) == in.dtypes.end()) {
                 m_r.error(ptr + "/dtype", d ? "spec.dtype-not-allowed" : "spec.unknown-dtype",
-                          "input '" + in.name + "' accepts " + joinQuoted(allowed, "") + ", not \"" + *dtype + "\"" +
-                              didYouMean(*dtype, allowed));
+                          "input '" + in.name + "' accepts " + joinQuoted(allowed, "") +
+                              ", not \"" + *dtype + "\"" + didYouMean(*dtype, allowed));
                 ok = false;
             } else {
                 ci.dtype = *d;
@@ -198,8 +225,11 @@ private:
                 ci.fill = std::get<FillSpec>(parsed);
                 if (ci.fill.kind == FillSpec::Kind::File && !m_projectDir.empty()) {
                     std::error_code ec;
-                    if (!std::filesystem::is_regular_file(std::filesystem::path(m_projectDir) / ci.fill.path, ec)) {
-                        m_r.error(ptr + "/fill", "spec.missing-file", "fill file \"" + ci.fill.path + "\" does not exist in the project folder");
+                    if (!std::filesystem::is_regular_file(
+                            std::filesystem::path(m_projectDir) / ci.fill.path, ec)) {
+                        m_r.error(ptr + "/fill", "spec.missing-file",
+                                  "fill file \"" + ci.fill.path +
+                                      "\" does not exist in the project folder");
                         ok = false;
                     }
                 }
@@ -208,7 +238,8 @@ private:
         return ok;
     }
 
-    bool loadParams(const json& item, const std::string& ptr, std::map<std::string, rules::Value>& given)
+    bool loadParams(const json& item, const std::string& ptr,
+                    std::map<std::string, rules::Value>& given)
     {
         const json* params = m_r.object(item, ptr, "parameters", false);
         if (!params) return !item.contains("parameters");
@@ -217,8 +248,11 @@ private:
             const std::string pptr = SpecReader::child(ptr + "/parameters", key);
             const int index = m_spec.paramIndex(key);
             if (index < 0) {
-                m_r.error(pptr, "spec.unknown-param", "unknown parameter \"" + key + "\"" + didYouMean(key, paramNames()) +
-                                                          (m_spec.params.empty() ? " (the op has no parameters)" : " (parameters: " + joinQuoted(paramNames()) + ")"),
+                m_r.error(pptr, "spec.unknown-param",
+                          "unknown parameter \"" + key + "\"" + didYouMean(key, paramNames()) +
+                              (m_spec.params.empty()
+                                   ? " (the op has no parameters)"
+                                   : " (parameters: " + joinQuoted(paramNames()) + ")"),
                           true);
                 ok = false;
                 continue;
@@ -226,7 +260,9 @@ private:
             const ParamSpec& p = m_spec.params[std::size_t(index)];
             auto v = paramValueFromJson(value, p.type);
             if (auto* why = std::get_if<std::string>(&v)) {
-                m_r.error(pptr, "spec.bad-param", "parameter '" + key + "' is " + std::string(paramTypeInfo(p.type).name) + ": " + *why);
+                m_r.error(pptr, "spec.bad-param",
+                          "parameter '" + key + "' is " + std::string(paramTypeInfo(p.type).name) +
+                              ": " + *why);
                 ok = false;
             } else {
                 given[key] = std::get<rules::Value>(v);
@@ -243,7 +279,8 @@ private:
 
 } // namespace
 
-void loadCases(SpecReader& reader, const nlohmann::json& root, OpSpec& spec, const std::string& projectDir)
+void loadCases(SpecReader& reader, const nlohmann::json& root, OpSpec& spec,
+               const std::string& projectDir)
 {
     CaseLoader(reader, spec, projectDir).load(root);
 }

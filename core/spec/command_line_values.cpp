@@ -2,10 +2,9 @@
 
 #include "spec/inference.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cerrno>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 namespace ptowb {
 
@@ -24,7 +23,8 @@ std::variant<TensorArgument, std::string> parseTensorArgument(std::string_view t
         if (!arg.dtype) return "unknown dtype \"" + dtype + "\" for input '" + arg.name + "'";
         rest = rest.substr(0, colon);
     }
-    if (!rest.empty() && rest.front() == '[' && rest.back() == ']') rest = rest.substr(1, rest.size() - 2);
+    if (!rest.empty() && rest.front() == '[' && rest.back() == ']')
+        rest = rest.substr(1, rest.size() - 2);
     std::size_t pos = 0;
     while (pos < rest.size()) {
         std::size_t end = rest.find_first_of("x,", pos);
@@ -34,10 +34,12 @@ std::variant<TensorArgument, std::string> parseTensorArgument(std::string_view t
         errno = 0;
         const long long value = std::strtoll(dim.c_str(), &stop, 10);
         if (dim.empty() || *stop != '\0' || errno == ERANGE || value < 0)
-            return "bad dim \"" + dim + "\" in the shape of input '" + arg.name + "': dims are non-negative integers";
+            return "bad dim \"" + dim + "\" in the shape of input '" + arg.name +
+                   "': dims are non-negative integers";
         arg.shape.push_back(value);
         pos = end + 1;
-        if (end < rest.size() && pos == rest.size()) return "the shape of input '" + arg.name + "' ends with a separator";
+        if (end < rest.size() && pos == rest.size())
+            return "the shape of input '" + arg.name + "' ends with a separator";
     }
     return arg;
 }
@@ -45,15 +47,19 @@ std::variant<TensorArgument, std::string> parseTensorArgument(std::string_view t
 std::variant<ParamArgument, std::string> parseParamArgument(std::string_view text)
 {
     const std::size_t eq = text.find('=');
-    if (eq == std::string_view::npos || eq == 0) return std::string("expected NAME=VALUE, e.g. channels=32");
+    if (eq == std::string_view::npos || eq == 0)
+        return std::string("expected NAME=VALUE, e.g. channels=32");
     return ParamArgument{std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-std::variant<rules::Value, std::string> paramValueFromLiteral(const std::string& literal, ParamType type)
+std::variant<rules::Value, std::string> paramValueFromLiteral(const std::string& literal,
+                                                              ParamType type)
 {
     nlohmann::json value = nlohmann::json::parse(literal, nullptr, false);
     if (value.is_discarded()) {
-        if (type != ParamType::Str) return "\"" + literal + "\" is not a valid " + std::string(paramTypeInfo(type).name) + " value";
+        if (type != ParamType::Str)
+            return "\"" + literal + "\" is not a valid " + std::string(paramTypeInfo(type).name) +
+                   " value";
         value = literal;
     }
     if (type == ParamType::Str && !value.is_string()) value = literal;

@@ -29,6 +29,7 @@ struct ParamArgument
 std::variant<ParamArgument, std::string> parseParamArgument(std::string_view text);
 
 // Converts a parameter literal to the parameter's declared type.
-std::variant<rules::Value, std::string> paramValueFromLiteral(const std::string& literal, ParamType type);
+std::variant<rules::Value, std::string> paramValueFromLiteral(const std::string& literal,
+                                                              ParamType type);
 
 } // namespace ptowb

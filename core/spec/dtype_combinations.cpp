@@ -27,23 +27,29 @@ std::vector<std::vector<DType>> inputProducts(const OpSpec& spec)
     return products;
 }
 
-std::optional<std::vector<DType>> outputsOnCase(const OpSpec& spec, const CaseSpec& c, const std::vector<DType>& dtypes)
+std::optional<std::vector<DType>> outputsOnCase(const OpSpec& spec, const CaseSpec& c,
+                                                const std::vector<DType>& dtypes)
 {
     std::vector<rules::TensorInfo> inputs;
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k) inputs.push_back({c.inputs[k].shape, dtypes[k]});
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
+        inputs.push_back({c.inputs[k].shape, dtypes[k]});
     auto inferred = inferOutputs(spec, inputs, c.params);
     auto* outputs = std::get_if<std::vector<InferredOutput>>(&inferred);
     if (!outputs) return std::nullopt;
     std::vector<DType> out;
-    for (const auto& o : *outputs) out.push_back(o.dtype);
+    for (const auto& o : *outputs)
+        out.push_back(o.dtype);
     return out;
 }
 
-std::optional<std::vector<DType>> outputsFromDTypeRules(const OpSpec& spec, const std::vector<DType>& dtypes)
+std::optional<std::vector<DType>> outputsFromDTypeRules(const OpSpec& spec,
+                                                        const std::vector<DType>& dtypes)
 {
     std::vector<rules::TensorInfo> inputs;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        inputs.push_back({std::vector<std::int64_t>(std::size_t(spec.inputs[k].rank.value_or(1)), 1), dtypes[k]});
+        inputs.push_back(
+            {std::vector<std::int64_t>(std::size_t(spec.inputs[k].rank.value_or(1)), 1),
+             dtypes[k]});
     std::vector<rules::Value> params;
     for (const auto& p : spec.params) {
         if (!p.defaultValue) return std::nullopt;
@@ -61,12 +67,14 @@ std::optional<std::vector<DType>> outputsFromDTypeRules(const OpSpec& spec, cons
     return out;
 }
 
-std::vector<DType> distinct(const std::vector<DTypeCombination>& all, std::size_t index, bool outputs)
+std::vector<DType> distinct(const std::vector<DTypeCombination>& all, std::size_t index,
+                            bool outputs)
 {
     std::vector<DType> out;
     for (const auto& c : all) {
         const auto& list = outputs ? c.outputs : c.inputs;
-        if (index < list.size() && std::find(out.begin(), out.end(), list[index]) == out.end()) out.push_back(list[index]);
+        if (index < list.size() && std::find(out.begin(), out.end(), list[index]) == out.end())
+            out.push_back(list[index]);
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -80,7 +88,8 @@ std::vector<DTypeCombination> dtypeCombinations(const OpSpec& spec)
     for (const auto& dtypes : inputProducts(spec)) {
         std::optional<std::vector<DType>> outputs;
         for (const auto& c : spec.cases) {
-            if (c.inputs.size() != spec.inputs.size() || c.params.size() != spec.params.size()) continue;
+            if (c.inputs.size() != spec.inputs.size() || c.params.size() != spec.params.size())
+                continue;
             if ((outputs = outputsOnCase(spec, c, dtypes))) break;
         }
         if (spec.cases.empty()) outputs = outputsFromDTypeRules(spec, dtypes);
@@ -94,7 +103,8 @@ std::vector<DType> inputDTypes(const std::vector<DTypeCombination>& combinations
     return distinct(combinations, index, false);
 }
 
-std::vector<DType> outputDTypes(const std::vector<DTypeCombination>& combinations, std::size_t index)
+std::vector<DType> outputDTypes(const std::vector<DTypeCombination>& combinations,
+                                std::size_t index)
 {
     return distinct(combinations, index, true);
 }

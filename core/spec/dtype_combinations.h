@@ -21,7 +21,9 @@ struct DTypeCombination
 std::vector<DTypeCombination> dtypeCombinations(const OpSpec& spec);
 
 // The distinct dtypes of input `index` (or output `index`) over all combinations, in table order.
-std::vector<DType> inputDTypes(const std::vector<DTypeCombination>& combinations, std::size_t index);
-std::vector<DType> outputDTypes(const std::vector<DTypeCombination>& combinations, std::size_t index);
+std::vector<DType> inputDTypes(const std::vector<DTypeCombination>& combinations,
+                               std::size_t index);
+std::vector<DType> outputDTypes(const std::vector<DTypeCombination>& combinations,
+                                std::size_t index);
 
 } // namespace ptowb

@@ -10,12 +10,15 @@ namespace {
 std::string trim(std::string_view s)
 {
     std::size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
     return std::string(s.substr(b, e - b));
 }
 
-const char* const kForms = "normal(mean, std), uniform(lo, hi), arange, zeros, ones, randint(lo, hi) or file:<path>.npy";
+const char* const kForms =
+    "normal(mean, std), uniform(lo, hi), arange, zeros, ones, randint(lo, hi) or file:<path>.npy";
 
 } // namespace
 
@@ -40,19 +43,22 @@ std::variant<FillSpec, std::string> parseFillSpec(std::string_view raw)
         FillSpec::Kind kind;
         bool takesArgs;
     };
-    static const Form kForms2[] = {{"normal", FillSpec::Kind::Normal, true},   {"uniform", FillSpec::Kind::Uniform, true},
-                                   {"randint", FillSpec::Kind::RandInt, true}, {"arange", FillSpec::Kind::Arange, false},
-                                   {"zeros", FillSpec::Kind::Zeros, false},    {"ones", FillSpec::Kind::Ones, false}};
+    static const Form kForms2[] = {
+        {"normal", FillSpec::Kind::Normal, true},   {"uniform", FillSpec::Kind::Uniform, true},
+        {"randint", FillSpec::Kind::RandInt, true}, {"arange", FillSpec::Kind::Arange, false},
+        {"zeros", FillSpec::Kind::Zeros, false},    {"ones", FillSpec::Kind::Ones, false}};
     const Form* form = nullptr;
     for (const auto& f : kForms2)
         if (name == f.name) form = &f;
     if (!form) return "unknown fill '" + text + "'; use " + kForms;
     fill.kind = form->kind;
     if (!form->takesArgs) {
-        if (open != std::string::npos && trim(text.substr(open)) != "()") return name + " takes no arguments";
+        if (open != std::string::npos && trim(text.substr(open)) != "()")
+            return name + " takes no arguments";
         return fill;
     }
-    if (open == std::string::npos || text.back() != ')') return name + " needs two arguments, e.g. " + name + "(0, 1)";
+    if (open == std::string::npos || text.back() != ')')
+        return name + " needs two arguments, e.g. " + name + "(0, 1)";
     const std::string inner = text.substr(open + 1, text.size() - open - 2);
     const std::size_t comma = inner.find(',');
     if (comma == std::string::npos || inner.find(',', comma + 1) != std::string::npos)
@@ -61,15 +67,18 @@ std::variant<FillSpec, std::string> parseFillSpec(std::string_view raw)
     for (const std::string& part : {trim(inner.substr(0, comma)), trim(inner.substr(comma + 1))}) {
         char* end = nullptr;
         const double v = std::strtod(part.c_str(), &end);
-        if (part.empty() || *end != '\0' || !std::isfinite(v)) return "'" + part + "' is not a finite number";
+        if (part.empty() || *end != '\0' || !std::isfinite(v))
+            return "'" + part + "' is not a finite number";
         args.push_back(v);
     }
     fill.a = args[0];
     fill.b = args[1];
     if (fill.kind == FillSpec::Kind::Normal && fill.b < 0) return "normal: std must be >= 0";
-    if (fill.kind == FillSpec::Kind::Uniform && fill.b < fill.a) return "uniform: lo must not exceed hi";
+    if (fill.kind == FillSpec::Kind::Uniform && fill.b < fill.a)
+        return "uniform: lo must not exceed hi";
     if (fill.kind == FillSpec::Kind::RandInt) {
-        if (fill.a != std::floor(fill.a) || fill.b != std::floor(fill.b)) return "randint: bounds must be integers";
+        if (fill.a != std::floor(fill.a) || fill.b != std::floor(fill.b))
+            return "randint: bounds must be integers";
         if (fill.b <= fill.a) return "randint: hi must be greater than lo (hi is exclusive)";
     }
     return fill;
@@ -83,13 +92,20 @@ std::string fillSpecToString(const FillSpec& fill)
         return std::string(buf);
     };
     switch (fill.kind) {
-    case FillSpec::Kind::Normal: return "normal(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::Uniform: return "uniform(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::RandInt: return "randint(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::Arange: return "arange";
-    case FillSpec::Kind::Zeros: return "zeros";
-    case FillSpec::Kind::Ones: return "ones";
-    case FillSpec::Kind::File: return "file:" + fill.path;
+    case FillSpec::Kind::Normal:
+        return "normal(" + num(fill.a) + ", " + num(fill.b) + ")";
+    case FillSpec::Kind::Uniform:
+        return "uniform(" + num(fill.a) + ", " + num(fill.b) + ")";
+    case FillSpec::Kind::RandInt:
+        return "randint(" + num(fill.a) + ", " + num(fill.b) + ")";
+    case FillSpec::Kind::Arange:
+        return "arange";
+    case FillSpec::Kind::Zeros:
+        return "zeros";
+    case FillSpec::Kind::Ones:
+        return "ones";
+    case FillSpec::Kind::File:
+        return "file:" + fill.path;
     }
     return {};
 }
@@ -98,8 +114,16 @@ FillSpec defaultFill(DType dtype)
 {
     FillSpec fill;
     switch (dtypeInfo(dtype).kind) {
-    case DTypeKind::Floating: fill.kind = FillSpec::Kind::Normal; fill.a = 0; fill.b = 1; break;
-    case DTypeKind::Bool: fill.kind = FillSpec::Kind::RandInt; fill.a = 0; fill.b = 2; break;
+    case DTypeKind::Floating:
+        fill.kind = FillSpec::Kind::Normal;
+        fill.a = 0;
+        fill.b = 1;
+        break;
+    case DTypeKind::Bool:
+        fill.kind = FillSpec::Kind::RandInt;
+        fill.a = 0;
+        fill.b = 2;
+        break;
     case DTypeKind::Integer:
         fill.kind = FillSpec::Kind::RandInt;
         fill.a = dtype == DType::UInt8 ? 0 : -8;

@@ -4,7 +4,6 @@
 #include "spec/op_spec.h"
 
 #include <nlohmann/json_fwd.hpp>
-
 #include <string>
 
 namespace ptowb {
@@ -20,12 +19,14 @@ struct SpecLoadResult
 
 // Loads op.json from text (e.g. an editor's unsaved buffer). `fileName` labels diagnostics;
 // `projectDir`, when not empty, is where kernel, reference and fill files are looked up.
-SpecLoadResult loadOpSpecText(std::string text, const std::string& fileName, const std::string& projectDir);
+SpecLoadResult loadOpSpecText(std::string text, const std::string& fileName,
+                              const std::string& projectDir);
 
 class SpecReader;
 // Reads a tolerance object (op.json's "tolerance", or the user's default tolerances) into `into`;
 // problems are diagnostics at `pointer`.
-void readToleranceObject(SpecReader& reader, const nlohmann::json& tolerance, const std::string& pointer, ToleranceSpec& into);
+void readToleranceObject(SpecReader& reader, const nlohmann::json& tolerance,
+                         const std::string& pointer, ToleranceSpec& into);
 
 // Reads the file first; an unreadable or oversized file is a diagnostic, not an exception.
 SpecLoadResult loadOpSpecFile(const std::string& path);

@@ -17,7 +17,8 @@ std::string checkRelativePath(std::string_view path)
     if (path.front() == '/' || path.front() == '\\' || (path.size() > 1 && path[1] == ':'))
         return "\"" + std::string(path) + "\" must be relative to the project folder";
     for (const auto& part : fs::path(std::string(path)))
-        if (part == "..") return "\"" + std::string(path) + "\" must stay inside the project folder (no '..')";
+        if (part == "..")
+            return "\"" + std::string(path) + "\" must stay inside the project folder (no '..')";
     return {};
 }
 
@@ -32,9 +33,12 @@ std::vector<std::string> topLevelFunctions(std::string_view source)
         for (std::string_view prefix : {"def ", "async def "}) {
             if (line.substr(0, prefix.size()) != prefix) continue;
             std::string_view rest = line.substr(prefix.size());
-            while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+            while (!rest.empty() && rest.front() == ' ')
+                rest.remove_prefix(1);
             std::size_t n = 0;
-            while (n < rest.size() && (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_')) ++n;
+            while (n < rest.size() &&
+                   (std::isalnum(static_cast<unsigned char>(rest[n])) || rest[n] == '_'))
+                ++n;
             if (n > 0) names.emplace_back(rest.substr(0, n));
         }
         pos = end + 1;
@@ -42,17 +46,20 @@ std::vector<std::string> topLevelFunctions(std::string_view source)
     return names;
 }
 
-void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir, const SourceFileRef& ref)
+void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir,
+                     const SourceFileRef& ref)
 {
     const fs::path path = fs::path(projectDir) / ref.file;
     std::error_code ec;
     if (!fs::is_regular_file(path, ec)) {
-        reader.error(pointer + "/file", "spec.missing-file", "file \"" + ref.file + "\" does not exist in the project folder");
+        reader.error(pointer + "/file", "spec.missing-file",
+                     "file \"" + ref.file + "\" does not exist in the project folder");
         return;
     }
     constexpr std::uintmax_t kMaxSource = 4u << 20;
     if (fs::file_size(path, ec) > kMaxSource) {
-        reader.error(pointer + "/file", "spec.file-too-large", "\"" + ref.file + "\" is larger than 4 MiB");
+        reader.error(pointer + "/file", "spec.file-too-large",
+                     "\"" + ref.file + "\" is larger than 4 MiB");
         return;
     }
     std::ifstream in(path, std::ios::binary);
@@ -65,10 +72,13 @@ void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::
     if (ref.function.empty()) return;
     const std::vector<std::string> functions = topLevelFunctions(text.str());
     if (std::find(functions.begin(), functions.end(), ref.function) != functions.end()) return;
-    std::string message = "\"" + ref.file + "\" defines no top-level function '" + ref.function + "'";
+    std::string message =
+        "\"" + ref.file + "\" defines no top-level function '" + ref.function + "'";
     const std::string hint = didYouMean(ref.function, functions);
-    if (!hint.empty()) message += hint;
-    else if (!functions.empty()) message += " (it defines " + joinQuoted(functions) + ")";
+    if (!hint.empty())
+        message += hint;
+    else if (!functions.empty())
+        message += " (it defines " + joinQuoted(functions) + ")";
     reader.error(pointer + "/function", "spec.missing-function", message);
 }
 

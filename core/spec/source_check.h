@@ -18,6 +18,7 @@ std::vector<std::string> topLevelFunctions(std::string_view pythonSource);
 
 // Reports a missing or unreadable file at <pointer>/file and an undefined function at
 // <pointer>/function.
-void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir, const SourceFileRef& ref);
+void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir,
+                     const SourceFileRef& ref);
 
 } // namespace ptowb

@@ -25,36 +25,44 @@ struct SplitMix64
 
 std::uint64_t fnv1a(std::uint64_t hash, const std::string& text)
 {
-    for (unsigned char c : text) hash = (hash ^ c) * 0x100000001b3ull;
+    for (unsigned char c : text)
+        hash = (hash ^ c) * 0x100000001b3ull;
     return (hash ^ 0xff) * 0x100000001b3ull;
 }
 
 } // namespace
 
-std::uint64_t caseInputSeed(std::uint64_t opSeed, const std::string& caseName, const std::string& inputName)
+std::uint64_t caseInputSeed(std::uint64_t opSeed, const std::string& caseName,
+                            const std::string& inputName)
 {
     return fnv1a(fnv1a(0xcbf29ce484222325ull ^ opSeed, caseName), inputName);
 }
 
-Tensor fillTensor(const FillSpec& fill, DType dtype, const std::vector<std::int64_t>& shape, std::uint64_t seed)
+Tensor fillTensor(const FillSpec& fill, DType dtype, const std::vector<std::int64_t>& shape,
+                  std::uint64_t seed)
 {
     Tensor t(dtype, shape);
     SplitMix64 rng{seed};
     const std::int64_t n = t.numel();
     switch (fill.kind) {
-    case FillSpec::Kind::Zeros: break;
+    case FillSpec::Kind::Zeros:
+        break;
     case FillSpec::Kind::Ones:
-        for (std::int64_t k = 0; k < n; ++k) t.set(k, 1.0);
+        for (std::int64_t k = 0; k < n; ++k)
+            t.set(k, 1.0);
         break;
     case FillSpec::Kind::Arange:
-        for (std::int64_t k = 0; k < n; ++k) t.set(k, double(k));
+        for (std::int64_t k = 0; k < n; ++k)
+            t.set(k, double(k));
         break;
     case FillSpec::Kind::Uniform:
-        for (std::int64_t k = 0; k < n; ++k) t.set(k, fill.a + (fill.b - fill.a) * rng.uniform01());
+        for (std::int64_t k = 0; k < n; ++k)
+            t.set(k, fill.a + (fill.b - fill.a) * rng.uniform01());
         break;
     case FillSpec::Kind::RandInt: {
         const auto span = std::uint64_t(fill.b - fill.a);
-        for (std::int64_t k = 0; k < n; ++k) t.set(k, fill.a + double(rng.next() % span));
+        for (std::int64_t k = 0; k < n; ++k)
+            t.set(k, fill.a + double(rng.next() % span));
         break;
     }
     case FillSpec::Kind::Normal:
@@ -66,27 +74,32 @@ Tensor fillTensor(const FillSpec& fill, DType dtype, const std::vector<std::int6
             if (k + 1 < n) t.set(k + 1, fill.a + fill.b * r * std::sin(2 * M_PI * u2));
         }
         break;
-    case FillSpec::Kind::File: break; // handled by the caller, which knows the project folder
+    case FillSpec::Kind::File:
+        break; // handled by the caller, which knows the project folder
     }
     return t;
 }
 
-std::variant<std::vector<Tensor>, std::string> makeCaseInputs(const OpSpec& spec, const CaseSpec& testCase, const std::string& projectDir)
+std::variant<std::vector<Tensor>, std::string>
+makeCaseInputs(const OpSpec& spec, const CaseSpec& testCase, const std::string& projectDir)
 {
     std::vector<Tensor> tensors;
     for (std::size_t k = 0; k < spec.inputs.size() && k < testCase.inputs.size(); ++k) {
         const CaseInputSpec& in = testCase.inputs[k];
         const std::string& name = spec.inputs[k].name;
         if (in.fill.kind != FillSpec::Kind::File) {
-            tensors.push_back(fillTensor(in.fill, in.dtype, in.shape, caseInputSeed(spec.seed, testCase.name, name)));
+            tensors.push_back(fillTensor(in.fill, in.dtype, in.shape,
+                                         caseInputSeed(spec.seed, testCase.name, name)));
             continue;
         }
         auto loaded = readNpy((std::filesystem::path(projectDir) / in.fill.path).string());
-        if (auto* e = std::get_if<std::string>(&loaded)) return "case '" + testCase.name + "', input '" + name + "': " + *e;
+        if (auto* e = std::get_if<std::string>(&loaded))
+            return "case '" + testCase.name + "', input '" + name + "': " + *e;
         Tensor& t = std::get<Tensor>(loaded);
         if (t.shape() != in.shape || t.dtype() != in.dtype)
-            return "case '" + testCase.name + "', input '" + name + "': " + in.fill.path + " holds " + describe(t) + ", the case says " +
-                   std::string(dtypeName(in.dtype)) + shapefn::toString(in.shape);
+            return "case '" + testCase.name + "', input '" + name + "': " + in.fill.path +
+                   " holds " + describe(t) + ", the case says " + std::string(dtypeName(in.dtype)) +
+                   shapefn::toString(in.shape);
         tensors.push_back(std::move(t));
     }
     return tensors;

@@ -40,7 +40,8 @@ const std::array<float, 65536>& fp16Table()
 {
     static const std::array<float, 65536> table = [] {
         std::array<float, 65536> t{};
-        for (std::uint32_t k = 0; k < 65536; ++k) t[k] = half::fp16ToFloat(std::uint16_t(k));
+        for (std::uint32_t k = 0; k < 65536; ++k)
+            t[k] = half::fp16ToFloat(std::uint16_t(k));
         return t;
     }();
     return table;
@@ -54,7 +55,10 @@ struct Bf16
 {
     std::uint16_t bits;
 };
-std::int64_t ordinal16(std::uint16_t b) { return (b & 0x8000u) ? -std::int64_t(b & 0x7fffu) : std::int64_t(b); }
+std::int64_t ordinal16(std::uint16_t b)
+{
+    return (b & 0x8000u) ? -std::int64_t(b & 0x7fffu) : std::int64_t(b);
+}
 
 template <> struct Element<Fp16>
 {
@@ -71,11 +75,21 @@ template <class I> struct IntElement
     static double value(I v) { return double(v); }
     static std::int64_t ordinal(I v) { return std::int64_t(v); }
 };
-template <> struct Element<std::int8_t> : IntElement<std::int8_t> {};
-template <> struct Element<std::uint8_t> : IntElement<std::uint8_t> {};
-template <> struct Element<std::int16_t> : IntElement<std::int16_t> {};
-template <> struct Element<std::int32_t> : IntElement<std::int32_t> {};
-template <> struct Element<std::int64_t> : IntElement<std::int64_t> {};
+template <> struct Element<std::int8_t> : IntElement<std::int8_t>
+{
+};
+template <> struct Element<std::uint8_t> : IntElement<std::uint8_t>
+{
+};
+template <> struct Element<std::int16_t> : IntElement<std::int16_t>
+{
+};
+template <> struct Element<std::int32_t> : IntElement<std::int32_t>
+{
+};
+template <> struct Element<std::int64_t> : IntElement<std::int64_t>
+{
+};
 
 struct Partial
 {
@@ -126,10 +140,11 @@ void keepWorst(Partial& p, int k, double absError, std::int64_t index)
 // The one loop: every metric for elements [begin, end). getA/getE return the pair's values
 // as double and their ULP ordinals. Accumulators are locals so they stay in registers.
 template <bool Ulps, class GetA, class GetE>
-void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, const CompareOptions& o, Partial& p)
+void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, const CompareOptions& o,
+                Partial& p)
 {
     const double floor = o.relativeFloor, atol = o.atol, rtol = o.rtol;
-    Partial acc; // a local, so that its fields can live in registers
+    Partial acc;          // a local, so that its fields can live in registers
     double threshold = 0; // smallest error worth a look for the worst list, once the list is full
     for (std::int64_t k = begin; k < end; ++k) {
         const auto [a, ordA] = getA(k);
@@ -164,7 +179,8 @@ void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, cons
         acc.maxRel = std::max(acc.maxRel, rel);
         acc.mismatches += absDiff > atol + rtol * absE;
         acc.withinThousandth += rel < 1e-3;
-        if constexpr (Ulps) acc.maxUlp = std::max(acc.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
+        if constexpr (Ulps)
+            acc.maxUlp = std::max(acc.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
         if (absDiff > threshold) {
             keepWorst(p, o.topK, absDiff, k);
             if (int(p.worst.size()) == o.topK) threshold = p.worst.front().first;
@@ -176,7 +192,10 @@ void accumulate(GetA getA, GetE getE, std::int64_t begin, std::int64_t end, cons
 template <class T> auto typedGetter(const Tensor& t)
 {
     const T* data = reinterpret_cast<const T*>(t.bytes());
-    return [data](std::int64_t k) { return std::pair<double, std::int64_t>{Element<T>::value(data[k]), Element<T>::ordinal(data[k])}; };
+    return [data](std::int64_t k) {
+        return std::pair<double, std::int64_t>{Element<T>::value(data[k]),
+                                               Element<T>::ordinal(data[k])};
+    };
 }
 
 auto genericGetter(const Tensor& t)
@@ -192,17 +211,25 @@ template <class F> void forEachRange(std::int64_t n, F work, std::vector<Partial
     partials.resize(std::size_t(threads));
     std::vector<std::thread> pool;
     for (std::int64_t t = 1; t < threads; ++t)
-        pool.emplace_back([&, t] { work(n * t / threads, n * (t + 1) / threads, partials[std::size_t(t)]); });
+        pool.emplace_back(
+            [&, t] { work(n * t / threads, n * (t + 1) / threads, partials[std::size_t(t)]); });
     work(0, n / threads, partials[0]);
-    for (auto& th : pool) th.join();
+    for (auto& th : pool)
+        th.join();
 }
 
 template <class T>
-void runTyped(const Tensor& a, const Tensor& e, const CompareOptions& o, std::vector<Partial>& partials)
+void runTyped(const Tensor& a, const Tensor& e, const CompareOptions& o,
+              std::vector<Partial>& partials)
 {
     auto getA = typedGetter<T>(a);
     auto getE = typedGetter<T>(e);
-    forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate<true>(getA, getE, b, end, o, p); }, partials);
+    forEachRange(
+        a.numel(),
+        [&](std::int64_t b, std::int64_t end, Partial& p) {
+            accumulate<true>(getA, getE, b, end, o, p);
+        },
+        partials);
 }
 
 void run(const Tensor& a, const Tensor& e, const CompareOptions& o, std::vector<Partial>& partials)
@@ -210,20 +237,35 @@ void run(const Tensor& a, const Tensor& e, const CompareOptions& o, std::vector<
     if (a.dtype() != e.dtype() || a.dtype() == DType::Bool) {
         auto getA = genericGetter(a);
         auto getE = genericGetter(e);
-        forEachRange(a.numel(), [&](std::int64_t b, std::int64_t end, Partial& p) { accumulate<false>(getA, getE, b, end, o, p); }, partials);
+        forEachRange(
+            a.numel(),
+            [&](std::int64_t b, std::int64_t end, Partial& p) {
+                accumulate<false>(getA, getE, b, end, o, p);
+            },
+            partials);
         return;
     }
     switch (a.dtype()) {
-    case DType::Float32: return runTyped<float>(a, e, o, partials);
-    case DType::Float64: return runTyped<double>(a, e, o, partials);
-    case DType::Float16: return runTyped<Fp16>(a, e, o, partials);
-    case DType::BFloat16: return runTyped<Bf16>(a, e, o, partials);
-    case DType::Int8: return runTyped<std::int8_t>(a, e, o, partials);
-    case DType::UInt8: return runTyped<std::uint8_t>(a, e, o, partials);
-    case DType::Int16: return runTyped<std::int16_t>(a, e, o, partials);
-    case DType::Int32: return runTyped<std::int32_t>(a, e, o, partials);
-    case DType::Int64: return runTyped<std::int64_t>(a, e, o, partials);
-    case DType::Bool: break;
+    case DType::Float32:
+        return runTyped<float>(a, e, o, partials);
+    case DType::Float64:
+        return runTyped<double>(a, e, o, partials);
+    case DType::Float16:
+        return runTyped<Fp16>(a, e, o, partials);
+    case DType::BFloat16:
+        return runTyped<Bf16>(a, e, o, partials);
+    case DType::Int8:
+        return runTyped<std::int8_t>(a, e, o, partials);
+    case DType::UInt8:
+        return runTyped<std::uint8_t>(a, e, o, partials);
+    case DType::Int16:
+        return runTyped<std::int16_t>(a, e, o, partials);
+    case DType::Int32:
+        return runTyped<std::int32_t>(a, e, o, partials);
+    case DType::Int64:
+        return runTyped<std::int64_t>(a, e, o, partials);
+    case DType::Bool:
+        break;
     }
 }
 
@@ -236,7 +278,8 @@ std::string number(double v)
 
 } // namespace
 
-Comparison compareTensors(const Tensor& actual, const Tensor& expected, const CompareOptions& options)
+Comparison compareTensors(const Tensor& actual, const Tensor& expected,
+                          const CompareOptions& options)
 {
     Comparison c;
     c.actualShape = actual.shape();
@@ -266,19 +309,24 @@ Comparison compareTensors(const Tensor& actual, const Tensor& expected, const Co
     m.rmse = std::sqrt(total.sumSq / finite);
     const double norms = std::sqrt(total.sumAA) * std::sqrt(total.sumEE);
     m.cosine = norms > 0 ? total.sumAE / norms : (total.sumAA == total.sumEE ? 1.0 : 0.0);
-    m.relEuclidean = total.sumEE > 0 ? std::sqrt(total.sumSq / total.sumEE) : (total.sumSq > 0 ? HUGE_VAL : 0.0);
+    m.relEuclidean =
+        total.sumEE > 0 ? std::sqrt(total.sumSq / total.sumEE) : (total.sumSq > 0 ? HUGE_VAL : 0.0);
     m.mismatchCount = total.mismatches;
     m.mismatchRatio = n ? double(total.mismatches) / double(n) : 0.0;
     m.doubleThousandthRatio = n ? double(total.withinThousandth) / double(n) : 1.0;
-    if (actual.dtype() == expected.dtype() && actual.dtype() != DType::Bool) m.maxUlp = double(total.maxUlp);
+    if (actual.dtype() == expected.dtype() && actual.dtype() != DType::Bool)
+        m.maxUlp = double(total.maxUlp);
     m.nanActual = total.nanA;
     m.nanExpected = total.nanE;
     m.infActual = total.infA;
     m.infExpected = total.infE;
 
-    std::sort(worst.begin(), worst.end(), [](const auto& x, const auto& y) { return x.first != y.first ? x.first > y.first : x.second < y.second; });
+    std::sort(worst.begin(), worst.end(), [](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first > y.first : x.second < y.second;
+    });
     if (int(worst.size()) > options.topK) worst.resize(std::size_t(std::max(options.topK, 0)));
-    for (const auto& [err, k] : worst) c.worst.push_back({actual.unravel(k), actual.at(k), expected.at(k), err});
+    for (const auto& [err, k] : worst)
+        c.worst.push_back({actual.unravel(k), actual.at(k), expected.at(k), err});
     return c;
 }
 
@@ -287,11 +335,26 @@ Criteria defaultCriteria(DType dtype)
     Criteria c;
     c.names = {"allclose"};
     switch (dtype) {
-    case DType::Float16: c.rtol = 1e-3; c.atol = 1e-3; break;
-    case DType::BFloat16: c.rtol = 1e-2; c.atol = 1e-2; break;
-    case DType::Float32: c.rtol = 1e-3; c.atol = 1e-3; break;
-    case DType::Float64: c.rtol = 1e-7; c.atol = 1e-7; break;
-    default: c.rtol = 0; c.atol = 0; break; // integers and bool compare exactly
+    case DType::Float16:
+        c.rtol = 1e-3;
+        c.atol = 1e-3;
+        break;
+    case DType::BFloat16:
+        c.rtol = 1e-2;
+        c.atol = 1e-2;
+        break;
+    case DType::Float32:
+        c.rtol = 1e-3;
+        c.atol = 1e-3;
+        break;
+    case DType::Float64:
+        c.rtol = 1e-7;
+        c.atol = 1e-7;
+        break;
+    default:
+        c.rtol = 0;
+        c.atol = 0;
+        break; // integers and bool compare exactly
     }
     return c;
 }
@@ -314,11 +377,17 @@ std::string Criteria::describe() const
     std::string out;
     for (const std::string& name : names) {
         if (!out.empty()) out += " and ";
-        if (name == "allclose") out += "allclose(rtol=" + number(rtol) + ", atol=" + number(atol) + ")";
-        else if (name == "ratio") out += "mismatch_ratio <= " + number(maxErrorRatio) + " (rtol=" + number(rtol) + ", atol=" + number(atol) + ")";
-        else if (name == "cosine") out += "cosine >= " + number(minCosine);
-        else if (name == "double_thousandth") out += "double_thousandth_ratio > " + number(minDoubleThousandth);
-        else out += name;
+        if (name == "allclose")
+            out += "allclose(rtol=" + number(rtol) + ", atol=" + number(atol) + ")";
+        else if (name == "ratio")
+            out += "mismatch_ratio <= " + number(maxErrorRatio) + " (rtol=" + number(rtol) +
+                   ", atol=" + number(atol) + ")";
+        else if (name == "cosine")
+            out += "cosine >= " + number(minCosine);
+        else if (name == "double_thousandth")
+            out += "double_thousandth_ratio > " + number(minDoubleThousandth);
+        else
+            out += name;
     }
     return out;
 }
@@ -328,36 +397,45 @@ Verdict judge(const Comparison& c, const Criteria& criteria)
     Verdict v;
     v.rule = criteria.describe();
     if (!c.shapesMatch) {
-        v.reason = "shape " + shapefn::toString(c.actualShape) + " differs from the expected " + shapefn::toString(c.expectedShape);
+        v.reason = "shape " + shapefn::toString(c.actualShape) + " differs from the expected " +
+                   shapefn::toString(c.expectedShape);
         return v;
     }
     if (c.actualDType != c.expectedDType) {
-        v.reason = "dtype " + std::string(dtypeName(c.actualDType)) + " differs from the expected " + std::string(dtypeName(c.expectedDType));
+        v.reason = "dtype " + std::string(dtypeName(c.actualDType)) +
+                   " differs from the expected " + std::string(dtypeName(c.expectedDType));
         return v;
     }
     const ErrorMetrics& m = c.metrics;
     const std::int64_t nonFinite = m.nanActual + m.infActual - (m.nanExpected + m.infExpected);
     if (m.nanActual > m.nanExpected || nonFinite > 0) {
-        v.reason = std::to_string(m.nanActual) + " NaN and " + std::to_string(m.infActual) + " Inf in the output where the reference has " +
-                   std::to_string(m.nanExpected) + " and " + std::to_string(m.infExpected);
+        v.reason = std::to_string(m.nanActual) + " NaN and " + std::to_string(m.infActual) +
+                   " Inf in the output where the reference has " + std::to_string(m.nanExpected) +
+                   " and " + std::to_string(m.infExpected);
         return v;
     }
     for (const std::string& name : criteria.names) {
         if (name == "allclose" && m.mismatchCount > 0) {
-            v.reason = std::to_string(m.mismatchCount) + " of " + std::to_string(m.elements) + " elements exceed atol + rtol*|expected| (max abs error " +
+            v.reason = std::to_string(m.mismatchCount) + " of " + std::to_string(m.elements) +
+                       " elements exceed atol + rtol*|expected| (max abs error " +
                        number(m.maxAbsError) + ")";
             return v;
         }
         if (name == "ratio" && m.mismatchRatio > criteria.maxErrorRatio) {
-            v.reason = "mismatch ratio " + number(m.mismatchRatio) + " exceeds " + number(criteria.maxErrorRatio);
+            v.reason = "mismatch ratio " + number(m.mismatchRatio) + " exceeds " +
+                       number(criteria.maxErrorRatio);
             return v;
         }
         if (name == "cosine" && !(m.cosine >= criteria.minCosine)) {
-            v.reason = "cosine similarity " + number(m.cosine) + " is below " + number(criteria.minCosine);
+            v.reason =
+                "cosine similarity " + number(m.cosine) + " is below " + number(criteria.minCosine);
             return v;
         }
-        if (name == "double_thousandth" && !(m.doubleThousandthRatio > criteria.minDoubleThousandth)) {
-            v.reason = "only " + number(m.doubleThousandthRatio) + " of elements are within 0.1% (needs > " + number(criteria.minDoubleThousandth) + ")";
+        if (name == "double_thousandth" &&
+            !(m.doubleThousandthRatio > criteria.minDoubleThousandth)) {
+            v.reason = "only " + number(m.doubleThousandthRatio) +
+                       " of elements are within 0.1% (needs > " +
+                       number(criteria.minDoubleThousandth) + ")";
             return v;
         }
     }

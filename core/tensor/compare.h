@@ -30,10 +30,11 @@ struct ErrorMetrics
     std::int64_t mismatchCount = 0; // |a - e| > atol + rtol * |e|, plus NaN/Inf disagreements
     double mismatchRatio = 0;
     double doubleThousandthRatio = 1; // share of elements with relative error < 0.001
-    std::optional<double> maxUlp;     // only when both tensors have the same floating or integer dtype
+    std::optional<double> maxUlp; // only when both tensors have the same floating or integer dtype
     std::int64_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
     std::int64_t elements = 0;
-    std::int64_t finitePairs = 0; // elements where both sides are finite; the error sums cover these
+    std::int64_t finitePairs =
+        0; // elements where both sides are finite; the error sums cover these
 };
 
 struct WorstElement
@@ -54,7 +55,8 @@ struct Comparison
 };
 
 // One pass over both tensors, split across the machine's cores.
-Comparison compareTensors(const Tensor& actual, const Tensor& expected, const CompareOptions& options);
+Comparison compareTensors(const Tensor& actual, const Tensor& expected,
+                          const CompareOptions& options);
 
 // The rule a verdict applies: which criteria, with which thresholds.
 struct Criteria

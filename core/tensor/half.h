@@ -21,7 +21,10 @@ inline std::uint32_t floatToBits(float f)
     return bits;
 }
 
-inline float bf16ToFloat(std::uint16_t h) { return bitsToFloat(std::uint32_t(h) << 16); }
+inline float bf16ToFloat(std::uint16_t h)
+{
+    return bitsToFloat(std::uint32_t(h) << 16);
+}
 
 inline std::uint16_t floatToBf16(float f)
 {
@@ -51,7 +54,7 @@ inline std::uint16_t floatToFp16(float f)
     const std::uint32_t bits = floatToBits(f);
     const std::uint16_t sign = std::uint16_t((bits >> 16) & 0x8000u);
     const std::uint32_t abs = bits & 0x7fffffffu;
-    if (abs > 0x7f800000u) return std::uint16_t(sign | 0x7e00u); // NaN
+    if (abs > 0x7f800000u) return std::uint16_t(sign | 0x7e00u);  // NaN
     if (abs >= 0x477ff000u) return std::uint16_t(sign | 0x7c00u); // rounds to infinity
     if (abs < 0x38800000u) {
         // Subnormal or zero in half precision: scale to an integer count of 2^-24 and round.

@@ -16,7 +16,8 @@ namespace {
 
 constexpr char kMagic[] = "\x93NUMPY";
 
-// Reads the header's Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (4, 64), }
+// Reads the header's Python dict literal: {'descr': '<f4', 'fortran_order': False, 'shape': (4,
+// 64), }
 class HeaderParser
 {
 public:
@@ -36,12 +37,16 @@ public:
             if (!eat(':')) return "expected ':' after '" + key + "' in the header";
             skip();
             if (key == "descr") {
-                if (!quoted(descr)) return "'descr' must be a string; structured dtypes are not supported";
+                if (!quoted(descr))
+                    return "'descr' must be a string; structured dtypes are not supported";
                 haveDescr = true;
             } else if (key == "fortran_order") {
-                if (word("True")) fortran = true;
-                else if (word("False")) fortran = false;
-                else return "'fortran_order' must be True or False";
+                if (word("True"))
+                    fortran = true;
+                else if (word("False"))
+                    fortran = false;
+                else
+                    return "'fortran_order' must be True or False";
                 haveFortran = true;
             } else if (key == "shape") {
                 std::string error = tuple(shape);
@@ -56,14 +61,17 @@ public:
             if (eat('}')) break;
             return "expected ',' or '}' in the header";
         }
-        if (!haveDescr || !haveFortran || !haveShape) return "header lacks 'descr', 'fortran_order' or 'shape'";
+        if (!haveDescr || !haveFortran || !haveShape)
+            return "header lacks 'descr', 'fortran_order' or 'shape'";
         return {};
     }
 
 private:
     void skip()
     {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t')) ++m_pos;
+        while (m_pos < m_text.size() &&
+               (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t'))
+            ++m_pos;
     }
     bool eat(char c)
     {
@@ -96,11 +104,13 @@ private:
             skip();
             if (eat(')')) return {};
             std::size_t start = m_pos;
-            while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) ++m_pos;
+            while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos])))
+                ++m_pos;
             if (m_pos < m_text.size() && m_text[m_pos] == 'L') ++m_pos; // Python 2 longs
             if (start == m_pos) return "'shape' must hold non-negative integers";
             errno = 0;
-            const long long v = std::strtoll(std::string(m_text.substr(start, m_pos - start)).c_str(), nullptr, 10);
+            const long long v =
+                std::strtoll(std::string(m_text.substr(start, m_pos - start)).c_str(), nullptr, 10);
             if (errno == ERANGE) return "a dim of 'shape' does not fit in 64 bits";
             shape.push_back(v);
             if (shape.size() > 64) return "'shape' has more than 64 dims";
@@ -121,13 +131,16 @@ std::variant<DType, std::string> dtypeFromDescr(const std::string& descr)
     if (descr.size() < 2) return "unsupported dtype '" + descr + "'";
     const char order = descr[0];
     const std::string code = descr.substr(1);
-    if (order == '>') return "big-endian data ('" + descr + "') is not supported; save it little-endian ('<')";
+    if (order == '>')
+        return "big-endian data ('" + descr + "') is not supported; save it little-endian ('<')";
     if (order != '<' && order != '|' && order != '=') return "unsupported dtype '" + descr + "'";
     if (code == "u2") return DType::BFloat16;
     for (const auto& info : allDTypes())
         if (info.npyDescr.substr(1) == code && info.dtype != DType::BFloat16) return info.dtype;
     if (code == "O") return std::string("object arrays cannot be read; save numeric data");
-    return "unsupported dtype '" + descr + "' (supported: bool, uint8, int8, int16, int32, int64, float16, float32, float64, and bfloat16 as <u2)";
+    return "unsupported dtype '" + descr +
+           "' (supported: bool, uint8, int8, int16, int32, int64, float16, float32, float64, and "
+           "bfloat16 as <u2)";
 }
 
 } // namespace
@@ -164,7 +177,8 @@ std::variant<Layout, std::string> parseLayout(const std::byte* head, std::size_t
         prefix = 12;
     }
     if (headerLength > kMaxNpyHeaderBytes)
-        return "header claims " + std::to_string(headerLength) + " bytes; at most " + std::to_string(kMaxNpyHeaderBytes) + " are accepted";
+        return "header claims " + std::to_string(headerLength) + " bytes; at most " +
+               std::to_string(kMaxNpyHeaderBytes) + " are accepted";
     if (prefix + headerLength > fileSize || prefix + headerLength > headSize)
         return "header claims " + std::to_string(headerLength) +
                " bytes but the file ends before that";
@@ -175,7 +189,9 @@ std::variant<Layout, std::string> parseLayout(const std::byte* head, std::size_t
     if (std::string error = HeaderParser(header).parse(descr, fortran, layout.shape);
         !error.empty())
         return "bad .npy header: " + error;
-    if (fortran) return std::string("Fortran-ordered arrays are not supported; save it in C order (np.ascontiguousarray)");
+    if (fortran)
+        return std::string(
+            "Fortran-ordered arrays are not supported; save it in C order (np.ascontiguousarray)");
     auto dtype = dtypeFromDescr(descr);
     if (auto* e = std::get_if<std::string>(&dtype)) return *e;
     layout.dtype = std::get<DType>(dtype);
@@ -261,7 +277,9 @@ std::variant<Tensor, std::string> readNpy(const std::string& path)
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) return "cannot open " + path + ": " + std::strerror(errno);
-    struct stat st{};
+    struct stat st
+    {
+    };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         return path + " is not a regular file";
@@ -285,10 +303,14 @@ std::variant<Tensor, std::string> parseNpy(std::span<const std::byte> file)
 std::string writeNpy(const std::string& path, const Tensor& tensor)
 {
     std::string dims;
-    for (std::int64_t d : tensor.shape()) dims += std::to_string(d) + ", ";
-    if (tensor.shape().size() > 1) dims.erase(dims.size() - 2);
-    else if (tensor.shape().size() == 1) dims.erase(dims.size() - 1);
-    std::string header = "{'descr': '" + std::string(dtypeInfo(tensor.dtype()).npyDescr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+    for (std::int64_t d : tensor.shape())
+        dims += std::to_string(d) + ", ";
+    if (tensor.shape().size() > 1)
+        dims.erase(dims.size() - 2);
+    else if (tensor.shape().size() == 1)
+        dims.erase(dims.size() - 1);
+    std::string header = "{'descr': '" + std::string(dtypeInfo(tensor.dtype()).npyDescr) +
+                         "', 'fortran_order': False, 'shape': (" + dims + "), }";
     const bool v2 = header.size() + 11 > 65535;
     const std::size_t prefix = v2 ? 12 : 10;
     const std::size_t total = prefix + header.size() + 1;
@@ -297,9 +319,11 @@ std::string writeNpy(const std::string& path, const Tensor& tensor)
 
     char prefixBytes[12] = {'\x93', 'N', 'U', 'M', 'P', 'Y', char(v2 ? 2 : 1), 0};
     const std::size_t n = header.size();
-    for (int k = 0; k < 4; ++k) prefixBytes[8 + k] = char((n >> (8 * k)) & 0xff);
-    return writeAtomically(path, {std::string_view(prefixBytes, prefix), header,
-                                  std::string_view(reinterpret_cast<const char*>(tensor.bytes()), tensor.byteSize())});
+    for (int k = 0; k < 4; ++k)
+        prefixBytes[8 + k] = char((n >> (8 * k)) & 0xff);
+    return writeAtomically(
+        path, {std::string_view(prefixBytes, prefix), header,
+               std::string_view(reinterpret_cast<const char*>(tensor.bytes()), tensor.byteSize())});
 }
 
 } // namespace ptowb

@@ -13,7 +13,9 @@ namespace {
 // 64-byte alignment lets vectorised loops and mapped files be treated alike.
 struct AlignedBuffer
 {
-    explicit AlignedBuffer(std::size_t n) : data(static_cast<std::byte*>(::operator new(std::max<std::size_t>(n, 1), std::align_val_t(64))))
+    explicit AlignedBuffer(std::size_t n)
+        : data(static_cast<std::byte*>(
+              ::operator new(std::max<std::size_t>(n, 1), std::align_val_t(64))))
     {
         std::memset(data, 0, n);
     }
@@ -32,7 +34,8 @@ std::int64_t Tensor::elementCount(std::span<const std::int64_t> shape)
     return n;
 }
 
-Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape) : m_dtype(dtype), m_shape(std::move(shape))
+Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape)
+    : m_dtype(dtype), m_shape(std::move(shape))
 {
     m_numel = std::max<std::int64_t>(elementCount(m_shape), 0);
     auto buffer = std::make_shared<AlignedBuffer>(byteSize());
@@ -41,7 +44,8 @@ Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape) : m_dtype(dtype), m
     m_writable = true;
 }
 
-Tensor Tensor::view(DType dtype, std::vector<std::int64_t> shape, std::shared_ptr<const void> owner, const std::byte* data)
+Tensor Tensor::view(DType dtype, std::vector<std::int64_t> shape, std::shared_ptr<const void> owner,
+                    const std::byte* data)
 {
     Tensor t;
     t.m_dtype = dtype;
@@ -72,16 +76,26 @@ double Tensor::at(std::int64_t k) const
         return v;
     };
     switch (m_dtype) {
-    case DType::Bool: return load(std::uint8_t()) != 0 ? 1.0 : 0.0;
-    case DType::UInt8: return load(std::uint8_t());
-    case DType::Int8: return load(std::int8_t());
-    case DType::Int16: return load(std::int16_t());
-    case DType::Int32: return load(std::int32_t());
-    case DType::Int64: return double(load(std::int64_t()));
-    case DType::Float16: return half::fp16ToFloat(load(std::uint16_t()));
-    case DType::BFloat16: return half::bf16ToFloat(load(std::uint16_t()));
-    case DType::Float32: return load(float());
-    case DType::Float64: return load(double());
+    case DType::Bool:
+        return load(std::uint8_t()) != 0 ? 1.0 : 0.0;
+    case DType::UInt8:
+        return load(std::uint8_t());
+    case DType::Int8:
+        return load(std::int8_t());
+    case DType::Int16:
+        return load(std::int16_t());
+    case DType::Int32:
+        return load(std::int32_t());
+    case DType::Int64:
+        return double(load(std::int64_t()));
+    case DType::Float16:
+        return half::fp16ToFloat(load(std::uint16_t()));
+    case DType::BFloat16:
+        return half::bf16ToFloat(load(std::uint16_t()));
+    case DType::Float32:
+        return load(float());
+    case DType::Float64:
+        return load(double());
     }
     return 0;
 }
@@ -104,16 +118,36 @@ void Tensor::set(std::int64_t k, double v)
     std::byte* p = mutableBytes() + std::size_t(k) * std::size_t(dtypeInfo(m_dtype).itemSize);
     auto store = [p](auto value) { std::memcpy(p, &value, sizeof value); };
     switch (m_dtype) {
-    case DType::Bool: store(std::uint8_t(v != 0)); break;
-    case DType::UInt8: store(saturate<std::uint8_t>(v)); break;
-    case DType::Int8: store(saturate<std::int8_t>(v)); break;
-    case DType::Int16: store(saturate<std::int16_t>(v)); break;
-    case DType::Int32: store(saturate<std::int32_t>(v)); break;
-    case DType::Int64: store(saturate<std::int64_t>(v)); break;
-    case DType::Float16: store(half::floatToFp16(float(v))); break;
-    case DType::BFloat16: store(half::floatToBf16(float(v))); break;
-    case DType::Float32: store(float(v)); break;
-    case DType::Float64: store(v); break;
+    case DType::Bool:
+        store(std::uint8_t(v != 0));
+        break;
+    case DType::UInt8:
+        store(saturate<std::uint8_t>(v));
+        break;
+    case DType::Int8:
+        store(saturate<std::int8_t>(v));
+        break;
+    case DType::Int16:
+        store(saturate<std::int16_t>(v));
+        break;
+    case DType::Int32:
+        store(saturate<std::int32_t>(v));
+        break;
+    case DType::Int64:
+        store(saturate<std::int64_t>(v));
+        break;
+    case DType::Float16:
+        store(half::floatToFp16(float(v)));
+        break;
+    case DType::BFloat16:
+        store(half::floatToBf16(float(v)));
+        break;
+    case DType::Float32:
+        store(float(v));
+        break;
+    case DType::Float64:
+        store(v);
+        break;
     }
 }
 

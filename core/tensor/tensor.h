@@ -21,19 +21,29 @@ public:
     Tensor(DType dtype, std::vector<std::int64_t> shape); // zero-filled
 
     // Wraps bytes owned elsewhere (e.g. a mapping); `owner` keeps them alive.
-    static Tensor view(DType dtype, std::vector<std::int64_t> shape, std::shared_ptr<const void> owner, const std::byte* data);
+    static Tensor view(DType dtype, std::vector<std::int64_t> shape,
+                       std::shared_ptr<const void> owner, const std::byte* data);
 
     bool isValid() const { return m_storage != nullptr; }
     DType dtype() const { return m_dtype; }
     const std::vector<std::int64_t>& shape() const { return m_shape; }
     std::int64_t numel() const { return m_numel; }
-    std::size_t byteSize() const { return std::size_t(m_numel) * std::size_t(dtypeInfo(m_dtype).itemSize); }
+    std::size_t byteSize() const
+    {
+        return std::size_t(m_numel) * std::size_t(dtypeInfo(m_dtype).itemSize);
+    }
 
     const std::byte* bytes() const { return m_data; }
     std::byte* mutableBytes();
 
-    template <class T> std::span<const T> values() const { return {reinterpret_cast<const T*>(m_data), std::size_t(m_numel)}; }
-    template <class T> std::span<T> mutableValues() { return {reinterpret_cast<T*>(mutableBytes()), std::size_t(m_numel)}; }
+    template <class T> std::span<const T> values() const
+    {
+        return {reinterpret_cast<const T*>(m_data), std::size_t(m_numel)};
+    }
+    template <class T> std::span<T> mutableValues()
+    {
+        return {reinterpret_cast<T*>(mutableBytes()), std::size_t(m_numel)};
+    }
 
     // Element k (flat, C order) as a double; fp16 and bf16 are decoded exactly.
     double at(std::int64_t k) const;

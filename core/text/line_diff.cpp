@@ -1,8 +1,7 @@
 #include "text/line_diff.h"
 
-#include <dtl/dtl.hpp>
-
 #include <algorithm>
+#include <dtl/dtl.hpp>
 
 namespace ptowb {
 
@@ -51,13 +50,16 @@ LineDiff diffLines(const std::string& before, const std::string& after, int cont
     const int n = int(script.size());
     int k = 0;
     while (k < n) {
-        while (k < n && script[std::size_t(k)].kind == DiffLine::Kind::Context) ++k;
+        while (k < n && script[std::size_t(k)].kind == DiffLine::Kind::Context)
+            ++k;
         if (k == n) break;
         const int first = std::max(0, k - context);
         int last = k; // last changed line of the hunk
         for (int j = k; j < n; ++j) {
-            if (script[std::size_t(j)].kind != DiffLine::Kind::Context) last = j;
-            else if (j - last > 2 * context) break;
+            if (script[std::size_t(j)].kind != DiffLine::Kind::Context)
+                last = j;
+            else if (j - last > 2 * context)
+                break;
         }
         const int end = std::min(n, last + context + 1);
         DiffHunk hunk;
@@ -93,11 +95,17 @@ std::string LineDiff::unified(const std::string& label) const
 {
     if (identical()) return {};
     std::string out = "--- a/" + label + "\n+++ b/" + label + "\n";
-    auto range = [](int start, int count) { return count == 1 ? std::to_string(start) : std::to_string(start) + "," + std::to_string(count); };
+    auto range = [](int start, int count) {
+        return count == 1 ? std::to_string(start)
+                          : std::to_string(start) + "," + std::to_string(count);
+    };
     for (const DiffHunk& hunk : hunks) {
-        out += "@@ -" + range(hunk.oldStart, hunk.oldCount) + " +" + range(hunk.newStart, hunk.newCount) + " @@\n";
+        out += "@@ -" + range(hunk.oldStart, hunk.oldCount) + " +" +
+               range(hunk.newStart, hunk.newCount) + " @@\n";
         for (const DiffLine& line : hunk.lines) {
-            out += line.kind == DiffLine::Kind::Added ? '+' : line.kind == DiffLine::Kind::Removed ? '-' : ' ';
+            out += line.kind == DiffLine::Kind::Added     ? '+'
+                   : line.kind == DiffLine::Kind::Removed ? '-'
+                                                          : ' ';
             out += line.text;
             out += '\n';
         }

@@ -9,7 +9,12 @@ namespace ptowb {
 // generation of the glue changed.
 struct DiffLine
 {
-    enum class Kind { Context, Added, Removed };
+    enum class Kind
+    {
+        Context,
+        Added,
+        Removed
+    };
     Kind kind = Kind::Context;
     int oldLine = 0; // 1-based; 0 for an added line
     int newLine = 0; // 1-based; 0 for a removed line

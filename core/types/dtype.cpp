@@ -24,44 +24,64 @@ constexpr std::array kDTypes{
               "DT_BF16", "bfloat16", "<u2", 2, DTypeKind::Floating, "BFloat16"},
     DTypeInfo{DType::Float32, "float32", "float32", "Float", "DT_FP32", 1, "FLOAT", "DT_FLOAT",
               "float", "<f4", 4, DTypeKind::Floating, "Float32"},
-    DTypeInfo{DType::Float64, "float64", "float64", "Double", "DT_DOUBLE", 11, "DOUBLE", "DT_DOUBLE",
-              "double", "<f8", 8, DTypeKind::Floating, "Float64"},
+    DTypeInfo{DType::Float64, "float64", "float64", "Double", "DT_DOUBLE", 11, "DOUBLE",
+              "DT_DOUBLE", "double", "<f8", 8, DTypeKind::Floating, "Float64"},
 };
 
 constexpr std::array kParamTypes{
-    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool", "bool", "b", "i", "bool", "bool", "INT"},
-    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int", "int64_t", "i", "i", "std::int64_t", "int", "INT"},
-    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float", "double", "f", "f", "double", "float", "FLOAT"},
-    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String", "c10::string_view", "s", "s", "std::string", "str", "STRING"},
-    ParamTypeInfo{ParamType::IntList, "int[]", "int[]", "ints", "ListInt", "c10::IntArrayRef", "is", "i",
-                  "std::vector<std::int64_t>", "listInt", "INTS"},
-    ParamTypeInfo{ParamType::FloatList, "float[]", "float[]", "floats", "ListFloat", "c10::ArrayRef<double>",
-                  "fs", "f", "std::vector<double>", "listFloat", "FLOATS"},
+    ParamTypeInfo{ParamType::Bool, "bool", "bool", "i", "Bool", "bool", "b", "i", "bool", "bool",
+                  "INT"},
+    ParamTypeInfo{ParamType::Int, "int", "int", "i", "Int", "int64_t", "i", "i", "std::int64_t",
+                  "int", "INT"},
+    ParamTypeInfo{ParamType::Float, "float", "float", "f", "Float", "double", "f", "f", "double",
+                  "float", "FLOAT"},
+    ParamTypeInfo{ParamType::Str, "str", "str", "s", "String", "c10::string_view", "s", "s",
+                  "std::string", "str", "STRING"},
+    ParamTypeInfo{ParamType::IntList, "int[]", "int[]", "ints", "ListInt", "c10::IntArrayRef", "is",
+                  "i", "std::vector<std::int64_t>", "listInt", "INTS"},
+    ParamTypeInfo{ParamType::FloatList, "float[]", "float[]", "floats", "ListFloat",
+                  "c10::ArrayRef<double>", "fs", "f", "std::vector<double>", "listFloat", "FLOATS"},
 };
 
 // Position in torch's promotion lattice: a higher rank wins within the same kind.
 int promotionRank(DType d)
 {
     switch (d) {
-    case DType::Bool: return 0;
-    case DType::UInt8: return 1;
-    case DType::Int8: return 1;
-    case DType::Int16: return 2;
-    case DType::Int32: return 3;
-    case DType::Int64: return 4;
-    case DType::Float16: return 5;
-    case DType::BFloat16: return 5;
-    case DType::Float32: return 6;
-    case DType::Float64: return 7;
+    case DType::Bool:
+        return 0;
+    case DType::UInt8:
+        return 1;
+    case DType::Int8:
+        return 1;
+    case DType::Int16:
+        return 2;
+    case DType::Int32:
+        return 3;
+    case DType::Int64:
+        return 4;
+    case DType::Float16:
+        return 5;
+    case DType::BFloat16:
+        return 5;
+    case DType::Float32:
+        return 6;
+    case DType::Float64:
+        return 7;
     }
     return 0;
 }
 
 } // namespace
 
-std::span<const DTypeInfo> allDTypes() { return kDTypes; }
+std::span<const DTypeInfo> allDTypes()
+{
+    return kDTypes;
+}
 
-const DTypeInfo& dtypeInfo(DType dtype) { return kDTypes[std::size_t(dtype)]; }
+const DTypeInfo& dtypeInfo(DType dtype)
+{
+    return kDTypes[std::size_t(dtype)];
+}
 
 std::optional<DType> dtypeFromName(std::string_view name)
 {
@@ -80,7 +100,8 @@ std::optional<DType> dtypeFromPypto(std::string_view pyptoName)
 std::string onnxTensorType(DType dtype)
 {
     std::string name(dtypeInfo(dtype).onnxName);
-    for (char& c : name) c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    for (char& c : name)
+        c = char(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return "tensor(" + name + ")";
 }
 
@@ -96,9 +117,15 @@ DType promoteTypes(DType a, DType b)
     return promotionRank(a) >= promotionRank(b) ? a : b;
 }
 
-std::span<const ParamTypeInfo> allParamTypes() { return kParamTypes; }
+std::span<const ParamTypeInfo> allParamTypes()
+{
+    return kParamTypes;
+}
 
-const ParamTypeInfo& paramTypeInfo(ParamType type) { return kParamTypes[std::size_t(type)]; }
+const ParamTypeInfo& paramTypeInfo(ParamType type)
+{
+    return kParamTypes[std::size_t(type)];
+}
 
 std::optional<ParamType> paramTypeFromName(std::string_view name)
 {

@@ -5,7 +5,6 @@
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
-
 #include <benchmark/benchmark.h>
 
 using namespace ptowb;
@@ -15,7 +14,8 @@ namespace {
 Project sample(const char* name)
 {
     QString error;
-    return *Project::open(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name), error);
+    return *Project::open(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name),
+                          error);
 }
 
 void generateAllGlue(benchmark::State& state, const char* name)
@@ -26,7 +26,8 @@ void generateAllGlue(benchmark::State& state, const char* name)
     for (auto _ : state) {
         const auto files = codegen::generateGlue(source);
         bytes = 0;
-        for (const auto& f : files) bytes += f.content.size();
+        for (const auto& f : files)
+            bytes += f.content.size();
         benchmark::DoNotOptimize(bytes);
     }
     state.counters["bytes"] = double(bytes);
@@ -36,7 +37,9 @@ void generateAllGlue(benchmark::State& state, const char* name)
 void readAndGenerate(benchmark::State& state, const char* name)
 {
     const Project project = sample(name);
-    for (auto _ : state) benchmark::DoNotOptimize(codegen::generateGlue(codegen::readProjectSources(project).glueSource()));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            codegen::generateGlue(codegen::readProjectSources(project).glueSource()));
 }
 
 void exportWithoutGoldens(benchmark::State& state, const char* name)

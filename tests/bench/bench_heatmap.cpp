@@ -1,13 +1,10 @@
 // Tensor diff heatmap speed (target: a 4096 x 4096 output rendered < 50 ms): the max-pooled
 // error map of the slice, then the image the widget paints.
+#include "tensor/error_map.h"
 #include "tensor_heatmap.h"
 
-#include "tensor/error_map.h"
-
 #include <QApplication>
-
 #include <benchmark/benchmark.h>
-
 #include <random>
 
 using namespace ptowb;
@@ -31,7 +28,8 @@ std::pair<Tensor, Tensor> tensors(std::int64_t n)
 void errorMap4096(benchmark::State& state)
 {
     const auto [a, e] = tensors(4096);
-    for (auto _ : state) benchmark::DoNotOptimize(computeErrorMap(a, e, SliceSpec{}, 512, 512));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(computeErrorMap(a, e, SliceSpec{}, 512, 512));
 }
 
 void renderHeatmap4096(benchmark::State& state)

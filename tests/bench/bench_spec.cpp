@@ -2,7 +2,6 @@
 #include "spec/op_spec_loader.h"
 
 #include <benchmark/benchmark.h>
-
 #include <fstream>
 #include <sstream>
 
@@ -10,7 +9,10 @@ using namespace ptowb;
 
 namespace {
 
-std::string sampleDir(const char* name) { return std::string(PTOWB_SOURCE_DIR "/projects/") + name; }
+std::string sampleDir(const char* name)
+{
+    return std::string(PTOWB_SOURCE_DIR "/projects/") + name;
+}
 
 std::string readFile(const std::string& path)
 {
@@ -38,7 +40,8 @@ void validateInMemory(benchmark::State& state)
     // The editor's path: text already in memory, files checked on disk.
     const std::string text = readFile(sampleDir("matmul_bias") + "/op.json");
     const std::string dir = sampleDir("matmul_bias");
-    for (auto _ : state) benchmark::DoNotOptimize(loadOpSpecText(text, "op.json", dir));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(loadOpSpecText(text, "op.json", dir));
 }
 BENCHMARK(validateInMemory)->Unit(benchmark::kMicrosecond);
 
@@ -48,10 +51,12 @@ void evaluateShapeRule(benchmark::State& state, const char* project)
     const OpSpec& spec = r.spec;
     const CaseSpec& c = spec.cases.front();
     std::vector<rules::TensorInfo> inputs;
-    for (const auto& in : c.inputs) inputs.push_back({in.shape, in.dtype});
+    for (const auto& in : c.inputs)
+        inputs.push_back({in.shape, in.dtype});
     const rules::RuleBindings bindings{inputs, c.params};
     const rules::Rule& rule = *spec.outputs.front().shape;
-    for (auto _ : state) benchmark::DoNotOptimize(rule.evaluate(bindings));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(rule.evaluate(bindings));
     state.SetLabel(rule.text());
 }
 BENCHMARK_CAPTURE(evaluateShapeRule, scale_gelu, "scale_gelu")->Unit(benchmark::kNanosecond);
@@ -62,7 +67,9 @@ void compileRule(benchmark::State& state)
     rules::RuleScope scope;
     scope.inputs = {"a", "b"};
     scope.params = {{"trans_b", rules::Type::Bool}};
-    for (auto _ : state) benchmark::DoNotOptimize(rules::Rule::compile("matmul_shape(a.shape, b.shape, False, trans_b)", scope));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            rules::Rule::compile("matmul_shape(a.shape, b.shape, False, trans_b)", scope));
 }
 BENCHMARK(compileRule)->Unit(benchmark::kNanosecond);
 

@@ -4,7 +4,6 @@
 #include "tensor/npy.h"
 
 #include <benchmark/benchmark.h>
-
 #include <cmath>
 #include <cstdio>
 #include <fcntl.h>
@@ -38,7 +37,8 @@ void compareFloat32(benchmark::State& state)
 {
     const auto& [a, e] = pair();
     CompareOptions options;
-    for (auto _ : state) benchmark::DoNotOptimize(compareTensors(a, e, options));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(compareTensors(a, e, options));
     state.SetBytesProcessed(state.iterations() * std::int64_t(a.byteSize() + e.byteSize()));
 }
 BENCHMARK(compareFloat32)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(3);
@@ -54,7 +54,8 @@ void loadNpy(benchmark::State& state)
         const Tensor& loaded = std::get<Tensor>(read);
         // Read every element, so the measurement includes the data and not just the mapping.
         double sum = 0;
-        for (float v : loaded.values<float>()) sum += v;
+        for (float v : loaded.values<float>())
+            sum += v;
         checksum += sum;
     }
     benchmark::DoNotOptimize(checksum);

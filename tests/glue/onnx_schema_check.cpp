@@ -5,7 +5,6 @@
 #include "onnxmodel/onnx_model.h"
 
 #include <dlfcn.h>
-
 #include <iostream>
 
 int main(int argc, char** argv)
@@ -35,6 +34,7 @@ int main(int argc, char** argv)
         std::cerr << error << '\n';
         return 1;
     }
-    for (const auto& line : model.describeValues()) std::cout << line << '\n';
+    for (const auto& line : model.describeValues())
+        std::cout << line << '\n';
     return 0;
 }

@@ -7,15 +7,12 @@
 #include "torchscript/torchscript.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
-#include <torch/script.h>
-
-#include <nlohmann/json.hpp>
-
-#include <dlfcn.h>
-
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
+#include <torch/script.h>
 
 namespace {
 
@@ -37,14 +34,20 @@ at::Tensor loadTensor(const std::string& path)
 c10::IValue paramValue(const c10::Argument& arg, const nlohmann::json& value)
 {
     switch (arg.type()->kind()) {
-    case c10::TypeKind::BoolType: return value.get<bool>();
-    case c10::TypeKind::IntType: return value.get<std::int64_t>();
-    case c10::TypeKind::FloatType: return value.get<double>();
-    case c10::TypeKind::StringType: return value.get<std::string>();
+    case c10::TypeKind::BoolType:
+        return value.get<bool>();
+    case c10::TypeKind::IntType:
+        return value.get<std::int64_t>();
+    case c10::TypeKind::FloatType:
+        return value.get<double>();
+    case c10::TypeKind::StringType:
+        return value.get<std::string>();
     case c10::TypeKind::ListType:
-        if (arg.type()->containedType(0)->kind() == c10::TypeKind::IntType) return value.get<std::vector<std::int64_t>>();
+        if (arg.type()->containedType(0)->kind() == c10::TypeKind::IntType)
+            return value.get<std::vector<std::int64_t>>();
         return value.get<std::vector<double>>();
-    default: throw std::runtime_error("unexpected argument type " + arg.type()->str());
+    default:
+        throw std::runtime_error("unexpected argument type " + arg.type()->str());
     }
 }
 
@@ -52,9 +55,11 @@ std::vector<at::Tensor> tensorsOf(const std::vector<c10::IValue>& values)
 {
     std::vector<at::Tensor> out;
     for (const auto& v : values) {
-        if (v.isTensor()) out.push_back(v.toTensor());
+        if (v.isTensor())
+            out.push_back(v.toTensor());
         else
-            for (const auto& e : v.toTupleRef().elements()) out.push_back(e.toTensor());
+            for (const auto& e : v.toTupleRef().elements())
+                out.push_back(e.toTensor());
     }
     return out;
 }
@@ -67,7 +72,8 @@ bool close(const at::Tensor& a, const at::Tensor& b)
     const bool sim = backend && std::string(backend) == "sim";
     const bool low = a.scalar_type() == at::kHalf || a.scalar_type() == at::kBFloat16;
     const double tol = !sim ? 1e-5 : low ? 1e-2 : 1e-4;
-    return a.sizes() == b.sizes() && a.scalar_type() == b.scalar_type() && at::allclose(a.to(at::kDouble), b.to(at::kDouble), tol, tol, true);
+    return a.sizes() == b.sizes() && a.scalar_type() == b.scalar_type() &&
+           at::allclose(a.to(at::kDouble), b.to(at::kDouble), tol, tol, true);
 }
 
 } // namespace
@@ -87,31 +93,41 @@ int main(int argc, char** argv)
         const auto op = c10::Dispatcher::singleton().findSchemaOrThrow(argv[3], "");
         const auto& arguments = op.schema().arguments();
         std::ifstream casesFile(package + "/tests/cases.json");
-        const auto cases = nlohmann::ordered_json::parse(casesFile)["cases"]; // inputs in the op's order
+        const auto cases =
+            nlohmann::ordered_json::parse(casesFile)["cases"]; // inputs in the op's order
         std::vector<at::Tensor> firstInputs, firstGoldens;
         for (const auto& c : cases) {
             std::vector<at::Tensor> inputs, goldens;
-            for (const auto& [name, entry] : c["inputs"].items()) inputs.push_back(loadTensor(package + "/" + entry["file"].get<std::string>()));
-            for (const auto& [name, entry] : c["outputs"].items()) goldens.push_back(loadTensor(package + "/" + entry["file"].get<std::string>()));
+            for (const auto& [name, entry] : c["inputs"].items())
+                inputs.push_back(loadTensor(package + "/" + entry["file"].get<std::string>()));
+            for (const auto& [name, entry] : c["outputs"].items())
+                goldens.push_back(loadTensor(package + "/" + entry["file"].get<std::string>()));
             std::ifstream paramsFile(package + "/" + c["parameters"].get<std::string>());
             const auto params = nlohmann::json::parse(paramsFile);
             auto call = [&](const std::vector<at::Tensor>& tensors) {
                 std::vector<c10::IValue> stack;
                 for (std::size_t k = 0; k < arguments.size(); ++k)
-                    stack.push_back(k < tensors.size() ? c10::IValue(tensors[k]) : paramValue(arguments[k], params.at(arguments[k].name())));
+                    stack.push_back(k < tensors.size()
+                                        ? c10::IValue(tensors[k])
+                                        : paramValue(arguments[k], params.at(arguments[k].name())));
                 op.callBoxed(stack);
                 return tensorsOf(stack);
             };
             const auto outputs = call(inputs);
             bool same = outputs.size() == goldens.size();
-            for (std::size_t k = 0; same && k < outputs.size(); ++k) same = close(outputs[k], goldens[k]);
-            check(std::string(std::getenv("PTOWB_BACKEND") ? std::getenv("PTOWB_BACKEND") : "ref") + " cpu kernel matches the reference golden: " + c["name"].get<std::string>(), same);
+            for (std::size_t k = 0; same && k < outputs.size(); ++k)
+                same = close(outputs[k], goldens[k]);
+            check(std::string(std::getenv("PTOWB_BACKEND") ? std::getenv("PTOWB_BACKEND") : "ref") +
+                      " cpu kernel matches the reference golden: " + c["name"].get<std::string>(),
+                  same);
             std::vector<at::Tensor> metaInputs;
-            for (const auto& t : inputs) metaInputs.push_back(t.to(at::kMeta));
+            for (const auto& t : inputs)
+                metaInputs.push_back(t.to(at::kMeta));
             const auto metas = call(metaInputs);
             bool shapes = metas.size() == goldens.size();
             for (std::size_t k = 0; shapes && k < metas.size(); ++k)
-                shapes = metas[k].is_meta() && metas[k].sizes() == goldens[k].sizes() && metas[k].scalar_type() == goldens[k].scalar_type();
+                shapes = metas[k].is_meta() && metas[k].sizes() == goldens[k].sizes() &&
+                         metas[k].scalar_type() == goldens[k].scalar_type();
             check("meta kernel gives the rule shapes: " + c["name"].get<std::string>(), shapes);
             if (firstInputs.empty()) {
                 firstInputs = inputs;
@@ -123,7 +139,8 @@ int main(int argc, char** argv)
             std::vector<c10::IValue> inputs(firstInputs.begin(), firstInputs.end());
             const auto outputs = tensorsOf({model.forward(inputs)});
             bool same = outputs.size() == firstGoldens.size();
-            for (std::size_t k = 0; same && k < outputs.size(); ++k) same = close(outputs[k], firstGoldens[k]);
+            for (std::size_t k = 0; same && k < outputs.size(); ++k)
+                same = close(outputs[k], firstGoldens[k]);
             check("TorchScript model saved by Python runs in C++", same);
         }
     } catch (const std::exception& e) {

@@ -10,8 +10,6 @@
 // exit3        prints a message to stderr and exits with status 3
 #include "tensor/npy.h"
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -19,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <unistd.h>
 
@@ -39,13 +38,17 @@ Tensor scaleGelu(const Tensor& x, double scale, std::int64_t channels, double fa
     for (std::int64_t i = 0; i < rows; ++i)
         for (std::int64_t j = 0; j < channels; ++j) {
             const double v = x.at(i * cols + j);
-            const double g = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+            const double g =
+                0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
             y.set(i * channels + j, g * scale * factor);
         }
     return y;
 }
 
-void sleepForever() { std::this_thread::sleep_for(std::chrono::hours(1)); }
+void sleepForever()
+{
+    std::this_thread::sleep_for(std::chrono::hours(1));
+}
 
 } // namespace
 
@@ -91,7 +94,8 @@ int main(int argc, char** argv)
         std::cerr << "run.json and params.json disagree\n";
         return 1;
     }
-    const Tensor y = scaleGelu(x, params["scale"].get<double>(), channels, mode == "scale2" ? 2.0 : 1.0);
+    const Tensor y =
+        scaleGelu(x, params["scale"].get<double>(), channels, mode == "scale2" ? 2.0 : 1.0);
     if (std::string e = writeNpy(out, y); !e.empty()) {
         std::cerr << e << '\n';
         return 1;
