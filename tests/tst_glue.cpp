@@ -309,6 +309,28 @@ private Q_SLOTS:
         QVERIFY2(!infer.text.contains(QLatin1Char('?')),
                  qPrintable(infer.text)); // every value after the op is known
         QVERIFY(QFileInfo(inferredModel).size() > 0);
+        // A package of another op than the model's node is an error, not unknown shapes.
+        {
+            QTemporaryDir other;
+            QFile source(package + QStringLiteral("/op.json"));
+            QVERIFY(source.open(QIODevice::ReadOnly));
+            QByteArray text = source.readAll();
+            const QByteArray opType = QByteArray::fromStdString("\"" + spec.opType + "\"");
+            QVERIFY(text.contains(opType));
+            text.replace(opType, "\"NoSuchOp\"");
+            QFile copy(other.filePath(QStringLiteral("op.json")));
+            QVERIFY(copy.open(QIODevice::WriteOnly));
+            copy.write(text);
+            copy.close();
+            const Output mismatched =
+                run(QStringLiteral(PTOWB_CLI), {QStringLiteral("onnx-infer"), model,
+                                                QStringLiteral("--package"), other.path()});
+            QVERIFY2(mismatched.exitCode == 1 &&
+                         mismatched.text.contains(QStringLiteral("the model has no node ") +
+                                                  QString::fromStdString(spec.ns) +
+                                                  QStringLiteral("::NoSuchOp")),
+                     qPrintable(mismatched.text));
+        }
         const auto cases = [&] {
             QFile f(package + QStringLiteral("/tests/cases.json"));
             f.open(QIODevice::ReadOnly);

@@ -7,6 +7,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
@@ -59,6 +60,13 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
                "FILE]\n";
         return kUsageError;
     }
+    auto loaded = loadModelArgument(cmd);
+    if (auto* error = std::get_if<std::string>(&loaded)) {
+        err << "ptowb-cli: " << *error << '\n';
+        return kUsageError;
+    }
+    auto& model = std::get<onnxtools::OnnxModel>(loaded);
+    const std::vector<onnxtools::CustomNode> nodes = model.customNodes();
     for (const std::string& package : packages) {
         auto spec = loadPackageOp(package, out, err);
         if (!spec) return kUsageError;
@@ -66,13 +74,22 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
             err << "ptowb-cli: " << error << '\n';
             return kUsageError;
         }
+        // A package whose op the model never calls infers nothing: say so rather than print
+        // unknown shapes as a result.
+        if (std::none_of(nodes.begin(), nodes.end(), [&](const onnxtools::CustomNode& n) {
+                return n.domain == spec->ns && n.opType == spec->opType;
+            })) {
+            std::string found;
+            for (const auto& n : nodes)
+                found += (found.empty() ? "" : ", ") + n.domain + "::" + n.opType;
+            err << "ptowb-cli: the model has no node " << spec->ns << "::" << spec->opType
+                << " for the package " << package << " ("
+                << (found.empty() ? std::string("it has no custom nodes")
+                                  : "its custom nodes: " + found)
+                << ")\n";
+            return kFailure;
+        }
     }
-    auto loaded = loadModelArgument(cmd);
-    if (auto* error = std::get_if<std::string>(&loaded)) {
-        err << "ptowb-cli: " << *error << '\n';
-        return kUsageError;
-    }
-    auto& model = std::get<onnxtools::OnnxModel>(loaded);
     if (const std::string error = model.inferShapes(); !error.empty()) {
         err << "ptowb-cli: " << error << '\n';
         return kFailure;
