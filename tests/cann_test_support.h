@@ -5,7 +5,7 @@
 // headers when CANN_INCLUDE_DIRS (a CMake cache variable or the environment; ';'- or
 // ':'-separated) names them.
 #include "codegen/glue.h"
-#include "codegen/project_glue.h"
+#include "project/project_sources.h"
 
 #include <QDir>
 #include <QFile>
@@ -32,15 +32,15 @@ inline QStringList opFolders()
     return out;
 }
 
-inline ptowb::codegen::ProjectSources sourcesOf(const QString& folder)
+inline ptowb::ProjectSources sourcesOf(const QString& folder)
 {
     QString error;
     auto project = ptowb::Project::open(folder, error);
     if (!project) qFatal("%s", qPrintable(error));
-    return ptowb::codegen::readProjectSources(*project);
+    return ptowb::readProjectSources(*project);
 }
 
-inline std::vector<GeneratedFile> cannFiles(const ptowb::codegen::ProjectSources& sources)
+inline std::vector<GeneratedFile> cannFiles(const ptowb::ProjectSources& sources)
 {
     std::vector<GeneratedFile> out;
     for (auto& f : ptowb::codegen::generateGlue(sources.glueSource()))

@@ -9,7 +9,7 @@
 #include "cann_test_support.h"
 #include "codegen/cpp_rule_emitter.h"
 #include "codegen/glue_facts.h"
-#include "codegen/template_text.h"
+#include "text/template_text.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -117,7 +117,7 @@ int main(int argc, char** argv)
 )CPP";
 
 // The op's plugin linked with the doubles and a driver that parses each file it is given.
-QString buildDriver(const codegen::ProjectSources& sources, const QTemporaryDir& dir,
+QString buildDriver(const ProjectSources& sources, const QTemporaryDir& dir,
                     const QStringList& extra = {})
 {
     const OpSpec& spec = sources.loaded.spec;
@@ -126,10 +126,10 @@ QString buildDriver(const codegen::ProjectSources& sources, const QTemporaryDir&
     if (!plugin ||
         !cann_test::writeText(dir.filePath(QStringLiteral("plugin.cc")), plugin->content))
         return {};
-    const std::string driver = codegen::fillTemplate(
-        kDriver, {{"ORIGIN", codegen::cppCharLiteral(spec.ns + "::1::" + spec.opType)},
-                  {"OP_TYPE", codegen::cppCharLiteral(spec.opType)},
-                  {"PRINT", printer(spec)}});
+    const std::string driver =
+        fillTemplate(kDriver, {{"ORIGIN", codegen::cppCharLiteral(spec.ns + "::1::" + spec.opType)},
+                               {"OP_TYPE", codegen::cppCharLiteral(spec.opType)},
+                               {"PRINT", printer(spec)}});
     if (!cann_test::writeText(dir.filePath(QStringLiteral("driver.cc")), driver)) return {};
     const QStringList args =
         extra + QStringList{QStringLiteral("-O0"),

@@ -2,10 +2,10 @@
 // golden files, and a structural check that every parameter and dtype reaches every
 // graph-compiler file.
 #include "codegen/glue.h"
-#include "codegen/glue_generation.h"
-#include "codegen/project_glue.h"
-#include "codegen/template_text.h"
+#include "project/glue_generation.h"
+#include "project/project_sources.h"
 #include "spec/dtype_combinations.h"
+#include "text/template_text.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,20 +19,17 @@ using codegen::GeneratedFile;
 
 namespace {
 
-codegen::ProjectSources sourcesOf(const QString& folder)
+ProjectSources sourcesOf(const QString& folder)
 {
     QString error;
     auto project = Project::open(folder, error);
     if (!project) qFatal("%s", qPrintable(error));
-    return codegen::readProjectSources(*project);
+    return readProjectSources(*project);
 }
 
-std::vector<GeneratedFile> glueOf(const codegen::ProjectSources& sources,
-                                  const std::string& cmakeDir = "/opt/ptowb/lib/cmake/ptowb")
+std::vector<GeneratedFile> glueOf(const ProjectSources& sources)
 {
-    codegen::GlueSource source = sources.glueSource();
-    source.ptowbCMakeDir = cmakeDir;
-    return codegen::generateGlue(source);
+    return codegen::generateGlue(sources.glueSource());
 }
 
 const GeneratedFile* find(const std::vector<GeneratedFile>& files, const std::string& suffix)
@@ -93,9 +90,9 @@ private Q_SLOTS:
 
     void templatesDoNotRescanValues()
     {
-        QCOMPARE(codegen::fillTemplate("a @X@ b @Y@ @Z c", {{"X", "@Y@"}, {"Y", "2"}}),
+        QCOMPARE(fillTemplate("a @X@ b @Y@ @Z c", {{"X", "@Y@"}, {"Y", "2"}}),
                  std::string("a @Y@ b 2 @Z c"));
-        QCOMPARE(codegen::fillTemplate("@@X@@", {{"X", "1"}}), std::string("@1@"));
+        QCOMPARE(fillTemplate("@@X@@", {{"X", "1"}}), std::string("@1@"));
     }
 
     void hostileTextStaysInsideLiterals()
@@ -303,9 +300,9 @@ private Q_SLOTS:
             {"a.py", "x = 1\n"}, {"gone.txt", "old\n"}, {"same.h", "int a;\n"}};
         const std::vector<GeneratedFile> second{
             {"a.py", "x = 2\n"}, {"new.json", "{}\n"}, {"same.h", "int a;\n"}};
-        const auto changes = codegen::compareGenerations(first, second);
+        const auto changes = compareGenerations(first, second);
         QCOMPARE(changes.size(), std::size_t(4));
-        using Status = codegen::GlueFileChange::Status;
+        using Status = GlueFileChange::Status;
         QCOMPARE(changes[0].path, std::string("a.py"));
         QCOMPARE(int(changes[0].status), int(Status::Changed));
         QCOMPARE(changes[0].diff.added, 1);
@@ -316,29 +313,28 @@ private Q_SLOTS:
         // Replacing the folder drops what the new generation no longer has.
         QTemporaryDir dir;
         const QString folder = dir.filePath(QStringLiteral("glue"));
-        QCOMPARE(codegen::replaceGeneratedFolder(first, folder), QString());
-        QCOMPARE(codegen::readGeneratedFolder(folder).size(), std::size_t(3));
-        QCOMPARE(codegen::replaceGeneratedFolder(second, folder), QString());
-        const auto read = codegen::readGeneratedFolder(folder);
+        QCOMPARE(replaceGeneratedFolder(first, folder), QString());
+        QCOMPARE(readGeneratedFolder(folder).size(), std::size_t(3));
+        QCOMPARE(replaceGeneratedFolder(second, folder), QString());
+        const auto read = readGeneratedFolder(folder);
         QCOMPARE(read.size(), std::size_t(3));
         QCOMPARE(read[0].path, std::string("a.py"));
         QCOMPARE(read[0].content, std::string("x = 2\n"));
         QCOMPARE(read[1].path, std::string("new.json"));
         // The replaced generation is kept beside it, for the diff against it.
-        const auto previous =
-            codegen::readGeneratedFolder(codegen::previousGenerationFolder(folder));
+        const auto previous = readGeneratedFolder(previousGenerationFolder(folder));
         QCOMPARE(previous.size(), std::size_t(3));
         QCOMPARE(previous[1].path, std::string("gone.txt"));
         QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) &&
                 !QFileInfo::exists(folder + QStringLiteral(".old")));
         // A file that cannot be written keeps the previous generation whole.
-        QCOMPARE(codegen::replaceGeneratedFolder(
-                     {{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder)
-                     .isEmpty(),
-                 false);
-        QCOMPARE(codegen::readGeneratedFolder(folder).size(), std::size_t(3));
-        QCOMPARE(codegen::readGeneratedFolder(folder)[0].content, std::string("x = 2\n"));
-        QVERIFY(codegen::readGeneratedFolder(dir.filePath(QStringLiteral("missing"))).empty());
+        QCOMPARE(
+            replaceGeneratedFolder({{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder)
+                .isEmpty(),
+            false);
+        QCOMPARE(readGeneratedFolder(folder).size(), std::size_t(3));
+        QCOMPARE(readGeneratedFolder(folder)[0].content, std::string("x = 2\n"));
+        QVERIFY(readGeneratedFolder(dir.filePath(QStringLiteral("missing"))).empty());
     }
 };
 

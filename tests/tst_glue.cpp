@@ -250,6 +250,21 @@ private Q_SLOTS:
         QVERIFY2(torchCheck.exitCode == 0 && torchCheck.text.contains(QStringLiteral(
                                                  "TorchScript model saved by Python runs in C++")),
                  qPrintable(torchCheck.text));
+        // The package alone (no ptowb) against Debian's libtorch, once: the hostile op, whose
+        // names and texts stress the sources most.
+        if (QString::fromLatin1(QTest::currentDataTag()) == QLatin1String("hostile")) {
+            const QString plainBuild = cache + QStringLiteral("/torch-build-plain");
+            failure = buildPackageProject(package + QStringLiteral("/torch"), plainBuild);
+            QVERIFY2(failure.isEmpty(), qPrintable(failure));
+            const Output plainCheck =
+                run(QStringLiteral(PTOWB_TORCH_OP_CHECK),
+                    {plainBuild + QStringLiteral("/lib") + library + QStringLiteral(".so"), package,
+                     qualified, work.filePath(QStringLiteral("model.pt"))});
+            QVERIFY2(plainCheck.exitCode == 0 &&
+                         plainCheck.text.contains(
+                             QStringLiteral("TorchScript model saved by Python runs in C++")),
+                     qPrintable(plainCheck.text));
+        }
         // The same sources from the package alone against the newest torch's own libtorch.
         const Output prefix =
             run(QStringLiteral(PTOWB_NEWEST_TORCH_PYTHON),
@@ -346,7 +361,8 @@ private Q_SLOTS:
         }
 
         const QString onnxBuild = cache + QStringLiteral("/onnx-build");
-        failure = buildPackageProject(package + QStringLiteral("/onnx"), onnxBuild);
+        failure = buildPackageProject(package + QStringLiteral("/onnx"), onnxBuild,
+                                      {QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)});
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
         const Output generated =
             run(QStringLiteral(PTOWB_ONNX_SCHEMA_CHECK),

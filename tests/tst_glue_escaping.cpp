@@ -110,7 +110,7 @@ std::string pythonModule(const QString& dir, const std::string& json, const std:
         if (d.isError()) qWarning("%s", formatDiagnostic(d).c_str());
     if (!loaded.usable()) return {};
     const codegen::GlueSource source{loaded.spec, json, "def " + name + "_kernel():\n    pass\n",
-                                     reference, "/nonexistent"};
+                                     reference};
     for (const auto& f : codegen::generatePythonGlue(source))
         if (f.path.size() > 11 && f.path.compare(f.path.size() - 11, 11, "__init__.py") == 0)
             return f.content;

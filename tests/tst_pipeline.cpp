@@ -4,7 +4,9 @@
 #include "package/package_check.h"
 #include "pipeline/deploy_target.h"
 #include "pipeline/pipeline.h"
+#include "run/placeholders.h"
 #include "run/run_folder.h"
+#include "run/runner_config.h"
 #include "run/tolerance_defaults.h"
 
 #include <QDirIterator>
@@ -190,6 +192,31 @@ private Q_SLOTS:
         r = runPipeline(project(), options);
         QVERIFY(r.ok());
         QCOMPARE(r.steps.back().status, Status::NotRun);
+    }
+
+    // Runners and deploy targets read their placeholders the same way, and expand them once: a
+    // value holding "{op}" (a folder named so) stays as it is.
+    void placeholdersExpandOnce()
+    {
+        QCOMPARE(placeholderNames("{run_dir}/x-{case}{case}"),
+                 (std::vector<std::string>{"run_dir", "case", "case"}));
+        QVERIFY(placeholderNames("{} {1x} {a-b} plain").empty());
+        QCOMPARE(
+            expandPlaceholders("{package}/{op}:{other}", {{"package", "/p/{op}"}, {"op", "x"}}),
+            std::string("/p/{op}/x:{other}"));
+        QCOMPARE(expandPlaceholders("", {{"op", "x"}}), std::string());
+        const RunnerConfigs runners = loadRunnerConfigs(std::vector<ConfigText>{
+            {"runners.json", R"({"name": "phone", "serial": "S{case}", "command":
+                 ["run", "{run_dir}", "--serial", "{serial}", "{case}"]})"}});
+        QVERIFY(runners.diagnostics.empty());
+        QCOMPARE(
+            expandCommand(runners.runners.front(), {{"run_dir", "/r/{serial}"}, {"case", "c"}}),
+            (std::vector<std::string>{"run", "/r/{serial}", "--serial", "S{case}", "c"}));
+        const RunnerConfigs unknown = loadRunnerConfigs(
+            std::vector<ConfigText>{{"runners.json", R"({"name": "p", "command": ["{nope}"]})"}});
+        QVERIFY(!unknown.diagnostics.empty() &&
+                unknown.diagnostics.front().message.find("{run_dir} {case} {project}") !=
+                    std::string::npos);
     }
 
     void brokenDeployConfig()

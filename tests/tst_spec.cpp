@@ -1,15 +1,18 @@
 // The op description: loading the sample projects, broken fixtures with exact positions,
 // inference, parameters, fills and identifiers.
+#include "rules/rule_builtins.h"
 #include "spec/command_line_values.h"
 #include "spec/fill_spec.h"
 #include "spec/identifiers.h"
 #include "spec/inference.h"
-#include "spec/op_json_help.h"
+#include "spec/op_json_vocabulary.h"
 #include "spec/op_spec_loader.h"
+#include "tensor/compare.h"
 
 #include <QDir>
 #include <QFile>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 using namespace ptowb;
 
@@ -382,6 +385,67 @@ private slots:
         QVERIFY(opJsonHelp("matmul_shape").find("matmul") != std::string::npos);
         QVERIFY(opJsonHelp("frobnicate").empty());
         QVERIFY(opJsonHelp("").empty());
+        // Every rule function and fill has help and a completion with its arguments.
+        const std::vector<std::string> completions = opJsonCompletions();
+        auto completes = [&](const std::string& word) {
+            return std::find(completions.begin(), completions.end(), word) != completions.end();
+        };
+        for (const std::string& name : rules::builtinNames()) {
+            QVERIFY2(opJsonHelp(name).find("Rule function " + name + "(") == 0, name.c_str());
+            QVERIFY2(completes(rules::builtinSignature(*rules::builtinFromName(name))),
+                     name.c_str());
+        }
+        for (const FillForm& form : fillForms()) {
+            QVERIFY2(!opJsonHelp(form.name).empty() && completes(form.written), form.name);
+            // Each form reads back as itself.
+            const auto parsed =
+                parseFillSpec(form.takesArgs ? std::string(form.name) + "(0, 1)" : form.name);
+            QVERIFY(std::holds_alternative<FillSpec>(parsed));
+            QCOMPARE(int(std::get<FillSpec>(parsed).kind), int(form.kind));
+        }
+        for (const char* word : {"ptowb-op/1", "allclose", "float16", "mutated"})
+            QVERIFY2(completes(word), word);
+    }
+
+    // The loader takes exactly the vocabulary's top-level keys and criteria: an unknown one is a
+    // diagnostic with a suggestion from the same table.
+    void loaderFollowsTheVocabulary()
+    {
+        const std::string base = readAll(samplesDir() + QStringLiteral("/softmax/op.json"));
+        // ... and the comparison judges by each of them (a doubled output fails every one).
+        Tensor expected(DType::Float32, {64}), doubled(DType::Float32, {64});
+        for (int k = 0; k < 64; ++k) {
+            expected.set(k, 1.0 + k);
+            doubled.set(k, 2.0 * (1.0 + k) * (k % 2 ? 1 : -1));
+        }
+        const Comparison comparison = compareTensors(doubled, expected, {});
+        for (const std::string& criterion : opJsonWords(OpJsonWordKind::Criterion)) {
+            Criteria only;
+            only.names = {criterion};
+            const Verdict verdict = judge(comparison, only);
+            QVERIFY2(!verdict.pass && verdict.rule != criterion, criterion.c_str());
+        }
+        for (const std::string& criterion : opJsonWords(OpJsonWordKind::Criterion)) {
+            nlohmann::json j = nlohmann::json::parse(base);
+            j["tolerance"]["criteria"] = {criterion};
+            const SpecLoadResult r =
+                loadOpSpecText(j.dump(), "op.json", PTOWB_SOURCE_DIR "/projects/softmax");
+            QVERIFY2(!hasErrors(r.diagnostics), criterion.c_str());
+        }
+        nlohmann::json j = nlohmann::json::parse(base);
+        j["tolerance"]["criteria"] = {"cosin"};
+        j["seeds"] = 1;
+        const SpecLoadResult r =
+            loadOpSpecText(j.dump(), "op.json", PTOWB_SOURCE_DIR "/projects/softmax");
+        std::string all;
+        for (const Diagnostic& d : r.diagnostics)
+            all += d.message + "\n";
+        QVERIFY2(all.find("'cosine'") != std::string::npos &&
+                     all.find("'seed'") != std::string::npos,
+                 all.c_str());
+        const std::vector<std::string> top = opJsonWords(OpJsonWordKind::TopKey);
+        for (const auto& [key, value] : nlohmann::json::parse(base).items())
+            QVERIFY2(std::find(top.begin(), top.end(), key) != top.end(), key.c_str());
     }
 };
 

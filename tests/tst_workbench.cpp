@@ -12,7 +12,9 @@
 #include "package/package_check.h"
 #include "problems_model.h"
 #include "project/project.h"
-#include "run_panel.h"
+#include "run_compare_panel.h"
+#include "run_controller.h"
+#include "run_stamp_label.h"
 #include "settings_dialog.h"
 #include "slice_values_model.h"
 #include "tensor_diff_panel.h"
@@ -59,14 +61,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         MainWindow w;
-        RunPanel& panel = w.runPanel();
+        RunController& panel = w.runs();
         QVERIFY(w.openProject(copySample(dir, "softmax")));
         m_trustAsks = 0;
         m_trustAnswer = false;
         panel.verifyAction()->trigger();
         QCOMPARE(m_trustAsks, 1);
         QVERIFY(!panel.runner().isRunning());
-        QVERIFY(panel.log().toPlainText().contains(QStringLiteral("not a trusted folder")));
+        QVERIFY(w.log().toPlainText().contains(QStringLiteral("not a trusted folder")));
         QVERIFY(!QDir(dir.path() + QStringLiteral("/.ptowb/runs")).exists());
         m_trustAnswer = true;
         QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
@@ -85,8 +87,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         MainWindow w;
-        RunPanel& panel = w.runPanel();
-        QAbstractItemModelTester tester(&panel.verification(),
+        RunController& panel = w.runs();
+        QAbstractItemModelTester tester(&w.comparePanel().model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         w.show();
         QSignalSpy validated(&w.session(), &EditorSession::validated);
@@ -103,8 +105,8 @@ private Q_SLOTS:
         gaps.stop();
         qInfo("longest GUI event-loop gap during Verify: %lld ms", gaps.longestMs());
         QVERIFY(panel.runner().lastResult().ok());
-        QCOMPARE(panel.verification().rowCount(), 2);
-        QCOMPARE(panel.verification().failures(), 0);
+        QCOMPARE(w.comparePanel().model().rowCount(), 2);
+        QCOMPARE(w.comparePanel().model().failures(), 0);
 
         // The simulator's estimate per kernel line, in the editor's margin.
         CodeEditor* kernel = w.session().editor(Document::Kernel);
@@ -169,7 +171,7 @@ private Q_SLOTS:
         GeneratedGluePanel& glue = w.gluePanel();
         QVERIFY(glue.changes().size() >= 10);
         for (const auto& change : glue.changes())
-            QCOMPARE(int(change.status), int(codegen::GlueFileChange::Status::Unchanged));
+            QCOMPARE(int(change.status), int(GlueFileChange::Status::Unchanged));
         QVERIFY(glue.showFile(QStringLiteral("python/pto_scale_gelu/__init__.py")));
         QCOMPARE(glue.fileView().language(), CodeEditor::Language::Python);
         QVERIFY(glue.fileView().isReadOnly());
@@ -177,19 +179,21 @@ private Q_SLOTS:
         const QString good = kernel->text();
         kernel->setText(
             QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
-        QVERIFY(costs.summaryText().contains(QStringLiteral("kernel edited since")));
+        QVERIFY(costs.stamp().isStale()); // the lines may have moved
+        QVERIFY(w.comparePanel().stamp().isStale());
         panel.verifyAction()->trigger(); // saves first
         QVERIFY(finished.wait(60000));
         QVERIFY(!panel.runner().lastResult().ok());
-        QCOMPARE(panel.verification().failures(), 2);
-        QTRY_VERIFY(!costs.summaryText().contains(
-            QStringLiteral("kernel edited since"))); // a new run, once read
+        QCOMPARE(w.comparePanel().model().failures(), 2);
+        QTRY_VERIFY(!costs.stamp().isStale()); // a new run, once read
+        QVERIFY(!w.comparePanel().stamp().isStale());
         QVERIFY(readFile(dir.filePath(QStringLiteral("kernel.py"))).contains("g * scale * 2.0"));
-        const QModelIndex verdict = panel.verification().index(0, VerificationModel::VerdictColumn);
+        const QModelIndex verdict =
+            w.comparePanel().model().index(0, VerificationModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QStringLiteral("FAIL"));
-        QVERIFY(panel.log().toPlainText().contains(QStringLiteral("verify: FAILED")));
+        QVERIFY(w.log().toPlainText().contains(QStringLiteral("verify: FAILED")));
         // The first failure opens in the Tensor diff dock: error everywhere the kernel doubled.
-        TensorDiffPanel& diff = panel.tensorDiff();
+        TensorDiffPanel& diff = w.diffPanel();
         QTRY_VERIFY(diff.heatmap().map().maxError > 0.1); // the outputs are read off the GUI thread
         QVERIFY(diff.heatmap().map().error.empty());
         QCOMPARE(diff.heatmap().map().rows, 4);
@@ -222,7 +226,7 @@ private Q_SLOTS:
         // The new kernel's hash is in the glue: the changed files and their diff.
         int changed = 0;
         for (const auto& change : glue.changes())
-            changed += change.status == codegen::GlueFileChange::Status::Changed;
+            changed += change.status == GlueFileChange::Status::Changed;
         QVERIFY(changed >= 1);
         // The previous generation is on disk: a dock opened later shows the same changes.
         GeneratedGluePanel later;
@@ -234,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(glue.diffView().isVisibleTo(&glue));
         QVERIFY(!glue.fileList().currentItem()->text(1).isEmpty());
         for (const auto& change : glue.changes())
-            if (change.status == codegen::GlueFileChange::Status::Changed) {
+            if (change.status == GlueFileChange::Status::Changed) {
                 QVERIFY(glue.showFile(QString::fromStdString(change.path)));
                 QVERIFY(glue.diffView().text().startsWith(QStringLiteral("--- a/")));
                 QVERIFY(glue.diffView().text().contains(QStringLiteral("\n+")) &&
@@ -245,8 +249,8 @@ private Q_SLOTS:
         kernel->setText(good);
         panel.redeployAction()->trigger();
         QVERIFY(finished.wait(60000));
-        QVERIFY2(panel.runner().lastResult().ok(), qPrintable(panel.log().toPlainText()));
-        QCOMPARE(panel.verification().failures(), 0);
+        QVERIFY2(panel.runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
+        QCOMPARE(w.comparePanel().model().failures(), 0);
         const QString package = dir.filePath(QStringLiteral("packages/scale_gelu-1.0.0"));
         QVERIFY(checkPackage(package).ok());
         const QByteArray manifest = readFile(package + QStringLiteral("/manifest.json"));
@@ -285,12 +289,12 @@ private Q_SLOTS:
         CodeEditor* kernel = w.session().editor(Document::Kernel);
         kernel->setText(
             kernel->text().replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
-        RunPanel& panel = w.runPanel();
+        RunController& panel = w.runs();
         QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
         EventLoopGapMeter gaps;
         gaps.start();
         panel.verifyAction()->trigger();
-        QSignalSpy diffShown(&panel.tensorDiff(), &TensorDiffPanel::outputShown);
+        QSignalSpy diffShown(&w.diffPanel(), &TensorDiffPanel::outputShown);
         QSignalSpy costsShown(&w.costPanel(), &CostTracePanel::runShown);
         QVERIFY(finished.wait(120000));
         QVERIFY(diffShown.count() > 0 ||
@@ -300,10 +304,9 @@ private Q_SLOTS:
         gaps.stop();
         qInfo("large case: verify and diff took %lld ms; longest GUI event-loop gap %lld ms",
               gaps.elapsedMs(), gaps.longestMs());
-        QCOMPARE(panel.verification().failures(), 1);
-        QCOMPARE(panel.tensorDiff().heatmap().map().rows, 2048);
-        QVERIFY(panel.tensorDiff().heatmap().map().cellRows ==
-                4); // 2048 rows pooled into 512 cells
+        QCOMPARE(w.comparePanel().model().failures(), 1);
+        QCOMPARE(w.diffPanel().heatmap().map().rows, 2048);
+        QVERIFY(w.diffPanel().heatmap().map().cellRows == 4); // 2048 rows pooled into 512 cells
         QVERIFY2(gaps.longestMs() < 1000,
                  "the window froze"); // the target, 100 ms, is measured and reported above
     }
@@ -335,13 +338,12 @@ private Q_SLOTS:
         QVERIFY(w.openProject(wizard.folder()));
         QVERIFY(validated.wait(5000));
         QCOMPARE(w.problems().rowCount(), 0);
-        QSignalSpy finished(&w.runPanel().runner(), &PipelineRunner::finished);
-        w.runPanel().verifyAction()->trigger();
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().verifyAction()->trigger();
         QVERIFY(finished.wait(60000));
-        QVERIFY2(w.runPanel().runner().lastResult().ok(),
-                 qPrintable(w.runPanel().log().toPlainText()));
-        QCOMPARE(w.runPanel().verification().failures(), 0);
-        QCOMPARE(w.runPanel().verification().rowCount(), 2);
+        QVERIFY2(w.runs().runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
+        QCOMPARE(w.comparePanel().model().failures(), 0);
+        QCOMPARE(w.comparePanel().model().rowCount(), 2);
     }
 
     // Settings: a runners.json with errors is not saved and its text stays; a valid one and the
@@ -394,15 +396,15 @@ private Q_SLOTS:
         QTemporaryDir dir;
         MainWindow w;
         QVERIFY(w.openProject(copySample(dir, "softmax")));
-        QSignalSpy finished(&w.runPanel().runner(), &PipelineRunner::finished);
-        w.runPanel().verifyAction()->trigger();
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().verifyAction()->trigger();
         QVERIFY(finished.wait(60000));
-        const VerificationReport& report = w.runPanel().verification().report();
+        const VerificationReport& report = w.comparePanel().model().report();
         bool tightRule = false;
         for (const auto& c : report.cases)
             for (const auto& o : c.outputs)
                 tightRule = tightRule || o.verdict.rule.find("cosine >= 1") != std::string::npos;
-        QVERIFY2(tightRule, qPrintable(w.runPanel().log().toPlainText()));
+        QVERIFY2(tightRule, qPrintable(w.log().toPlainText()));
         QFile::remove(userConfigFile(QStringLiteral("runners.json")));
         QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
     }

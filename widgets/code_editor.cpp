@@ -1,7 +1,7 @@
 #include "code_editor.h"
 
 #include "kernel/pypto_api.h"
-#include "spec/op_json_help.h"
+#include "spec/op_json_vocabulary.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -13,16 +13,6 @@
 #include <Qsci/qscilexerjson.h>
 #include <Qsci/qscilexerpython.h>
 #include <Qsci/qscistyle.h>
-
-// Resources in a static library must be registered explicitly, and outside any namespace.
-static void registerWidgetResources()
-{
-    static const bool registered = [] {
-        Q_INIT_RESOURCE(ptowb);
-        return true;
-    }();
-    Q_UNUSED(registered);
-}
 
 namespace ptowb {
 namespace {
@@ -38,7 +28,6 @@ const QColor kWarningColor(0xe0, 0x8a, 0x00);
 CodeEditor::CodeEditor(Language language, QWidget* parent)
     : QsciScintilla(parent), m_language(language)
 {
-    registerWidgetResources();
     configureCommon();
     configureDiagnosticStyles();
 }
@@ -86,14 +75,12 @@ void CodeEditor::configureCommon()
         setLexer(lexer);
     }
 
-    // pypto completions come from the API table; op.json keys ship as a resource.
+    // Completions come from the tables: the pypto API's, and op.json's vocabulary.
     if (m_language == Language::Python || m_language == Language::Json) {
         m_apis = new QsciAPIs(lexer);
-        if (m_language == Language::Python)
-            for (const std::string& entry : kernel::completionEntries())
-                m_apis->add(QString::fromStdString(entry));
-        else
-            m_apis->load(QStringLiteral(":/completion/opjson.api"));
+        for (const std::string& entry :
+             m_language == Language::Python ? kernel::completionEntries() : opJsonCompletions())
+            m_apis->add(QString::fromStdString(entry));
         m_apis->prepare();
         setAutoCompletionSource(QsciScintilla::AcsAll);
         setAutoCompletionThreshold(2);
@@ -285,6 +272,22 @@ void CodeEditor::setDocumentText(const QString& text)
 {
     setText(text);
     setModified(false);
+}
+
+void CodeEditor::reloadText(const QString& text)
+{
+    int line = 0, index = 0;
+    getCursorPosition(&line, &index);
+    const int top = firstVisibleLine();
+    setDocumentText(text);
+    setCursorPosition(std::min(line, std::max(0, lines() - 1)), index);
+    setFirstVisibleLine(top);
+}
+
+void CodeEditor::closePopups()
+{
+    cancelList();
+    SendScintilla(SCI_CALLTIPCANCEL);
 }
 
 } // namespace ptowb

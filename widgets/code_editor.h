@@ -53,6 +53,10 @@ public:
 
     // Loads text without marking the document modified.
     void setDocumentText(const QString& text);
+    // The file changed on disk: its new text, keeping the cursor and the scroll position.
+    void reloadText(const QString& text);
+    // Closes an open completion list or call tip.
+    void closePopups();
 
 private:
     void configureCommon();

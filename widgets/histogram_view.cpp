@@ -12,7 +12,7 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    setFixedHeight(64);
+    setFixedHeight(72);
     hide(); // until there is a histogram to show
 }
 
@@ -25,7 +25,33 @@ void HistogramView::setHistogram(const ErrorHistogram& histogram)
 
 QRect HistogramView::barArea() const
 {
-    return rect().adjusted(2, 2, -2, -fontMetrics().height() - 2);
+    return rect().adjusted(2, 2, -2, -fontMetrics().height() - 6);
+}
+
+std::vector<std::pair<int, QString>> HistogramView::ticks() const
+{
+    std::vector<std::pair<int, QString>> out;
+    const QRect area = barArea();
+    const int bins = int(m_histogram.counts.size());
+    if (bins < 3) return out;
+    const double width = double(area.width()) / bins;
+    const QFontMetrics metrics = fontMetrics();
+    int freeFrom = area.left() + metrics.horizontalAdvance(tr("exact")) + 6;
+    const int freeTo = area.right() - metrics.horizontalAdvance(tr("NaN/Inf")) - 6;
+    // The edge left of bar k is edges[k - 1] (the last, left of NaN/Inf, is the top edge).
+    for (int k = 1; k < bins && std::size_t(k - 1) < m_histogram.edges.size(); ++k) {
+        const double edge = m_histogram.edges[std::size_t(k - 1)];
+        if (std::abs(edge - std::round(edge)) > 1e-9) continue; // half decades: no tick
+        const int x = int(area.left() + k * width);
+        QString label = QStringLiteral("1e%1").arg(int(std::lround(edge)));
+        const int half = metrics.horizontalAdvance(label) / 2 + 3;
+        if (x - half < freeFrom || x + half > freeTo)
+            label.clear();
+        else
+            freeFrom = x + half;
+        out.emplace_back(x, label);
+    }
+    return out;
 }
 
 int HistogramView::binAt(QPoint position) const
@@ -78,12 +104,22 @@ void HistogramView::paintEvent(QPaintEvent*)
             colour);
     }
     p.setPen(palette().color(QPalette::Text));
-    const int textTop = area.bottom() + 2;
-    p.drawText(QRect(area.left(), textTop, 60, fontMetrics().height()), Qt::AlignLeft, tr("exact"));
-    p.drawText(QRect(area.center().x() - 60, textTop, 120, fontMetrics().height()),
-               Qt::AlignHCenter, tr("1e-8 … 1e2 (log)"));
-    p.drawText(QRect(area.right() - 60, textTop, 60, fontMetrics().height()), Qt::AlignRight,
-               tr("NaN/Inf"));
+    p.drawLine(area.left(), area.bottom() + 1, area.right(), area.bottom() + 1);
+    const int textTop = area.bottom() + 5;
+    const int textHeight = fontMetrics().height();
+    for (const auto& [x, label] : ticks()) {
+        p.drawLine(x, area.bottom() + 1, x, area.bottom() + (label.isEmpty() ? 3 : 5));
+        if (!label.isEmpty())
+            p.drawText(QRect(x - 40, textTop, 80, textHeight), Qt::AlignHCenter, label);
+    }
+    p.drawText(QRect(area.left(), textTop, 60, textHeight), Qt::AlignLeft, tr("exact"));
+    p.drawText(QRect(area.right() - 60, textTop, 60, textHeight), Qt::AlignRight, tr("NaN/Inf"));
+    // The y scale: bars grow with log10(1 + count), the tallest is the largest count.
+    std::uint64_t largest = 0;
+    for (auto c : m_histogram.counts)
+        largest = std::max<std::uint64_t>(largest, std::uint64_t(c));
+    p.drawText(QRect(area.left() + 2, area.top(), area.width() / 2, textHeight), Qt::AlignLeft,
+               tr("max %1 (log)").arg(largest));
 }
 
 void HistogramView::mouseMoveEvent(QMouseEvent* event)

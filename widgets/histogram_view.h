@@ -20,8 +20,11 @@ public:
     // "1e-4..1e-3.5: 22" for the bar under a point, "" elsewhere.
     QString describeAt(QPoint position) const;
     QString describeBin(std::size_t bin) const;
+    // The x axis: a tick at every whole decade between the bins, with the labels that fit
+    // ("1e-6") — {x, label}, the label empty where it would overlap its neighbour.
+    std::vector<std::pair<int, QString>> ticks() const;
 
-    QSize sizeHint() const override { return {320, 64}; }
+    QSize sizeHint() const override { return {320, 72}; }
     QSize minimumSizeHint() const override { return {160, 48}; }
 
 protected:

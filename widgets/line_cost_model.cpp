@@ -61,7 +61,7 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
         return line.line >= 1 && line.line <= m_source.size()
                    ? m_source[line.line - 1].trimmed()
                    : QString::fromStdString(line.firstOp);
-    case RunsColumn:
+    case OpsColumn:
         return line.executions;
     case VectorColumn:
         return unit(sim::UnitKind::Vector);
@@ -80,8 +80,11 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
 
 QVariant LineCostModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kHeaders[] = {"Line", "Statement", "Runs",  "Vector",
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == OpsColumn)
+        return tr("Operations the line issued: a line in a loop issues one per iteration");
+    if (role != Qt::DisplayRole) return {};
+    static const char* const kHeaders[] = {"Line", "Statement", "Ops",   "Vector",
                                            "Cube", "Memory",    "Total", "Share"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }

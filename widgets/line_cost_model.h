@@ -18,7 +18,7 @@ public:
     {
         LineColumn,
         StatementColumn,
-        RunsColumn,
+        OpsColumn,
         VectorColumn,
         CubeColumn,
         MemoryColumn,

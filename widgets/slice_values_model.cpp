@@ -26,6 +26,14 @@ void SliceValuesModel::setData(const Tensor& shown, const Tensor& other, const S
     endResetModel();
 }
 
+void SliceValuesModel::clear()
+{
+    beginResetModel();
+    m_shown = m_other = Tensor();
+    m_rows = m_cols = 0;
+    endResetModel();
+}
+
 int SliceValuesModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(std::min<std::int64_t>(m_rows, 1 << 20));

@@ -15,6 +15,7 @@ class SliceValuesModel : public QAbstractTableModel
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
+    void clear(); // no tensor: no rows
     void setData(const Tensor& shown, const Tensor& other, const SliceSpec& slice);
 
     int rowCount(const QModelIndex& parent = {}) const override;

@@ -10,6 +10,9 @@ namespace ptowb {
 namespace {
 
 constexpr int kLegendWidth = 70;
+// A cell is at most this big: a [1, 1] value is a small square, not the whole pane.
+constexpr int kMaxCellPixels = 24;
+constexpr int kMinLegendHeight = 80; // room for both of its labels
 
 // A perceptually ordered ramp (dark blue -> teal -> yellow) with a red end for infinite error.
 QRgb ramp(double t)
@@ -95,7 +98,10 @@ QImage TensorHeatmap::renderMap(QSize size) const
 
 QRect TensorHeatmap::mapArea() const
 {
-    return rect().adjusted(4, 4, -kLegendWidth, -4);
+    const QRect room = rect().adjusted(4, 4, -kLegendWidth, -4);
+    if (m_map.gridRows <= 0 || m_map.gridCols <= 0) return room;
+    return QRect(room.topLeft(), QSize(std::min(room.width(), m_map.gridCols * kMaxCellPixels),
+                                       std::min(room.height(), m_map.gridRows * kMaxCellPixels)));
 }
 
 void TensorHeatmap::paintEvent(QPaintEvent*)
@@ -123,7 +129,8 @@ void TensorHeatmap::paintEvent(QPaintEvent*)
         p.drawEllipse(QPointF(x, y), 7, 7);
     }
     // Legend: the colour scale with its ends labelled.
-    const QRect legend(area.right() + 12, area.top(), 16, area.height());
+    const QRect legend(area.right() + 12, area.top(), 16,
+                       std::max(area.height(), std::min(kMinLegendHeight, rect().height() - 8)));
     for (int y = 0; y < legend.height(); ++y) {
         const double t = 1.0 - double(y) / std::max(1, legend.height() - 1);
         p.setPen(QColor(ramp(t)));

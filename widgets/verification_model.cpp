@@ -83,11 +83,21 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
 
 QVariant VerificationModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* const kHeaders[] = {"Case",           "Output",        "Verdict",
-                                           "Max abs error",  "Max rel error", "Cosine",
-                                           "Mismatch ratio", "Reason"};
-    return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+    // Short headers keep the table narrow; the tooltip says what each column is.
+    static const char* const kHeaders[] = {"Case",    "Output", "Verdict",  "Max abs",
+                                           "Max rel", "Cosine", "Mismatch", "Reason"};
+    static const char* const kTips[] = {"The case of op.json",
+                                        "The output (or mutated input) compared",
+                                        "PASS, FAIL or ERROR (the case could not run)",
+                                        "Largest |actual - expected|",
+                                        "Largest |actual - expected| / |expected|",
+                                        "Cosine similarity of actual and expected",
+                                        "Share of elements outside the tolerance",
+                                        "Why the verdict is what it is"};
+    if (role == Qt::DisplayRole) return tr(kHeaders[section]);
+    if (role == Qt::ToolTipRole) return tr(kTips[section]);
+    return {};
 }
 
 } // namespace ptowb

@@ -1,53 +1,18 @@
 #include "commands.h"
-#include "io/sha256.h"
+#include "onnxmodel/node_record.h"
 #include "onnxmodel/onnx_model.h"
-#include "package/package_export.h"
+#include "package/package_identity.h"
 #include "project/atomic_file.h"
-#include "spec/op_spec_loader.h"
 
-#include <QDir>
-#include <QFile>
-#include <algorithm>
-#include <nlohmann/json.hpp>
 #include <ostream>
 
 namespace ptowb::cli {
 
 namespace {
 
-// The package's op, loaded from its op.json (kernel and reference are looked up beside it).
-std::optional<OpSpec> loadPackageOp(const std::string& packageDir, std::ostream& out,
-                                    std::ostream& err)
-{
-    const QString path =
-        QDir(QString::fromStdString(packageDir)).filePath(QStringLiteral("op.json"));
-    QByteArray text;
-    QString error;
-    if (!readTextFile(path, text, error)) {
-        err << "ptowb-cli: " << error.toStdString() << " (is " << packageDir
-            << " an exported package?)\n";
-        return std::nullopt;
-    }
-    SpecLoadResult loaded = loadOpSpecText(text.toStdString(), path.toStdString(), "");
-    if (!loaded.usable()) {
-        for (const Diagnostic& d : loaded.diagnostics)
-            out << formatDiagnostic(d) << '\n';
-        return std::nullopt;
-    }
-    return loaded.spec;
-}
-
 std::variant<onnxtools::OnnxModel, std::string> loadModelArgument(const CommandLine& cmd)
 {
     return onnxtools::OnnxModel::load(cmd.positional[0]);
-}
-
-std::string fileSha256(const QString& path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    const QByteArray data = file.readAll();
-    return sha256Hex(std::string_view(data.constData(), std::size_t(data.size())));
 }
 
 } // namespace
@@ -68,25 +33,26 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     auto& model = std::get<onnxtools::OnnxModel>(loaded);
     const std::vector<onnxtools::CustomNode> nodes = model.customNodes();
     for (const std::string& package : packages) {
-        auto spec = loadPackageOp(package, out, err);
-        if (!spec) return kUsageError;
-        if (const std::string error = onnxtools::registerOpSchema(*spec); !error.empty()) {
+        auto loadedOp = loadPackageOp(QString::fromStdString(package));
+        if (const QString* error = std::get_if<QString>(&loadedOp)) {
+            err << "ptowb-cli: " << error->toStdString() << '\n';
+            return kUsageError;
+        }
+        const SpecLoadResult& op = std::get<SpecLoadResult>(loadedOp);
+        if (!op.usable()) {
+            for (const Diagnostic& d : op.diagnostics)
+                out << formatDiagnostic(d) << '\n';
+            return kUsageError;
+        }
+        if (const std::string error = onnxtools::registerOpSchema(op.spec); !error.empty()) {
             err << "ptowb-cli: " << error << '\n';
             return kUsageError;
         }
         // A package whose op the model never calls infers nothing: say so rather than print
         // unknown shapes as a result.
-        if (std::none_of(nodes.begin(), nodes.end(), [&](const onnxtools::CustomNode& n) {
-                return n.domain == spec->ns && n.opType == spec->opType;
-            })) {
-            std::string found;
-            for (const auto& n : nodes)
-                found += (found.empty() ? "" : ", ") + n.domain + "::" + n.opType;
-            err << "ptowb-cli: the model has no node " << spec->ns << "::" << spec->opType
-                << " for the package " << package << " ("
-                << (found.empty() ? std::string("it has no custom nodes")
-                                  : "its custom nodes: " + found)
-                << ")\n";
+        if (const std::string missing = onnxtools::missingOpNode(nodes, op.spec.ns, op.spec.opType);
+            !missing.empty()) {
+            err << "ptowb-cli: " << missing << " for the package " << package << '\n';
             return kFailure;
         }
     }
@@ -118,56 +84,49 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "ptowb-cli: " << *error << '\n';
         return kUsageError;
     }
-    nlohmann::json manifest;
-    const auto packages = cmd.values("package");
-    if (!packages.empty()) {
-        QByteArray text;
-        QString error;
-        if (!readTextFile(QDir(QString::fromStdString(packages.back()))
-                              .filePath(QString::fromLatin1(kManifestFile)),
-                          text, error)) {
-            err << "ptowb-cli: " << error.toStdString() << '\n';
+    std::optional<onnxtools::PackageIdentity> package;
+    if (const auto packages = cmd.values("package"); !packages.empty()) {
+        auto read = readPackageIdentity(QString::fromStdString(packages.back()));
+        if (const QString* error = std::get_if<QString>(&read)) {
+            err << "ptowb-cli: " << error->toStdString() << '\n';
             return kUsageError;
         }
-        manifest = nlohmann::json::parse(text.toStdString(), nullptr, false);
+        package = std::get<onnxtools::PackageIdentity>(read);
     }
+    using Status = onnxtools::NodeRecordCheck::Status;
     const auto nodes = std::get<onnxtools::OnnxModel>(loaded).customNodes();
     bool mismatch = false;
     for (const auto& node : nodes) {
         out << (node.name.empty() ? std::string("(unnamed)") : node.name) << ": " << node.domain
             << "::" << node.opType;
-        if (!node.record) {
-            out << " (no ptowb_record)\n";
-            continue;
-        }
-        const auto record = nlohmann::json::parse(*node.record, nullptr, false);
-        if (!record.is_object()) {
-            out << " (unreadable ptowb_record)\n";
-            mismatch = mismatch || !packages.empty();
-            continue;
-        }
-        out << " " << record.value("op", "?") << " " << record.value("version", "?") << " op.json "
-            << record.value("op_json_sha256", "?").substr(0, 12) << " kernel "
-            << record.value("kernel_sha256", "?").substr(0, 12);
-        if (!packages.empty() && manifest.is_object()) {
-            const QDir package(QString::fromStdString(packages.back()));
-            const bool sameOp = record.value("op", "") ==
-                                manifest.value("namespace", "") + "::" + manifest.value("name", "");
-            const bool sameDescription = record.value("op_json_sha256", "") ==
-                                         fileSha256(package.filePath(QStringLiteral("op.json")));
-            const bool sameKernel = record.value("kernel_sha256", "") ==
-                                    fileSha256(package.filePath(
-                                        QString::fromStdString(manifest.value("kernel_file", ""))));
-            if (!sameOp)
-                out << " — another op than the package's";
-            else if (sameDescription && sameKernel)
-                out << " — matches the package";
-            else
-                out << " — differs from the package:" << (sameDescription ? "" : " op.json changed")
-                    << (sameKernel ? "" : " kernel changed");
-            mismatch = mismatch || !(sameOp && sameDescription && sameKernel);
+        const onnxtools::NodeRecordCheck check =
+            onnxtools::checkNodeRecord(node, package ? &*package : nullptr);
+        switch (check.status) {
+        case Status::NoRecord:
+            out << " (no ptowb_record)";
+            break;
+        case Status::Unreadable:
+            out << " (unreadable ptowb_record)";
+            break;
+        case Status::Unchecked:
+            out << " " << check.summary;
+            break;
+        case Status::Matches:
+            out << " " << check.summary << " — matches the package";
+            break;
+        case Status::OtherOp:
+            out << " " << check.summary << " — another op than the package's";
+            break;
+        case Status::Differs:
+            out << " " << check.summary << " — differs from the package:"
+                << (check.descriptionChanged ? " op.json changed" : "")
+                << (check.kernelChanged ? " kernel changed" : "");
+            break;
         }
         out << '\n';
+        // A node without a record may be another tool's; with a package, anything else that
+        // does not match it fails.
+        mismatch = mismatch || (package && check.mismatch() && check.status != Status::NoRecord);
     }
     if (nodes.empty()) out << "no custom nodes\n";
     return mismatch ? kFailure : kSuccess;

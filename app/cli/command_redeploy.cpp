@@ -11,13 +11,11 @@ namespace ptowb::cli {
 
 int reportSteps(const PipelineResult& result, std::ostream& steps, std::ostream& diagnostics)
 {
-    static const char* const kStatus[] = {"done", "unchanged", "FAILED", "cancelled", "not run"};
     bool badRequest = false;
     for (const StepResult& s : result.steps) {
         for (const Diagnostic& d : s.diagnostics)
             diagnostics << formatDiagnostic(d) << '\n';
-        steps << stepName(s.step) << ": " << kStatus[int(s.status)] << " ("
-              << formatDuration(s.seconds) << ") " << s.message << '\n';
+        steps << stepSummary(s) << '\n';
         badRequest = badRequest || s.badRequest;
     }
     return badRequest ? kUsageError : result.ok() ? kSuccess : kFailure;

@@ -37,7 +37,7 @@ bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::str
 {
     const auto traces = cmd.values("trace");
     if (traces.empty()) return true;
-    const std::string source = runfolder::caseDir(runDir, caseName) + "/trace.json";
+    const std::string source = runfolder::tracePath(runfolder::caseDir(runDir, caseName));
     std::error_code ec;
     std::filesystem::copy_file(source, traces.back(),
                                std::filesystem::copy_options::overwrite_existing, ec);

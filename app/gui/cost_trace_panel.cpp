@@ -2,6 +2,7 @@
 
 #include "line_cost_model.h"
 #include "project/atomic_file.h"
+#include "run_stamp_label.h"
 #include "tensor/error_map.h"
 #include "tensor/npy.h"
 #include "tensor_heatmap.h"
@@ -22,6 +23,7 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     m_summary =
         new QLabel(tr("Verify against the simulator to see its cost estimate per kernel line."));
     m_summary->setWordWrap(true);
+    m_stamp = new RunStampLabel(tr("No simulator run yet"));
     m_table = new QTableView;
     m_table->setObjectName(QStringLiteral("costTable"));
     m_table->setModel(m_costs);
@@ -81,14 +83,16 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     splitter->setSizes({600, 400});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(splitter);
+    layout->addWidget(m_stamp);
+    layout->addWidget(splitter, 1);
 }
 
 void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
-                             const QStringList& kernelLines)
+                             const QStringList& kernelLines, const QString& stamp)
 {
-    m_runLoader.run(
-        [tracePath, caseDir] {
+    if (tracePath.isEmpty()) m_stamp->reset(); // at once: it must not name a closed project's run
+    m_runLoader.start(
+        [tracePath, caseDir](const std::atomic<bool>&) {
             LoadedRun run;
             if (!tracePath.isEmpty()) {
                 QByteArray text;
@@ -98,28 +102,30 @@ void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
             if (!caseDir.isEmpty()) run.captures = runfolder::listCaptures(caseDir.toStdString());
             return run;
         },
-        [this, tracePath, kernelLines](LoadedRun run) {
-            applyRun(tracePath, kernelLines, std::move(run));
+        [this, tracePath, kernelLines, stamp](LoadedRun run) {
+            applyRun(tracePath, kernelLines, stamp, std::move(run));
         });
 }
 
 void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kernelLines,
-                              LoadedRun run)
+                              const QString& stamp, LoadedRun run)
 {
     m_costs->setReport(run.report, kernelLines);
-    m_kernelEdited = false;
+    if (stamp.isEmpty() || run.report.events.empty())
+        m_stamp->reset();
+    else
+        m_stamp->setRun(stamp);
     if (run.report.events.empty())
-        m_summaryText =
+        m_summary->setText(
             run.error.isEmpty()
                 ? tr("Verify against the simulator to see its cost estimate per kernel line.")
-                : run.error;
+                : run.error);
     else
-        m_summaryText = tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an "
-                           "estimate, not a measurement)")
-                            .arg(formatMicroseconds(run.report.totalUs),
-                                 QString::fromStdString(run.report.platform).toHtmlEscaped())
-                            .arg(run.report.events.size());
-    m_summary->setText(m_summaryText);
+        m_summary->setText(tr("Estimated <b>%1</b> on %2 for the first case, %3 operations (an "
+                              "estimate, not a measurement)")
+                               .arg(formatMicroseconds(run.report.totalUs),
+                                    QString::fromStdString(run.report.platform).toHtmlEscaped())
+                               .arg(run.report.events.size()));
     m_summary->setToolTip(
         tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
     m_captures = std::move(run.captures);
@@ -128,12 +134,9 @@ void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kerne
     Q_EMIT runShown();
 }
 
-void CostTracePanel::markKernelEdited()
+void CostTracePanel::markStale(const QString& why)
 {
-    if (m_kernelEdited || m_costs->rowCount() == 0) return;
-    m_kernelEdited = true;
-    m_summary->setText(m_summaryText +
-                       tr(" — <i>kernel edited since: lines may have moved; Verify again</i>"));
+    m_stamp->markStale(why);
 }
 
 bool CostTracePanel::showLine(int line)
@@ -179,8 +182,8 @@ void CostTracePanel::showCapture(int index)
         title += tr(" (a long loop keeps its first %1 and its last)").arg(kept - 1);
     m_intermediateTitle->setText(title);
     m_stats->setText(tr("loading…"));
-    m_captureLoader.run(
-        [path = capture.path] {
+    m_captureLoader.start(
+        [path = capture.path](const std::atomic<bool>&) {
             LoadedCapture loaded;
             auto read = readNpy(path);
             if (const auto* error = std::get_if<std::string>(&read)) {

@@ -14,6 +14,7 @@ class QTableView;
 namespace ptowb {
 
 class LineCostModel;
+class RunStampLabel;
 class TensorHeatmap;
 
 // The Cost/trace dock: the simulator's estimate per kernel line for the last sim run (most
@@ -29,14 +30,16 @@ public:
     explicit CostTracePanel(QWidget* parent = nullptr);
 
     // The trace.json of a simulated case, the case folder (for its captures), and the kernel's
-    // source lines, read off the GUI thread (runShown says when). An empty trace path clears
-    // the panel.
-    void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines);
+    // source lines, read off the GUI thread (runShown says when); `stamp` names the run. An
+    // empty trace path clears the panel.
+    void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines,
+                 const QString& stamp);
     // Shows what a kernel line (1-based) computed, loaded off the GUI thread
     // (intermediateShown says when); returns false when the run captured nothing there.
     bool showLine(int line);
-    // The kernel was edited after the run: lines may have moved, so say so.
-    void markKernelEdited();
+    // The run shown no longer matches the files (an edit: lines may have moved; a new run).
+    void markStale(const QString& why);
+    RunStampLabel& stamp() { return *m_stamp; }
 
     LineCostModel& costs() { return *m_costs; }
     QTableView& costTable() { return *m_table; }
@@ -65,7 +68,8 @@ private:
         ErrorMap magnitude;
         QString error;
     };
-    void applyRun(const QString& tracePath, const QStringList& kernelLines, LoadedRun run);
+    void applyRun(const QString& tracePath, const QStringList& kernelLines, const QString& stamp,
+                  LoadedRun run);
     void showCapture(int index); // into m_lineCaptures
     void applyCapture(LoadedCapture capture);
 
@@ -73,8 +77,7 @@ private:
     std::vector<int> m_lineCaptures; // indices into m_captures for the shown line, by execution
     int m_shownLine = -1;
     int m_requestedLine = 0;
-    bool m_kernelEdited = false;
-    QString m_summaryText;
+    RunStampLabel* m_stamp = nullptr;
     LineCostModel* m_costs = nullptr;
     QLabel* m_summary = nullptr;
     QTableView* m_table = nullptr;
@@ -82,8 +85,8 @@ private:
     QSpinBox* m_iteration = nullptr;
     QLabel* m_stats = nullptr;
     TensorHeatmap* m_map = nullptr;
-    LatestJob<LoadedRun> m_runLoader{this};
-    LatestJob<LoadedCapture> m_captureLoader{this};
+    JobTracker<LoadedRun> m_runLoader{this};
+    JobTracker<LoadedCapture> m_captureLoader{this};
 };
 
 } // namespace ptowb

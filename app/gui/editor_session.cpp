@@ -5,7 +5,7 @@
 #include "work_pool.h"
 
 #include <QFileInfo>
-#include <QtConcurrent>
+#include <QMessageBox>
 
 namespace ptowb {
 
@@ -18,21 +18,31 @@ EditorSession::EditorSession(QObject* parent) : QObject(parent)
         e->setEnabled(false);
         connect(e, &CodeEditor::modificationChanged, this,
                 [this] { Q_EMIT modificationChanged(isModified()); });
-        connect(e, &CodeEditor::textChanged, this, [this] {
-            ++m_generation;
-            m_validationTimer.start();
-        });
+        connect(e, &CodeEditor::textChanged, &m_validationTimer, qOverload<>(&QTimer::start));
     }
     m_validationTimer.setSingleShot(true);
     m_validationTimer.setInterval(kValidationDelayMs);
     connect(&m_validationTimer, &QTimer::timeout, this, &EditorSession::validateNow);
-    connect(&m_watcher, &QFutureWatcher<Diagnostics>::finished, this,
-            &EditorSession::onValidationFinished);
+    m_diskTimer.setSingleShot(true);
+    m_diskTimer.setInterval(150);
+    connect(&m_diskTimer, &QTimer::timeout, this, &EditorSession::checkDisk);
+    connect(&m_disk, &QFileSystemWatcher::fileChanged, &m_diskTimer, qOverload<>(&QTimer::start));
+    connect(&m_disk, &QFileSystemWatcher::directoryChanged, &m_diskTimer,
+            qOverload<>(&QTimer::start));
+    m_reloadPrompt = [](const QString& path) {
+        return QMessageBox::question(
+                   nullptr, tr("File changed on disk"),
+                   tr("%1 was changed by another program, and its editor has unsaved changes.\n"
+                      "Reload it from disk and lose those changes?")
+                       .arg(path),
+                   QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+    };
 }
 
 EditorSession::~EditorSession()
 {
-    m_watcher.waitForFinished();
+    m_checks.cancel();
+    m_checks.waitForFinished();
     // Editors the window did not adopt are still ours to delete.
     for (CodeEditor* e : m_editors)
         if (!e->parent()) delete e;
@@ -74,11 +84,72 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
         e->setDocumentText(QString::fromUtf8(texts[std::size_t(k)]));
         e->setEnabled(true);
     }
+    m_onDisk = texts;
+    watch();
     // Checking the reference loads libtorch; started at once, that load would hold the dynamic
     // loader while the window loads its own plugins, delaying the first paint.
     m_validationTimer.start();
     Q_EMIT modificationChanged(false);
     return true;
+}
+
+void EditorSession::close()
+{
+    m_validationTimer.stop();
+    m_diskTimer.stop();
+    if (!m_disk.files().isEmpty()) m_disk.removePaths(m_disk.files());
+    if (!m_disk.directories().isEmpty()) m_disk.removePaths(m_disk.directories());
+    m_project.reset();
+    m_checks.cancel(); // a check still running belongs to the closed project
+    for (CodeEditor* e : m_editors) {
+        e->setDocumentText({});
+        e->setDiagnostics({});
+        e->setLineNotes({});
+        e->setEnabled(false);
+    }
+    m_onDisk = {};
+    m_diagnostics.clear();
+    Q_EMIT validated(m_diagnostics);
+    Q_EMIT modificationChanged(false);
+}
+
+// The three files and the folders holding them: a file saved by rename is a new file, which only
+// its folder's watch sees.
+void EditorSession::watch()
+{
+    if (!m_project) return;
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
+        const QString file = path(d);
+        if (QFileInfo::exists(file) && !m_disk.files().contains(file)) m_disk.addPath(file);
+        const QString folder = QFileInfo(file).absolutePath();
+        if (!m_disk.directories().contains(folder)) m_disk.addPath(folder);
+    }
+}
+
+void EditorSession::checkDisk()
+{
+    if (!m_project) return;
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
+        const QString file = path(d);
+        QByteArray text;
+        QString error;
+        if (!QFileInfo::exists(file) || !readTextFile(file, text, error)) continue;
+        QByteArray& known = m_onDisk[std::size_t(d)];
+        if (text == known) continue;
+        known = text; // asked once per change, whatever the answer
+        CodeEditor* e = editor(d);
+        if (e->text().toUtf8() == text) continue;
+        const bool reload = !e->isModified() || m_reloadPrompt(file);
+        if (reload) e->reloadText(QString::fromUtf8(text));
+        Q_EMIT diskChanged(file, reload);
+    }
+    watch();
+}
+
+void EditorSession::closePopups()
+{
+    for (CodeEditor* e : m_editors)
+        e->closePopups();
 }
 
 bool EditorSession::isModified() const
@@ -92,8 +163,10 @@ bool EditorSession::save(Document document, QString& error)
     CodeEditor* e = editor(document);
     if (!m_project) return true;
     if (!e->isModified()) return true;
-    error = writeFileAtomically(path(document), e->text().toUtf8());
+    const QByteArray text = e->text().toUtf8();
+    error = writeFileAtomically(path(document), text);
     if (!error.isEmpty()) return false;
+    m_onDisk[std::size_t(document)] = text; // our own write is no change from another program
     e->setModified(false);
     validateNow();
     return true;
@@ -110,29 +183,21 @@ void EditorSession::validateNow()
 {
     if (!m_project) return;
     m_validationTimer.stop();
-    if (m_watcher.isRunning()) {
-        m_validateAgain = true; // the result in flight is stale; run once more when it lands
-        return;
-    }
-    m_runningGeneration = m_generation;
     const Project project = *m_project;
     const QByteArray description = editor(Document::Description)->text().toUtf8();
     const QByteArray reference = editor(Document::Reference)->text().toUtf8();
     const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
-    m_watcher.setFuture(QtConcurrent::run(workPool(), [project, description, reference, kernel] {
-        return project.check(description, reference, kernel);
-    }));
+    // A check of older text still running is superseded: only this one's result is shown.
+    m_checks.start(
+        [project, description, reference, kernel](const std::atomic<bool>&) {
+            return project.check(description, reference, kernel);
+        },
+        [this](Diagnostics diagnostics) { onValidationFinished(std::move(diagnostics)); });
 }
 
-void EditorSession::onValidationFinished()
+void EditorSession::onValidationFinished(Diagnostics diagnostics)
 {
-    Diagnostics result = m_watcher.result();
-    if (m_validateAgain || m_runningGeneration != m_generation) {
-        m_validateAgain = false;
-        validateNow();
-        return;
-    }
-    m_diagnostics = std::move(result);
+    m_diagnostics = std::move(diagnostics);
     distribute(m_diagnostics);
     Q_EMIT validated(m_diagnostics);
 }

@@ -2,11 +2,13 @@
 
 #include "diag/diagnostic.h"
 #include "project/project.h"
+#include "work_pool.h"
 
-#include <QFutureWatcher>
+#include <QFileSystemWatcher>
 #include <QObject>
 #include <QTimer>
 #include <array>
+#include <functional>
 #include <optional>
 
 namespace ptowb {
@@ -15,7 +17,8 @@ class CodeEditor;
 
 // The open project and its three editable files. Saves atomically, and checks the
 // description and the reference while the author types (after a pause) and on every save,
-// off the GUI thread.
+// off the GUI thread. A file changed on disk by another program is reloaded, or, when its
+// editor holds unsaved changes, reloaded only if the author says so.
 class EditorSession : public QObject
 {
     Q_OBJECT
@@ -38,14 +41,23 @@ public:
     QString path(Document document) const;
 
     bool open(const QString& folderOrFile, QString& error);
+    // No project: the editors empty and disabled.
+    void close();
     const std::optional<Project>& project() const { return m_project; }
 
     bool isModified() const;
+    // Asked whether to replace unsaved changes with a file's new text from disk; tests replace it.
+    using ReloadPrompt = std::function<bool(const QString& path)>;
+    void setReloadPrompt(ReloadPrompt prompt) { m_reloadPrompt = std::move(prompt); }
+    // Reads the three files now and reloads those another program changed (the watcher does
+    // this a moment after a change).
+    void checkDisk();
+    void closePopups();
     bool save(Document document, QString& error);
     bool saveAll(QString& error);
 
     void validateNow();
-    bool isValidating() const { return m_watcher.isRunning(); }
+    bool isValidating() const { return m_checks.isRunning(); }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     // A run's diagnostics (a case error at its kernel line) beside the live ones, in the editors'
     // margins until the next check replaces them; returns both.
@@ -54,19 +66,23 @@ public:
 Q_SIGNALS:
     void validated(const ptowb::Diagnostics& diagnostics);
     void modificationChanged(bool modified);
+    // A file changed on disk: reloaded into its editor, or kept as edited (the author declined).
+    void diskChanged(const QString& path, bool reloaded);
 
 private:
-    void onValidationFinished();
+    void onValidationFinished(Diagnostics diagnostics);
     void distribute(const Diagnostics& diagnostics);
+    void watch();
 
     std::array<CodeEditor*, kDocumentCount> m_editors{};
     std::optional<Project> m_project;
     QTimer m_validationTimer;
-    QFutureWatcher<Diagnostics> m_watcher;
-    quint64 m_generation = 0;
-    quint64 m_runningGeneration = 0;
-    bool m_validateAgain = false;
     Diagnostics m_diagnostics;
+    QFileSystemWatcher m_disk;
+    QTimer m_diskTimer;                              // changes come in bursts (write, rename)
+    std::array<QByteArray, kDocumentCount> m_onDisk; // each file as last read or written
+    ReloadPrompt m_reloadPrompt;
+    JobTracker<Diagnostics> m_checks{this}; // the newest check of the editors' text wins
 };
 
 } // namespace ptowb

@@ -13,7 +13,7 @@ namespace ptowb {
 
 namespace {
 
-using Status = codegen::GlueFileChange::Status;
+using Status = GlueFileChange::Status;
 constexpr int kPathRole = Qt::UserRole;
 
 CodeEditor* readOnlyEditor(CodeEditor::Language language, const QString& objectName)
@@ -64,16 +64,16 @@ GeneratedGluePanel::GeneratedGluePanel(QWidget* parent) : QWidget(parent)
 
 void GeneratedGluePanel::reload(const QString& glueFolder)
 {
-    std::vector<codegen::GeneratedFile> files = codegen::readGeneratedFolder(glueFolder);
+    std::vector<codegen::GeneratedFile> files = readGeneratedFolder(glueFolder);
     const bool newGeneration =
         glueFolder == m_folder && !std::equal(files.begin(), files.end(), m_current.begin(),
                                               m_current.end(), [](const auto& a, const auto& b) {
                                                   return a.path == b.path && a.content == b.content;
                                               });
     m_current = std::move(files);
-    m_previous = codegen::readGeneratedFolder(codegen::previousGenerationFolder(glueFolder));
+    m_previous = readGeneratedFolder(previousGenerationFolder(glueFolder));
     m_folder = glueFolder;
-    m_changes = codegen::compareGenerations(m_previous.empty() ? m_current : m_previous, m_current);
+    m_changes = compareGenerations(m_previous.empty() ? m_current : m_previous, m_current);
     rebuildList();
     if (newGeneration && !m_previous.empty())
         m_tabs->setCurrentWidget(m_diff); // show what it changed

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "codegen/glue_generation.h"
+#include "project/glue_generation.h"
 
 #include <QWidget>
 
@@ -26,7 +26,7 @@ public:
     // changed since it was last shown, the dock opens the first change.
     void reload(const QString& glueFolder);
 
-    const std::vector<codegen::GlueFileChange>& changes() const { return m_changes; }
+    const std::vector<GlueFileChange>& changes() const { return m_changes; }
     // Shows a file (its path in the generation); returns false when there is no such file.
     bool showFile(const QString& path);
     CodeEditor& fileView() { return *m_file; }
@@ -37,7 +37,7 @@ private:
     void rebuildList();
 
     std::vector<codegen::GeneratedFile> m_previous, m_current;
-    std::vector<codegen::GlueFileChange> m_changes;
+    std::vector<GlueFileChange> m_changes;
     QString m_folder;
     QLabel* m_summary = nullptr;
     QTreeWidget* m_list = nullptr;

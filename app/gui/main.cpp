@@ -1,6 +1,6 @@
 #include "main_window.h"
 #include "recent_projects.h"
-#include "run_panel.h"
+#include "run_controller.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -27,7 +27,8 @@ double secondsSinceProcessStart()
     return up - startTicks / double(sysconf(_SC_CLK_TCK));
 }
 
-// Reports, once, how long it took until the window was on screen and painted.
+// Reports how long it took until the window was on screen and painted, then quits: the option
+// is a measurement, not a session.
 class StartupReporter : public QObject
 {
 public:
@@ -38,6 +39,7 @@ public:
             QTimer::singleShot(0, this, [] {
                 std::fprintf(stderr, "ptowb: window shown %.0f ms after start\n",
                              secondsSinceProcessStart() * 1000);
+                QCoreApplication::quit();
             });
         }
         return false;
@@ -69,7 +71,7 @@ int main(int argc, char** argv)
     parser.addOption(newOperator);
     const QCommandLineOption startupTime(
         QStringLiteral("startup-time"),
-        QStringLiteral("Print how long the window took to appear."));
+        QStringLiteral("Print how long the window took to appear, then quit."));
     parser.addOption(startupTime);
     parser.process(app);
 
@@ -88,7 +90,7 @@ int main(int argc, char** argv)
     }
     window.show();
     if (parser.isSet(verify))
-        QMetaObject::invokeMethod(&window.runPanel(), &ptowb::RunPanel::verify,
+        QMetaObject::invokeMethod(&window.runs(), &ptowb::RunController::verify,
                                   Qt::QueuedConnection);
     if (parser.isSet(newOperator))
         QMetaObject::invokeMethod(&window, &ptowb::MainWindow::newOperator, Qt::QueuedConnection);

@@ -7,9 +7,12 @@
 #include "line_cost_model.h"
 #include "new_operator_wizard.h"
 #include "problems_model.h"
+#include "project/new_project.h"
 #include "recent_projects.h"
-#include "run_panel.h"
+#include "run_compare_panel.h"
+#include "run_controller.h"
 #include "settings_dialog.h"
+#include "tensor_diff_panel.h"
 #include "trusted_folders.h"
 #include "welcome_page.h"
 #include "work_pool.h"
@@ -24,9 +27,11 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -48,11 +53,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     };
     createEditors();
     createDocks();
-    createRunDocks();
+    connectRuns();
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
     restoreLayout();
+    m_central->setCurrentIndex(1);
+    showWelcome(true); // until a project opens
     updateTitle();
 }
 
@@ -76,6 +83,9 @@ void MainWindow::createEditors()
     connect(m_welcome, &WelcomePage::openRequested, this, [this](const QString& folder) {
         if (confirmDiscard()) openProject(folder);
     });
+    connect(m_welcome, &WelcomePage::sampleRequested, this, [this](const QString& sample) {
+        if (confirmDiscard()) openSample(sample);
+    });
     connect(m_welcome, &WelcomePage::newOperatorRequested, this, &MainWindow::newOperator);
     connect(m_welcome, &WelcomePage::openDialogRequested, this, &MainWindow::chooseProject);
     m_central = new QStackedWidget;
@@ -95,24 +105,22 @@ void MainWindow::createEditors()
     }
 }
 
-// Run and Compare, Log and Tensor diff (the run panel's), Cost/trace and Generated glue, and
-// what connects them to the editors.
-void MainWindow::createRunDocks()
+// The run controller and what connects its results to the panels and the editors.
+void MainWindow::connectRuns()
 {
-    m_runPanel = new RunPanel(this, m_session);
-    m_gluePanel = new GeneratedGluePanel;
-    m_costPanel = new CostTracePanel;
-    auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
-    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"),
-                                       QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
-    tabifyDockWidget(diffDock,
-                     addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"),
-                             Qt::BottomDockWidgetArea));
-    diffDock->raise();
-    connect(m_runPanel, &RunPanel::diagnosticsFound, this,
-            [this](const Diagnostics& run) { showDiagnostics(m_session.showRunDiagnostics(run)); });
-    connect(m_runPanel, &RunPanel::simulated, this, &MainWindow::showSimulation);
-    connect(m_runPanel, &RunPanel::finished, this, [this] {
+    m_runs = new RunController(this, m_session, *m_comparePanel, *m_diffPanel, *m_log);
+    connect(m_runs, &RunController::statusChanged, m_status, &QLabel::setText);
+    connect(m_runs, &RunController::panelWanted, this, [this](QWidget* panel) {
+        if (auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget())) dock->raise();
+    });
+    connect(m_runs, &RunController::diagnosticsFound, this, [this](const Diagnostics& run) {
+        showDiagnostics(m_session.showRunDiagnostics(run));
+        if (auto* dock = qobject_cast<QDockWidget*>(m_problemsView->parentWidget())) dock->raise();
+    });
+    connect(m_runs, &RunController::verifyStarted, m_costPanel,
+            [this] { m_costPanel->markStale(tr("a new run is in progress")); });
+    connect(m_runs, &RunController::simulated, this, &MainWindow::showSimulation);
+    connect(m_runs, &RunController::finished, this, [this] {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
@@ -125,8 +133,22 @@ void MainWindow::createRunDocks()
             [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
     connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel,
             [this](int line) { m_costPanel->showLine(line + 1); });
-    connect(m_session.editor(Document::Kernel), &QsciScintilla::textChanged, m_costPanel,
-            &CostTracePanel::markKernelEdited);
+    // An edit makes every result describe other files: the kernel's lines may have moved too.
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference})
+        connect(m_session.editor(d), &QsciScintilla::textChanged, this, [this, d] {
+            if (!m_session.project() || !m_session.editor(d)->isModified()) return;
+            const QString why =
+                tr("%1 was edited after this run").arg(QFileInfo(m_session.path(d)).fileName());
+            m_runs->markStale(why);
+            m_costPanel->markStale(why);
+        });
+    connect(
+        &m_session, &EditorSession::diskChanged, this, [this](const QString& path, bool reloaded) {
+            statusBar()->showMessage(reloaded
+                                         ? tr("Reloaded %1: it changed on disk").arg(path)
+                                         : tr("%1 changed on disk; kept the edited text").arg(path),
+                                     8000);
+        });
 }
 
 QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& objectName,
@@ -139,10 +161,11 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
     return dock;
 }
 
-void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir)
+void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir,
+                                const QString& stamp)
 {
     CodeEditor* kernel = m_session.editor(Document::Kernel);
-    m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')));
+    m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp);
     int line = 0, index = 0;
     kernel->getCursorPosition(&line, &index);
     m_costPanel->showLine(line + 1);
@@ -153,12 +176,34 @@ bool MainWindow::showsWelcome() const
     return m_central->currentWidget() == m_welcome;
 }
 
+QString MainWindow::statusText() const
+{
+    return m_status->text();
+}
+
+// The docks hold a project's work: under the welcome page they would be empty and take its room.
+void MainWindow::showWelcome(bool shown)
+{
+    if (shown == showsWelcome()) return;
+    if (shown) {
+        m_dockState = saveState();
+        for (QDockWidget* dock : findChildren<QDockWidget*>())
+            dock->hide();
+        m_central->setCurrentWidget(m_welcome);
+    } else {
+        m_central->setCurrentIndex(1);
+        if (!m_dockState.isEmpty()) restoreState(m_dockState);
+        m_dockState.clear();
+    }
+}
+
 void MainWindow::showSettings()
 {
     SettingsDialog dialog(this);
     dialog.exec();
 }
 
+// Every dock of the window, in one place: the project tree, Problems, and the panels of a run.
 void MainWindow::createDocks()
 {
     m_files = new QFileSystemModel(this);
@@ -168,10 +213,7 @@ void MainWindow::createDocks()
     m_projectView->setHeaderHidden(true);
     for (int c = 1; c < m_files->columnCount(); ++c)
         m_projectView->hideColumn(c);
-    auto* projectDock = new QDockWidget(tr("Project"), this);
-    projectDock->setObjectName(QStringLiteral("projectDock"));
-    projectDock->setWidget(m_projectView);
-    addDockWidget(Qt::LeftDockWidgetArea, projectDock);
+    addDock(m_projectView, tr("Project"), QStringLiteral("projectDock"), Qt::LeftDockWidgetArea);
     connect(m_projectView, &QTreeView::activated, this,
             [this](const QModelIndex& index) { jumpTo(m_files->filePath(index), 0, 0); });
 
@@ -189,15 +231,41 @@ void MainWindow::createDocks()
                                                    QHeaderView::ResizeToContents);
     m_problemsView->header()->setSectionResizeMode(ProblemsModel::LocationColumn,
                                                    QHeaderView::ResizeToContents);
-    auto* problemsDock = new QDockWidget(tr("Problems"), this);
-    problemsDock->setObjectName(QStringLiteral("problemsDock"));
-    problemsDock->setWidget(m_problemsView);
-    addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    QDockWidget* problemsDock = addDock(m_problemsView, tr("Problems"),
+                                        QStringLiteral("problemsDock"), Qt::BottomDockWidgetArea);
     connect(m_problemsView, &QTreeView::activated, this, [this](const QModelIndex& index) {
         jumpTo(index.data(ProblemsModel::FileRole).toString(),
                index.data(ProblemsModel::LineRole).toInt(),
                index.data(ProblemsModel::ColumnRole).toInt());
     });
+
+    // What a run produced. No "&" in the titles: dock tabs would read it as a mnemonic.
+    m_comparePanel = new RunComparePanel;
+    QDockWidget* compareDock = addDock(m_comparePanel, tr("Run and Compare"),
+                                       QStringLiteral("runCompareDock"), Qt::BottomDockWidgetArea);
+    m_log = new QPlainTextEdit;
+    m_log->setObjectName(QStringLiteral("logView"));
+    m_log->setReadOnly(true);
+    m_log->setMaximumBlockCount(5000);
+    // Problems, Run and Compare and the Log share a pane: each list gets the width it needs.
+    tabifyDockWidget(problemsDock, compareDock);
+    tabifyDockWidget(compareDock, addDock(m_log, tr("Log"), QStringLiteral("logDock"),
+                                          Qt::BottomDockWidgetArea));
+    compareDock->raise();
+    m_diffPanel = new TensorDiffPanel;
+    QDockWidget* diffDock = addDock(m_diffPanel, tr("Tensor diff"),
+                                    QStringLiteral("tensorDiffDock"), Qt::BottomDockWidgetArea);
+    m_costPanel = new CostTracePanel;
+    tabifyDockWidget(diffDock, addDock(m_costPanel, tr("Cost/trace"),
+                                       QStringLiteral("costTraceDock"), Qt::BottomDockWidgetArea));
+    m_gluePanel = new GeneratedGluePanel;
+    tabifyDockWidget(diffDock,
+                     addDock(m_gluePanel, tr("Generated glue"), QStringLiteral("generatedGlueDock"),
+                             Qt::BottomDockWidgetArea));
+    diffDock->raise();
+    m_status = new QLabel;
+    m_status->setObjectName(QStringLiteral("runStatus"));
+    statusBar()->addWidget(m_status, 1);
 }
 
 void MainWindow::createActions()
@@ -212,6 +280,8 @@ void MainWindow::createActions()
     newOp->setShortcut(QKeySequence::New);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    QAction* close = file->addAction(tr("&Close Project"), this, &MainWindow::closeProject);
+    close->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F4));
     file->addSeparator();
     QAction* save = file->addAction(s->standardIcon(QStyle::SP_DialogSaveButton), tr("&Save"), this,
                                     &MainWindow::saveAll);
@@ -231,19 +301,21 @@ void MainWindow::createActions()
                                          tr("&Validate"), &m_session, &EditorSession::validateNow);
     validate->setShortcut(Qt::Key_F7);
     validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
-    build->addAction(m_runPanel->generateAction());
+    build->addAction(m_runs->generateAction());
     build->addSeparator();
-    build->addAction(m_runPanel->verifyAction());
-    build->addAction(m_runPanel->exportAction());
-    build->addAction(m_runPanel->redeployAction());
-    build->addAction(m_runPanel->cancelAction());
+    build->addAction(m_runs->verifyAction());
+    build->addAction(m_runs->exportAction());
+    build->addAction(m_runs->redeployAction());
+    build->addAction(m_runs->cancelAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     auto* palette = new CommandPalette(this);
     QAction* commands = view->addAction(tr("Command &Palette…"), palette, &CommandPalette::open);
     commands->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
-    QAction* welcome = view->addAction(tr("&Welcome Page"), this,
-                                       [this] { m_central->setCurrentWidget(m_welcome); });
+    QAction* welcome = view->addAction(tr("&Welcome Page"), this, [this] {
+        showWelcome(!showsWelcome() || !m_session.project());
+    });
+    welcome->setToolTip(tr("Show the welcome page, or go back to the project (Ctrl+Shift+W)"));
     welcome->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_W));
     view->addSeparator();
     // Alt+1... toggles the docks, in the order they were created.
@@ -272,11 +344,11 @@ void MainWindow::createActions()
     bar->addAction(open);
     bar->addAction(save);
     bar->addAction(validate);
-    bar->addAction(m_runPanel->generateAction());
-    bar->addAction(m_runPanel->verifyAction());
-    bar->addAction(m_runPanel->exportAction());
-    bar->addAction(m_runPanel->redeployAction());
-    bar->addAction(m_runPanel->cancelAction());
+    bar->addAction(m_runs->generateAction());
+    bar->addAction(m_runs->verifyAction());
+    bar->addAction(m_runs->exportAction());
+    bar->addAction(m_runs->redeployAction());
+    bar->addAction(m_runs->cancelAction());
 }
 
 void MainWindow::newOperator()
@@ -313,15 +385,66 @@ bool MainWindow::openProject(const QString& folderOrFile)
     m_sourceTabs->setTabText(0, QFileInfo(project.kernelPath()).fileName());
     m_sourceTabs->setTabText(1, QFileInfo(project.referencePath()).fileName());
     m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
-    m_central->setCurrentIndex(1);
+    showWelcome(false);
+    forgetResults();
     m_gluePanel->reload(project.glueFolder());
-    m_costPanel->showRun({}, {}, {});
-    m_session.editor(Document::Kernel)->setLineNotes({});
     RecentProjects::add(project.folder());
     rebuildRecentMenu();
     updateTitle();
     statusBar()->showMessage(tr("Opened %1").arg(project.folder()), 5000);
     return true;
+}
+
+QString MainWindow::sampleCopiesFolder()
+{
+    const QString configured = QSettings().value(QStringLiteral("samples/folder")).toString();
+    if (!configured.isEmpty()) return configured;
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
+        .filePath(QStringLiteral("PTO Workbench"));
+}
+
+bool MainWindow::openSample(const QString& sampleFolder)
+{
+    const QString copy = QDir(sampleCopiesFolder()).filePath(QFileInfo(sampleFolder).fileName());
+    const bool existed = QFileInfo::exists(QDir(copy).filePath(QStringLiteral("op.json")));
+    if (!existed) {
+        if (const QString error = copySampleProject(sampleFolder, copy); !error.isEmpty()) {
+            QMessageBox::warning(this, tr("Cannot copy the sample"), error);
+            return false;
+        }
+        TrustedFolders::trust(copy); // shipped with the workbench, copied by the author
+    }
+    if (!openProject(copy)) return false;
+    statusBar()->showMessage(existed ? tr("Opened your copy of the sample: %1").arg(copy)
+                                     : tr("Copied the sample to %1").arg(copy),
+                             8000);
+    return true;
+}
+
+bool MainWindow::closeProject()
+{
+    if (!m_session.project()) return true;
+    if (m_runs->runner().isRunning()) {
+        m_status->setText(tr("A run is in progress: cancel it (Esc) before closing the project"));
+        return false;
+    }
+    if (!confirmDiscard()) return false;
+    m_session.close();
+    forgetResults();
+    m_gluePanel->reload({});
+    m_projectView->setRootIndex({});
+    showWelcome(true);
+    updateTitle();
+    return true;
+}
+
+// Results of another project (or of none) must not be shown as this one's.
+void MainWindow::forgetResults()
+{
+    m_runs->reset();
+    m_costPanel->showRun({}, {}, {}, {});
+    m_session.editor(Document::Kernel)->setLineNotes({});
+    m_status->clear();
 }
 
 bool MainWindow::confirmDiscard()
@@ -404,12 +527,11 @@ void MainWindow::restoreLayout()
     if (restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) return;
     // First start: the editors get most of the room, the Tensor diff the widest bottom pane.
     auto* projectDock = findChild<QDockWidget*>(QStringLiteral("projectDock"));
-    auto* problemsDock = findChild<QDockWidget*>(QStringLiteral("problemsDock"));
-    auto* logDock = findChild<QDockWidget*>(QStringLiteral("logDock"));
+    auto* compareDock = findChild<QDockWidget*>(QStringLiteral("runCompareDock"));
     auto* diffDock = findChild<QDockWidget*>(QStringLiteral("tensorDiffDock"));
-    resizeDocks({projectDock}, {200}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {280}, Qt::Vertical);
-    resizeDocks({problemsDock, logDock, diffDock}, {300, 380, 700}, Qt::Horizontal);
+    resizeDocks({projectDock}, {180}, Qt::Horizontal);
+    resizeDocks({compareDock}, {300}, Qt::Vertical);
+    resizeDocks({compareDock, diffDock}, {600, 800}, Qt::Horizontal);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -420,7 +542,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
     }
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"),
+                      m_dockState.isEmpty() ? saveState() : m_dockState);
     event->accept();
 }
 

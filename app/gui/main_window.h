@@ -10,6 +10,7 @@ class QFileSystemModel;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
 class QStackedWidget;
 class QTabWidget;
 class QTreeView;
@@ -19,7 +20,9 @@ namespace ptowb {
 class CostTracePanel;
 class GeneratedGluePanel;
 class ProblemsModel;
-class RunPanel;
+class RunComparePanel;
+class RunController;
+class TensorDiffPanel;
 class WelcomePage;
 
 // The workbench window: kernel and op description side by side, project tree, Problems.
@@ -32,13 +35,22 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     bool openProject(const QString& folderOrFile);
+    // Opens the author's copy of a shipped sample in the sample-copies folder (made on first use).
+    bool openSample(const QString& sampleFolder);
+    static QString sampleCopiesFolder(); // settings "samples/folder", else Documents/PTO Workbench
+    // File ▸ Close Project: asks about unsaved changes, then the welcome page.
+    bool closeProject();
     // File ▸ New Operator: the wizard, then its project opens.
     void newOperator();
 
     EditorSession& session() { return m_session; }
     ProblemsModel& problems() { return *m_problems; }
     QTreeView& problemsView() { return *m_problemsView; }
-    RunPanel& runPanel() { return *m_runPanel; }
+    RunController& runs() { return *m_runs; }
+    RunComparePanel& comparePanel() { return *m_comparePanel; }
+    TensorDiffPanel& diffPanel() { return *m_diffPanel; }
+    QPlainTextEdit& log() { return *m_log; }
+    QString statusText() const;
     GeneratedGluePanel& gluePanel() { return *m_gluePanel; }
     CostTracePanel& costPanel() { return *m_costPanel; }
     WelcomePage& welcomePage() { return *m_welcome; }
@@ -56,8 +68,10 @@ protected:
 private:
     void createEditors();
     void createDocks();
-    void createRunDocks();
+    void connectRuns();
     void createActions();
+    void showWelcome(bool shown);
+    void forgetResults();
     void rebuildRecentMenu();
     bool confirmDiscard();
     void chooseProject();
@@ -68,7 +82,7 @@ private:
     void restoreLayout();
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
-    void showSimulation(const QString& tracePath, const QString& caseDir);
+    void showSimulation(const QString& tracePath, const QString& caseDir, const QString& stamp);
 
     EditorSession m_session;
     ProblemsModel* m_problems = nullptr;
@@ -79,13 +93,18 @@ private:
     WelcomePage* m_welcome = nullptr;
     GeneratedGluePanel* m_gluePanel = nullptr;
     CostTracePanel* m_costPanel = nullptr;
+    RunComparePanel* m_comparePanel = nullptr;
+    TensorDiffPanel* m_diffPanel = nullptr;
+    QPlainTextEdit* m_log = nullptr;
+    QLabel* m_status = nullptr;
+    QByteArray m_dockState; // the docks as they were before the welcome page hid them
     QTabWidget* m_sourceTabs = nullptr;
     QTabWidget* m_descriptionTabs = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_problemCount = nullptr;
     QLabel* m_cursorPosition = nullptr;
     UnsavedChangesPrompt m_prompt;
-    RunPanel* m_runPanel = nullptr;
+    RunController* m_runs = nullptr;
 };
 
 } // namespace ptowb

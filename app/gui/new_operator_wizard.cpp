@@ -5,11 +5,13 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QVBoxLayout>
 #include <QWizardPage>
 
@@ -49,7 +51,10 @@ NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
     m_description->setWordWrap(true);
     m_name = new QLineEdit(QStringLiteral("my_op"));
     m_namespace = new QLineEdit(QStringLiteral("custom"));
-    m_folder = new QLineEdit(QDir::home().filePath(QStringLiteral("my_op")));
+    // In the folder the last project was made in: an author keeps their ops together.
+    const QString parentFolder =
+        QSettings().value(QStringLiteral("wizard/parentFolder"), QDir::homePath()).toString();
+    m_folder = new QLineEdit(QDir(parentFolder).filePath(QStringLiteral("my_op")));
     auto* browse = new QPushButton(tr("Browse…"));
     auto* folderRow = new QHBoxLayout;
     folderRow->addWidget(m_folder, 1);
@@ -116,6 +121,9 @@ QString NewOperatorWizard::createProject()
     options.ns = m_namespace->text().trimmed().toStdString();
     const QString error = createProjectFromTemplate(options);
     m_error->setText(error);
+    if (error.isEmpty())
+        QSettings().setValue(QStringLiteral("wizard/parentFolder"),
+                             QFileInfo(options.folder).absolutePath());
     return error;
 }
 

@@ -1,38 +1,46 @@
 #include "pipeline_runner.h"
 
-#include "work_pool.h"
-
-#include <QtConcurrent>
-
 namespace ptowb {
 
-PipelineRunner::PipelineRunner(QObject* parent) : QObject(parent)
-{
-    connect(&m_watcher, &QFutureWatcher<PipelineResult>::finished, this, [this] {
-        m_result = m_watcher.result();
-        emit finished(m_result);
-    });
-}
+PipelineRunner::PipelineRunner(QObject* parent) : QObject(parent) {}
 
 PipelineRunner::~PipelineRunner()
 {
-    m_cancel = true;
-    m_watcher.waitForFinished();
+    m_job.cancel();
+    m_job.waitForFinished();
+}
+
+void PipelineRunner::cancel()
+{
+    m_job.stop();
 }
 
 bool PipelineRunner::start(const Project& project, PipelineOptions options)
 {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = false;
-    options.cancel = &m_cancel;
+    if (m_running) return false;
+    m_running = true;
     options.progress = [this](PipelineStep step, const std::string& message) {
         const QString name = QString::fromLatin1(stepName(step)),
                       text = QString::fromStdString(message);
         QMetaObject::invokeMethod(
             this, [this, name, text] { emit progress(name, text); }, Qt::QueuedConnection);
     };
-    m_watcher.setFuture(QtConcurrent::run(
-        workPool(), [project, options] { return runPipeline(project, options); }));
+    options.stepFinished = [this](const StepResult& step) {
+        const QString summary = QString::fromStdString(stepSummary(step));
+        QMetaObject::invokeMethod(
+            this, [this, summary] { emit stepFinished(summary); }, Qt::QueuedConnection);
+    };
+    m_job.start(
+        [project, options](const std::atomic<bool>& cancelled) {
+            PipelineOptions run = options;
+            run.cancel = &cancelled;
+            return runPipeline(project, run);
+        },
+        [this](PipelineResult result) {
+            m_running = false;
+            m_result = std::move(result);
+            emit finished(m_result);
+        });
     return true;
 }
 

@@ -6,12 +6,15 @@
 #include "project/project.h"
 #include "run/runner_config.h"
 #include "run/tolerance_defaults.h"
+#include "sim/sim_outcome.h"
+#include "spec/op_json_vocabulary.h"
 #include "tensor/compare.h"
 #include "types/dtype.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHeaderView>
@@ -19,6 +22,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -27,8 +31,6 @@
 namespace ptowb {
 
 namespace {
-
-const char* const kCriteriaNames[] = {"allclose", "ratio", "cosine", "double_thousandth"};
 
 QString fileText(const QString& path)
 {
@@ -94,12 +96,42 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
             QStringLiteral(
                 "{ \"targets\": [\n  { \"name\": \"ops-dir\", \"folder\": \"/opt/ops\" }\n] }\n")),
         tr("Deploy targets"));
+    tabs->addTab(createLimitsTab(), tr("Limits"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(tabs, 1);
     layout->addWidget(buttons);
+}
+
+double SettingsDialog::caseTimeLimit()
+{
+    const double seconds = QSettings().value(QStringLiteral("run/caseTimeLimit")).toDouble();
+    return seconds > 0 ? seconds : SimRunOptions{}.timeoutSeconds;
+}
+
+QWidget* SettingsDialog::createLimitsTab()
+{
+    auto* page = new QWidget;
+    m_caseTimeLimit = new QDoubleSpinBox;
+    m_caseTimeLimit->setObjectName(QStringLiteral("caseTimeLimit"));
+    m_caseTimeLimit->setRange(1, 86400);
+    m_caseTimeLimit->setDecimals(0);
+    m_caseTimeLimit->setSuffix(tr(" s"));
+    m_caseTimeLimit->setValue(caseTimeLimit());
+    auto* intro = new QLabel(
+        tr("A case of the kernel (in the simulator) or of the reference that runs longer is "
+           "stopped at its current line and reported as an error; Esc cancels at once. "
+           "<code>ptowb-cli</code> takes <code>--time-limit S</code>."));
+    intro->setWordWrap(true);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Time limit per case"), m_caseTimeLimit);
+    auto* layout = new QVBoxLayout(page);
+    layout->addWidget(intro);
+    layout->addLayout(form);
+    layout->addStretch(1);
+    return page;
 }
 
 QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, const QString& example)
@@ -202,8 +234,8 @@ QWidget* SettingsDialog::createToleranceTab()
         m_tolerances->setItem(row, 2, builtInItem);
     }
     auto* criteria = new QHBoxLayout;
-    for (const char* name : kCriteriaNames) {
-        auto* box = new QCheckBox(QString::fromLatin1(name));
+    for (const std::string& name : opJsonWords(OpJsonWordKind::Criterion)) {
+        auto* box = new QCheckBox(QString::fromStdString(name));
         box->setChecked(std::find(current.tolerance.criteria.begin(),
                                   current.tolerance.criteria.end(),
                                   name) != current.tolerance.criteria.end());
@@ -298,6 +330,8 @@ QString SettingsDialog::save()
             m_savedTolerances = tolerances;
         }
     }
+    if (m_caseTimeLimit->value() != caseTimeLimit())
+        QSettings().setValue(QStringLiteral("run/caseTimeLimit"), m_caseTimeLimit->value());
     return errors.join(QLatin1Char('\n'));
 }
 

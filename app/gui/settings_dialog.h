@@ -11,6 +11,8 @@ class QLabel;
 class QLineEdit;
 class QTableWidget;
 
+class QDoubleSpinBox;
+
 namespace ptowb {
 
 class CodeEditor;
@@ -32,6 +34,10 @@ public:
     CodeEditor& deployEditor() { return *m_json[1].editor; }
     QTableWidget& toleranceTable() { return *m_tolerances; }
     QLineEdit& minCosineEdit() { return *m_minCosine; }
+    QDoubleSpinBox& caseTimeLimitEdit() { return *m_caseTimeLimit; }
+    // How long one case of the kernel or the reference may run in the app's verify
+    // (settings "run/caseTimeLimit", seconds; the simulator's default when unset).
+    static double caseTimeLimit();
     QString problemsText(int jsonTab) const;
 
     void accept() override;
@@ -46,6 +52,7 @@ private:
     };
     QWidget* createJsonTab(JsonFile& file, const QString& intro, const QString& example);
     QWidget* createToleranceTab();
+    QWidget* createLimitsTab();
     void checkJson(JsonFile& file);
     ToleranceSpec formTolerance(QStringList& invalid) const;
 
@@ -55,6 +62,7 @@ private:
     QLineEdit* m_maxErrorRatio = nullptr;
     QLineEdit* m_minCosine = nullptr;
     QLabel* m_toleranceProblems = nullptr;
+    QDoubleSpinBox* m_caseTimeLimit = nullptr;
     QString m_savedTolerances;
 };
 

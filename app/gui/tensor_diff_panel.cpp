@@ -1,6 +1,7 @@
 #include "tensor_diff_panel.h"
 
 #include "histogram_view.h"
+#include "run_stamp_label.h"
 #include "slice_values_model.h"
 #include "tensor/npy.h"
 #include "tensor_heatmap.h"
@@ -37,19 +38,25 @@ QString indexText(const std::vector<std::int64_t>& index)
 TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
 {
     m_title = new QLabel(tr("No output selected"));
+    m_title->setObjectName(QStringLiteral("diffTitle"));
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stamp =
+        new RunStampLabel(tr("Pick a row of Run and Compare to see where its outputs differ"));
     m_rowAxis = new QComboBox;
     m_colAxis = new QComboBox;
+    for (QComboBox* box : {m_rowAxis, m_colAxis})
+        box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_fixed = new QLineEdit;
     m_fixed->setPlaceholderText(tr("index of the other axes, e.g. 0, 3"));
     m_relative = new QCheckBox(tr("Relative"));
     m_log = new QCheckBox(tr("Log scale"));
     auto* controls = new QHBoxLayout;
-    controls->addWidget(m_title, 1);
     controls->addWidget(new QLabel(tr("Rows")));
     controls->addWidget(m_rowAxis);
     controls->addWidget(new QLabel(tr("Columns")));
     controls->addWidget(m_colAxis);
-    controls->addWidget(m_fixed);
+    controls->addWidget(m_fixed, 1);
     controls->addWidget(m_relative);
     controls->addWidget(m_log);
 
@@ -65,6 +72,7 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     m_worst->verticalHeader()->hide();
     m_worst->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_worst->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_worst->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_worst->horizontalHeader()->setStretchLastSection(true);
 
     // Expected and actual values of the slice side by side, scrolling together.
@@ -112,10 +120,13 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     split->addWidget(side);
     split->addWidget(grids);
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 3);
     split->setStretchFactor(2, 3);
 
     auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_stamp);
+    layout->addWidget(m_title);
     layout->addLayout(controls);
     layout->addWidget(split, 1);
     layout->addWidget(m_hover);
@@ -163,11 +174,12 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
 
 void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath,
                                  const QString& expectedPath,
-                                 const std::vector<WorstElement>& worst)
+                                 const std::vector<WorstElement>& worst, const QString& stamp)
 {
+    m_stamp->setRun(stamp);
     m_title->setText(tr("%1 (loading…)").arg(title));
-    m_loader.run(
-        [actualPath, expectedPath] {
+    m_loader.start(
+        [actualPath, expectedPath](const std::atomic<bool>&) {
             LoadedOutput loaded;
             auto actual = readNpy(actualPath.toStdString());
             auto expected = readNpy(expectedPath.toStdString());
@@ -189,6 +201,7 @@ void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded,
                             const std::vector<WorstElement>& worst)
 {
     if (!loaded.error.isEmpty()) {
+        clearData();
         m_title->setText(title + QStringLiteral(": ") + loaded.error);
         Q_EMIT outputShown(loaded.error);
         return;
@@ -226,6 +239,50 @@ void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded,
     m_histogramView->setHistogram(m_histogram);
     refresh();
     Q_EMIT outputShown({});
+}
+
+void TensorDiffPanel::showMessage(const QString& title, const QString& message,
+                                  const QString& stamp)
+{
+    m_loader.cancel(); // an output still loading would replace the message
+    clearData();
+    m_stamp->setRun(stamp);
+    m_title->setText(message.isEmpty() ? title : title + QStringLiteral(": ") + message);
+}
+
+void TensorDiffPanel::markStale(const QString& why)
+{
+    m_stamp->markStale(why);
+}
+
+void TensorDiffPanel::reset()
+{
+    m_loader.cancel();
+    clearData();
+    m_stamp->reset();
+    m_title->setText(tr("No output selected"));
+}
+
+QString TensorDiffPanel::titleText() const
+{
+    return m_title->text();
+}
+
+void TensorDiffPanel::clearData()
+{
+    m_actual = m_expected = Tensor();
+    m_histogram = {};
+    m_histogramView->setHistogram(m_histogram);
+    for (QComboBox* box : {m_rowAxis, m_colAxis}) {
+        const QSignalBlocker block(box);
+        box->clear();
+    }
+    m_fixed->clear();
+    m_worst->setRowCount(0);
+    m_heatmap->setData({}, {}, {}, {});
+    m_expectedValues->clear();
+    m_actualValues->clear();
+    m_hover->clear();
 }
 
 SliceSpec TensorDiffPanel::currentSlice() const

@@ -16,6 +16,7 @@ class QTableWidget;
 namespace ptowb {
 
 class HistogramView;
+class RunStampLabel;
 class SliceValuesModel;
 class TensorHeatmap;
 
@@ -30,9 +31,18 @@ public:
     explicit TensorDiffPanel(QWidget* parent = nullptr);
 
     // Loads both .npy files off the GUI thread and shows their difference; outputShown says
-    // when (with "" or why it could not). A later call supersedes one still loading.
+    // when (with "" or why it could not). A later call supersedes one still loading. `stamp`
+    // names the run the files came from.
     void showOutput(const QString& title, const QString& actualPath, const QString& expectedPath,
-                    const std::vector<WorstElement>& worst);
+                    const std::vector<WorstElement>& worst, const QString& stamp);
+    // Nothing to compare (a case that could not run, a run where every output passes): the
+    // message instead of any earlier difference.
+    void showMessage(const QString& title, const QString& message, const QString& stamp);
+    void markStale(const QString& why);
+    void reset(); // no run (a project was opened or closed)
+    QString titleText() const;
+    RunStampLabel& stamp() { return *m_stamp; }
+    bool hasData() const { return m_actual.isValid(); }
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
     const ErrorHistogram& histogram() const { return m_histogram; }
@@ -55,11 +65,13 @@ private:
     };
     void apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst);
     void refresh();
+    void clearData();
     SliceSpec currentSlice() const;
 
     Tensor m_actual, m_expected;
     ErrorHistogram m_histogram;
     QLabel* m_title = nullptr;
+    RunStampLabel* m_stamp = nullptr;
     QComboBox* m_rowAxis = nullptr;
     QComboBox* m_colAxis = nullptr;
     QLineEdit* m_fixed = nullptr;
@@ -71,7 +83,7 @@ private:
     QTableWidget* m_worst = nullptr;
     SliceValuesModel* m_expectedValues = nullptr;
     SliceValuesModel* m_actualValues = nullptr;
-    LatestJob<LoadedOutput> m_loader{this};
+    JobTracker<LoadedOutput> m_loader{this};
     QTableView* m_expectedView = nullptr;
     QTableView* m_actualView = nullptr;
 };

@@ -72,13 +72,16 @@ WelcomePage::WelcomePage(QWidget* parent) : QWidget(parent)
 
     m_samples = projectList(QStringLiteral("welcomeSamples"));
     m_recent = projectList(QStringLiteral("welcomeRecent"));
-    for (QListWidget* list : {m_samples, m_recent})
-        connect(list, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-            Q_EMIT openRequested(item->data(kFolderRole).toString());
-        });
+    connect(m_samples, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        Q_EMIT sampleRequested(item->data(kFolderRole).toString());
+    });
+    connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        Q_EMIT openRequested(item->data(kFolderRole).toString());
+    });
 
     auto* lists = new QGridLayout;
-    lists->addWidget(new QLabel(tr("<b>Samples</b> — open one and press F5 to verify it")), 0, 0);
+    lists->addWidget(new QLabel(tr("<b>Samples</b> — opens your own copy; press F5 to verify it")),
+                     0, 0);
     lists->addWidget(new QLabel(tr("<b>Recent projects</b>")), 0, 1);
     lists->addWidget(m_samples, 1, 0);
     lists->addWidget(m_recent, 1, 1);

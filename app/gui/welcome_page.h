@@ -23,6 +23,8 @@ public:
 
 Q_SIGNALS:
     void openRequested(const QString& folder);
+    // A shipped sample: the window opens a copy of it, never the sample itself.
+    void sampleRequested(const QString& sampleFolder);
     void newOperatorRequested();
     void openDialogRequested();
 

@@ -4,7 +4,9 @@
 #include <QObject>
 #include <QPointer>
 #include <QtConcurrent>
+#include <atomic>
 #include <functional>
+#include <memory>
 
 namespace ptowb {
 
@@ -18,29 +20,60 @@ QThreadPool* workPool();
 // for the whole load, most of a second) — and the GUI thread starts threads for painting.
 void startThreadsAhead();
 
-// Runs a job on the work pool and applies its result on the GUI thread — only the newest
-// job's: a result that a later request made stale is dropped, and nothing is applied once
+// One kind of background job of one object (loading a diff, checking the files, running the
+// pipeline), as hotspot's JobTracker: every start() makes a job with an id and a cancellation
+// flag, runs it on the work pool, and applies its result on the GUI thread — the newest job's
+// only. A later start(), or cancel(), raises the flag of the job before it, which a long job
+// polls to stop early; the result of a superseded job is dropped, and nothing is applied once
 // `context` is gone.
-template <class Result> class LatestJob
+template <class Result> class JobTracker
 {
 public:
-    explicit LatestJob(QObject* context) : m_context(context) {}
+    using Job = std::function<Result(const std::atomic<bool>& cancelled)>;
 
-    void run(std::function<Result()> job, std::function<void(Result)> apply)
+    explicit JobTracker(QObject* context) : m_context(context) {}
+    ~JobTracker() { waitForFinished(); }
+    JobTracker(const JobTracker&) = delete;
+    JobTracker& operator=(const JobTracker&) = delete;
+
+    // Returns the new job's id.
+    quint64 start(Job job, std::function<void(Result)> apply)
     {
-        const quint64 generation = ++m_generation;
-        QtConcurrent::run(workPool(), std::move(job))
-            .then(m_context, [this, generation, apply = std::move(apply)](Result result) {
-                if (generation == m_generation) apply(std::move(result));
-            });
+        cancel();
+        const quint64 id = ++m_jobId;
+        auto cancelled = std::make_shared<std::atomic<bool>>(false);
+        m_cancelled = cancelled;
+        m_future = QtConcurrent::run(workPool(),
+                                     [job = std::move(job), cancelled] { return job(*cancelled); });
+        m_future.then(m_context, [this, id, apply = std::move(apply)](Result result) {
+            if (id == m_jobId) apply(std::move(result));
+        });
+        return id;
     }
-
-    // Drops the result of every job started so far.
-    void cancel() { ++m_generation; }
+    // The running job should stop, and its result will not be applied.
+    void cancel()
+    {
+        stop();
+        ++m_jobId;
+    }
+    // The running job should stop early; what it returns is still applied (a cancelled
+    // pipeline reports the steps it finished).
+    void stop()
+    {
+        if (m_cancelled) m_cancelled->store(true);
+    }
+    bool isRunning() const { return m_future.isRunning(); }
+    // Blocks until the newest job has returned (its result is applied later, if at all).
+    void waitForFinished()
+    {
+        if (m_future.isValid()) m_future.waitForFinished();
+    }
 
 private:
     QObject* m_context;
-    quint64 m_generation = 0;
+    quint64 m_jobId = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancelled;
+    QFuture<Result> m_future;
 };
 
 } // namespace ptowb

@@ -1,7 +1,7 @@
 // cann/CMakeLists.txt: the graph-compiler libraries, built against a CANN toolkit and installed
 // as a vendor folder of the opp, where GE and ATC look for custom ops.
 #include "codegen/cann_parts.h"
-#include "codegen/template_text.h"
+#include "text/template_text.h"
 
 namespace ptowb::codegen::cann {
 

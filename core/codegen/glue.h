@@ -15,8 +15,6 @@ struct GlueSource
     std::string opJson;
     std::string kernel;
     std::string reference;
-    // Where torch/CMakeLists.txt looks for ptowb's CMake package unless told otherwise.
-    std::string ptowbCMakeDir;
 };
 
 struct GeneratedFile

@@ -1,7 +1,7 @@
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
-#include "codegen/template_text.h"
 #include "spec/dtype_combinations.h"
+#include "text/template_text.h"
 
 namespace ptowb::codegen {
 
@@ -15,7 +15,7 @@ project(@PACKAGE@_onnx LANGUAGES CXX)
 set(CMAKE_CXX_STANDARD 20)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 
-set(PTOWB_DIR "@PTOWB_DIR@" CACHE PATH "folder holding ptowbConfig.cmake (a ptowb build or install)")
+set(PTOWB_DIR "" CACHE PATH "folder holding ptowbConfig.cmake: a ptowb build's cmake/ptowb or an install's lib/cmake/ptowb")
 find_package(ptowb CONFIG REQUIRED HINTS "${PTOWB_DIR}")
 find_package(Protobuf REQUIRED) # ONNX's CMake package needs it first
 find_package(ONNX REQUIRED)
@@ -316,11 +316,9 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
 
     const std::string base = "onnx/" + facts.packageName;
     return {
-        {"onnx/CMakeLists.txt",
-         fillTemplate(kCMakeTemplate, {{"HEADER", headerComment("#", facts)},
-                                       {"QUALIFIED", facts.qualifiedName},
-                                       {"PACKAGE", facts.packageName},
-                                       {"PTOWB_DIR", source.ptowbCMakeDir}})},
+        {"onnx/CMakeLists.txt", fillTemplate(kCMakeTemplate, {{"HEADER", headerComment("#", facts)},
+                                                              {"QUALIFIED", facts.qualifiedName},
+                                                              {"PACKAGE", facts.packageName}})},
         {base + "_schema.h", fillTemplate(kHeaderTemplate, {{"HEADER", headerComment("//", facts)},
                                                             {"QUALIFIED", facts.qualifiedName},
                                                             {"DOMAIN", spec.ns},

@@ -1,6 +1,6 @@
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
-#include "codegen/template_text.h"
+#include "text/template_text.h"
 
 #include <string_view>
 
@@ -59,7 +59,7 @@ models that call `@QUALIFIED@` then run in C++. `-DPTOWB_DIR=<folder of ptowbCon
 ## ONNX
 
 ```sh
-cmake -S <package>/onnx -B build-onnx && cmake --build build-onnx
+cmake -S <package>/onnx -B build-onnx -DPTOWB_DIR=<folder of ptowbConfig.cmake> && cmake --build build-onnx
 ptowb-cli onnx-infer model.onnx --package <package>     # shape inference over the whole model
 ptowb-cli inspect model.onnx --package <package>        # which kernel the model was built with
 ```
@@ -138,7 +138,6 @@ std::string generatePackageReadme(const GlueSource& source)
                                      {"NAMESPACE", spec.ns},
                                      {"NAME", spec.name},
                                      {"OP_TYPE", spec.opType},
-                                     {"PTOWB_DIR", source.ptowbCMakeDir},
                                      {"ORIGIN", spec.ns + "::1::" + spec.opType},
                                  });
 }

@@ -1,8 +1,8 @@
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
-#include "codegen/template_text.h"
 #include "reference/reference_check.h"
 #include "reference/reference_program.h"
+#include "text/template_text.h"
 
 #include <algorithm>
 

@@ -4,9 +4,9 @@
 #include "codegen/cann_support.h"
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
-#include "codegen/template_text.h"
 #include "reference/reference_check.h"
 #include "reference/reference_program.h"
+#include "text/template_text.h"
 
 namespace ptowb::codegen {
 

@@ -1,9 +1,9 @@
 #include "package/package_export.h"
 
-#include "codegen/project_glue.h"
 #include "io/sha256.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
+#include "project/project_sources.h"
 #include "run/verification.h"
 
 #include <QDir>
@@ -95,7 +95,7 @@ QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& pac
                                QByteArray::fromStdString(text));
 }
 
-QString writeManifest(const QDir& package, const codegen::ProjectSources& sources)
+QString writeManifest(const QDir& package, const ProjectSources& sources)
 {
     nlohmann::ordered_json files = nlohmann::ordered_json::object();
     QStringList paths;
@@ -207,7 +207,7 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
         if (options.progress) options.progress(QString::fromLatin1(what));
     };
     step("reading the project");
-    const codegen::ProjectSources sources = codegen::readProjectSources(project);
+    const ProjectSources sources = readProjectSources(project);
     if (!sources.error.isEmpty()) {
         result.error = sources.error;
         return result;
@@ -254,7 +254,7 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
     files.push_back(
         {"reference/" + baseName(spec.reference.file).toStdString(), sources.reference});
     files.push_back({"README.md", codegen::generatePackageReadme(sources.glueSource())});
-    if (QString error = codegen::writeGeneratedFiles(files, package.path()); !error.isEmpty()) {
+    if (QString error = writeGeneratedFiles(files, package.path()); !error.isEmpty()) {
         result.error = error;
         return result;
     }

@@ -2,6 +2,7 @@
 
 #include "package/package_check.h"
 #include "run/config_files.h"
+#include "run/placeholders.h"
 #include "run/process_runner.h"
 #include "spec/spec_reader.h"
 
@@ -11,12 +12,12 @@
 #include <QFileInfo>
 #include <QLockFile>
 #include <QTemporaryDir>
-#include <cstring>
-#include <regex>
 
 namespace ptowb {
 
 namespace {
+
+const std::vector<std::string> kDeployPlaceholders{"package", "archive", "op", "version"};
 
 void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& ptr,
                 const std::string& file, DeployTargets& out)
@@ -27,8 +28,7 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
     t.sourceFile = file;
     const auto name = r.string(item, ptr, "name", true);
     if (!name) return;
-    static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
-    if (!std::regex_match(*name, kName)) {
+    if (!isConfigItemName(*name)) {
         r.error(ptr + "/name", "deploy.bad-name",
                 "deploy target name \"" + *name + "\" must be letters, digits, '_', '.', '-'");
         return;
@@ -57,17 +57,14 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
             const std::string aptr = SpecReader::child(ptr + "/command", k);
             if (!r.isType((*command)[k], aptr, nlohmann::json::value_t::string, "a string")) return;
             const std::string arg = (*command)[k].get<std::string>();
-            static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
-            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder);
-                 it != std::sregex_iterator(); ++it) {
-                const std::string key = (*it)[1];
-                if (key != "package" && key != "archive" && key != "op" && key != "version") {
+            for (const std::string& key : placeholderNames(arg))
+                if (std::find(kDeployPlaceholders.begin(), kDeployPlaceholders.end(), key) ==
+                    kDeployPlaceholders.end()) {
                     r.error(aptr, "deploy.unknown-placeholder",
-                            "unknown placeholder {" + key +
-                                "}; use {package} {archive} {op} {version}");
+                            "unknown placeholder {" + key + "}; use " +
+                                placeholderList(kDeployPlaceholders));
                     return;
                 }
-            }
             t.command.push_back(arg);
         }
     }
@@ -165,18 +162,13 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder,
         QDir(previous).removeRecursively();
         return {};
     }
+    const std::map<std::string, std::string> values{{"package", packageFolder.toStdString()},
+                                                    {"archive", archivePath.toStdString()},
+                                                    {"op", op},
+                                                    {"version", version}};
     QStringList argv;
-    for (std::string arg : target.command) {
-        const std::pair<const char*, std::string> values[] = {
-            {"{package}", packageFolder.toStdString()},
-            {"{archive}", archivePath.toStdString()},
-            {"{op}", op},
-            {"{version}", version}};
-        for (const auto& [key, value] : values)
-            for (std::size_t at; (at = arg.find(key)) != std::string::npos;)
-                arg.replace(at, std::strlen(key), value);
-        argv << QString::fromStdString(arg);
-    }
+    for (const std::string& arg : target.command)
+        argv << QString::fromStdString(expandPlaceholders(arg, values));
     QTemporaryDir logs;
     const ProcessOutcome outcome = runProcess(argv, logs.path(), target.timeoutSeconds, cancel);
     switch (outcome.status) {

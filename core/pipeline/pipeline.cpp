@@ -1,16 +1,17 @@
 #include "pipeline/pipeline.h"
 
-#include "codegen/glue_generation.h"
-#include "codegen/project_glue.h"
 #include "diag/suggest.h"
 #include "io/sha256.h"
 #include "package/package_check.h"
 #include "package/package_export.h"
 #include "pipeline/deploy_target.h"
 #include "project/atomic_file.h"
+#include "project/glue_generation.h"
+#include "project/project_sources.h"
 #include "run/platforms.h"
 #include "run/run_folder.h"
 #include "run/tolerance_defaults.h"
+#include "text/duration.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -60,6 +61,276 @@ private:
     nlohmann::json m_state = nlohmann::json::object();
 };
 
+using Status = StepResult::Status;
+
+// One run of the pipeline: a function per step, each returning whether the next may run.
+class PipelineRun
+{
+public:
+    PipelineRun(const Project& project, const PipelineOptions& options)
+        : m_project(project), m_options(options), m_state(project)
+    {
+    }
+
+    PipelineResult run()
+    {
+        if (validate() && generate() && m_options.stopAfter > PipelineStep::Generate && verify() &&
+            m_options.stopAfter > PipelineStep::Verify && exportPackage() &&
+            m_options.stopAfter > PipelineStep::Export)
+            deploy();
+        return std::move(m_result);
+    }
+
+private:
+    bool validate();
+    bool generate();
+    bool verify();
+    bool exportPackage();
+    bool deploy();
+
+    // Starts a step unless the run was cancelled before it (then records it as cancelled).
+    bool begin(PipelineStep step, const std::string& message)
+    {
+        m_step = StepResult{};
+        m_step.step = step;
+        if (m_options.cancel && m_options.cancel->load())
+            return finish(Status::Cancelled, "cancelled");
+        m_timer.start();
+        if (m_options.progress) m_options.progress(step, message);
+        return true;
+    }
+    // Ends the current step; true when it did its work (or found it unchanged).
+    bool finish(Status status, std::string message = {})
+    {
+        m_step.status = status;
+        if (!message.empty()) m_step.message = std::move(message);
+        m_step.seconds = m_timer.isValid() ? double(m_timer.nsecsElapsed()) / 1e9 : 0;
+        m_timer.invalidate();
+        if (m_options.stepFinished) m_options.stepFinished(m_step);
+        m_result.steps.push_back(std::move(m_step));
+        return status == Status::Done || status == Status::Unchanged;
+    }
+    void addDiagnostics(const Diagnostics& more)
+    {
+        m_step.diagnostics.insert(m_step.diagnostics.end(), more.begin(), more.end());
+    }
+    bool verifyCases(const OpSpec& judged, const SimRunOptions& sim, const std::string& verifyKey);
+
+    const Project& m_project;
+    const PipelineOptions& m_options;
+    PipelineState m_state;
+    PipelineResult m_result;
+    StepResult m_step;
+    QElapsedTimer m_timer;
+    ProjectSources m_sources;
+    std::string m_inputs; // the hash of op.json, the kernel and the reference
+};
+
+bool PipelineRun::validate()
+{
+    if (!begin(PipelineStep::Validate, "checking op.json, the kernel and the reference"))
+        return false;
+    m_sources = readProjectSources(m_project);
+    if (!m_sources.error.isEmpty()) return finish(Status::Failed, m_sources.error.toStdString());
+    m_step.diagnostics = m_sources.loaded.diagnostics;
+    if (!m_sources.usable()) return finish(Status::Failed, "the op description has errors");
+    // op.json is validated already: check the other two against its spec.
+    const OpSpec& spec = m_sources.loaded.spec;
+    addDiagnostics(m_project.checkReference(spec, QByteArray::fromStdString(m_sources.reference)));
+    addDiagnostics(m_project.checkKernel(spec, QByteArray::fromStdString(m_sources.kernel)));
+    if (hasErrors(m_step.diagnostics))
+        return finish(Status::Failed, std::to_string(countErrors(m_step.diagnostics)) + " errors");
+    m_inputs = sha256Hex(m_sources.opJson + '\0' + m_sources.kernel + '\0' + m_sources.reference);
+    return finish(Status::Done, "no errors");
+}
+
+bool PipelineRun::generate()
+{
+    if (!begin(PipelineStep::Generate, "generating the glue")) return false;
+    const QString glueFolder =
+        m_options.glueFolder.isEmpty() ? m_project.glueFolder() : m_options.glueFolder;
+    if (m_options.glueFolder.isEmpty() && m_state.unchanged("generate", m_inputs) &&
+        QFileInfo::exists(glueFolder))
+        return finish(Status::Unchanged, "unchanged since the last run");
+    if (QString error =
+            replaceGeneratedFolder(codegen::generateGlue(m_sources.glueSource()), glueFolder);
+        !error.isEmpty())
+        return finish(Status::Failed, error.toStdString());
+    m_state.record("generate", m_inputs);
+    return finish(Status::Done, "glue in " + glueFolder.toStdString());
+}
+
+bool PipelineRun::verify()
+{
+    if (!begin(PipelineStep::Verify, "verifying against " + m_options.against)) return false;
+    const OpSpec& spec = m_sources.loaded.spec;
+    const ToleranceDefaults tolerances = loadToleranceDefaults(m_project.toleranceConfigFiles());
+    m_step.diagnostics = tolerances.diagnostics;
+    if (hasErrors(tolerances.diagnostics))
+        return finish(Status::Failed, "tolerances.json has errors");
+    OpSpec judged = spec; // judged with the user's default tolerances under the op's own
+    judged.tolerance = withDefaults(spec.tolerance, tolerances.tolerance);
+    SimRunOptions sim = m_options.sim;
+    if (sim.platformFile.empty()) {
+        std::string ignored;
+        for (const std::string& name : std::vector<std::string>{
+                 spec.targets.soc.empty() ? "generic" : spec.targets.soc.front(), "generic"})
+            if (sim.platformFile.empty()) sim.platformFile = findPlatformFile(name, ignored);
+    }
+    const std::string verifyKey = sha256Hex(m_inputs + m_options.against + sim.platformFile +
+                                            toleranceJson(judged.tolerance));
+    // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
+    if (m_options.stopAfter != PipelineStep::Verify && m_state.unchanged("verify", verifyKey))
+        return finish(Status::Unchanged, "passed before with the same files");
+    return verifyCases(judged, sim, verifyKey);
+}
+
+// A case that could not run is reported at its line (once), and names the case in the message.
+static std::string failureMessage(const VerificationReport& report, Diagnostics& diagnostics)
+{
+    for (const CaseVerification& c : report.cases)
+        for (const Diagnostic& d : c.diagnostics)
+            if (std::none_of(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic& e) {
+                    return e.file == d.file && e.line == d.line && e.message == d.message;
+                }))
+                diagnostics.push_back(d);
+    const auto failed = std::find_if(report.cases.begin(), report.cases.end(),
+                                     [](const CaseVerification& c) { return !c.error.empty(); });
+    if (failed == report.cases.end())
+        return "the kernel does not match the reference (see " + report.targetRunDir + ")";
+    return "error in case '" + failed->caseName +
+           "': " + failed->error.substr(0, failed->error.find('\n'));
+}
+
+bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
+                              const std::string& verifyKey)
+{
+    const std::string projectDir = m_project.folder().toStdString();
+    const RunnerConfigs runners = loadRunnerConfigs(m_project.runnerConfigFiles());
+    addDiagnostics(runners.diagnostics);
+    BackendChoice reference =
+        makeBackend("ref", judged, projectDir, runners, sim); // its time limit
+    BackendChoice target = makeBackend(m_options.against, judged, projectDir, runners, sim);
+    for (const BackendChoice* choice : {&reference, &target}) {
+        addDiagnostics(choice->diagnostics);
+        if (!choice->backend) {
+            m_step.badRequest = choice->diagnostics.empty();
+            return finish(Status::Failed, choice->error);
+        }
+    }
+    if (const std::string& only = m_options.caseFilter;
+        !only.empty() && std::none_of(judged.cases.begin(), judged.cases.end(),
+                                      [&](const CaseSpec& c) { return c.name == only; })) {
+        std::vector<std::string> names;
+        for (const CaseSpec& c : judged.cases)
+            names.push_back(c.name);
+        m_step.badRequest = true;
+        return finish(Status::Failed, "no case named '" + only + "'" + didYouMean(only, names) +
+                                          " (cases: " + joinQuoted(names) + ")");
+    }
+    RunOptions run;
+    run.cancel = m_options.cancel;
+    run.caseFilter = m_options.caseFilter;
+    // verify() counts the reference's pass and the target's: say which one runs.
+    run.progress = [this](int done, int total, const std::string& caseName) {
+        if (!m_options.progress || caseName.empty()) return;
+        const int cases = std::max(1, total / 2);
+        const std::string who = done >= cases ? m_options.against : std::string("the reference");
+        m_options.progress(PipelineStep::Verify, "case " + caseName + " on " + who + " (" +
+                                                     std::to_string(done % cases + 1) + "/" +
+                                                     std::to_string(cases) + ")");
+    };
+    VerificationReport& report = m_result.verification;
+    report = ptowb::verify(judged, projectDir, *reference.backend, *target.backend,
+                           m_project.runsFolder().toStdString(), run);
+    // Each verify leaves two run folders (with captured intermediates): keep the recent ones.
+    runfolder::pruneRuns(m_project.runsFolder().toStdString(), kKeptRuns);
+    if (!report.cases.empty()) {
+        const QString trace = QString::fromStdString(runfolder::tracePath(
+            runfolder::caseDir(report.targetRunDir, report.cases.front().caseName)));
+        if (QFileInfo::exists(trace)) m_result.tracePath = trace;
+    }
+    if (report.cancelled || (m_options.cancel && m_options.cancel->load()))
+        return finish(Status::Cancelled, "cancelled");
+    if (report.pass()) {
+        m_state.record("verify", verifyKey);
+        return finish(Status::Done, "every case passes");
+    }
+    m_state.forget("verify");
+    const std::string message = failureMessage(report, m_step.diagnostics);
+    const bool exportAnyway =
+        m_options.exportFailing && m_options.stopAfter >= PipelineStep::Export;
+    finish(Status::Failed, exportAnyway ? message + "; exporting anyway" : message);
+    return exportAnyway;
+}
+
+bool PipelineRun::exportPackage()
+{
+    if (!begin(PipelineStep::Export, "exporting the package")) return false;
+    const OpSpec& spec = m_sources.loaded.spec;
+    const QString packagesFolder =
+        m_options.exportFolder.isEmpty()
+            ? QDir(m_project.folder()).filePath(QStringLiteral("packages"))
+            : m_options.exportFolder;
+    const QString packageFolder =
+        QDir(packagesFolder).filePath(QString::fromStdString(spec.name + "-" + spec.version));
+    const QString archive =
+        m_options.archive ? packageFolder + QStringLiteral(".tar.gz") : QString();
+    // Reused only when the folder and the archive are both intact and hold the same package
+    // exported to the project's own folder.
+    if (m_options.exportFolder.isEmpty() && m_options.archive &&
+        m_state.unchanged("export", m_inputs) &&
+        checkDeployable(packageFolder, archive).isEmpty()) {
+        m_result.packageFolder = packageFolder;
+        m_result.archivePath = archive;
+        return finish(Status::Unchanged, "the package is up to date");
+    }
+    ExportOptions exportOptions;
+    exportOptions.outputFolder = m_options.exportFolder;
+    exportOptions.archive = m_options.archive;
+    exportOptions.cancel = m_options.cancel;
+    const ExportResult exported = ptowb::exportPackage(m_project, exportOptions);
+    m_step.diagnostics = exported.diagnostics;
+    if (!exported.ok())
+        return finish(exported.error == QLatin1String("cancelled") ? Status::Cancelled
+                                                                   : Status::Failed,
+                      exported.error.toStdString());
+    m_result.packageFolder = exported.packageFolder;
+    m_result.archivePath = exported.archivePath;
+    m_state.record("export", m_inputs);
+    return finish(Status::Done, "package in " + exported.packageFolder.toStdString());
+}
+
+bool PipelineRun::deploy()
+{
+    if (!begin(PipelineStep::Deploy, "deploying")) return false;
+    const DeployTargets targets = loadDeployTargets(m_project.deployConfigFiles());
+    m_step.diagnostics = targets.diagnostics;
+    if (hasErrors(targets.diagnostics)) return finish(Status::Failed, "deploy.json has errors");
+    const DeployTarget* target = nullptr;
+    if (!m_options.deployTarget.empty()) {
+        target = targets.find(m_options.deployTarget);
+        if (!target) {
+            m_step.badRequest = true;
+            return finish(Status::Failed,
+                          "no deploy target named '" + m_options.deployTarget + "' in deploy.json");
+        }
+    } else if (targets.targets.size() == 1) {
+        target = &targets.targets.front();
+    }
+    if (!target)
+        return finish(Status::NotRun, targets.targets.empty()
+                                          ? "no deploy target configured: stopped after export"
+                                          : "several deploy targets: name one");
+    const OpSpec& spec = m_sources.loaded.spec;
+    if (QString error = deployPackage(*target, m_result.packageFolder, m_result.archivePath,
+                                      spec.ns + "::" + spec.name, spec.version, m_options.cancel);
+        !error.isEmpty())
+        return finish(error == QLatin1String("cancelled") ? Status::Cancelled : Status::Failed,
+                      error.toStdString());
+    return finish(Status::Done, "deployed to " + target->name);
+}
+
 } // namespace
 
 const char* stepName(PipelineStep step)
@@ -79,261 +350,39 @@ const char* stepName(PipelineStep step)
     return "?";
 }
 
+const char* statusName(StepResult::Status status)
+{
+    switch (status) {
+    case Status::Done:
+        return "done";
+    case Status::Unchanged:
+        return "unchanged";
+    case Status::Failed:
+        return "FAILED";
+    case Status::Cancelled:
+        return "cancelled";
+    case Status::NotRun:
+        return "not run";
+    }
+    return "?";
+}
+
+std::string stepSummary(const StepResult& step)
+{
+    return std::string(stepName(step.step)) + ": " + statusName(step.status) + " (" +
+           formatDuration(step.seconds) + ") " + step.message;
+}
+
 bool PipelineResult::ok() const
 {
     for (const auto& s : steps)
-        if (s.status == StepResult::Status::Failed || s.status == StepResult::Status::Cancelled)
-            return false;
+        if (s.status == Status::Failed || s.status == Status::Cancelled) return false;
     return !steps.empty();
 }
 
 PipelineResult runPipeline(const Project& project, const PipelineOptions& options)
 {
-    PipelineResult result;
-    PipelineState state(project);
-    QElapsedTimer timer;
-    auto begin = [&](PipelineStep step, const std::string& message) {
-        timer.start();
-        if (options.progress) options.progress(step, message);
-        StepResult r;
-        r.step = step;
-        return r;
-    };
-    auto finish = [&](StepResult r, StepResult::Status status, std::string message = {}) {
-        r.status = status;
-        if (!message.empty()) r.message = std::move(message);
-        r.seconds = double(timer.nsecsElapsed()) / 1e9;
-        result.steps.push_back(std::move(r));
-        return status == StepResult::Status::Done || status == StepResult::Status::Unchanged;
-    };
-    auto cancelled = [&](PipelineStep step) {
-        if (!options.cancel || !options.cancel->load()) return false;
-        StepResult r;
-        r.step = step;
-        finish(r, StepResult::Status::Cancelled, "cancelled");
-        return true;
-    };
-
-    // validate
-    StepResult step =
-        begin(PipelineStep::Validate, "checking op.json, the kernel and the reference");
-    const codegen::ProjectSources sources = codegen::readProjectSources(project);
-    if (!sources.error.isEmpty())
-        return finish(step, StepResult::Status::Failed, sources.error.toStdString()), result;
-    if (!sources.usable()) {
-        step.diagnostics = sources.loaded.diagnostics;
-        return finish(step, StepResult::Status::Failed, "the op description has errors"), result;
-    }
-    // op.json is validated already: check the other two against its spec.
-    step.diagnostics = sources.loaded.diagnostics;
-    for (const Diagnostics& more :
-         {project.checkReference(sources.loaded.spec, QByteArray::fromStdString(sources.reference)),
-          project.checkKernel(sources.loaded.spec, QByteArray::fromStdString(sources.kernel))})
-        step.diagnostics.insert(step.diagnostics.end(), more.begin(), more.end());
-    if (hasErrors(step.diagnostics))
-        return finish(step, StepResult::Status::Failed,
-                      std::to_string(countErrors(step.diagnostics)) + " errors"),
-               result;
-    finish(step, StepResult::Status::Done, "no errors");
-    const std::string inputs =
-        sha256Hex(sources.opJson + '\0' + sources.kernel + '\0' + sources.reference);
-    const OpSpec& spec = sources.loaded.spec;
-
-    // generate
-    if (cancelled(PipelineStep::Generate)) return result;
-    step = begin(PipelineStep::Generate, "generating the glue");
-    const QString glueFolder =
-        options.glueFolder.isEmpty() ? project.glueFolder() : options.glueFolder;
-    if (options.glueFolder.isEmpty() && state.unchanged("generate", inputs) &&
-        QFileInfo::exists(glueFolder)) {
-        finish(step, StepResult::Status::Unchanged, "unchanged since the last run");
-    } else {
-        if (QString error = codegen::replaceGeneratedFolder(
-                codegen::generateGlue(sources.glueSource()), glueFolder);
-            !error.isEmpty())
-            return finish(step, StepResult::Status::Failed, error.toStdString()), result;
-        state.record("generate", inputs);
-        finish(step, StepResult::Status::Done, "glue in " + glueFolder.toStdString());
-    }
-    if (options.stopAfter == PipelineStep::Generate) return result;
-
-    // verify
-    if (cancelled(PipelineStep::Verify)) return result;
-    step = begin(PipelineStep::Verify, "verifying against " + options.against);
-    SimRunOptions sim = options.sim;
-    if (sim.platformFile.empty()) {
-        std::string ignored;
-        for (const std::string& name : std::vector<std::string>{
-                 spec.targets.soc.empty() ? "generic" : spec.targets.soc.front(), "generic"})
-            if (sim.platformFile.empty()) sim.platformFile = findPlatformFile(name, ignored);
-    }
-    const ToleranceDefaults tolerances = loadToleranceDefaults(project.toleranceConfigFiles());
-    step.diagnostics = tolerances.diagnostics;
-    if (hasErrors(tolerances.diagnostics))
-        return finish(step, StepResult::Status::Failed, "tolerances.json has errors"), result;
-    OpSpec judged = spec; // judged with the user's default tolerances under the op's own
-    judged.tolerance = withDefaults(spec.tolerance, tolerances.tolerance);
-    const std::string verifyKey =
-        sha256Hex(inputs + options.against + sim.platformFile + toleranceJson(judged.tolerance));
-    // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
-    if (options.stopAfter != PipelineStep::Verify && state.unchanged("verify", verifyKey)) {
-        finish(step, StepResult::Status::Unchanged, "passed before with the same files");
-    } else {
-        const std::string projectDir = project.folder().toStdString();
-        const RunnerConfigs runners = loadRunnerConfigs(project.runnerConfigFiles());
-        step.diagnostics.insert(step.diagnostics.end(), runners.diagnostics.begin(),
-                                runners.diagnostics.end());
-        BackendChoice reference = makeBackend("ref", judged, projectDir, runners);
-        BackendChoice target = makeBackend(options.against, judged, projectDir, runners, sim);
-        for (const BackendChoice* choice : {&reference, &target}) {
-            step.diagnostics.insert(step.diagnostics.end(), choice->diagnostics.begin(),
-                                    choice->diagnostics.end());
-            if (!choice->backend) {
-                step.badRequest = choice->diagnostics.empty();
-                return finish(step, StepResult::Status::Failed, choice->error), result;
-            }
-        }
-        if (!options.caseFilter.empty() &&
-            std::none_of(spec.cases.begin(), spec.cases.end(),
-                         [&](const CaseSpec& c) { return c.name == options.caseFilter; })) {
-            std::vector<std::string> names;
-            for (const CaseSpec& c : spec.cases)
-                names.push_back(c.name);
-            step.badRequest = true;
-            return finish(step, StepResult::Status::Failed,
-                          "no case named '" + options.caseFilter + "'" +
-                              didYouMean(options.caseFilter, names) +
-                              " (cases: " + joinQuoted(names) + ")"),
-                   result;
-        }
-        RunOptions run;
-        run.cancel = options.cancel;
-        run.caseFilter = options.caseFilter;
-        // verify() counts the reference's pass and the target's: say which one runs.
-        run.progress = [&](int done, int total, const std::string& caseName) {
-            if (!options.progress || caseName.empty()) return;
-            const int cases = std::max(1, total / 2);
-            const std::string who = done >= cases ? options.against : std::string("the reference");
-            options.progress(PipelineStep::Verify, "case " + caseName + " on " + who + " (" +
-                                                       std::to_string(done % cases + 1) + "/" +
-                                                       std::to_string(cases) + ")");
-        };
-        result.verification = verify(judged, projectDir, *reference.backend, *target.backend,
-                                     project.runsFolder().toStdString(), run);
-        // Each verify leaves two run folders (with captured intermediates): keep the recent ones.
-        runfolder::pruneRuns(project.runsFolder().toStdString(), kKeptRuns);
-        if (!result.verification.cases.empty()) {
-            const QString trace = QString::fromStdString(
-                runfolder::caseDir(result.verification.targetRunDir,
-                                   result.verification.cases.front().caseName) +
-                "/trace.json");
-            if (QFileInfo::exists(trace)) result.tracePath = trace;
-        }
-        if (result.verification.cancelled || (options.cancel && options.cancel->load()))
-            return finish(step, StepResult::Status::Cancelled, "cancelled"), result;
-        if (!result.verification.pass()) {
-            state.forget("verify");
-            // A case that could not run is an error at its line, not a mismatch.
-            std::string message = "the kernel does not match the reference (see " +
-                                  result.verification.targetRunDir + ")";
-            for (const CaseVerification& c : result.verification.cases) {
-                for (const Diagnostic& d : c.diagnostics)
-                    if (std::find_if(step.diagnostics.begin(), step.diagnostics.end(),
-                                     [&](const Diagnostic& e) {
-                                         return e.file == d.file && e.line == d.line &&
-                                                e.message == d.message;
-                                     }) == step.diagnostics.end())
-                        step.diagnostics.push_back(d);
-            }
-            if (auto failed =
-                    std::find_if(result.verification.cases.begin(), result.verification.cases.end(),
-                                 [](const CaseVerification& c) { return !c.error.empty(); });
-                failed != result.verification.cases.end())
-                message = "error in case '" + failed->caseName +
-                          "': " + failed->error.substr(0, failed->error.find('\n'));
-            const bool exportAnyway =
-                options.exportFailing && options.stopAfter >= PipelineStep::Export;
-            finish(step, StepResult::Status::Failed,
-                   exportAnyway ? message + "; exporting anyway" : message);
-            if (!exportAnyway) return result;
-        } else {
-            state.record("verify", verifyKey);
-            finish(step, StepResult::Status::Done, "every case passes");
-        }
-    }
-
-    // export
-    if (options.stopAfter < PipelineStep::Export || cancelled(PipelineStep::Export)) return result;
-    step = begin(PipelineStep::Export, "exporting the package");
-    const QString packagesFolder = options.exportFolder.isEmpty()
-                                       ? QDir(project.folder()).filePath(QStringLiteral("packages"))
-                                       : options.exportFolder;
-    const QString packageFolder =
-        QDir(packagesFolder).filePath(QString::fromStdString(spec.name + "-" + spec.version));
-    const QString archive = options.archive ? packageFolder + QStringLiteral(".tar.gz") : QString();
-    // Reused only when the folder and the archive are both intact and hold the same package
-    // exported to the project's own folder.
-    if (options.exportFolder.isEmpty() && options.archive && state.unchanged("export", inputs) &&
-        checkDeployable(packageFolder, archive).isEmpty()) {
-        result.packageFolder = packageFolder;
-        result.archivePath = archive;
-        finish(step, StepResult::Status::Unchanged, "the package is up to date");
-    } else {
-        ExportOptions exportOptions;
-        exportOptions.outputFolder = options.exportFolder;
-        exportOptions.archive = options.archive;
-        exportOptions.cancel = options.cancel;
-        const ExportResult exported = exportPackage(project, exportOptions);
-        step.diagnostics = exported.diagnostics;
-        if (!exported.ok())
-            return finish(step,
-                          exported.error == QLatin1String("cancelled")
-                              ? StepResult::Status::Cancelled
-                              : StepResult::Status::Failed,
-                          exported.error.toStdString()),
-                   result;
-        result.packageFolder = exported.packageFolder;
-        result.archivePath = exported.archivePath;
-        state.record("export", inputs);
-        finish(step, StepResult::Status::Done,
-               "package in " + exported.packageFolder.toStdString());
-    }
-
-    // deploy
-    if (options.stopAfter < PipelineStep::Deploy || cancelled(PipelineStep::Deploy)) return result;
-    step = begin(PipelineStep::Deploy, "deploying");
-    const DeployTargets targets = loadDeployTargets(project.deployConfigFiles());
-    step.diagnostics = targets.diagnostics;
-    if (hasErrors(targets.diagnostics))
-        return finish(step, StepResult::Status::Failed, "deploy.json has errors"), result;
-    const DeployTarget* target = nullptr;
-    if (!options.deployTarget.empty()) {
-        target = targets.find(options.deployTarget);
-        if (!target) {
-            step.badRequest = true;
-            return finish(step, StepResult::Status::Failed,
-                          "no deploy target named '" + options.deployTarget + "' in deploy.json"),
-                   result;
-        }
-    } else if (targets.targets.size() == 1) {
-        target = &targets.targets.front();
-    }
-    if (!target) {
-        finish(step, StepResult::Status::NotRun,
-               targets.targets.empty() ? "no deploy target configured: stopped after export"
-                                       : "several deploy targets: name one");
-        return result;
-    }
-    if (QString error = deployPackage(*target, result.packageFolder, result.archivePath,
-                                      spec.ns + "::" + spec.name, spec.version, options.cancel);
-        !error.isEmpty())
-        return finish(step,
-                      error == QLatin1String("cancelled") ? StepResult::Status::Cancelled
-                                                          : StepResult::Status::Failed,
-                      error.toStdString()),
-               result;
-    finish(step, StepResult::Status::Done, "deployed to " + target->name);
-    return result;
+    return PipelineRun(project, options).run();
 }
 
 } // namespace ptowb

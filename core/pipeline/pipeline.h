@@ -44,6 +44,9 @@ struct StepResult
     // The options named something that does not exist (a backend, a case, a deploy target).
     bool badRequest = false;
 };
+const char* statusName(StepResult::Status status); // "done", "FAILED", ...
+// "verify: done (1.25 s) every case passes": how the CLI and the app's Log report a step.
+std::string stepSummary(const StepResult& step);
 
 struct PipelineOptions
 {
@@ -59,6 +62,7 @@ struct PipelineOptions
     bool exportFailing =
         false; // export even when verify fails (the step still reports the failure)
     std::function<void(PipelineStep step, const std::string& message)> progress;
+    std::function<void(const StepResult& step)> stepFinished; // as each step ends, in order
     const std::atomic<bool>* cancel = nullptr;
 };
 

@@ -1,12 +1,13 @@
 #include "project/new_project.h"
 
-#include "codegen/template_text.h"
 #include "diag/suggest.h"
 #include "project/atomic_file.h"
 #include "run/platforms.h"
 #include "spec/identifiers.h"
+#include "text/template_text.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFileInfo>
 #include <algorithm>
 #include <cctype>
@@ -107,13 +108,43 @@ QString createProjectFromTemplate(const NewProjectOptions& options)
         QString error;
         if (!readTextFile(QDir(source).filePath(QString::fromLatin1(file)), text, error))
             return error;
-        const std::string filled = codegen::fillTemplate(text.toStdString(), values);
+        const std::string filled = fillTemplate(text.toStdString(), values);
         if (QString e = writeFileAtomically(target.filePath(QString::fromLatin1(file)),
                                             QByteArray::fromStdString(filled));
             !e.isEmpty())
             return e;
     }
     return {};
+}
+
+QString copySampleProject(const QString& sample, const QString& folder)
+{
+    if (!QFileInfo::exists(QDir(sample).filePath(QStringLiteral("op.json"))))
+        return QStringLiteral("%1 is not an op project (no op.json)").arg(sample);
+    if (const QDir target(folder); target.exists() && !target.isEmpty())
+        return QStringLiteral("%1 exists and is not empty").arg(folder);
+    // Staged beside the target and renamed into place: a copy is whole or absent.
+    const QString staging = folder + QStringLiteral(".copying");
+    QDir(staging).removeRecursively();
+    QDirIterator it(sample, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
+    QString error;
+    while (error.isEmpty() && it.hasNext()) {
+        const QString from = it.next();
+        const QString relative = QDir(sample).relativeFilePath(from);
+        const QString top = relative.section(QLatin1Char('/'), 0, 0);
+        if (top.startsWith(QLatin1Char('.')) || top == QLatin1String("packages")) continue;
+        const QString to = QDir(staging).filePath(relative);
+        if (it.fileInfo().isDir())
+            QDir().mkpath(to);
+        else if (!QDir().mkpath(QFileInfo(to).absolutePath()) || !QFile::copy(from, to))
+            error = QStringLiteral("cannot copy %1 to %2").arg(from, to);
+    }
+    QDir().rmdir(folder); // an empty target gives way to the staged copy
+    if (error.isEmpty() && !QDir().rename(staging, folder))
+        error = QStringLiteral("cannot create %1").arg(folder);
+    if (!error.isEmpty()) QDir(staging).removeRecursively();
+    return error;
 }
 
 } // namespace ptowb

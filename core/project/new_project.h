@@ -25,5 +25,9 @@ std::vector<QString> sampleProjects();
 std::string opTypeFor(const std::string& name);
 // Returns "" or why the project could not be made (nothing is left half-written).
 QString createProjectFromTemplate(const NewProjectOptions& options);
+// A sample's own files (not its runs, glue or packages) copied to `folder`, which must not exist
+// or be empty, so the author edits a copy and never the shipped sample. Returns "" or what
+// failed; a failed copy leaves no folder.
+QString copySampleProject(const QString& sample, const QString& folder);
 
 } // namespace ptowb

@@ -12,22 +12,27 @@ struct BuiltinEntry
     Builtin builtin;
     const char* name;
     const char* signature;
+    const char* doc;
 };
 
 constexpr BuiltinEntry kBuiltins[] = {
-    {Builtin::Min, "min", "min(a, b, ...) or min(list)"},
-    {Builtin::Max, "max", "max(a, b, ...) or max(list)"},
-    {Builtin::Abs, "abs", "abs(number)"},
-    {Builtin::Len, "len", "len(list)"},
-    {Builtin::Prod, "prod", "prod(list)"},
-    {Builtin::Sum, "sum", "sum(list)"},
-    {Builtin::CeilDiv, "ceil_div", "ceil_div(int, int)"},
-    {Builtin::Broadcast, "broadcast", "broadcast(shape, shape, ...)"},
-    {Builtin::Promote, "promote", "promote(dtype, dtype, ...)"},
-    {Builtin::Reduce, "reduce", "reduce(shape, dims, keepdim=False)"},
-    {Builtin::Transpose, "transpose", "transpose(shape, dim0, dim1)"},
+    {Builtin::Min, "min", "min(a, b, ...) or min(list)", "the smallest of its arguments"},
+    {Builtin::Max, "max", "max(a, b, ...) or max(list)", "the largest of its arguments"},
+    {Builtin::Abs, "abs", "abs(number)", "the absolute value"},
+    {Builtin::Len, "len", "len(list)", "the length of a list (of a shape: the rank)"},
+    {Builtin::Prod, "prod", "prod(list)", "the product of a list (of a shape: its element count)"},
+    {Builtin::Sum, "sum", "sum(list)", "the sum of a list"},
+    {Builtin::CeilDiv, "ceil_div", "ceil_div(int, int)", "(a + b - 1) // b"},
+    {Builtin::Broadcast, "broadcast", "broadcast(shape, shape, ...)",
+     "the NumPy broadcast of shapes"},
+    {Builtin::Promote, "promote", "promote(dtype, dtype, ...)", "torch's type promotion"},
+    {Builtin::Reduce, "reduce", "reduce(shape, dims, keepdim=False)",
+     "the shape after reducing dims"},
+    {Builtin::Transpose, "transpose", "transpose(shape, dim0, dim1)",
+     "the shape with two dims swapped"},
     {Builtin::MatmulShape, "matmul_shape",
-     "matmul_shape(a_shape, b_shape, trans_a=False, trans_b=False)"},
+     "matmul_shape(a_shape, b_shape, trans_a=False, trans_b=False)",
+     "the shape of a (batched) matmul"},
 };
 
 BuiltinFailure argError(int arg, Builtin b, const std::string& what)
@@ -102,6 +107,11 @@ std::vector<std::string> builtinNames()
 const char* builtinSignature(Builtin builtin)
 {
     return kBuiltins[std::size_t(builtin)].signature;
+}
+
+const char* builtinDoc(Builtin builtin)
+{
+    return kBuiltins[std::size_t(builtin)].doc;
 }
 
 std::variant<Type, BuiltinFailure> checkBuiltin(Builtin b, std::span<const Type> args)

@@ -15,6 +15,7 @@ std::optional<Builtin> builtinFromName(std::string_view name);
 std::vector<std::string> builtinNames();
 // "broadcast(shape, shape, ...)" — shown in errors and editor help.
 const char* builtinSignature(Builtin builtin);
+const char* builtinDoc(Builtin builtin); // "the NumPy broadcast of shapes"
 
 struct BuiltinFailure
 {

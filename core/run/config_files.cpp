@@ -5,6 +5,7 @@
 #include "json/json_document.h"
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace ptowb {
@@ -65,6 +66,12 @@ void readJsonConfigItems(
                                 readItem(r, root, "", file);
                             }
                         });
+}
+
+bool isConfigItemName(const std::string& name)
+{
+    static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
+    return std::regex_match(name, kName);
 }
 
 } // namespace ptowb

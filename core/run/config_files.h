@@ -45,4 +45,8 @@ void readJsonConfigItems(
     const std::function<void(SpecReader& reader, const nlohmann::json& item,
                              const std::string& pointer, const std::string& file)>& readItem);
 
+// The name of a configured item (a runner, a deploy target): letters, digits, '_', '.', '-',
+// 1 to 64 of them, not starting with '.' or '-'.
+bool isConfigItemName(const std::string& name);
+
 } // namespace ptowb

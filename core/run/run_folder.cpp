@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 
 namespace runfolder {
 
+constexpr const char* kTraceFile = "trace.json"; // beside run.json, which names it
+
 std::string newRunId(const std::string& backend)
 {
     static std::atomic<int> counter{0};
@@ -68,7 +70,7 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
         j["outputs"].push_back(tensorInfoJson(o.name, o.shape, o.dtype));
     j["cost_estimate"] =
         r.costEstimateUs >= 0
-            ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", "trace.json"}}
+            ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", kTraceFile}}
             : nlohmann::ordered_json();
     return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
@@ -79,7 +81,7 @@ std::string prepareCase(const std::string& dir, const OpSpec& spec,
 {
     std::error_code ec;
     fs::create_directories(fs::path(dir) / "inputs", ec);
-    fs::create_directories(fs::path(dir) / "outputs", ec);
+    fs::create_directories(outputsDir(dir), ec);
     if (ec) return "cannot create " + dir + ": " + ec.message();
     // A previous run's outputs must not pass for this run's.
     for (const auto& name : spec.resultNames())
@@ -172,6 +174,16 @@ std::string inputPath(const std::string& caseDir, const std::string& input)
 std::string outputPath(const std::string& caseDir, const std::string& output)
 {
     return (std::filesystem::path(caseDir) / "outputs" / (output + ".npy")).string();
+}
+
+std::string outputsDir(const std::string& caseDir)
+{
+    return (std::filesystem::path(caseDir) / "outputs").string();
+}
+
+std::string tracePath(const std::string& caseDir)
+{
+    return (std::filesystem::path(caseDir) / kTraceFile).string();
 }
 
 std::string capturePath(const std::string& caseDir, int line, const std::string& name,

@@ -40,6 +40,8 @@ newRunId(const std::string& backend); // "20261129-234501-ref", unique within th
 std::string caseDir(const std::string& runDir, const std::string& caseName);
 std::string inputPath(const std::string& caseDir, const std::string& input);
 std::string outputPath(const std::string& caseDir, const std::string& output);
+std::string outputsDir(const std::string& caseDir);
+std::string tracePath(const std::string& caseDir); // the simulator's cost trace, trace.json
 
 // Creates the case folder and writes inputs, params.json and a pending run.json.
 std::string prepareCase(const std::string& dir, const OpSpec& spec,

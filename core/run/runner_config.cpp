@@ -1,13 +1,13 @@
 #include "run/runner_config.h"
 
 #include "run/config_files.h"
+#include "run/placeholders.h"
 #include "spec/identifiers.h"
 #include "spec/spec_reader.h"
 
 #include "json/json_document.h"
 #include <filesystem>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 namespace ptowb {
@@ -25,8 +25,7 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
     runner.sourceFile = file;
     bool ok = true;
     if (auto name = r.string(item, ptr, "name", true)) {
-        static const std::regex kName(R"(^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$)");
-        if (!std::regex_match(*name, kName) || *name == "ref" || *name == "sim") {
+        if (!isConfigItemName(*name) || *name == "ref" || *name == "sim") {
             r.error(ptr + "/name", "runner.bad-name",
                     "runner name \"" + *name +
                         "\" must be letters, digits, '_', '.', '-' and not 'ref' or 'sim'");
@@ -48,7 +47,6 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
                     "the command needs at least the program to run");
             ok = false;
         }
-        static const std::regex kPlaceholder(R"(\{([A-Za-z_][A-Za-z0-9_]*)\})");
         for (std::size_t k = 0; k < command->size(); ++k) {
             const std::string aptr = SpecReader::child(ptr + "/command", k);
             if (!r.isType((*command)[k], aptr, nlohmann::json::value_t::string, "a string")) {
@@ -56,9 +54,7 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
                 continue;
             }
             const std::string arg = (*command)[k].get<std::string>();
-            for (auto it = std::sregex_iterator(arg.begin(), arg.end(), kPlaceholder);
-                 it != std::sregex_iterator(); ++it) {
-                const std::string key = (*it)[1];
+            for (const std::string& key : placeholderNames(arg)) {
                 const bool known =
                     std::find(kBuiltInPlaceholders.begin(), kBuiltInPlaceholders.end(), key) !=
                         kBuiltInPlaceholders.end() ||
@@ -66,8 +62,8 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
                 if (!known) {
                     r.error(aptr, "runner.unknown-placeholder",
                             "unknown placeholder {" + key + "}; add a \"" + key +
-                                "\" field to the runner or use one of {run_dir} {case} {project} "
-                                "{op} {kernel} {function}");
+                                "\" field to the runner or use one of " +
+                                placeholderList(kBuiltInPlaceholders));
                     ok = false;
                 }
             }
@@ -119,20 +115,12 @@ RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts)
 std::vector<std::string> expandCommand(const RunnerConfig& runner,
                                        const std::map<std::string, std::string>& values)
 {
+    std::map<std::string, std::string> all = runner.fields;
+    for (const auto& [key, value] : values)
+        all[key] = value; // the built-in values win over a field of the same name
     std::vector<std::string> argv;
-    for (std::string arg : runner.command) {
-        auto substitute = [&](const std::string& key, const std::string& value) {
-            const std::string token = "{" + key + "}";
-            for (std::size_t at = arg.find(token); at != std::string::npos;
-                 at = arg.find(token, at + value.size()))
-                arg.replace(at, token.size(), value);
-        };
-        for (const auto& [key, value] : values)
-            substitute(key, value);
-        for (const auto& [key, value] : runner.fields)
-            substitute(key, value);
-        argv.push_back(arg);
-    }
+    for (const std::string& arg : runner.command)
+        argv.push_back(expandPlaceholders(arg, all));
     return argv;
 }
 

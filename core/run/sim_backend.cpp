@@ -99,9 +99,8 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
     }
     if (answer.contains("trace")) {
         record.costEstimateUs = answer.value("cost_total_us", 0.0);
-        if (std::string e =
-                writeAtomically((std::filesystem::path(caseDir) / "trace.json").string(),
-                                {answer["trace"].get<std::string>()});
+        if (std::string e = writeAtomically(runfolder::tracePath(caseDir),
+                                            {answer["trace"].get<std::string>()});
             !e.empty()) {
             record.status = "error";
             record.error = e;

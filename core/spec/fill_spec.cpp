@@ -17,10 +17,30 @@ std::string trim(std::string_view s)
     return std::string(s.substr(b, e - b));
 }
 
-const char* const kForms =
-    "normal(mean, std), uniform(lo, hi), arange, zeros, ones, randint(lo, hi) or file:<path>.npy";
+constexpr FillForm kFillForms[] = {
+    {"normal", FillSpec::Kind::Normal, true, "normal(mean, std)", "Gaussian case input"},
+    {"uniform", FillSpec::Kind::Uniform, true, "uniform(lo, hi)",
+     "uniformly distributed case input"},
+    {"randint", FillSpec::Kind::RandInt, true, "randint(lo, hi)", "integers in [lo, hi)"},
+    {"arange", FillSpec::Kind::Arange, false, "arange", "0, 1, 2, ... in C order"},
+    {"zeros", FillSpec::Kind::Zeros, false, "zeros", "all zeros"},
+    {"ones", FillSpec::Kind::Ones, false, "ones", "all ones"},
+};
+
+std::string formsText()
+{
+    std::string out;
+    for (const FillForm& form : kFillForms)
+        out += std::string(form.written) + ", ";
+    return out + "or file:<path>.npy";
+}
 
 } // namespace
+
+std::span<const FillForm> fillForms()
+{
+    return kFillForms;
+}
 
 std::variant<FillSpec, std::string> parseFillSpec(std::string_view raw)
 {
@@ -37,20 +57,10 @@ std::variant<FillSpec, std::string> parseFillSpec(std::string_view raw)
     }
     const std::size_t open = text.find('(');
     const std::string name = trim(text.substr(0, open));
-    struct Form
-    {
-        const char* name;
-        FillSpec::Kind kind;
-        bool takesArgs;
-    };
-    static const Form kForms2[] = {
-        {"normal", FillSpec::Kind::Normal, true},   {"uniform", FillSpec::Kind::Uniform, true},
-        {"randint", FillSpec::Kind::RandInt, true}, {"arange", FillSpec::Kind::Arange, false},
-        {"zeros", FillSpec::Kind::Zeros, false},    {"ones", FillSpec::Kind::Ones, false}};
-    const Form* form = nullptr;
-    for (const auto& f : kForms2)
+    const FillForm* form = nullptr;
+    for (const FillForm& f : kFillForms)
         if (name == f.name) form = &f;
-    if (!form) return "unknown fill '" + text + "'; use " + kForms;
+    if (!form) return "unknown fill '" + text + "'; use " + formsText();
     fill.kind = form->kind;
     if (!form->takesArgs) {
         if (open != std::string::npos && trim(text.substr(open)) != "()")
@@ -91,22 +101,12 @@ std::string fillSpecToString(const FillSpec& fill)
         std::snprintf(buf, sizeof buf, "%g", v);
         return std::string(buf);
     };
-    switch (fill.kind) {
-    case FillSpec::Kind::Normal:
-        return "normal(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::Uniform:
-        return "uniform(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::RandInt:
-        return "randint(" + num(fill.a) + ", " + num(fill.b) + ")";
-    case FillSpec::Kind::Arange:
-        return "arange";
-    case FillSpec::Kind::Zeros:
-        return "zeros";
-    case FillSpec::Kind::Ones:
-        return "ones";
-    case FillSpec::Kind::File:
-        return "file:" + fill.path;
-    }
+    if (fill.kind == FillSpec::Kind::File) return "file:" + fill.path;
+    for (const FillForm& form : kFillForms)
+        if (form.kind == fill.kind)
+            return form.takesArgs
+                       ? std::string(form.name) + "(" + num(fill.a) + ", " + num(fill.b) + ")"
+                       : std::string(form.name);
     return {};
 }
 

@@ -4,6 +4,7 @@
 #include "spec/case_loader.h"
 #include "spec/identifiers.h"
 #include "spec/inference.h"
+#include "spec/op_json_vocabulary.h"
 #include "spec/source_check.h"
 #include "spec/spec_reader.h"
 
@@ -19,10 +20,8 @@ namespace {
 
 using json = nlohmann::json;
 
-const std::vector<std::string> kTopKeys{
-    "format", "name",       "namespace", "op_type",     "version",   "doc",   "kernel", "reference",
-    "inputs", "parameters", "outputs",   "constraints", "tolerance", "cases", "seed",   "targets"};
-const std::vector<std::string> kCriteria{"allclose", "ratio", "cosine", "double_thousandth"};
+const std::vector<std::string> kTopKeys = opJsonWords(OpJsonWordKind::TopKey);
+const std::vector<std::string> kCriteria = opJsonWords(OpJsonWordKind::Criterion);
 
 std::vector<std::string> dtypeNames()
 {

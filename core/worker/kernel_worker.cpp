@@ -145,7 +145,7 @@ json runCase(const json& request, py::module_& driver)
             answer[key] = result[key].cast<int>();
         return answer;
     }
-    std::filesystem::create_directories(std::filesystem::path(caseDir) / "outputs");
+    std::filesystem::create_directories(runfolder::outputsDir(caseDir));
     for (const auto& name : request.value("mutated", json::array())) // inputs written in place
         outputTensors.emplace_back(name.get<std::string>(),
                                    inputs[py::str(name.get<std::string>())].cast<Handle&>().t);

@@ -1,7 +1,7 @@
 // Glue generation and package export speed (targets: all glue of a sample < 20 ms; export
 // without golden runs < 200 ms).
-#include "codegen/project_glue.h"
 #include "package/package_export.h"
+#include "project/project_sources.h"
 
 #include <QCoreApplication>
 #include <QTemporaryDir>
@@ -20,7 +20,7 @@ Project sample(const char* name)
 
 void generateAllGlue(benchmark::State& state, const char* name)
 {
-    const codegen::ProjectSources sources = codegen::readProjectSources(sample(name));
+    const ProjectSources sources = readProjectSources(sample(name));
     const codegen::GlueSource source = sources.glueSource();
     std::size_t bytes = 0;
     for (auto _ : state) {
@@ -38,8 +38,7 @@ void readAndGenerate(benchmark::State& state, const char* name)
 {
     const Project project = sample(name);
     for (auto _ : state)
-        benchmark::DoNotOptimize(
-            codegen::generateGlue(codegen::readProjectSources(project).glueSource()));
+        benchmark::DoNotOptimize(codegen::generateGlue(readProjectSources(project).glueSource()));
 }
 
 void exportWithoutGoldens(benchmark::State& state, const char* name)

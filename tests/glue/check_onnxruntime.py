@@ -5,8 +5,9 @@ the op registered from the package (its onnxruntime_session()), against torch ea
 
 Runs under the newest torch (the venv has onnxruntime and onnxruntime-extensions). The op's
 first input is the Linear's output, with the dynamic dim 0 named 'batch'; its other inputs are
-the first case's values. Both exporters are checked: dynamo=True and dynamo=False. Prints one
-line per check and 'N passed, M failed'.
+the first case's values. Both exporters are checked: dynamo=True and dynamo=False, each with the
+dynamic batch and with the case's static shapes. Prints one line per check and 'N passed, M
+failed'.
 """
 import json
 import os
@@ -53,11 +54,14 @@ example = torch.randn(inputs[0].shape, dtype=inputs[0].dtype)
 exports = {
     'dynamo=True': dict(dynamo=True, dynamic_shapes={'x': {0: torch.export.Dim('batch', min=1, max=4096)}}),
     'dynamo=False': dict(dynamo=False, dynamic_axes={'x': {0: 'batch'}, 'out': {0: 'batch'}}),
+    'dynamo=True, static': dict(dynamo=True),
+    'dynamo=False, static': dict(dynamo=False),
 }
 import onnx  # noqa: E402
 
 for exporter, options in exports.items():
-    path = os.path.join(WORK, 'net-%s.onnx' % exporter.replace('=', '-'))
+    path = os.path.join(WORK, 'net-%s.onnx' % exporter.replace('=', '-').replace(', ', '-'))
+    dynamic = 'static' not in exporter
     try:
         module.export_onnx(net, (example,), path, input_names=['x'], output_names=['out'], **options)
     except Exception:
@@ -65,13 +69,17 @@ for exporter, options in exports.items():
         continue
     model = onnx.load(path)
     output_dims = [d.dim_param or d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
-    check('%s: the output keeps the dynamic axis name' % exporter, output_dims[:1] == ['batch'], str(output_dims))
+    if dynamic:
+        check('%s: the output keeps the dynamic axis name' % exporter, output_dims[:1] == ['batch'], str(output_dims))
+    else:
+        check('%s: the output has the case\'s static shape' % exporter,
+              output_dims == list(net(example).shape), str(output_dims))
     try:
         session = module.onnxruntime_session(path)
     except Exception:
         check('%s: ONNX Runtime loads the model with the op' % exporter, False, traceback.format_exc())
         continue
-    for rows in sorted({batch, 1, 2 * batch + 1}):
+    for rows in sorted({batch, 1, 2 * batch + 1}) if dynamic else [batch]:
         x = torch.randn([rows] + list(inputs[0].shape[1:]), dtype=inputs[0].dtype)
         with torch.no_grad():
             want = net(x).numpy()

@@ -115,6 +115,34 @@ for case in cases:
     except Exception:
         check(attempt_name, False, traceback.format_exc())
 
+# A reference whose outputs do not depend differentiably on an input: backward is an error
+# that names the op, not a silent zero gradient (torch >= 2.4, where the op has a backward of its
+# own; on 1.13 autograd records the reference itself, whose outputs then need no gradient).
+def check_not_differentiable(case):
+    inputs = [load(entry) for entry in case['inputs'].values()]
+    params = json.load(open(os.path.join(PACKAGE, case['parameters'])))
+    leaves = [t.detach().clone().requires_grad_(t.is_floating_point()) for t in inputs]
+    outputs = [o for o in as_list(module.op(*leaves, **params)) if o.requires_grad]
+    if not outputs:
+        return
+    original = module._pt_reference_outputs
+    module._pt_reference_outputs = lambda named: [o.detach() for o in original(named)]
+    try:
+        sum(o.sum() for o in outputs).backward()
+        check('a reference that is not differentiable fails backward', False, 'backward passed')
+    except RuntimeError as error:
+        check('a reference that is not differentiable fails backward, naming the op',
+              module.QUALIFIED_NAME in str(error) and 'not differentiable' in str(error), str(error))
+    finally:
+        module._pt_reference_outputs = original
+
+
+try:
+    if TORCH >= (2, 4):
+        check_not_differentiable(cases[0])
+except Exception:
+    check('a reference that is not differentiable fails backward', False, traceback.format_exc())
+
 # Backend('sim'): the kernel file in the workbench's simulator, through ptowb's kernel worker
 # (PTOWB_KERNEL_WORKER names it), equal to the golden within the description's tolerance.
 if os.environ.get('PTOWB_KERNEL_WORKER'):

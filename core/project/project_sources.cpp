@@ -1,16 +1,15 @@
-#include "codegen/project_glue.h"
+#include "project/project_sources.h"
 
 #include "project/atomic_file.h"
 
-#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
-namespace ptowb::codegen {
+namespace ptowb {
 
-GlueSource ProjectSources::glueSource() const
+codegen::GlueSource ProjectSources::glueSource() const
 {
-    return GlueSource{loaded.spec, opJson, kernel, reference, defaultPtowbCMakeDir()};
+    return codegen::GlueSource{loaded.spec, opJson, kernel, reference};
 }
 
 ProjectSources readProjectSources(const Project& project)
@@ -29,24 +28,9 @@ ProjectSources readProjectSources(const Project& project)
     return sources;
 }
 
-std::string defaultPtowbCMakeDir()
+QString writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files, const QString& folder)
 {
-    if (const QByteArray env = qgetenv("PTOWB_CMAKE_DIR"); !env.isEmpty()) return env.toStdString();
-    // The running executable's folder, with or without a QCoreApplication.
-    const QString exeDir =
-        QCoreApplication::instance()
-            ? QCoreApplication::applicationDirPath()
-            : QFileInfo(QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath())
-                  .absolutePath();
-    const QString installed = QDir(exeDir).filePath(QStringLiteral("../lib/cmake/ptowb"));
-    if (QFileInfo::exists(installed + QStringLiteral("/ptowbConfig.cmake")))
-        return QDir::cleanPath(installed).toStdString();
-    return PTOWB_CMAKE_BUILD_DIR;
-}
-
-QString writeGeneratedFiles(const std::vector<GeneratedFile>& files, const QString& folder)
-{
-    for (const GeneratedFile& file : files) {
+    for (const codegen::GeneratedFile& file : files) {
         const QString path = QDir(folder).filePath(QString::fromStdString(file.path));
         if (!QDir().mkpath(QFileInfo(path).absolutePath()))
             return QStringLiteral("cannot create the folder of %1").arg(path);
@@ -57,4 +41,4 @@ QString writeGeneratedFiles(const std::vector<GeneratedFile>& files, const QStri
     return {};
 }
 
-} // namespace ptowb::codegen
+} // namespace ptowb

@@ -1,6 +1,6 @@
-#include "codegen/glue_generation.h"
+#include "project/glue_generation.h"
 
-#include "codegen/project_glue.h"
+#include "project/project_sources.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -9,16 +9,16 @@
 #include <algorithm>
 #include <map>
 
-namespace ptowb::codegen {
+namespace ptowb {
 
 namespace {
 // Generated files are source text; anything larger is not ours and is not shown.
 constexpr qint64 kMaxGeneratedFileBytes = 8 << 20;
 } // namespace
 
-std::vector<GeneratedFile> readGeneratedFolder(const QString& folder)
+std::vector<codegen::GeneratedFile> readGeneratedFolder(const QString& folder)
 {
-    std::vector<GeneratedFile> files;
+    std::vector<codegen::GeneratedFile> files;
     const QDir root(folder);
     QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
@@ -28,17 +28,19 @@ std::vector<GeneratedFile> readGeneratedFolder(const QString& folder)
         files.push_back({root.relativeFilePath(path).toStdString(), file.readAll().toStdString()});
     }
     std::sort(files.begin(), files.end(),
-              [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });
+              [](const codegen::GeneratedFile& a, const codegen::GeneratedFile& b) {
+                  return a.path < b.path;
+              });
     return files;
 }
 
-std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous,
-                                               const std::vector<GeneratedFile>& current)
+std::vector<GlueFileChange> compareGenerations(const std::vector<codegen::GeneratedFile>& previous,
+                                               const std::vector<codegen::GeneratedFile>& current)
 {
     std::map<std::string, std::pair<const std::string*, const std::string*>> byPath;
-    for (const GeneratedFile& f : previous)
+    for (const codegen::GeneratedFile& f : previous)
         byPath[f.path].first = &f.content;
-    for (const GeneratedFile& f : current)
+    for (const codegen::GeneratedFile& f : current)
         byPath[f.path].second = &f.content;
     std::vector<GlueFileChange> changes;
     for (const auto& [path, texts] : byPath) {
@@ -62,7 +64,8 @@ QString previousGenerationFolder(const QString& folder)
     return folder + QStringLiteral(".previous");
 }
 
-QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder)
+QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
+                               const QString& folder)
 {
     const QString staging = folder + QStringLiteral(".new");
     const QString retired = folder + QStringLiteral(".old");
@@ -88,4 +91,4 @@ QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QS
     return {};
 }
 
-} // namespace ptowb::codegen
+} // namespace ptowb

@@ -1,8 +1,8 @@
-#include "codegen/template_text.h"
+#include "text/template_text.h"
 
 #include <stdexcept>
 
-namespace ptowb::codegen {
+namespace ptowb {
 
 std::string fillTemplate(std::string_view text,
                          const std::vector<std::pair<std::string, std::string>>& values)
@@ -34,4 +34,4 @@ std::string fillTemplate(std::string_view text,
     return out;
 }
 
-} // namespace ptowb::codegen
+} // namespace ptowb

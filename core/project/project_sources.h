@@ -7,7 +7,7 @@
 
 #include <QString>
 
-namespace ptowb::codegen {
+namespace ptowb {
 
 // A project's saved files, read and validated once, as generation and export need them.
 struct ProjectSources
@@ -19,16 +19,13 @@ struct ProjectSources
     QString error; // set when a file could not be read
 
     bool usable() const { return error.isEmpty() && loaded.usable(); }
-    GlueSource glueSource() const;
+    codegen::GlueSource glueSource() const;
 };
 
 ProjectSources readProjectSources(const Project& project);
 
-// Where the generated torch/CMakeLists.txt finds ptowb's CMake package by default:
-// $PTOWB_CMAKE_DIR, an installed ptowb beside this executable, or the build tree.
-std::string defaultPtowbCMakeDir();
-
 // Writes every file under `folder`, each atomically. Returns "" or what failed.
-QString writeGeneratedFiles(const std::vector<GeneratedFile>& files, const QString& folder);
+QString writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files,
+                            const QString& folder);
 
-} // namespace ptowb::codegen
+} // namespace ptowb

@@ -6,11 +6,11 @@
 #include <QString>
 #include <vector>
 
-namespace ptowb::codegen {
+namespace ptowb {
 
 // One generation of the glue as written to a project's glue folder, and what changed between
 // two generations, file by file.
-std::vector<GeneratedFile> readGeneratedFolder(const QString& folder); // sorted by path
+std::vector<codegen::GeneratedFile> readGeneratedFolder(const QString& folder); // sorted by path
 
 struct GlueFileChange
 {
@@ -27,13 +27,14 @@ struct GlueFileChange
 };
 
 // Every path of either generation, in path order.
-std::vector<GlueFileChange> compareGenerations(const std::vector<GeneratedFile>& previous,
-                                               const std::vector<GeneratedFile>& current);
+std::vector<GlueFileChange> compareGenerations(const std::vector<codegen::GeneratedFile>& previous,
+                                               const std::vector<codegen::GeneratedFile>& current);
 
 // Replaces `folder` with exactly these files: written beside it, then swapped in, so files
 // a previous generation had and this one does not are gone and a failure keeps the old folder.
 // The generation it replaces is kept as previousGenerationFolder(folder).
-QString replaceGeneratedFolder(const std::vector<GeneratedFile>& files, const QString& folder);
+QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
+                               const QString& folder);
 QString previousGenerationFolder(const QString& folder); // "<folder>.previous"
 
-} // namespace ptowb::codegen
+} // namespace ptowb

@@ -1,0 +1,227 @@
+#include "run_controller.h"
+
+#include "code_editor.h"
+#include "run/run_folder.h"
+#include "run_compare_panel.h"
+#include "settings_dialog.h"
+#include "tensor_diff_panel.h"
+#include "trusted_folders.h"
+#include "verification_model.h"
+
+#include <QAction>
+#include <QDateTime>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QStyle>
+#include <QWidget>
+
+namespace ptowb {
+
+RunController::RunController(QWidget* dialogParent, EditorSession& session,
+                             RunComparePanel& compare, TensorDiffPanel& diff, QPlainTextEdit& log)
+    : QObject(dialogParent), m_dialogParent(dialogParent), m_session(session), m_compare(compare),
+      m_diff(diff), m_log(log)
+{
+    connect(&m_diff, &TensorDiffPanel::outputShown, this, [this](const QString& error) {
+        if (!error.isEmpty()) Q_EMIT statusChanged(error);
+    });
+    connect(&m_compare, &RunComparePanel::rowChosen, this, &RunController::showRow);
+
+    QStyle* s = dialogParent->style();
+    m_generate =
+        new QAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Generate"), this);
+    m_generate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
+    m_generate->setToolTip(tr("Save, validate and regenerate the glue; the Generated glue dock "
+                              "shows what changed (Ctrl+G)"));
+    connect(m_generate, &QAction::triggered, this, &RunController::generate);
+    m_export = new QAction(s->standardIcon(QStyle::SP_DriveHDIcon), tr("&Export"), this);
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setToolTip(
+        tr("Save, validate, generate, verify and export the op package and its archive (Ctrl+E)"));
+    connect(m_export, &QAction::triggered, this, &RunController::exportPackage);
+    m_verify = new QAction(s->standardIcon(QStyle::SP_MediaPlay), tr("&Verify"), this);
+    m_verify->setShortcut(Qt::Key_F5);
+    m_verify->setToolTip(tr("Save, then run the reference and the kernel in the simulator on every "
+                            "case and compare (F5)"));
+    connect(m_verify, &QAction::triggered, this, &RunController::verify);
+    m_redeploy = new QAction(s->standardIcon(QStyle::SP_BrowserReload), tr("&Redeploy"), this);
+    m_redeploy->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_redeploy->setToolTip(tr("Save, validate, generate, verify, export and deploy; unchanged "
+                              "steps are skipped (Ctrl+R)"));
+    connect(m_redeploy, &QAction::triggered, this, &RunController::redeploy);
+    m_cancel = new QAction(s->standardIcon(QStyle::SP_BrowserStop), tr("&Cancel"), this);
+    m_cancel->setShortcut(Qt::Key_Escape);
+    m_cancel->setEnabled(false);
+    connect(m_cancel, &QAction::triggered, &m_runner, &PipelineRunner::cancel);
+
+    connect(&m_runner, &PipelineRunner::progress, this,
+            [this](const QString& step, const QString& message) {
+                Q_EMIT statusChanged(tr("%1: %2: %3…").arg(m_what, step, message));
+                m_log.appendPlainText(step + QStringLiteral(": ") + message);
+            });
+    connect(&m_runner, &PipelineRunner::stepFinished, &m_log, &QPlainTextEdit::appendPlainText);
+    connect(&m_runner, &PipelineRunner::finished, this, &RunController::onFinished);
+}
+
+void RunController::showRow(int row)
+{
+    const VerificationReport& report = m_compare.model().report();
+    if (row < 0 || row >= m_compare.model().rowCount()) return;
+    const auto [caseIndex, outputIndex] = m_compare.model().rowAt(row);
+    const CaseVerification& c = report.cases[std::size_t(caseIndex)];
+    const QString caseName = QString::fromStdString(c.caseName);
+    if (outputIndex < 0) { // the case could not run: its error, not an old difference
+        m_diff.showMessage(tr("%1: error").arg(caseName),
+                           QString::fromStdString(c.error.empty() ? "no outputs" : c.error),
+                           m_stamp);
+        Q_EMIT panelWanted(&m_diff);
+        return;
+    }
+    const OutputCheck& check = c.outputs[std::size_t(outputIndex)];
+    auto path = [&](const std::string& runDir) {
+        return QString::fromStdString(
+            runfolder::outputPath(runfolder::caseDir(runDir, c.caseName), check.name));
+    };
+    m_diff.showOutput(
+        QStringLiteral("%1 / %2: %3 vs %4")
+            .arg(caseName, QString::fromStdString(check.name),
+                 QString::fromStdString(report.target), QString::fromStdString(report.reference)),
+        path(report.targetRunDir), path(report.referenceRunDir), check.comparison.worst, m_stamp);
+    Q_EMIT panelWanted(&m_diff);
+}
+
+void RunController::markStale(const QString& why)
+{
+    m_compare.markStale(why);
+    m_diff.markStale(why);
+}
+
+void RunController::reset()
+{
+    m_compare.reset();
+    m_diff.reset();
+    m_stamp.clear();
+}
+
+void RunController::generate()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Generate;
+    start(options, tr("Generate"));
+}
+
+void RunController::verify()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Verify;
+    options.sim.capture = true; // the kernel editor shows each line's value from this run
+    start(options, tr("Verify"));
+}
+
+void RunController::exportPackage()
+{
+    PipelineOptions options;
+    options.stopAfter = PipelineStep::Export;
+    start(options, tr("Export"));
+}
+
+void RunController::redeploy()
+{
+    start({}, tr("Redeploy"));
+}
+
+void RunController::start(PipelineOptions options, const QString& what)
+{
+    if (!m_session.project()) {
+        Q_EMIT statusChanged(
+            tr("%1: no project is open — open one (Ctrl+O) or create one (Ctrl+N)").arg(what));
+        return;
+    }
+    if (m_runner.isRunning()) {
+        Q_EMIT statusChanged(tr("%1: %2 is still running (Esc cancels it)").arg(what, m_what));
+        return;
+    }
+    // Generating runs nothing; every later step runs the project's Python.
+    if (options.stopAfter != PipelineStep::Generate &&
+        !TrustedFolders::ensureTrusted(m_session.project()->folder())) {
+        m_log.appendPlainText(tr("== %1 not run: %2 is not a trusted folder")
+                                  .arg(what, m_session.project()->folder()));
+        return;
+    }
+    QString error;
+    if (!m_session.saveAll(error)) {
+        QMessageBox::warning(m_dialogParent, tr("Save failed"), error);
+        return;
+    }
+    m_session.closePopups(); // a completion list left open would sit over the results
+    options.sim.timeoutSeconds = SettingsDialog::caseTimeLimit();
+    m_what = what;
+    m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
+    if (!m_runner.start(*m_session.project(), options)) return;
+    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy})
+        action->setEnabled(false);
+    m_cancel->setEnabled(true);
+    if (options.stopAfter >= PipelineStep::Verify) {
+        markStale(tr("%1 is running").arg(what));
+        Q_EMIT verifyStarted();
+    }
+}
+
+void RunController::onFinished(const PipelineResult& result)
+{
+    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy})
+        action->setEnabled(true);
+    m_cancel->setEnabled(false);
+    Diagnostics diagnostics;
+    bool verified = false;
+    for (const StepResult& step : result.steps) {
+        diagnostics.insert(diagnostics.end(), step.diagnostics.begin(), step.diagnostics.end());
+        verified =
+            verified || (step.step == PipelineStep::Verify && !result.verification.cases.empty());
+    }
+    const StepResult* last = result.steps.empty() ? nullptr : &result.steps.back();
+    const QString lastStep = last ? QString::fromLatin1(stepName(last->step)) : QString();
+    if (verified) {
+        const VerificationReport& report = result.verification;
+        m_stamp =
+            tr("%1 · %2 on %3 · %4")
+                .arg(m_session.project()->name(), m_what, QString::fromStdString(report.target),
+                     QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
+        m_compare.showReport(report, m_stamp);
+        Q_EMIT panelWanted(&m_compare);
+        if (const int failing = m_compare.firstFailingRow(); failing >= 0) {
+            m_compare.selectRow(failing);
+            showRow(failing);
+        } else {
+            m_diff.showMessage(tr("Every output passes"),
+                               tr("pick a row of Run and Compare to see its difference"), m_stamp);
+        }
+    } else if (last && last->status != StepResult::Status::Done &&
+               last->status != StepResult::Status::Unchanged) {
+        markStale(tr("the last %1 stopped at %2").arg(m_what.toLower(), lastStep));
+    }
+    if (hasErrors(diagnostics)) Q_EMIT diagnosticsFound(diagnostics);
+    if (!result.tracePath.isEmpty())
+        Q_EMIT simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath(), m_stamp);
+    else if (verified) // verified on a runner: no estimate, and the last one no longer applies
+        Q_EMIT simulated({}, {}, m_stamp);
+    QString summary =
+        result.ok()
+            ? tr("%1 succeeded").arg(m_what)
+            : tr("%1 stopped at %2: %3")
+                  .arg(m_what, lastStep, last ? QString::fromStdString(last->message) : QString());
+    if (result.ok() && last && last->step == PipelineStep::Deploy &&
+        last->status == StepResult::Status::NotRun)
+        summary = tr("%1: exported, nothing deployed — %2")
+                      .arg(m_what, QString::fromStdString(last->message));
+    if (verified)
+        summary += tr(" — %1 of %2 outputs fail")
+                       .arg(m_compare.model().failures())
+                       .arg(m_compare.model().rowCount());
+    Q_EMIT statusChanged(summary);
+    m_log.appendPlainText(summary);
+    Q_EMIT finished(result);
+}
+
+} // namespace ptowb

@@ -1,0 +1,81 @@
+// The screenshots in docs/screenshots: the window at 1400×860 and 1920×1080 with a failing
+// verify of a sample (Run and Compare, Tensor diff, the editors), and the welcome page at
+// 1400×860.
+//
+//     QT_QPA_PLATFORM=offscreen take_screenshots OUTPUT_FOLDER
+//
+// Uses its own settings (Qt's test mode), so the user's layout and recent projects stay.
+#include "code_editor.h"
+#include "main_window.h"
+#include "run_controller.h"
+#include "tensor_diff_panel.h"
+#include "trusted_folders.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <cstdio>
+
+using namespace ptowb;
+
+namespace {
+
+void settle(int ms)
+{
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool save(QWidget& widget, const QString& path)
+{
+    const bool ok = widget.grab().save(path);
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "could not write", qPrintable(path));
+    return ok;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("ptowb-screenshots"));
+    QApplication::setApplicationName(QStringLiteral("PTO Workbench"));
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: take_screenshots OUTPUT_FOLDER\n");
+        return 2;
+    }
+    const QDir out(QString::fromLocal8Bit(argv[1]));
+    TrustedFolders::prompt() = [](const QString&) { return true; };
+    bool ok = true;
+    for (const QSize size : {QSize(1400, 860), QSize(1920, 1080)}) {
+        const QString suffix = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        settle(300);
+        if (size.width() == 1400)
+            ok = save(w, out.filePath(QStringLiteral("welcome-%1.png").arg(suffix))) && ok;
+        QTemporaryDir copies; // the sample's copy, with its runs
+        QSettings().setValue(QStringLiteral("samples/folder"), copies.path());
+        if (!w.openSample(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"))) return 1;
+        CodeEditor* kernel = w.session().editor(EditorSession::Document::Kernel);
+        kernel->setText(
+            kernel->text().replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
+        QEventLoop done;
+        QObject::connect(&w.runs().runner(), &PipelineRunner::finished, &done, &QEventLoop::quit);
+        w.runs().verifyAction()->trigger();
+        done.exec();
+        settle(1500);                  // the diff and the trace load off the GUI thread
+        w.statusBar()->clearMessage(); // "Copied the sample to /tmp/…"
+        ok = save(w, out.filePath(QStringLiteral("workbench-%1.png").arg(suffix))) && ok;
+    }
+    return ok ? 0 : 1;
+}

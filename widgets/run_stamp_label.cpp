@@ -1,0 +1,46 @@
+#include "run_stamp_label.h"
+
+namespace ptowb {
+
+RunStampLabel::RunStampLabel(const QString& placeholder, QWidget* parent)
+    : QLabel(parent), m_placeholder(placeholder)
+{
+    setObjectName(QStringLiteral("runStamp"));
+    setWordWrap(true);
+    setTextFormat(Qt::RichText);
+    render();
+}
+
+void RunStampLabel::setRun(const QString& stamp)
+{
+    m_stamp = stamp;
+    m_why.clear();
+    render();
+}
+
+void RunStampLabel::markStale(const QString& why)
+{
+    if (m_stamp.isEmpty() || why == m_why) return; // nothing shown: nothing to be stale
+    m_why = why;
+    render();
+}
+
+void RunStampLabel::reset()
+{
+    m_stamp.clear();
+    m_why.clear();
+    render();
+}
+
+void RunStampLabel::render()
+{
+    if (m_stamp.isEmpty())
+        setText(QStringLiteral("<i>%1</i>").arg(m_placeholder.toHtmlEscaped()));
+    else if (m_why.isEmpty())
+        setText(tr("From %1").arg(m_stamp.toHtmlEscaped()));
+    else
+        setText(tr("<span style=\"color:#a05a00\"><b>Stale</b> — %1.</span> From %2")
+                    .arg(m_why.toHtmlEscaped(), m_stamp.toHtmlEscaped()));
+}
+
+} // namespace ptowb
