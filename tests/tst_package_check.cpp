@@ -323,6 +323,60 @@ private Q_SLOTS:
         QCOMPARE(entries(out.path()), (QStringList{QStringLiteral("scale_gelu-1.0.0"),
                                                    QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
     }
+
+    // kill -9 anywhere in a redeploy (verify, export, the copy into the deploy folder, the swap):
+    // the project's package and the deployed one both stay whole. A swap cut short leaves the
+    // previous deploy beside the folder, which the next deploy puts back first.
+    void killedRedeployKeepsBothPackagesValid()
+    {
+        QTemporaryDir deployed;
+        writeFile(m_project + QStringLiteral("/deploy.json"),
+                  QStringLiteral("{\"name\": \"ops\", \"folder\": \"%1\"}")
+                      .arg(deployed.path())
+                      .toUtf8());
+        const QStringList args{QStringLiteral("redeploy"), m_project};
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(QProcess::execute(QStringLiteral(PTOWB_CLI), args), 0);
+        const int redeployMs = int(clock.elapsed());
+        const QString package = m_project + QStringLiteral("/packages/scale_gelu-1.0.0");
+        const QString target = deployed.filePath(QStringLiteral("scale_gelu-1.0.0"));
+        QVERIFY(checkPackage(target).ok());
+        QFile kernelFile(m_project + QStringLiteral("/kernel.py"));
+        QVERIFY(kernelFile.open(QIODevice::ReadOnly));
+        const QByteArray kernel = kernelFile.readAll();
+        kernelFile.close();
+        int killed = 0;
+        for (int k = 0; k < 16; ++k) {
+            // Every redeploy has a new kernel: verify, export and deploy all run again.
+            writeFile(m_project + QStringLiteral("/kernel.py"),
+                      kernel + "# redeploy " + QByteArray::number(k) + "\n");
+            QProcess cli;
+            cli.setStandardOutputFile(QProcess::nullDevice());
+            cli.setStandardErrorFile(QProcess::nullDevice());
+            cli.start(QStringLiteral(PTOWB_CLI), args);
+            QVERIFY(cli.waitForStarted());
+            if (!cli.waitForFinished(redeployMs * (10 + 7 * k) / 100)) {
+                ::kill(pid_t(cli.processId()), SIGKILL);
+                ++killed;
+            }
+            cli.waitForFinished();
+            const QString archive = package + QStringLiteral(".tar.gz");
+            QCOMPARE(checkDeployable(package, QFileInfo::exists(archive) ? archive : QString()),
+                     QString());
+            const QString whole =
+                QFileInfo::exists(target) ? target : target + QStringLiteral(".previous");
+            QVERIFY2(checkPackage(whole).ok(), qPrintable(whole));
+        }
+        writeFile(m_project + QStringLiteral("/kernel.py"), kernel);
+        QCOMPARE(QProcess::execute(QStringLiteral(PTOWB_CLI), args), 0);
+        QVERIFY(checkPackage(target).ok());
+        QVERIFY(!QFileInfo::exists(target + QStringLiteral(".previous")) ||
+                checkPackage(target + QStringLiteral(".previous")).ok());
+        QFile::remove(m_project + QStringLiteral("/deploy.json"));
+        qInfo("%d of 16 redeploys (%d ms each) killed; both packages stayed valid every time",
+              killed, redeployMs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPackageCheck)
