@@ -1,9 +1,10 @@
 #pragma once
 
-// The skeleton of a generated source: its tokens with every string literal as "<lit>" and its
-// comments dropped. Text of the description that reached a file as data changes literals only,
-// so a hostile op's files have exactly the skeletons of the same op with plain text; text that
-// escaped a literal (or a comment) shows as a different skeleton.
+// The skeleton of a generated source: its tokens with every string literal as "<lit>" and each
+// comment as its text with hashes blanked. Text of the description that reached a file as data
+// changes literals only, so a hostile op's files have exactly the skeletons of the same op with
+// plain text; text that escaped a literal, or reached a comment, shows as a different skeleton.
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <vector>
@@ -41,6 +42,24 @@ inline std::size_t skipQuoted(const std::string& text, std::size_t k, const std:
     return std::string::npos;
 }
 
+// A comment as a token: its text, each run of 64 hex digits (the op's sha256) as "<sha>".
+inline std::string commentToken(const std::string& text)
+{
+    std::string out = "<comment:";
+    for (std::size_t k = 0; k < text.size();) {
+        std::size_t e = k;
+        while (e < text.size() && std::isxdigit(static_cast<unsigned char>(text[e])))
+            ++e;
+        if (e - k == 64) {
+            out += "<sha>";
+            k = e;
+        } else {
+            out += text[k++];
+        }
+    }
+    return out + ">";
+}
+
 } // namespace skeleton_detail
 
 // `error` says where a literal or comment does not end.
@@ -62,13 +81,15 @@ inline std::vector<std::string> sourceSkeleton(SourceLanguage language, const st
         }
         if (language == SourceLanguage::Cpp) {
             if (text.compare(k, 2, "//") == 0) {
-                k = text.find('\n', k);
-                if (k == std::string::npos) break;
+                const std::size_t end = std::min(text.find('\n', k), text.size());
+                tokens.push_back(commentToken(text.substr(k, end - k)));
+                k = end;
                 continue;
             }
             if (text.compare(k, 2, "/*") == 0) {
                 const std::size_t end = text.find("*/", k + 2);
                 if (end == std::string::npos) return fail("unterminated comment");
+                tokens.push_back(commentToken(text.substr(k, end + 2 - k)));
                 k = end + 2;
                 continue;
             }
@@ -97,8 +118,9 @@ inline std::vector<std::string> sourceSkeleton(SourceLanguage language, const st
             }
         } else if (language == SourceLanguage::Python) {
             if (c == '#') {
-                k = text.find('\n', k);
-                if (k == std::string::npos) break;
+                const std::size_t end = std::min(text.find('\n', k), text.size());
+                tokens.push_back(commentToken(text.substr(k, end - k)));
+                k = end;
                 continue;
             }
             // A string with any prefix (r, b, u, f and their pairs), single or triple quoted.
@@ -120,14 +142,21 @@ inline std::vector<std::string> sourceSkeleton(SourceLanguage language, const st
             }
         } else { // CMake
             if (c == '#') {
-                k = text.find('\n', k);
-                if (k == std::string::npos) break;
+                const std::size_t end = std::min(text.find('\n', k), text.size());
+                tokens.push_back(commentToken(text.substr(k, end - k)));
+                k = end;
                 continue;
             }
             if (c == '"') {
                 const std::size_t end = skipQuoted(text, k, "\"", true, true);
                 if (end == std::string::npos) return fail("unterminated quoted argument");
-                tokens.emplace_back("<lit>");
+                // CMake expands variables and generator expressions inside quotes: such a
+                // literal is code, compared as written.
+                const std::string literal = text.substr(k, end - k);
+                const bool expands = literal.find("${") != std::string::npos ||
+                                     literal.find("$<") != std::string::npos ||
+                                     literal.find("$ENV{") != std::string::npos;
+                tokens.push_back(expands ? literal : "<lit>");
                 k = end;
                 continue;
             }

@@ -130,12 +130,23 @@ std::string compareStructure(const std::string& path, const std::string& hostile
         return {};
     }
     if (endsWith(path, ".md")) {
-        // Headings, code fences and table rows: what description text could forge.
+        // Headings (also indented up to three spaces, or underlined), code fences, table rows
+        // and HTML blocks: what description text could forge.
         auto structure = [](const std::string& text) {
             std::vector<std::string> out;
-            for (const std::string& line : lines(text))
-                if (line.rfind('#', 0) == 0 || line.rfind("```", 0) == 0 || line.rfind('|', 0) == 0)
-                    out.push_back(line.rfind("```", 0) == 0 ? "```" : line.substr(0, 1));
+            for (const std::string& raw : lines(text)) {
+                const std::size_t indent = std::min(raw.find_first_not_of(' '), raw.size());
+                const std::string line = indent <= 3 ? raw.substr(indent) : std::string();
+                if (line.rfind("```", 0) == 0 || line.rfind("~~~", 0) == 0)
+                    out.push_back("fence");
+                else if (line.rfind('#', 0) == 0 || line.rfind('|', 0) == 0 ||
+                         line.rfind('<', 0) == 0)
+                    out.push_back(line.substr(0, 1));
+                else if (!line.empty() && line.find_first_not_of('=') == std::string::npos)
+                    out.push_back("=");
+                else if (line.size() >= 3 && line.find_first_not_of('-') == std::string::npos)
+                    out.push_back("-");
+            }
             return out;
         };
         return structure(hostile) == structure(plain) ? std::string()
@@ -156,10 +167,14 @@ private Q_SLOTS:
     {
         using Case = std::pair<const char*, std::pair<const char*, const char*>>;
         const Case same[] = {
-            {"a.cpp", {"f(\"x\\\" y\"); // doc: */ \"\n", "f(\"plain\"); // plain\n"}},
-            {"a.cpp", {"auto s = R\"(x\" \\ y)\";", "auto s = R\"(plain)\";"}},
-            {"a.py", {"x = '''a\n\\'''' + \"\\\"\"  # '\n", "x = '''p''' + \"p\"\n"}},
-            {"CMakeLists.txt", {"set(A \"x\\\" ) y\") # )\n", "set(A \"p\")\n"}},
+            {"a.cpp", {"f(\"x\\\" y\"); // note\n", "f(\"plain\"); // note\n"}},
+            {"a.cpp",
+             {"auto s = R\"(x\" \\ y)\"; /* sha256 "
+              "abababababababababababababababababababababababababababababababab */",
+              "auto s = R\"(plain)\"; /* sha256 "
+              "cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd */"}},
+            {"a.py", {"x = '''a\n\\'''' + \"\\\"\"  # c\n", "x = '''p''' + \"p\"  # c\n"}},
+            {"CMakeLists.txt", {"set(A \"x\\\" ) y\") # c\n", "set(A \"p\") # c\n"}},
             {"a.json", {"{\"doc\": \"}{\"}", "{\"doc\": \"p\"}"}},
             {"a.ini", {"[op]\ndoc=x = y\n", "[op]\ndoc=p\n"}},
             {"README.md", {"# op\n\\# not a heading\n", "# op\nplain\n"}},
@@ -169,15 +184,22 @@ private Q_SLOTS:
         const Case differ[] = {
             {"a.cpp", {"f(\"x\"); system(\"id\"); g(\"\");", "f(\"plain\");"}},
             {"a.cpp", {"// doc: x\nsystem();\n", "// doc: plain\n"}},
+            {"a.cpp", {"// doc: x\\\nsystem();\n", "// doc: p\n"}},
             {"a.py", {"x = '''a''' + __import__('os')\n", "x = '''p'''\n"}},
+            {"a.py", {"# doc: x\rimport os\n", "# doc: p\n"}},
             {"CMakeLists.txt", {"set(A \"x\")\nexecute_process()\n", "set(A \"p\")\n"}},
+            {"CMakeLists.txt", {"set(A \"${HOME}\")\n", "set(A \"p\")\n"}},
             {"a.json", {"{\"doc\": \"x\", \"more\": 1}", "{\"doc\": \"p\"}"}},
             {"a.ini", {"[op]\ndoc=x\nimpl=y\n", "[op]\ndoc=p\n"}},
             {"README.md", {"# op\n```\nrun me\n", "# op\nplain\n"}},
+            {"README.md", {"# op\nx\n===\n", "# op\nplain\n"}},
+            {"README.md", {"# op\n<script>\n", "# op\nplain\n"}},
             {"a.bin", {"", ""}},
         };
         for (const auto& [path, texts] : differ)
-            QVERIFY2(!compareStructure(path, texts.first, texts.second).empty(), path);
+            QVERIFY2(!compareStructure(path, texts.first, texts.second).empty(),
+                     qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(path),
+                                                             QLatin1String(texts.first))));
     }
 
     void everyFileHoldsTheTextAsData()

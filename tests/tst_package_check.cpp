@@ -6,6 +6,7 @@
 // And a kill -9 loop: whenever export dies, the package on disk (folder and archive) is valid.
 #include "package/package_check.h"
 #include "package/package_export.h"
+#include "package/package_identity.h"
 #include "pipeline/deploy_target.h"
 
 #include <QDirIterator>
@@ -15,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
 using namespace ptowb;
@@ -322,6 +324,39 @@ private Q_SLOTS:
         QVERIFY(exportTo(out.path(), true).ok());
         QCOMPARE(entries(out.path()), (QStringList{QStringLiteral("scale_gelu-1.0.0"),
                                                    QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
+    }
+
+    // What `inspect --package` compares a model's records with: read only from regular files
+    // inside the package, whatever its manifest names.
+    void packageIdentityStaysInThePackage()
+    {
+        QTemporaryDir out;
+        QVERIFY(exportTo(out.path(), false).ok());
+        const QString folder = out.filePath(QStringLiteral("scale_gelu-1.0.0"));
+        auto read = readPackageIdentity(folder);
+        QVERIFY(std::holds_alternative<onnxtools::PackageIdentity>(read));
+        const auto identity = std::get<onnxtools::PackageIdentity>(read);
+        QCOMPARE(identity.op, std::string("pto::scale_gelu"));
+        QCOMPARE(identity.kernelSha256.size(), std::size_t(64));
+        const QString manifestPath = folder + QStringLiteral("/manifest.json");
+        QFile manifestFile(manifestPath);
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        const auto manifest = nlohmann::json::parse(manifestFile.readAll().toStdString());
+        manifestFile.close();
+        QVERIFY(QFile::link(QStringLiteral("/"), folder + QStringLiteral("/lib")));
+        for (const char* kernelFile : {"../../../../etc/passwd", "/etc/passwd", "lib/etc/passwd",
+                                       "", "kernel", "missing.py"}) {
+            auto changed = manifest;
+            changed["kernel_file"] = kernelFile;
+            writeFile(manifestPath, QByteArray::fromStdString(changed.dump()));
+            QVERIFY2(std::holds_alternative<QString>(readPackageIdentity(folder)), kernelFile);
+        }
+        writeFile(manifestPath, QByteArray::fromStdString(manifest.dump()));
+        QVERIFY(QFile::remove(folder + QStringLiteral("/op.json")));
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), folder + QStringLiteral("/op.json")));
+        QVERIFY(std::holds_alternative<QString>(readPackageIdentity(folder)));
+        writeFile(manifestPath, "[1, 2]");
+        QVERIFY(std::holds_alternative<QString>(readPackageIdentity(folder)));
     }
 
     // kill -9 anywhere in a redeploy (verify, export, the copy into the deploy folder, the swap):

@@ -212,6 +212,10 @@ private Q_SLOTS:
         QCOMPARE(
             expandCommand(runners.runners.front(), {{"run_dir", "/r/{serial}"}, {"case", "c"}}),
             (std::vector<std::string>{"run", "/r/{serial}", "--serial", "S{case}", "c"}));
+        const RunnerConfigs badField = loadRunnerConfigs(std::vector<ConfigText>{
+            {"runners.json", R"({"name": "p", "my-host": "h", "command": ["run"]})"}});
+        QVERIFY(!badField.diagnostics.empty() &&
+                badField.diagnostics.front().code == "runner.bad-field");
         const RunnerConfigs unknown = loadRunnerConfigs(
             std::vector<ConfigText>{{"runners.json", R"({"name": "p", "command": ["{nope}"]})"}});
         QVERIFY(!unknown.diagnostics.empty() &&

@@ -192,6 +192,13 @@ private slots:
         QCOMPARE(firstDiagnostic(r),
                  QStringLiteral("3:12 reference.compile: unknown torch function 'sofmax'; did you "
                                 "mean 'softmax' or 'fmax'?"));
+        // TorchScript's own list puts silu seventh for sliu: the closest come first, three at most.
+        const auto swapped =
+            loadReference(spec, "import torch\ndef softmax_reference(x: Tensor) -> "
+                                "Tensor:\n    return torch.sliu(x)\n");
+        const QString message = firstDiagnostic(swapped);
+        QVERIFY2(message.contains(QStringLiteral("did you mean 'silu'")), qPrintable(message));
+        QVERIFY2(message.count(QStringLiteral(" or ")) <= 2, qPrintable(message));
     }
 
     void signatureChecks()

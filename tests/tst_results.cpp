@@ -166,6 +166,29 @@ private Q_SLOTS:
         QSettings().remove(QStringLiteral("run/caseTimeLimit"));
     }
 
+    // A run marks the panels stale while it goes on; one that verifies nothing (the verify
+    // unchanged) leaves them as they were. No other project opens while a run is going on: its
+    // results would land in that project's panels.
+    void runsThatVerifyNothingLeaveResultsCurrent()
+    {
+        QTemporaryDir dir, other;
+        MainWindow w;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QVERIFY(verify(w));
+        QVERIFY(!w.comparePanel().stamp().isStale());
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().exportAction()->trigger();
+        QVERIFY(w.comparePanel().stamp().isStale()); // while it runs
+        QVERIFY(!w.openProject(copySample(other, "scale_gelu")));
+        QVERIFY2(w.statusText().contains(QStringLiteral("A run is in progress")),
+                 qPrintable(w.statusText()));
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(w.runs().runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
+        QVERIFY2(!w.comparePanel().stamp().isStale(), qPrintable(w.comparePanel().stamp().text()));
+        QVERIFY(!w.diffPanel().stamp().isStale());
+        QVERIFY(w.openProject(other.path()));
+    }
+
     // The Log lists each step's start and its result before the next step starts.
     void logLinesAreInOrder()
     {

@@ -15,6 +15,7 @@ void RunStampLabel::setRun(const QString& stamp)
 {
     m_stamp = stamp;
     m_why.clear();
+    m_running.clear();
     render();
 }
 
@@ -25,10 +26,27 @@ void RunStampLabel::markStale(const QString& why)
     render();
 }
 
+void RunStampLabel::markRunning(const QString& why)
+{
+    if (m_stamp.isEmpty()) return;
+    m_whyBefore = m_why == m_running ? m_whyBefore : m_why;
+    m_running = why;
+    markStale(why);
+}
+
+void RunStampLabel::runEnded()
+{
+    if (m_running.isEmpty() || m_why != m_running) return;
+    m_why = m_whyBefore;
+    m_running.clear();
+    render();
+}
+
 void RunStampLabel::reset()
 {
     m_stamp.clear();
     m_why.clear();
+    m_running.clear();
     render();
 }
 

@@ -17,7 +17,12 @@ public:
     void setRun(const QString& stamp);  // fresh results of this run
     void markStale(const QString& why); // keeps the stamp; says the content is out of date
     void reset();                       // no results: the placeholder
+    // A run started that may replace the content: stale until it ends, then runEnded() puts
+    // back what was said before, unless the run brought new content (setRun) or news.
+    void markRunning(const QString& why);
+    void runEnded();
     bool isStale() const { return !m_why.isEmpty(); }
+    const QString& why() const { return m_why; }
     const QString& stamp() const { return m_stamp; }
 
 private:
@@ -26,6 +31,8 @@ private:
     QString m_placeholder;
     QString m_stamp;
     QString m_why;
+    QString m_running;   // the "running" reason markRunning set
+    QString m_whyBefore; // the reason it replaced
 };
 
 } // namespace ptowb

@@ -78,6 +78,9 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
             return false;
         }
     }
+    // The project before this one: its check in flight and its files' watches are not ours.
+    m_checks.cancel();
+    unwatch();
     m_project = std::move(project);
     for (int k = 0; k < kDocumentCount; ++k) {
         CodeEditor* e = m_editors[std::size_t(k)];
@@ -97,8 +100,7 @@ void EditorSession::close()
 {
     m_validationTimer.stop();
     m_diskTimer.stop();
-    if (!m_disk.files().isEmpty()) m_disk.removePaths(m_disk.files());
-    if (!m_disk.directories().isEmpty()) m_disk.removePaths(m_disk.directories());
+    unwatch();
     m_project.reset();
     m_checks.cancel(); // a check still running belongs to the closed project
     for (CodeEditor* e : m_editors) {
@@ -126,9 +128,21 @@ void EditorSession::watch()
     }
 }
 
+void EditorSession::unwatch()
+{
+    if (!m_disk.files().isEmpty()) m_disk.removePaths(m_disk.files());
+    if (!m_disk.directories().isEmpty()) m_disk.removePaths(m_disk.directories());
+}
+
 void EditorSession::checkDisk()
 {
     if (!m_project) return;
+    // The prompt runs an event loop: a change meanwhile is checked after it, not inside it.
+    if (m_checkingDisk) {
+        m_diskTimer.start();
+        return;
+    }
+    m_checkingDisk = true;
     for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
         const QString file = path(d);
         QByteArray text;
@@ -140,9 +154,15 @@ void EditorSession::checkDisk()
         CodeEditor* e = editor(d);
         if (e->text().toUtf8() == text) continue;
         const bool reload = !e->isModified() || m_reloadPrompt(file);
-        if (reload) e->reloadText(QString::fromUtf8(text));
+        if (reload) {
+            // The file as it is now: it may have changed again while the author was asked.
+            QByteArray latest;
+            if (readTextFile(file, latest, error)) known = text = latest;
+            e->reloadText(QString::fromUtf8(text));
+        }
         Q_EMIT diskChanged(file, reload);
     }
+    m_checkingDisk = false;
     watch();
 }
 

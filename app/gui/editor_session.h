@@ -73,6 +73,7 @@ private:
     void onValidationFinished(Diagnostics diagnostics);
     void distribute(const Diagnostics& diagnostics);
     void watch();
+    void unwatch();
 
     std::array<CodeEditor*, kDocumentCount> m_editors{};
     std::optional<Project> m_project;
@@ -82,6 +83,7 @@ private:
     QTimer m_diskTimer;                              // changes come in bursts (write, rename)
     std::array<QByteArray, kDocumentCount> m_onDisk; // each file as last read or written
     ReloadPrompt m_reloadPrompt;
+    bool m_checkingDisk = false;
     JobTracker<Diagnostics> m_checks{this}; // the newest check of the editors' text wins
 };
 

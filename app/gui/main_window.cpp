@@ -11,6 +11,7 @@
 #include "recent_projects.h"
 #include "run_compare_panel.h"
 #include "run_controller.h"
+#include "run_stamp_label.h"
 #include "settings_dialog.h"
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
@@ -118,12 +119,16 @@ void MainWindow::connectRuns()
         if (auto* dock = qobject_cast<QDockWidget*>(m_problemsView->parentWidget())) dock->raise();
     });
     connect(m_runs, &RunController::verifyStarted, m_costPanel,
-            [this] { m_costPanel->markStale(tr("a new run is in progress")); });
+            [this](const QString& why) { m_costPanel->stamp().markRunning(why); });
     connect(m_runs, &RunController::simulated, this, &MainWindow::showSimulation);
-    connect(m_runs, &RunController::finished, this, [this] {
+    connect(m_runs, &RunController::finished, this, [this](const PipelineResult& result) {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
+        if (result.tracePath.isEmpty() && result.verification.cases.empty())
+            m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
+        if (m_session.isModified())
+            m_costPanel->markStale(tr("the files were edited while this run went on"));
         std::vector<std::pair<int, QString>> notes;
         for (const auto& [line, us] : m_costPanel->costs().report().perLine())
             notes.push_back({line, formatMicroseconds(us)});
@@ -372,8 +377,17 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
+bool MainWindow::refuseWhileRunning(const QString& what)
+{
+    if (!m_runs->runner().isRunning()) return false;
+    m_status->setText(tr("A run is in progress: cancel it (Esc) before %1").arg(what));
+    return true;
+}
+
 bool MainWindow::openProject(const QString& folderOrFile)
 {
+    // A run's results would land in the next project's panels.
+    if (refuseWhileRunning(tr("opening another project"))) return false;
     QString error;
     if (!m_session.open(folderOrFile, error)) {
         statusBar()->showMessage(error, 10000);
@@ -405,6 +419,7 @@ QString MainWindow::sampleCopiesFolder()
 
 bool MainWindow::openSample(const QString& sampleFolder)
 {
+    if (refuseWhileRunning(tr("opening another project"))) return false;
     const QString copy = QDir(sampleCopiesFolder()).filePath(QFileInfo(sampleFolder).fileName());
     const bool existed = QFileInfo::exists(QDir(copy).filePath(QStringLiteral("op.json")));
     if (!existed) {
@@ -424,10 +439,7 @@ bool MainWindow::openSample(const QString& sampleFolder)
 bool MainWindow::closeProject()
 {
     if (!m_session.project()) return true;
-    if (m_runs->runner().isRunning()) {
-        m_status->setText(tr("A run is in progress: cancel it (Esc) before closing the project"));
-        return false;
-    }
+    if (refuseWhileRunning(tr("closing the project"))) return false;
     if (!confirmDiscard()) return false;
     m_session.close();
     forgetResults();

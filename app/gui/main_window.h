@@ -72,6 +72,8 @@ private:
     void createActions();
     void showWelcome(bool shown);
     void forgetResults();
+    // True, and says why in the status bar, while a run is in progress.
+    bool refuseWhileRunning(const QString& what);
     void rebuildRecentMenu();
     bool confirmDiscard();
     void chooseProject();

@@ -34,7 +34,16 @@ bool PipelineRunner::start(const Project& project, PipelineOptions options)
         [project, options](const std::atomic<bool>& cancelled) {
             PipelineOptions run = options;
             run.cancel = &cancelled;
-            return runPipeline(project, run);
+            try {
+                return runPipeline(project, run);
+            } catch (const std::exception& e) { // the window must not stay "running" forever
+                PipelineResult failed;
+                StepResult step;
+                step.status = StepResult::Status::Failed;
+                step.message = std::string("internal error: ") + e.what();
+                failed.steps.push_back(step);
+                return failed;
+            }
         },
         [this](PipelineResult result) {
             m_running = false;

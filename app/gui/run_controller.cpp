@@ -3,6 +3,7 @@
 #include "code_editor.h"
 #include "run/run_folder.h"
 #include "run_compare_panel.h"
+#include "run_stamp_label.h"
 #include "settings_dialog.h"
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
@@ -75,6 +76,7 @@ void RunController::showRow(int row)
         m_diff.showMessage(tr("%1: error").arg(caseName),
                            QString::fromStdString(c.error.empty() ? "no outputs" : c.error),
                            m_stamp);
+        if (m_compare.stamp().isStale()) m_diff.markStale(m_compare.stamp().why());
         Q_EMIT panelWanted(&m_diff);
         return;
     }
@@ -88,6 +90,7 @@ void RunController::showRow(int row)
             .arg(caseName, QString::fromStdString(check.name),
                  QString::fromStdString(report.target), QString::fromStdString(report.reference)),
         path(report.targetRunDir), path(report.referenceRunDir), check.comparison.worst, m_stamp);
+    if (m_compare.stamp().isStale()) m_diff.markStale(m_compare.stamp().why());
     Q_EMIT panelWanted(&m_diff);
 }
 
@@ -163,8 +166,10 @@ void RunController::start(PipelineOptions options, const QString& what)
         action->setEnabled(false);
     m_cancel->setEnabled(true);
     if (options.stopAfter >= PipelineStep::Verify) {
-        markStale(tr("%1 is running").arg(what));
-        Q_EMIT verifyStarted();
+        const QString running = tr("%1 is running").arg(what);
+        m_compare.stamp().markRunning(running);
+        m_diff.stamp().markRunning(running);
+        Q_EMIT verifyStarted(running);
     }
 }
 
@@ -189,6 +194,8 @@ void RunController::onFinished(const PipelineResult& result)
                 .arg(m_session.project()->name(), m_what, QString::fromStdString(report.target),
                      QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
         m_compare.showReport(report, m_stamp);
+        // Edited while it ran: the report is of the files as they were saved when it started.
+        const bool editedMeanwhile = m_session.isModified();
         Q_EMIT panelWanted(&m_compare);
         if (const int failing = m_compare.firstFailingRow(); failing >= 0) {
             m_compare.selectRow(failing);
@@ -197,8 +204,11 @@ void RunController::onFinished(const PipelineResult& result)
             m_diff.showMessage(tr("Every output passes"),
                                tr("pick a row of Run and Compare to see its difference"), m_stamp);
         }
-    } else if (last && last->status != StepResult::Status::Done &&
-               last->status != StepResult::Status::Unchanged) {
+        if (editedMeanwhile) markStale(tr("the files were edited while this run went on"));
+    } else if (result.ok()) { // nothing verified (verify unchanged, or not asked for)
+        m_compare.stamp().runEnded();
+        m_diff.stamp().runEnded();
+    } else {
         markStale(tr("the last %1 stopped at %2").arg(m_what.toLower(), lastStep));
     }
     if (hasErrors(diagnostics)) Q_EMIT diagnosticsFound(diagnostics);

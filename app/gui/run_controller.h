@@ -47,8 +47,9 @@ Q_SIGNALS:
     void statusChanged(const QString& text);
     // The panel that now shows the run's news wants to be seen.
     void panelWanted(QWidget* panel);
-    // A run started that will verify: whatever a panel shows from the last one is stale.
-    void verifyStarted();
+    // A run started that may verify: whatever a panel shows from the last one is stale while
+    // it runs (`why` says so).
+    void verifyStarted(const QString& why);
     // Problems a run found (a description that does not validate, a kernel the simulator rejects).
     void diagnosticsFound(const ptowb::Diagnostics& diagnostics);
     // A run simulated the kernel: the first case's trace.json and case folder (with captures),

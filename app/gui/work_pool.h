@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QFuture>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QPointer>
 #include <QtConcurrent>
@@ -36,18 +37,25 @@ public:
     JobTracker(const JobTracker&) = delete;
     JobTracker& operator=(const JobTracker&) = delete;
 
-    // Returns the new job's id.
+    // Returns the new job's id. The result arrives through the event loop, never inside this
+    // call, even when the job is done before it returns.
     quint64 start(Job job, std::function<void(Result)> apply)
     {
         cancel();
         const quint64 id = ++m_jobId;
         auto cancelled = std::make_shared<std::atomic<bool>>(false);
         m_cancelled = cancelled;
+        // A watcher per job, owned by the context: gone with it, so a job that ends later
+        // (a superseded one included) delivers nothing to a destroyed owner.
+        auto* watcher = new QFutureWatcher<Result>(m_context);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, m_context,
+                         [this, id, watcher, apply = std::move(apply)] {
+                             watcher->deleteLater();
+                             if (id == m_jobId) apply(watcher->result());
+                         });
         m_future = QtConcurrent::run(workPool(),
                                      [job = std::move(job), cancelled] { return job(*cancelled); });
-        m_future.then(m_context, [this, id, apply = std::move(apply)](Result result) {
-            if (id == m_jobId) apply(std::move(result));
-        });
+        watcher->setFuture(m_future);
         return id;
     }
     // The running job should stop, and its result will not be applied.

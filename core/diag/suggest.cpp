@@ -42,6 +42,20 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
     return best;
 }
 
+std::vector<std::string>
+closestMatches(std::string_view word, const std::vector<std::string>& candidates, std::size_t limit)
+{
+    std::vector<std::pair<std::size_t, std::size_t>> ranked; // distance, index
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+        ranked.emplace_back(editDistance(word, candidates[k]), k);
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<std::string> out;
+    for (std::size_t k = 0; k < ranked.size() && out.size() < limit; ++k)
+        out.push_back(candidates[ranked[k].second]);
+    return out;
+}
+
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates)
 {
     const std::string match = closestMatch(word, candidates);

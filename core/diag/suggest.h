@@ -11,6 +11,12 @@ namespace ptowb {
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates);
 
 // ", did you mean 'x'?" or "" — appended to messages.
+// The candidates closest to `word` first (by the same edit distance), at most `limit` of them;
+// ties keep the candidates' order.
+std::vector<std::string> closestMatches(std::string_view word,
+                                        const std::vector<std::string>& candidates,
+                                        std::size_t limit);
+
 std::string didYouMean(std::string_view word, const std::vector<std::string>& candidates);
 
 std::string joinQuoted(const std::vector<std::string>& words, std::string_view quote = "'");

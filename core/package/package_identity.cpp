@@ -13,11 +13,28 @@ namespace ptowb {
 
 namespace {
 
+constexpr qint64 kMaxHashedBytes = qint64(64) << 20; // a kernel or an op.json, generously
+
+// A regular file inside the package (symbolic links resolved, none leaving it), or "" with
+// `error` set: a manifest is data, and must not make this read /dev/zero or a file elsewhere.
+QString fileInPackage(const QDir& package, const QString& relative, QString& error)
+{
+    const QString root = QFileInfo(package.absolutePath()).canonicalFilePath();
+    const QFileInfo info(package.absoluteFilePath(relative));
+    const QString path = info.canonicalFilePath(); // "" when it does not exist
+    if (relative.isEmpty() || path.isEmpty() || !path.startsWith(root + QLatin1Char('/')) ||
+        !QFileInfo(path).isFile() || info.size() > kMaxHashedBytes) {
+        error = QStringLiteral("\"%1\" is no file of the package %2").arg(relative, root);
+        return {};
+    }
+    return path;
+}
+
 std::string fileSha256(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) return {};
-    const QByteArray data = file.readAll();
+    const QByteArray data = file.read(kMaxHashedBytes);
     return sha256Hex(std::string_view(data.constData(), std::size_t(data.size())));
 }
 
@@ -51,17 +68,13 @@ std::variant<onnxtools::PackageIdentity, QString> readPackageIdentity(const QStr
     };
     onnxtools::PackageIdentity identity;
     identity.op = field("namespace") + "::" + field("name");
-    identity.opJsonSha256 = fileSha256(package.filePath(QStringLiteral("op.json")));
-    // The kernel named by the manifest, only inside the package and only a regular file: a
-    // manifest is data and must not make this read /dev/zero or a file elsewhere.
-    const QString root = QDir::cleanPath(package.absolutePath());
+    const QString opJson = fileInPackage(package, QStringLiteral("op.json"), error);
     const QString kernel =
-        QDir::cleanPath(package.absoluteFilePath(QString::fromStdString(field("kernel_file"))));
-    const QFileInfo kernelInfo(kernel);
-    if (!kernel.startsWith(root + QLatin1Char('/')) || kernelInfo.isSymLink() ||
-        !kernelInfo.isFile())
-        return QStringLiteral("the manifest's kernel_file \"%1\" is no file of the package")
-            .arg(QString::fromStdString(field("kernel_file")));
+        opJson.isEmpty()
+            ? QString()
+            : fileInPackage(package, QString::fromStdString(field("kernel_file")), error);
+    if (kernel.isEmpty()) return error;
+    identity.opJsonSha256 = fileSha256(opJson);
     identity.kernelSha256 = fileSha256(kernel);
     return identity;
 }

@@ -38,9 +38,18 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
     if (auto kind = r.string(item, ptr, "kind", false)) runner.kind = *kind;
     if (auto timeout = r.number(item, ptr, "timeout_s", false, 0.1, 86400))
         runner.timeoutSeconds = *timeout;
-    for (const auto& [key, value] : item.items())
-        if (value.is_string() && key != "name" && key != "kind")
-            runner.fields[key] = value.get<std::string>();
+    for (const auto& [key, value] : item.items()) {
+        if (!value.is_string() || key == "name" || key == "kind") continue;
+        // A field is a placeholder's value: {my-host} would never be one.
+        if (placeholderNames("{" + key + "}") != std::vector<std::string>{key}) {
+            r.error(SpecReader::child(ptr, key), "runner.bad-field",
+                    "the field \"" + key +
+                        "\" cannot be a placeholder: name fields with letters, digits and '_'");
+            ok = false;
+            continue;
+        }
+        runner.fields[key] = value.get<std::string>();
+    }
     if (const auto* command = r.array(item, ptr, "command", true)) {
         if (command->empty()) {
             r.error(ptr + "/command", "runner.empty-command",
