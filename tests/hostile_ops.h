@@ -182,4 +182,30 @@ print('default', [a.default_value for a in schema.arguments if a.name == sys.arg
 print('pwned', os.path.exists(sys.argv[4]))
 )PY";
 
+// One random op: its names, hostile texts, and the texts of its plain twin.
+struct HostileOp
+{
+    std::string ns, name, input, param;
+    Texts texts;
+    Texts plain{"plain 1", "plain 2", "plain 3", "plain 4", "plain 5", "plain 6"};
+    std::string reference; // returns input + 1
+
+    std::string json() const { return opJson(ns, name, input, param, texts); }
+    std::string twinJson() const { return opJson(ns, name, input, param, plain); }
+};
+
+inline HostileOp randomHostileOp(QRandomGenerator& random)
+{
+    std::set<std::string> used;
+    HostileOp op;
+    op.ns = identifier(random, used, "q");
+    op.name = identifier(random, used, "qo");
+    op.input = identifier(random, used, "qi");
+    op.param = identifier(random, used, "qp");
+    op.texts = Texts{hostile(random), hostile(random), hostile(random),
+                     hostile(random), hostile(random), hostile(random)};
+    op.reference = referenceFor(op.name, op.input, "    return " + op.input + " + 1.0\n");
+    return op;
+}
+
 } // namespace ptowb::testing

@@ -161,22 +161,13 @@ private Q_SLOTS:
         std::vector<std::string> allTexts;
         const int count = 120;
         for (int k = 0; k < count; ++k) {
-            std::set<std::string> used;
-            const std::string ns = identifier(random, used, "q"),
-                              name = identifier(random, used, "qo"),
-                              input = identifier(random, used, "qi"),
-                              param = identifier(random, used, "qp");
-            const Texts texts{hostile(random), hostile(random), hostile(random),
-                              hostile(random), hostile(random), hostile(random)};
-            const Texts plain{"plain 1", "plain 2", "plain 3", "plain 4", "plain 5", "plain 6"};
+            const HostileOp op = randomHostileOp(random);
+            const std::string &name = op.name, &reference = op.reference;
+            const Texts& texts = op.texts;
             const QString dir = m_work.filePath(QStringLiteral("random/%1").arg(k));
-            const std::string reference =
-                referenceFor(name, input, "    return " + input + " + 1.0\n");
-            const std::string module =
-                pythonModule(dir, opJson(ns, name, input, param, texts), reference, name);
+            const std::string module = pythonModule(dir, op.json(), reference, name);
             const std::string twin =
-                pythonModule(dir + QStringLiteral("-twin"), opJson(ns, name, input, param, plain),
-                             reference, name);
+                pythonModule(dir + QStringLiteral("-twin"), op.twinJson(), reference, name);
             QVERIFY2(
                 !module.empty() && !twin.empty(),
                 qPrintable(QStringLiteral("op %1 (seed %2) does not validate").arg(k).arg(seed)));

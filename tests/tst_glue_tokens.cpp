@@ -213,20 +213,12 @@ private Q_SLOTS:
         std::size_t filesChecked = 0;
         std::set<std::string> kinds;
         for (int k = 0; k < count; ++k) {
-            std::set<std::string> used;
-            const std::string ns = identifier(random, used, "q"),
-                              name = identifier(random, used, "qo"),
-                              input = identifier(random, used, "qi"),
-                              param = identifier(random, used, "qp");
-            const Texts texts{hostile(random), hostile(random), hostile(random),
-                              hostile(random), hostile(random), hostile(random)};
-            const Texts plain{"plain 1", "plain 2", "plain 3", "plain 4", "plain 5", "plain 6"};
-            const std::string reference =
-                referenceFor(name, input, "    return " + input + " + 1.0\n");
+            const HostileOp op = randomHostileOp(random);
+            const std::string &name = op.name, &reference = op.reference;
             const QString dir = work.filePath(QString::number(k));
-            const auto files = glueOf(dir, opJson(ns, name, input, param, texts), reference, name);
-            const auto twins = glueOf(dir + QStringLiteral("-twin"),
-                                      opJson(ns, name, input, param, plain), reference, name);
+            const auto files = glueOf(dir, op.json(), reference, name);
+            const auto twins =
+                glueOf(dir + QStringLiteral("-twin"), op.twinJson(), reference, name);
             QVERIFY2(
                 !files.empty() && !twins.empty(),
                 qPrintable(QStringLiteral("op %1 (seed %2) does not validate").arg(k).arg(seed)));
