@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <csignal>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
@@ -77,6 +78,35 @@ class TestPackageCheck : public QObject
         options.archive = archive;
         options.goldens = goldens;
         return exportPackage(openProject(m_project), options);
+    }
+
+    // Runs ptowb-cli with `args` 16 times, each time with another kernel (so nothing left from
+    // an earlier run passes for this one), killing it with SIGKILL from 10% to 115% of `runMs`
+    // in steps of 7%; `check` looks at the disk after each. Returns how many runs were killed.
+    int killRepeatedly(const QStringList& args, int runMs, const std::function<void()>& check)
+    {
+        const QString kernelPath = m_project + QStringLiteral("/kernel.py");
+        QFile kernelFile(kernelPath);
+        if (!kernelFile.open(QIODevice::ReadOnly)) return -1;
+        const QByteArray kernel = kernelFile.readAll();
+        kernelFile.close();
+        int killed = 0;
+        for (int k = 0; k < 16 && !QTest::currentTestFailed(); ++k) {
+            writeFile(kernelPath, kernel + "# run " + QByteArray::number(k) + "\n");
+            QProcess cli;
+            cli.setStandardOutputFile(QProcess::nullDevice());
+            cli.setStandardErrorFile(QProcess::nullDevice());
+            cli.start(QStringLiteral(PTOWB_CLI), args);
+            if (!cli.waitForStarted()) break;
+            if (!cli.waitForFinished(runMs * (10 + 7 * k) / 100)) {
+                ::kill(pid_t(cli.processId()), SIGKILL);
+                ++killed;
+            }
+            cli.waitForFinished();
+            check();
+        }
+        writeFile(kernelPath, kernel);
+        return killed;
     }
 
 private Q_SLOTS:
@@ -294,31 +324,13 @@ private Q_SLOTS:
         clock.start();
         QCOMPARE(QProcess::execute(QStringLiteral(PTOWB_CLI), args), 0);
         const int exportMs = int(clock.elapsed());
-        int killed = 0;
-        QFile kernelFile(m_project + QStringLiteral("/kernel.py"));
-        QVERIFY(kernelFile.open(QIODevice::ReadOnly));
-        const QByteArray kernel = kernelFile.readAll();
-        kernelFile.close();
-        for (int k = 0; k < 16; ++k) {
-            // Every export differs, so an archive left from another one would not pass.
-            writeFile(m_project + QStringLiteral("/kernel.py"),
-                      kernel + "# export " + QByteArray::number(k) + "\n");
-            QProcess cli;
-            cli.setStandardOutputFile(QProcess::nullDevice());
-            cli.setStandardErrorFile(QProcess::nullDevice());
-            cli.start(QStringLiteral(PTOWB_CLI), args);
-            QVERIFY(cli.waitForStarted());
-            // From 10% to 115% of an export's time, in steps of 7%.
-            if (!cli.waitForFinished(exportMs * (10 + 7 * k) / 100)) {
-                ::kill(pid_t(cli.processId()), SIGKILL);
-                ++killed;
-            }
-            cli.waitForFinished();
-            const QString archive = folder + QStringLiteral(".tar.gz");
+        const QString archive = folder + QStringLiteral(".tar.gz");
+        const int killed = killRepeatedly(args, exportMs, [&] {
             QCOMPARE(checkDeployable(folder, QFileInfo::exists(archive) ? archive : QString()),
                      QString());
-        }
-        writeFile(m_project + QStringLiteral("/kernel.py"), kernel);
+        });
+        if (QTest::currentTestFailed()) return; // a check failed inside the loop
+        QVERIFY(killed >= 0);
         qInfo("%d of 16 exports (%d ms each) killed; the package stayed valid every time", killed,
               exportMs);
         QVERIFY(exportTo(out.path(), true).ok());
@@ -377,33 +389,17 @@ private Q_SLOTS:
         const QString package = m_project + QStringLiteral("/packages/scale_gelu-1.0.0");
         const QString target = deployed.filePath(QStringLiteral("scale_gelu-1.0.0"));
         QVERIFY(checkPackage(target).ok());
-        QFile kernelFile(m_project + QStringLiteral("/kernel.py"));
-        QVERIFY(kernelFile.open(QIODevice::ReadOnly));
-        const QByteArray kernel = kernelFile.readAll();
-        kernelFile.close();
-        int killed = 0;
-        for (int k = 0; k < 16; ++k) {
-            // Every redeploy has a new kernel: verify, export and deploy all run again.
-            writeFile(m_project + QStringLiteral("/kernel.py"),
-                      kernel + "# redeploy " + QByteArray::number(k) + "\n");
-            QProcess cli;
-            cli.setStandardOutputFile(QProcess::nullDevice());
-            cli.setStandardErrorFile(QProcess::nullDevice());
-            cli.start(QStringLiteral(PTOWB_CLI), args);
-            QVERIFY(cli.waitForStarted());
-            if (!cli.waitForFinished(redeployMs * (10 + 7 * k) / 100)) {
-                ::kill(pid_t(cli.processId()), SIGKILL);
-                ++killed;
-            }
-            cli.waitForFinished();
-            const QString archive = package + QStringLiteral(".tar.gz");
+        const QString archive = package + QStringLiteral(".tar.gz");
+        // Every redeploy has a new kernel: verify, export and deploy all run again.
+        const int killed = killRepeatedly(args, redeployMs, [&] {
             QCOMPARE(checkDeployable(package, QFileInfo::exists(archive) ? archive : QString()),
                      QString());
             const QString whole =
                 QFileInfo::exists(target) ? target : target + QStringLiteral(".previous");
             QVERIFY2(checkPackage(whole).ok(), qPrintable(whole));
-        }
-        writeFile(m_project + QStringLiteral("/kernel.py"), kernel);
+        });
+        if (QTest::currentTestFailed()) return; // a check failed inside the loop
+        QVERIFY(killed >= 0);
         QCOMPARE(QProcess::execute(QStringLiteral(PTOWB_CLI), args), 0);
         QVERIFY(checkPackage(target).ok());
         QVERIFY(!QFileInfo::exists(target + QStringLiteral(".previous")) ||

@@ -230,11 +230,6 @@ void CostTracePanel::applyCapture(LoadedCapture loaded)
     Q_EMIT intermediateShown();
 }
 
-QString CostTracePanel::summaryText() const
-{
-    return m_summary->text();
-}
-
 QString CostTracePanel::intermediateText() const
 {
     return m_intermediateTitle->text() + QLatin1Char('\n') + m_stats->text();

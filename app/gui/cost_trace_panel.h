@@ -46,7 +46,6 @@ public:
     TensorHeatmap& intermediateMap() { return *m_map; }
     QString intermediateText() const;
     QSpinBox& iterationPicker() { return *m_iteration; }
-    QString summaryText() const;
 
 Q_SIGNALS:
     void lineActivated(int line);

@@ -57,7 +57,6 @@ public:
     bool saveAll(QString& error);
 
     void validateNow();
-    bool isValidating() const { return m_checks.isRunning(); }
     const Diagnostics& diagnostics() const { return m_diagnostics; }
     // A run's diagnostics (a case error at its kernel line) beside the live ones, in the editors'
     // margins until the next check replaces them; returns both.

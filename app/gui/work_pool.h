@@ -3,7 +3,6 @@
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
-#include <QPointer>
 #include <QtConcurrent>
 #include <atomic>
 #include <functional>

@@ -8,6 +8,13 @@ namespace ptowb {
 
 namespace {
 
+struct OpJsonWord
+{
+    const char* word;
+    OpJsonWordKind kind;
+    const char* help;
+};
+
 constexpr OpJsonWord kWords[] = {
     {"format", OpJsonWordKind::TopKey, "\"ptowb-op/1\": the version of this description format."},
     {"ptowb-op/1", OpJsonWordKind::Value, "The only value of \"format\" this workbench reads."},
@@ -117,11 +124,6 @@ constexpr OpJsonWord kWords[] = {
 };
 
 } // namespace
-
-std::span<const OpJsonWord> opJsonVocabulary()
-{
-    return kWords;
-}
 
 std::vector<std::string> opJsonWords(OpJsonWordKind kind)
 {

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <span>
 #include <string>
 #include <vector>
 
@@ -18,14 +17,6 @@ enum class OpJsonWordKind
     Value      // another word with a meaning ("ptowb-op/1", numel)
 };
 
-struct OpJsonWord
-{
-    const char* word;
-    OpJsonWordKind kind;
-    const char* help;
-};
-
-std::span<const OpJsonWord> opJsonVocabulary();
 std::vector<std::string> opJsonWords(OpJsonWordKind kind); // in the table's order
 
 // One-paragraph help for an op.json key, criterion, rule function, fill or dtype (the
