@@ -2,11 +2,11 @@
 
 // Runs kernel source in the kernel worker on libtorch tensors, for the simulator's tests and
 // benchmarks: writes a case folder, sends the request, reads outputs, trace and captures back.
-#include "run/run_folder.h"
-#include "sim/cost_model.h"
+#include "cost/cost_model.h"
+#include "run_folder/run_folder.h"
 #include "tensor/npy.h"
 #include "torchscript/torchscript.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <cmath>
 #include <filesystem>

@@ -4,7 +4,7 @@
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
 #include "spec/op_spec_loader.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The op package: layout and manifest, reproducible archives, check-package on tampered
 // packages, and failures (bad description, unwritable target, cancellation) that leave
 // nothing behind and keep the previous package.
-#include "io/sha256.h"
+#include "digest/sha256.h"
 #include "package/package_check.h"
 #include "package/package_export.h"
 

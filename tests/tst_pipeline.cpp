@@ -5,9 +5,9 @@
 #include "pipeline/deploy_target.h"
 #include "pipeline/pipeline.h"
 #include "run/placeholders.h"
-#include "run/run_folder.h"
 #include "run/runner_config.h"
 #include "run/tolerance_defaults.h"
+#include "run_folder/run_folder.h"
 
 #include <QDirIterator>
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // hung verify; logs had no size cap (2.2 GB in 3 s).
 #include "run/backend.h"
 #include "run/process_runner.h"
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 #include "spec/op_spec_loader.h"
 #include "tensor/npy.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sim/cost_model.h"
+#include "cost/cost_model.h"
 
 #include <QAbstractTableModel>
 #include <QStringList>

@@ -4,7 +4,7 @@
 #include "pipeline/pipeline.h"
 #include "project/project.h"
 #include "run/runner_config.h"
-#include "sim/sim_outcome.h"
+#include "run/sim_run_options.h"
 
 #include <iosfwd>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "commands.h"
 #include "run/platforms.h"
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 
 #include <cstdlib>
 #include <filesystem>

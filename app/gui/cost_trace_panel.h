@@ -1,7 +1,7 @@
 #pragma once
 
-#include "run/run_folder.h"
-#include "sim/cost_model.h"
+#include "cost/cost_model.h"
+#include "run_folder/run_folder.h"
 #include "tensor/error_map.h"
 #include "work_pool.h"
 

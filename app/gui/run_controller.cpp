@@ -1,8 +1,8 @@
 #include "run_controller.h"
 
 #include "code_editor.h"
-#include "run/run_folder.h"
 #include "run_compare_panel.h"
+#include "run_folder/run_folder.h"
 #include "run_stamp_label.h"
 #include "settings_dialog.h"
 #include "tensor_diff_panel.h"

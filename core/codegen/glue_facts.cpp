@@ -1,6 +1,6 @@
 #include "codegen/glue_facts.h"
 
-#include "io/sha256.h"
+#include "digest/sha256.h"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>

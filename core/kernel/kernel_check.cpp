@@ -4,7 +4,7 @@
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
 #include "spec/dtype_combinations.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #include "package/package_export.h"
 
-#include "io/sha256.h"
+#include "digest/sha256.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
 #include "project/project_sources.h"

@@ -1,6 +1,6 @@
 #include "package/package_identity.h"
 
-#include "io/sha256.h"
+#include "digest/sha256.h"
 #include "package/package_export.h"
 #include "project/atomic_file.h"
 

@@ -1,7 +1,7 @@
 #include "pipeline/pipeline.h"
 
 #include "diag/suggest.h"
-#include "io/sha256.h"
+#include "digest/sha256.h"
 #include "package/package_check.h"
 #include "package/package_export.h"
 #include "pipeline/deploy_target.h"
@@ -9,8 +9,8 @@
 #include "project/glue_generation.h"
 #include "project/project_sources.h"
 #include "run/platforms.h"
-#include "run/run_folder.h"
 #include "run/tolerance_defaults.h"
+#include "run_folder/run_folder.h"
 #include "text/duration.h"
 
 #include <QDir>

@@ -2,7 +2,6 @@
 
 #include "diag/diagnostic.h"
 #include "rules/rule_value.h"
-#include "sim/sim_outcome.h"
 #include "spec/op_spec.h"
 #include "tensor/tensor.h"
 

@@ -4,7 +4,7 @@
 #include "run/process_runner.h"
 #include "run/sim_backend.h"
 #include "spec/inference.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <QDir>
 #include <QFileInfo>

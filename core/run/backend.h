@@ -1,8 +1,9 @@
 #pragma once
 
 #include "reference/reference_program.h"
-#include "run/run_folder.h"
 #include "run/runner_config.h"
+#include "run/sim_run_options.h"
+#include "run_folder/run_folder.h"
 
 #include <atomic>
 #include <memory>

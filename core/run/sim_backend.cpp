@@ -1,10 +1,10 @@
 #include "run/sim_backend.h"
 
 #include "io/atomic_write.h"
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 #include "spec/inference.h"
 #include "spec/kernel_arguments.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <chrono>
 #include <filesystem>

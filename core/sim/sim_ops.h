@@ -5,7 +5,7 @@
 // dtype, reductions follow the vec tile order, matmul accumulates in float32. The `pypto`
 // module of the kernel worker calls these; they know nothing of Python. Includes libtorch:
 // only for core .cpp files.
-#include "sim/cost_model.h"
+#include "cost/cost_model.h"
 #include "types/dtype.h"
 
 #include <optional>

@@ -1,10 +1,10 @@
 #include "sim/simulator.h"
 
 #include "diag/diagnostic.h"
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 #include "tensor/npy.h"
 #include "torchscript/torchscript.h"
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <cstdlib>
 #include <filesystem>

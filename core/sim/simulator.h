@@ -1,7 +1,7 @@
 #pragma once
 
 // For generated op libraries (PTOWB_BACKEND=sim): runs the op's kernel file on libtorch tensors
-// through the kernel worker (worker/worker_client.h), the same simulator as the workbench.
+// through the kernel worker (worker_client/worker_client.h), the same simulator as the workbench.
 // Includes libtorch: only for core .cpp files and generated op code.
 #include <map>
 #include <string>

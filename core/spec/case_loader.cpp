@@ -6,7 +6,7 @@
 #include "spec/inference.h"
 #include "spec/source_check.h"
 #include "spec/spec_reader.h"
-#include "tensor/tensor.h"
+#include "types/shape.h"
 
 #include <filesystem>
 #include <regex>
@@ -106,7 +106,7 @@ private:
         }
         // Running the case allocates its outputs: the same bound as its inputs, before any run.
         for (const InferredOutput& o : std::get<std::vector<InferredOutput>>(outputs)) {
-            const std::int64_t elements = Tensor::elementCount(o.shape);
+            const std::int64_t elements = elementCount(o.shape);
             if (elements < 0 || elements > kMaxCaseElements) {
                 m_r.error(ptr, "spec.too-large",
                           label + ": output '" + o.name + "' would have shape " +

@@ -195,7 +195,7 @@ std::variant<Layout, std::string> parseLayout(const std::byte* head, std::size_t
     auto dtype = dtypeFromDescr(descr);
     if (auto* e = std::get_if<std::string>(&dtype)) return *e;
     layout.dtype = std::get<DType>(dtype);
-    const std::int64_t count = Tensor::elementCount(layout.shape);
+    const std::int64_t count = elementCount(layout.shape);
     const std::size_t item = std::size_t(dtypeInfo(layout.dtype).itemSize);
     std::int64_t bytes = 0;
     if (count < 0 || __builtin_mul_overflow(count, std::int64_t(item), &bytes))

@@ -26,14 +26,6 @@ struct AlignedBuffer
 };
 } // namespace
 
-std::int64_t Tensor::elementCount(std::span<const std::int64_t> shape)
-{
-    std::int64_t n = 1;
-    for (std::int64_t d : shape)
-        if (d < 0 || __builtin_mul_overflow(n, d, &n)) return -1;
-    return n;
-}
-
 Tensor::Tensor(DType dtype, std::vector<std::int64_t> shape)
     : m_dtype(dtype), m_shape(std::move(shape))
 {

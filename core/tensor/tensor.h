@@ -1,6 +1,7 @@
 #pragma once
 
 #include "types/dtype.h"
+#include "types/shape.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -53,9 +54,6 @@ public:
 
     // Multi-dimensional index of flat element k.
     std::vector<std::int64_t> unravel(std::int64_t k) const;
-
-    // Element count of a shape, or -1 when it overflows 64 bits or has a negative dim.
-    static std::int64_t elementCount(std::span<const std::int64_t> shape);
 
 private:
     DType m_dtype = DType::Float32;

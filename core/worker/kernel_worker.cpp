@@ -1,7 +1,7 @@
 #include "worker/kernel_worker.h"
 
-#include "run/run_folder.h"
-#include "sim/cost_model.h"
+#include "cost/cost_model.h"
+#include "run_folder/run_folder.h"
 #include "tensor/npy.h"
 #include "torchscript/torchscript.h"
 #include "worker/embedded_sources.h"

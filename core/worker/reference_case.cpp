@@ -1,7 +1,7 @@
 #include "worker/reference_case.h"
 
 #include "reference/reference_program.h"
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 #include "spec/inference.h"
 #include "spec/op_spec_loader.h"
 #include "tensor/npy.h"

@@ -1,4 +1,4 @@
-#include "io/sha256.h"
+#include "digest/sha256.h"
 
 #include <QCryptographicHash>
 

@@ -1,4 +1,4 @@
-#include "worker/worker_client.h"
+#include "worker_client/worker_client.h"
 
 #include <cerrno>
 #include <chrono>

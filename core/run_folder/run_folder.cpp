@@ -1,4 +1,4 @@
-#include "run/run_folder.h"
+#include "run_folder/run_folder.h"
 
 #include "io/atomic_write.h"
 #include "rules/shape_functions.h"
@@ -128,7 +128,7 @@ readOutputs(const std::string& dir, const OpSpec& spec, const std::vector<Inferr
         if (k < expected.size()) {
             const std::uint64_t size = fs::file_size(file, ec);
             const std::uint64_t data =
-                std::uint64_t(std::max<std::int64_t>(Tensor::elementCount(expected[k].shape), 0)) *
+                std::uint64_t(std::max<std::int64_t>(elementCount(expected[k].shape), 0)) *
                 std::uint64_t(dtypeInfo(expected[k].dtype).itemSize);
             if (ec || size > data + 12 + kMaxNpyHeaderBytes)
                 return "output '" + name + "' is " + std::to_string(size) + " bytes, more than " +
