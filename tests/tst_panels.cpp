@@ -1,5 +1,11 @@
-// The run panels on their own, without the window: Run and Compare with its model and stamp,
-// the Tensor diff's messages and reset, the stamp's stale states.
+// The panels on their own, without the window: Run and Compare with its model and stamp, the
+// Tensor diff's messages and reset, the stamp's stale states, Cost/trace with its model, and the
+// Generated glue dock over two generations.
+#include "code_editor.h"
+#include "cost/cost_model.h"
+#include "cost_trace_panel.h"
+#include "generated_glue_panel.h"
+#include "line_cost_model.h"
 #include "run_compare_panel.h"
 #include "run_stamp_label.h"
 #include "slice_values_model.h"
@@ -8,9 +14,14 @@
 #include "verification_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace ptowb;
@@ -38,6 +49,21 @@ VerificationReport threeCases()
     broken.error = "kernel.py:4:5: ValueError: tile plan";
     report.cases.push_back(broken);
     return report;
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+QStringList labelTexts(const QWidget& widget)
+{
+    QStringList texts;
+    for (const QLabel* label : widget.findChildren<QLabel*>())
+        texts << label->text();
+    return texts;
 }
 
 } // namespace
@@ -128,6 +154,128 @@ private Q_SLOTS:
         diff.reset();
         QVERIFY(diff.stamp().stamp().isEmpty());
         QCOMPARE(diff.titleText(), QStringLiteral("No output selected"));
+    }
+
+    // A trace read back into the per-line table, most expensive line first; a row's click names
+    // its line; what is not a trace, or no file, clears it and says why.
+    void costTraceListsLinesOfTheRun()
+    {
+        QTemporaryDir dir;
+        sim::CostReport report;
+        report.platform = "demo_npu";
+        report.events = {{2, "pypto.exp [1, 64] float16", sim::UnitKind::Vector, 0, 3},
+                         {4, "pypto.matmul [64, 64] float16", sim::UnitKind::Cube, 3, 10},
+                         {2, "pypto.exp [1, 64] float16", sim::UnitKind::Vector, 13, 3}};
+        report.totalUs = 16;
+        const QString trace = dir.filePath(QStringLiteral("trace.json"));
+        QVERIFY(writeFile(trace, QByteArray::fromStdString(report.traceJson("demo"))));
+        const QStringList kernel = {QStringLiteral("def demo(x):"),
+                                    QStringLiteral("    y = pypto.exp(x)"), QString(),
+                                    QStringLiteral("    z = pypto.matmul(y, y)")};
+
+        CostTracePanel panel;
+        QAbstractItemModelTester tester(&panel.costs(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy shown(&panel, &CostTracePanel::runShown);
+        panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:00:00"));
+        QVERIFY(shown.wait(5000));
+        LineCostModel& costs = panel.costs();
+        QCOMPARE(costs.rowCount(), 2);
+        QCOMPARE(costs.index(0, LineCostModel::LineColumn).data().toInt(), 4); // 10 µs before 6 µs
+        QCOMPARE(costs.index(1, LineCostModel::LineColumn).data().toInt(), 2);
+        QCOMPARE(costs.index(1, LineCostModel::OpsColumn).data().toInt(), 2);
+        QVERIFY(costs.index(0, LineCostModel::StatementColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("matmul")));
+        QCOMPARE(panel.stamp().stamp(), QStringLiteral("demo · Verify on sim · 12:00:00"));
+        QVERIFY(labelTexts(panel).join(' ').contains(QStringLiteral("demo_npu")));
+
+        QSignalSpy activated(&panel, &CostTracePanel::lineActivated);
+        Q_EMIT panel.costTable().clicked(costs.index(1, LineCostModel::TotalColumn));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.first().at(0).toInt(), 2);
+
+        panel.markStale(QStringLiteral("kernel.py was edited after this run"));
+        QVERIFY(panel.stamp().isStale());
+
+        QVERIFY(writeFile(trace, "{\"not\": \"a trace\"}"));
+        panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:01:00"));
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(costs.rowCount(), 0);
+        QVERIFY(panel.stamp().stamp().isEmpty());
+
+        const QString missing = dir.filePath(QStringLiteral("missing.json"));
+        panel.showRun(missing, {}, kernel, QStringLiteral("demo · Verify on sim · 12:02:00"));
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(costs.rowCount(), 0);
+        QVERIFY2(labelTexts(panel).join(' ').contains(QStringLiteral("missing.json")),
+                 qPrintable(labelTexts(panel).join(QStringLiteral(" | "))));
+
+        panel.showRun({}, {}, kernel, {}); // no project: nothing, and no stamp at once
+        QVERIFY(panel.stamp().stamp().isEmpty());
+        QVERIFY(shown.wait(5000));
+        QCOMPARE(costs.rowCount(), 0);
+    }
+
+    // Two generations on disk: each file's change, the file and its diff, a removed file's last
+    // text; a new generation opens the diff; a folder with nothing says so.
+    void generatedGlueShowsWhatTheLastGenerationChanged()
+    {
+        QTemporaryDir dir;
+        const QString glue = dir.filePath(QStringLiteral("glue"));
+        const QString previous = glue + QStringLiteral(".previous");
+        QVERIFY(writeFile(glue + "/torch/op.py", "x = 1\ny = 2\n"));
+        QVERIFY(writeFile(glue + "/cann/op.h", "// new\n"));
+        QVERIFY(writeFile(glue + "/same.txt", "same\n"));
+        QVERIFY(writeFile(previous + "/torch/op.py", "x = 1\ny = 3\n"));
+        QVERIFY(writeFile(previous + "/old.txt", "gone\n"));
+        QVERIFY(writeFile(previous + "/same.txt", "same\n"));
+
+        GeneratedGluePanel panel;
+        panel.reload(glue);
+        std::map<std::string, GlueFileChange::Status> status;
+        for (const GlueFileChange& change : panel.changes())
+            status[change.path] = change.status;
+        using Status = GlueFileChange::Status;
+        const std::map<std::string, Status> expected = {{"torch/op.py", Status::Changed},
+                                                        {"cann/op.h", Status::Added},
+                                                        {"old.txt", Status::Removed},
+                                                        {"same.txt", Status::Unchanged}};
+        QVERIFY(status == expected);
+        QCOMPARE(panel.fileList().topLevelItemCount(), 4);
+        for (int row = 0; row < 4; ++row) {
+            const QTreeWidgetItem* item = panel.fileList().topLevelItem(row);
+            if (item->text(0) == QStringLiteral("torch/op.py"))
+                QCOMPARE(item->text(1), QStringLiteral("+1 −1"));
+            if (item->text(0) == QStringLiteral("same.txt")) QVERIFY(item->text(1).isEmpty());
+        }
+        QVERIFY(
+            labelTexts(panel).join(' ').contains(QStringLiteral("1 changed, 1 new, 1 removed")));
+
+        QVERIFY(panel.showFile(QStringLiteral("torch/op.py")));
+        QCOMPARE(panel.fileView().text(), QStringLiteral("x = 1\ny = 2\n"));
+        QVERIFY(panel.diffView().text().contains(QStringLiteral("-y = 3")));
+        QVERIFY(panel.diffView().text().contains(QStringLiteral("+y = 2")));
+        QVERIFY(panel.showFile(QStringLiteral("old.txt")));
+        QCOMPARE(panel.fileView().text(), QStringLiteral("gone\n"));
+        QVERIFY(panel.showFile(QStringLiteral("same.txt")));
+        QVERIFY(panel.diffView().text().contains(QStringLiteral("No change")));
+        QVERIFY(!panel.showFile(QStringLiteral("nope.txt")));
+
+        // A generation after the one shown: the dock turns to what it changed.
+        auto* tabs = panel.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        tabs->setCurrentWidget(&panel.fileView());
+        QVERIFY(writeFile(glue + "/torch/op.py", "x = 1\ny = 4\n"));
+        panel.reload(glue);
+        QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(&panel.diffView()));
+
+        panel.reload(dir.filePath(QStringLiteral("nothing")));
+        QVERIFY(panel.changes().empty());
+        QCOMPARE(panel.fileList().topLevelItemCount(), 0);
+        QVERIFY(panel.fileView().text().isEmpty());
+        QVERIFY(labelTexts(panel).join(' ').contains(QStringLiteral("Nothing generated yet")));
     }
 };
 
