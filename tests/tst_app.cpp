@@ -5,9 +5,11 @@
 #include "code_editor.h"
 #include "command_palette.h"
 #include "main_window.h"
+#include "pipeline_runner.h"
 #include "problems_model.h"
 #include "project/project.h"
 #include "recent_projects.h"
+#include "run_controller.h"
 #include "trusted_folders.h"
 #include "welcome_page.h"
 
@@ -166,6 +168,15 @@ private slots:
         QVERIFY(!w.session().saveAll(error));
         QVERIFY(error.contains(QStringLiteral("op.json")));
         QVERIFY(w.session().isModified()); // nothing lost: the edit is still in the editor
+        QVERIFY(description->text().endsWith(' '));
+        // Verify saves first: it runs nothing, says why, and keeps the edit.
+        m_trustAnswer = true;
+        w.runs().verifyAction()->trigger();
+        QVERIFY(!w.runs().runner().isRunning());
+        QVERIFY2(w.statusText().contains(QStringLiteral("Verify not run")) &&
+                     w.statusText().contains(QStringLiteral("op.json")),
+                 qPrintable(w.statusText()));
+        QVERIFY(w.session().isModified());
         QVERIFY(description->text().endsWith(' '));
     }
 

@@ -9,6 +9,7 @@
 #include "histogram_view.h"
 #include "main_window.h"
 #include "new_operator_wizard.h"
+#include "problems_model.h"
 #include "run_compare_panel.h"
 #include "run_controller.h"
 #include "run_stamp_label.h"
@@ -118,6 +119,20 @@ private Q_SLOTS:
                  qPrintable(diff.titleText()));
         QVERIFY2(w.statusText().contains(QStringLiteral("error in case")),
                  qPrintable(w.statusText()));
+        // ... and is a problem at the line that raised, in the Problems dock and the margin.
+        const int raised = int(kernel->text()
+                                   .left(kernel->text().indexOf(QStringLiteral("raise")))
+                                   .count(QLatin1Char('\n'))) +
+                           1;
+        bool listed = false;
+        for (int row = 0; row < w.problems().rowCount(); ++row) {
+            const Diagnostic& d = w.problems().diagnosticAt(row);
+            listed =
+                listed || (QString::fromStdString(d.file).endsWith(QStringLiteral("kernel.py")) &&
+                           d.line == raised && d.message.find("tile plan") != std::string::npos);
+        }
+        QVERIFY2(listed, qPrintable(QStringLiteral("no problem at kernel.py:%1").arg(raised)));
+        QVERIFY(kernel->markedLines().contains(raised - 1));
 
         kernel->setText(good);
         QString error;

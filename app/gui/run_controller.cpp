@@ -12,24 +12,22 @@
 #include <QAction>
 #include <QDateTime>
 #include <QFileInfo>
-#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QStyle>
 #include <QWidget>
 
 namespace ptowb {
 
-RunController::RunController(QWidget* dialogParent, EditorSession& session,
-                             RunComparePanel& compare, TensorDiffPanel& diff, QPlainTextEdit& log)
-    : QObject(dialogParent), m_dialogParent(dialogParent), m_session(session), m_compare(compare),
-      m_diff(diff), m_log(log)
+RunController::RunController(QWidget* window, EditorSession& session, RunComparePanel& compare,
+                             TensorDiffPanel& diff, QPlainTextEdit& log)
+    : QObject(window), m_session(session), m_compare(compare), m_diff(diff), m_log(log)
 {
     connect(&m_diff, &TensorDiffPanel::outputShown, this, [this](const QString& error) {
         if (!error.isEmpty()) Q_EMIT statusChanged(error);
     });
     connect(&m_compare, &RunComparePanel::rowChosen, this, &RunController::showRow);
 
-    QStyle* s = dialogParent->style();
+    QStyle* s = window->style();
     m_generate =
         new QAction(s->standardIcon(QStyle::SP_FileDialogDetailedView), tr("&Generate"), this);
     m_generate->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_G));
@@ -153,8 +151,9 @@ void RunController::start(PipelineOptions options, const QString& what)
         return;
     }
     QString error;
-    if (!m_session.saveAll(error)) {
-        QMessageBox::warning(m_dialogParent, tr("Save failed"), error);
+    if (!m_session.saveAll(error)) { // the edits stay in the editors, marked unsaved
+        m_log.appendPlainText(tr("== %1 not run: %2").arg(what, error));
+        Q_EMIT statusChanged(tr("%1 not run: %2").arg(what, error));
         return;
     }
     m_session.closePopups(); // a completion list left open would sit over the results

@@ -22,7 +22,8 @@ class RunController : public QObject
     Q_OBJECT
 
 public:
-    RunController(QWidget* dialogParent, EditorSession& session, RunComparePanel& compare,
+    // `window` parents the controller and gives its actions their icons.
+    RunController(QWidget* window, EditorSession& session, RunComparePanel& compare,
                   TensorDiffPanel& diff, QPlainTextEdit& log);
 
     QAction* generateAction() const { return m_generate; }
@@ -62,7 +63,6 @@ private:
     void start(PipelineOptions options, const QString& what);
     void onFinished(const PipelineResult& result);
 
-    QWidget* m_dialogParent;
     EditorSession& m_session;
     RunComparePanel& m_compare;
     TensorDiffPanel& m_diff;
