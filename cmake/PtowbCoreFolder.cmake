@@ -1,17 +1,20 @@
 # One target per core folder.
-#   ptowb_core_folder(NAME [QT] SOURCES … PUBLIC … PRIVATE … LIBS … PRIVATE_LIBS …)
+#   ptowb_core_folder(NAME [QT] SOURCES … PUBLIC … PRIVATE … PUBLIC_LIBS … PRIVATE_LIBS …)
 # makes core_NAME, an OBJECT library whose sources see the headers of their own folder and of the
 # folders they name, and nothing else: each folder has an include root of its own (a folder
 # holding one link, NAME -> core/NAME), so "NAME/x.h" resolves there and an include of a folder not
 # named fails to compile. PUBLIC: folders the folder's headers include; PRIVATE: folders only its
-# sources include. LIBS and PRIVATE_LIBS: third-party targets. QT: the folder uses Qt6::Core, with
-# QT_NO_KEYWORDS, because its sources may include libtorch headers, which clash with Qt's
-# `slots`/`signals` macros.
+# sources include. PUBLIC_LIBS and PRIVATE_LIBS: third-party libraries, in the same sense; the
+# folder's layer links them. QT: the folder uses Qt6::Core, with QT_NO_KEYWORDS (Q_SIGNALS,
+# Q_EMIT), so that its sources can include libtorch headers, which clash with Qt's `slots` and
+# `signals` macros. Compiler messages name a folder's headers by its include root
+# (include_roots/NAME/NAME/x.h).
 #
-# The link units are the layers (ptowb_runtime, ptowb_sim, ptowb_core, …), static libraries made of
-# their folders' objects: ptowb_layer(NAME FOLDERS …) in core/CMakeLists.txt.
+# The link units are the layers, libraries made of their folders' objects:
+#   ptowb_layer(NAME [MODULE] FOLDERS … USES …)
+# USES: the layers it links, the only ones whose folders its folders may name.
 function(ptowb_core_folder name)
-  cmake_parse_arguments(ARG "QT" "" "SOURCES;PUBLIC;PRIVATE;LIBS;PRIVATE_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "QT" "" "SOURCES;PUBLIC;PRIVATE;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ptowb_core_folder(${name}): unexpected ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -21,33 +24,59 @@ function(ptowb_core_folder name)
   file(MAKE_DIRECTORY ${root})
   file(CREATE_LINK ${CMAKE_CURRENT_SOURCE_DIR} ${root}/${name} SYMBOLIC)
   target_include_directories(${target} PUBLIC ${root})
-  list(TRANSFORM ARG_PUBLIC PREPEND core_)
-  list(TRANSFORM ARG_PRIVATE PREPEND core_)
-  target_link_libraries(${target} PUBLIC ${ARG_PUBLIC} ${ARG_LIBS} PRIVATE ${ARG_PRIVATE} ${ARG_PRIVATE_LIBS})
   if(ARG_QT)
-    target_link_libraries(${target} PUBLIC Qt6::Core)
+    list(APPEND ARG_PUBLIC_LIBS Qt6::Core)
     target_compile_definitions(${target} PRIVATE QT_NO_KEYWORDS)
   endif()
+  set(public_folders ${ARG_PUBLIC})
+  set(private_folders ${ARG_PRIVATE})
+  list(TRANSFORM public_folders PREPEND core_)
+  list(TRANSFORM private_folders PREPEND core_)
+  target_link_libraries(${target} PUBLIC ${public_folders} ${ARG_PUBLIC_LIBS}
+                                  PRIVATE ${private_folders} ${ARG_PRIVATE_LIBS})
   set_target_properties(${target} PROPERTIES AUTOMOC OFF POSITION_INDEPENDENT_CODE ON)
-  # For the layers, and for the check that every source of core/ is in a folder's target.
+  # Sources relative to core/, for the layers and the check that every source is in a target;
+  # generated sources (absolute paths in the build tree) apart.
   set(sources)
+  set(generated)
   foreach(source IN LISTS ARG_SOURCES)
-    if(NOT IS_ABSOLUTE ${source})
+    if(IS_ABSOLUTE ${source})
+      list(APPEND generated ${source})
+    else()
       list(APPEND sources ${name}/${source})
     endif()
   endforeach()
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_SOURCES_${name} ${sources})
-  set_property(GLOBAL APPEND PROPERTY PTOWB_CORE_FOLDERS ${name})
+  set_property(GLOBAL PROPERTY PTOWB_FOLDER_GENERATED_${name} ${generated})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_${name} ${ARG_PUBLIC})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_${name} ${ARG_PRIVATE})
+  set_property(GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_LIBS_${name} ${ARG_PUBLIC_LIBS})
+  set_property(GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_LIBS_${name} ${ARG_PRIVATE_LIBS})
+  set_property(GLOBAL APPEND PROPERTY PTOWB_CORE_FOLDERS ${name})
 endfunction()
 
-# ptowb_layer(NAME FOLDERS …): the static library NAME made of the objects of the folders named.
-# Its users see every header of core/, as an installed ptowb's include/ptowb holds them all; the
-# folders inside see only what they name. PTOWB_LAYER_SOURCES_NAME: its sources, relative to core/.
+# ptowb_layer(NAME [MODULE] FOLDERS … USES …): the library NAME (static, or a module to dlopen)
+# made of the objects of the folders named, linking the layers it uses and its folders'
+# libraries. Users of a static layer see every header of core/, as an installed ptowb's
+# include/ptowb holds them all; the folders inside see only what they name.
+# PTOWB_LAYER_SOURCES_NAME: its sources from the source tree, relative to core/.
 function(ptowb_layer name)
-  cmake_parse_arguments(ARG "" "" "FOLDERS" ${ARGN})
-  add_library(${name} STATIC)
+  cmake_parse_arguments(ARG "MODULE" "" "FOLDERS;USES" ${ARGN})
+  get_property(known GLOBAL PROPERTY PTOWB_LAYERS)
+  foreach(used IN LISTS ARG_USES)
+    if(NOT used IN_LIST known)
+      message(FATAL_ERROR "ptowb_layer(${name}) uses ${used}, which is no layer before it")
+    endif()
+  endforeach()
+  if(ARG_MODULE)
+    add_library(${name} MODULE)
+    set(interface PRIVATE)
+  else()
+    add_library(${name} STATIC)
+    set(interface PUBLIC)
+    target_include_directories(${name} INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core>
+                                                 $<INSTALL_INTERFACE:include/ptowb>)
+  endif()
   set(sources)
   foreach(folder IN LISTS ARG_FOLDERS)
     if(NOT TARGET core_${folder})
@@ -59,13 +88,23 @@ function(ptowb_layer name)
     endif()
     set_property(GLOBAL PROPERTY PTOWB_FOLDER_LAYER_${folder} ${name})
     target_sources(${name} PRIVATE $<TARGET_OBJECTS:core_${folder}>)
+    get_property(public_libs GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_LIBS_${folder})
+    get_property(private_libs GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_LIBS_${folder})
+    if(public_libs)
+      target_link_libraries(${name} ${interface} ${public_libs})
+    endif()
+    if(private_libs)
+      target_link_libraries(${name} PRIVATE ${private_libs})
+    endif()
     get_property(folder_sources GLOBAL PROPERTY PTOWB_FOLDER_SOURCES_${folder})
     list(APPEND sources ${folder_sources})
   endforeach()
+  if(ARG_USES)
+    target_link_libraries(${name} ${interface} ${ARG_USES})
+  endif()
   set_property(GLOBAL PROPERTY PTOWB_LAYER_SOURCES_${name} ${sources})
+  set_property(GLOBAL PROPERTY PTOWB_LAYER_USES_${name} ${ARG_USES})
   set_property(GLOBAL APPEND PROPERTY PTOWB_LAYERS ${name})
-  target_include_directories(${name} INTERFACE $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/core>
-                                               $<INSTALL_INTERFACE:include/ptowb>)
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON AUTOMOC OFF)
 endfunction()
 
@@ -90,29 +129,32 @@ function(ptowb_check_core_folders)
       message(FATAL_ERROR "core/${entry} is in no layer: name it in a ptowb_layer() of core/CMakeLists.txt")
     endif()
     get_property(listed GLOBAL PROPERTY PTOWB_FOLDER_SOURCES_${entry})
-    get_property(extra GLOBAL PROPERTY PTOWB_FOLDER_EXTRA_SOURCES_${entry})
     file(GLOB_RECURSE present RELATIVE ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/core/${entry}/*.cpp)
     foreach(source IN LISTS present)
-      if(NOT source IN_LIST listed AND NOT source IN_LIST extra)
+      if(NOT source IN_LIST listed)
         message(FATAL_ERROR "core/${source} is in no target: add it to the SOURCES of core/${entry}/CMakeLists.txt")
       endif()
     endforeach()
   endforeach()
-  set(json "{\n  \"layers\": [")
+
   get_property(layers GLOBAL PROPERTY PTOWB_LAYERS)
+  set(json "{\n  \"layers\": {")
   set(separator "")
   foreach(layer IN LISTS layers)
-    string(APPEND json "${separator}\"${layer}\"")
-    set(separator ", ")
+    get_property(uses GLOBAL PROPERTY PTOWB_LAYER_USES_${layer})
+    list(TRANSFORM uses REPLACE "^(.+)$" "\"\\1\"")
+    list(JOIN uses ", " uses)
+    string(APPEND json "${separator}\n    \"${layer}\": {\"uses\": [${uses}]}")
+    set(separator ",")
   endforeach()
-  string(APPEND json "],\n  \"folders\": {")
+  string(APPEND json "\n  },\n  \"folders\": {")
   set(separator "")
   foreach(folder IN LISTS folders)
     get_property(layer GLOBAL PROPERTY PTOWB_FOLDER_LAYER_${folder})
     string(APPEND json "${separator}\n    \"${folder}\": {\"layer\": \"${layer}\"")
     foreach(kind PUBLIC PRIVATE)
       get_property(deps GLOBAL PROPERTY PTOWB_FOLDER_${kind}_${folder})
-      list(TRANSFORM deps REPLACE "^core_(.*)$" "\"\\1\"")
+      list(TRANSFORM deps REPLACE "^(.+)$" "\"\\1\"")
       list(JOIN deps ", " deps)
       string(TOLOWER ${kind} key)
       string(APPEND json ", \"${key}\": [${deps}]")

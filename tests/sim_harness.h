@@ -26,7 +26,7 @@ struct SimRun
 {
     nlohmann::json answer;
     std::map<std::string, at::Tensor> outputs;
-    ptowb::sim::CostReport cost;
+    ptowb::cost::CostReport cost;
     std::vector<ptowb::runfolder::CaptureFile> captures;
     std::string kernelFile;
     bool ok() const { return answer.value("status", "") == "ok"; }
@@ -89,7 +89,7 @@ inline SimRun runSource(const std::string& source, const std::map<std::string, a
             run.outputs[name] = ptowb::torchscript::toAten(*t);
     }
     if (run.answer.contains("trace"))
-        run.cost = ptowb::sim::costReportFromTrace(run.answer["trace"].get<std::string>());
+        run.cost = ptowb::cost::costReportFromTrace(run.answer["trace"].get<std::string>());
     run.captures = ptowb::runfolder::listCaptures(dir);
     return run;
 }

@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QListWidget>
 #include <QMenu>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTreeView>
@@ -176,6 +177,8 @@ private slots:
         QVERIFY2(w.statusText().contains(QStringLiteral("Verify not run")) &&
                      w.statusText().contains(QStringLiteral("op.json")),
                  qPrintable(w.statusText()));
+        QVERIFY2(w.log().toPlainText().contains(QStringLiteral("== Verify not run")),
+                 qPrintable(w.log().toPlainText()));
         QVERIFY(w.session().isModified());
         QVERIFY(description->text().endsWith(' '));
     }

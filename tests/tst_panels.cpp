@@ -161,11 +161,11 @@ private Q_SLOTS:
     void costTraceListsLinesOfTheRun()
     {
         QTemporaryDir dir;
-        sim::CostReport report;
+        cost::CostReport report;
         report.platform = "demo_npu";
-        report.events = {{2, "pypto.exp [1, 64] float16", sim::UnitKind::Vector, 0, 3},
-                         {4, "pypto.matmul [64, 64] float16", sim::UnitKind::Cube, 3, 10},
-                         {2, "pypto.exp [1, 64] float16", sim::UnitKind::Vector, 13, 3}};
+        report.events = {{2, "pypto.exp [1, 64] float16", cost::UnitKind::Vector, 0, 3},
+                         {4, "pypto.matmul [64, 64] float16", cost::UnitKind::Cube, 3, 10},
+                         {2, "pypto.exp [1, 64] float16", cost::UnitKind::Vector, 13, 3}};
         report.totalUs = 16;
         const QString trace = dir.filePath(QStringLiteral("trace.json"));
         QVERIFY(writeFile(trace, QByteArray::fromStdString(report.traceJson("demo"))));
@@ -204,6 +204,8 @@ private Q_SLOTS:
         QVERIFY(shown.wait(5000));
         QCOMPARE(costs.rowCount(), 0);
         QVERIFY(panel.stamp().stamp().isEmpty());
+        QVERIFY(
+            labelTexts(panel).join(' ').contains(QStringLiteral("Verify against the simulator")));
 
         const QString missing = dir.filePath(QStringLiteral("missing.json"));
         panel.showRun(missing, {}, kernel, QStringLiteral("demo · Verify on sim · 12:02:00"));
@@ -244,12 +246,18 @@ private Q_SLOTS:
                                                         {"same.txt", Status::Unchanged}};
         QVERIFY(status == expected);
         QCOMPARE(panel.fileList().topLevelItemCount(), 4);
-        for (int row = 0; row < 4; ++row) {
-            const QTreeWidgetItem* item = panel.fileList().topLevelItem(row);
-            if (item->text(0) == QStringLiteral("torch/op.py"))
-                QCOMPARE(item->text(1), QStringLiteral("+1 −1"));
-            if (item->text(0) == QStringLiteral("same.txt")) QVERIFY(item->text(1).isEmpty());
-        }
+        const auto item = [&panel](const QString& path) -> const QTreeWidgetItem* {
+            for (int row = 0; row < panel.fileList().topLevelItemCount(); ++row)
+                if (panel.fileList().topLevelItem(row)->text(0) == path)
+                    return panel.fileList().topLevelItem(row);
+            return nullptr;
+        };
+        for (const char* path : {"torch/op.py", "cann/op.h", "old.txt", "same.txt"})
+            QVERIFY2(item(QString::fromLatin1(path)), path);
+        QCOMPARE(item(QStringLiteral("torch/op.py"))->text(1), QStringLiteral("+1 −1"));
+        QCOMPARE(item(QStringLiteral("cann/op.h"))->text(1), QStringLiteral("new"));
+        QCOMPARE(item(QStringLiteral("old.txt"))->text(1), QStringLiteral("removed"));
+        QVERIFY(item(QStringLiteral("same.txt"))->text(1).isEmpty());
         QVERIFY(
             labelTexts(panel).join(' ').contains(QStringLiteral("1 changed, 1 new, 1 removed")));
 

@@ -354,7 +354,7 @@ private Q_SLOTS:
         QCOMPARE(byLine.size(), std::size_t(2));
         QCOMPARE(byLine[0].line, 4);
         QCOMPARE(byLine[0].executions, 1);
-        QCOMPARE(byLine[0].unitUs[int(sim::UnitKind::Cube)], 0.008);
+        QCOMPARE(byLine[0].unitUs[int(cost::UnitKind::Cube)], 0.008);
         QVERIFY(byLine[0].firstOp.find("pypto.matmul") != std::string::npos);
         QCOMPARE(r.captures.size(), std::size_t(2));
         QCOMPARE(r.captures[0].line, 4);

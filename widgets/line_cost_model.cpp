@@ -12,7 +12,7 @@ QString formatMicroseconds(double us)
     return QString::fromStdString(formatDuration(us * 1e-6));
 }
 
-void LineCostModel::setReport(const sim::CostReport& report, const QStringList& kernelLines)
+void LineCostModel::setReport(const cost::CostReport& report, const QStringList& kernelLines)
 {
     beginResetModel();
     m_report = report;
@@ -20,7 +20,7 @@ void LineCostModel::setReport(const sim::CostReport& report, const QStringList& 
     m_lines = report.byLine();
     std::stable_sort(
         m_lines.begin(), m_lines.end(),
-        [](const sim::LineCost& a, const sim::LineCost& b) { return a.totalUs > b.totalUs; });
+        [](const cost::LineCost& a, const cost::LineCost& b) { return a.totalUs > b.totalUs; });
     m_total = 0;
     for (const auto& line : m_lines)
         m_total += line.totalUs;
@@ -41,7 +41,7 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const sim::LineCost& line = m_lines[std::size_t(index.row())];
+    const cost::LineCost& line = m_lines[std::size_t(index.row())];
     const double share = m_total > 0 ? line.totalUs / m_total : 0;
     if (role == LineRole) return line.line;
     if (role == ShareRole) return share;
@@ -51,7 +51,7 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
     if (role == Qt::BackgroundRole && index.column() == ShareColumn)
         return QColor::fromHsvF(0.08, std::min(1.0, share * 1.5), 1.0);
     if (role != Qt::DisplayRole) return {};
-    auto unit = [&](sim::UnitKind kind) {
+    auto unit = [&](cost::UnitKind kind) {
         return line.unitUs[int(kind)] > 0 ? formatMicroseconds(line.unitUs[int(kind)]) : QString();
     };
     switch (index.column()) {
@@ -64,11 +64,11 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
     case OpsColumn:
         return line.executions;
     case VectorColumn:
-        return unit(sim::UnitKind::Vector);
+        return unit(cost::UnitKind::Vector);
     case CubeColumn:
-        return unit(sim::UnitKind::Cube);
+        return unit(cost::UnitKind::Cube);
     case MemoryColumn:
-        return unit(sim::UnitKind::Memory);
+        return unit(cost::UnitKind::Memory);
     case TotalColumn:
         return formatMicroseconds(line.totalUs);
     case ShareColumn:

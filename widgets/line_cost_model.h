@@ -35,8 +35,8 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
     // `kernelLines` are the kernel's source lines, for the statement column.
-    void setReport(const sim::CostReport& report, const QStringList& kernelLines);
-    const sim::CostReport& report() const { return m_report; }
+    void setReport(const cost::CostReport& report, const QStringList& kernelLines);
+    const cost::CostReport& report() const { return m_report; }
     double totalUs() const { return m_total; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -46,8 +46,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
-    sim::CostReport m_report;
-    std::vector<sim::LineCost> m_lines;
+    cost::CostReport m_report;
+    std::vector<cost::LineCost> m_lines;
     QStringList m_source;
     double m_total = 0;
 };

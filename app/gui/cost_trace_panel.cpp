@@ -97,7 +97,7 @@ void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
             if (!tracePath.isEmpty()) {
                 QByteArray text;
                 if (readTextFile(tracePath, text, run.error))
-                    run.report = sim::costReportFromTrace(text.toStdString());
+                    run.report = cost::costReportFromTrace(text.toStdString());
             }
             if (!caseDir.isEmpty()) run.captures = runfolder::listCaptures(caseDir.toStdString());
             return run;

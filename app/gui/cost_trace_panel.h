@@ -55,7 +55,7 @@ Q_SIGNALS:
 private:
     struct LoadedRun
     {
-        sim::CostReport report;
+        cost::CostReport report;
         std::vector<runfolder::CaptureFile> captures;
         QString error;
     };

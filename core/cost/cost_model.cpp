@@ -5,7 +5,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-namespace ptowb::sim {
+namespace ptowb::cost {
 
 Platform loadPlatform(const std::string& path, std::string& error)
 {
@@ -160,4 +160,4 @@ std::string CostReport::traceJson(const std::string& kernelName) const
            "\n";
 }
 
-} // namespace ptowb::sim
+} // namespace ptowb::cost

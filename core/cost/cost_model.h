@@ -1,12 +1,10 @@
 #pragma once
 
-#include "diag/diagnostic.h"
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace ptowb::sim {
+namespace ptowb::cost {
 
 // A target's throughput, from resources/platforms/<name>.json. Every number is an estimate
 // whose source the file names.
@@ -86,4 +84,4 @@ private:
     const Platform& m_platform;
 };
 
-} // namespace ptowb::sim
+} // namespace ptowb::cost

@@ -11,7 +11,7 @@
 
 namespace ptowb::sim {
 
-SimState::SimState(std::optional<Platform> platform) : m_platform(std::move(platform))
+SimState::SimState(std::optional<cost::Platform> platform) : m_platform(std::move(platform))
 {
     if (m_platform) {
         m_model.emplace(*m_platform);

@@ -28,14 +28,14 @@ struct OpError
 class SimState
 {
 public:
-    explicit SimState(std::optional<Platform> platform = std::nullopt);
+    explicit SimState(std::optional<cost::Platform> platform = std::nullopt);
 
     int line = 0;
     std::vector<std::int64_t> vecTile;
     int vecTileLine = 0;
-    CostReport cost;
+    cost::CostReport cost;
 
-    const Platform* platform() const { return m_platform ? &*m_platform : nullptr; }
+    const cost::Platform* platform() const { return m_platform ? &*m_platform : nullptr; }
     // A vec tile must have the rank of the tensors it tiles, and the buffers one vector op
     // keeps live (its operands and result, one tile each) must fit in the unified buffer.
     void checkTile(const at::Tensor& result, int liveBuffers, const std::string& fn) const;
@@ -44,8 +44,8 @@ public:
     void memoryCost(const std::string& what, std::int64_t bytes);
 
 private:
-    std::optional<Platform> m_platform;
-    std::optional<CostModel> m_model;
+    std::optional<cost::Platform> m_platform;
+    std::optional<cost::CostModel> m_model;
 };
 
 std::string shapeText(at::IntArrayRef sizes);

@@ -122,10 +122,10 @@ json runCase(const json& request, py::module_& driver)
     for (const auto& [name, value] : paramValues.items())
         params[py::str(name)] = pyValue(value);
     const py::object arguments = pyValue(request.value("arguments", json::object()));
-    std::optional<sim::Platform> platform;
+    std::optional<cost::Platform> platform;
     if (const std::string file = request.value("platform_file", ""); !file.empty()) {
         std::string problem;
-        platform = sim::loadPlatform(file, problem);
+        platform = cost::loadPlatform(file, problem);
         if (!problem.empty()) return failure(file + ": " + problem, "sim.platform");
     }
     RunState state(kernelFile, platform, request.value("capture", false));

@@ -19,7 +19,7 @@ namespace py = pybind11;
 class RunState
 {
 public:
-    RunState(std::string kernelFile, std::optional<sim::Platform> platform, bool capture);
+    RunState(std::string kernelFile, std::optional<cost::Platform> platform, bool capture);
     ~RunState();
     static RunState& current();
 

@@ -167,7 +167,7 @@ void bindTensorOps(py::module_& m)
     m.def("running", []() { return g_current != nullptr; });
 }
 
-RunState::RunState(std::string kernelFile, std::optional<Platform> platform, bool capture)
+RunState::RunState(std::string kernelFile, std::optional<cost::Platform> platform, bool capture)
     : sim(std::move(platform)), m_kernelFile(std::move(kernelFile)), m_capture(capture),
       m_previous(g_current)
 {

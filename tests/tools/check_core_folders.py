@@ -6,9 +6,11 @@ includes; the configure step writes those declarations to BUILD/core_folders.jso
 folder this check preprocesses, with the include flags the build really compiles that folder
 with (BUILD/compile_commands.json) and from inside the folder (as its sources are), a probe
 asking __has_include of one header of every folder. A folder must see exactly itself, the folders
-it names, and what their headers need (the PUBLIC folders of those, transitively); it must name
-only folders of its own layer or of an earlier one; and no source of core/ may climb out of its
-folder with an include of "../" or "./".
+it names, and what their headers need (the PUBLIC folders of those, transitively). It must name
+only folders of its own layer or of a layer its layer uses, directly or not; its headers may
+include only the folders it names PUBLIC; it names no folder it does not include; and no include
+in core/ may hold a "." or ".." step, which would leave the folder it names (an include root is a
+link to the folder itself).
 
   check_core_folders.py SOURCE_DIR BUILD_DIR CXX
 """
@@ -21,7 +23,8 @@ import sys
 
 
 def include_flags(command):
-    """The -I/-isystem/-iquote arguments of one compile command, as a flat list."""
+    """The include arguments of one compile command, as a flat list: -I joined or apart,
+    -isystem and -iquote apart, as CMake writes them."""
     args = shlex.split(command)
     flags = []
     i = 0
@@ -63,6 +66,17 @@ def main():
     declared = json.load(open(os.path.join(build_dir, 'core_folders.json')))
     layers = declared['layers']
     folders = declared['folders']
+
+    def reachable_layers(layer):
+        seen = {layer}
+        stack = [layer]
+        while stack:
+            for used in layers[stack.pop()]['uses']:
+                if used not in seen:
+                    seen.add(used)
+                    stack.append(used)
+        return seen
+
     commands = json.load(open(os.path.join(build_dir, 'compile_commands.json')))
     failures = []
 
@@ -91,9 +105,9 @@ def main():
         for dep in named:
             if dep not in folders:
                 failures.append(f'core/{name} names {dep}, which is not a folder of core/')
-            elif layers.index(folders[dep]['layer']) > layers.index(entry['layer']):
-                failures.append(f'core/{name} ({entry["layer"]}) names {dep}, of the later layer '
-                                f'{folders[dep]["layer"]}')
+            elif folders[dep]['layer'] not in reachable_layers(entry['layer']):
+                failures.append(f'core/{name} ({entry["layer"]}) names {dep}, of the layer '
+                                f'{folders[dep]["layer"]}, which {entry["layer"]} does not use')
         marker = f'core_{name}.dir/'
         flag_sets = {tuple(include_flags(c.get('command') or shlex.join(c['arguments'])))
                      for c in commands if marker in output_of(c)}
@@ -110,16 +124,35 @@ def main():
                 failures.append(f'core/{name} sees {", ".join(extra) or "nothing more"} beyond '
                                 f'what it names' + (f', and misses {", ".join(missing)}' if missing else ''))
 
-    climbing = re.compile(r'^\s*#\s*include\s*"\.\.?/', re.M)
+    include = re.compile(r'^\s*#\s*include\s*([<"])([^">]*)[">]', re.M)
+    included = {name: set() for name in folders}  # the folders each folder's files include
     for root, _, files in os.walk(core):
         for f in files:
-            if f.endswith(('.h', '.cpp')):
-                path = os.path.join(root, f)
-                text = open(path, encoding='utf-8', errors='replace').read()
-                for m in climbing.finditer(text):
-                    line = text.count('\n', 0, m.start()) + 1
-                    failures.append(f'{os.path.relpath(path, source_dir)}:{line}: an include that '
-                                    'leaves its folder; name the folder instead ("spec/op_spec.h")')
+            if not f.endswith(('.h', '.cpp')):
+                continue
+            path = os.path.join(root, f)
+            where = os.path.relpath(path, source_dir)
+            folder = os.path.relpath(path, core).split(os.sep)[0]
+            text = open(path, encoding='utf-8', errors='replace').read()
+            for m in include.finditer(text):
+                line = text.count('\n', 0, m.start()) + 1
+                steps = m.group(2).split('/')
+                if m.group(1) == '"' and len(steps) == 2 and folder in included:
+                    included[folder].add(steps[0])
+                if '..' in steps or '.' in steps:
+                    failures.append(f'{where}:{line}: an include that leaves the folder it names; '
+                                    'name the folder instead ("spec/op_spec.h")')
+                # A header's includes of other folders reach everyone who includes it.
+                if (f.endswith('.h') and m.group(1) == '"' and len(steps) == 2 and
+                        steps[0] in folders and steps[0] != folder and folder in folders and
+                        steps[0] not in folders[folder]['public']):
+                    failures.append(f'{where}:{line}: a header includes {steps[0]}/, which '
+                                    f'core/{folder} names PRIVATE or not at all; name it PUBLIC')
+
+    for name, entry in sorted(folders.items()):
+        for dep in entry['public'] + entry['private']:
+            if dep not in included[name]:
+                failures.append(f'core/{name} names {dep} but includes nothing of it')
 
     for f in failures:
         print(f)
