@@ -1,9 +1,10 @@
 # One target per core folder.
 #   ptowb_core_folder(NAME [QT] SOURCES … PUBLIC … PRIVATE … PUBLIC_LIBS … PRIVATE_LIBS …)
-# makes core_NAME, an OBJECT library whose sources see the headers of their own folder and of the
-# folders they name, and nothing else: each folder has an include root of its own (a folder
-# holding one link, NAME -> core/NAME), so "NAME/x.h" resolves there and an include of a folder not
-# named fails to compile. PUBLIC: folders the folder's headers include; PRIVATE: folders only its
+# makes core_NAME, an OBJECT library whose sources see the headers of their own folder, of the
+# folders they name, and of the folders those name PUBLIC: each folder has an include root of its
+# own (a folder holding one link, NAME -> core/NAME), so "NAME/x.h" resolves there and an include
+# of any other folder fails to compile (tests/tools/check_core_folders.py also fails an include of a
+# folder only a named one brings along). PUBLIC: folders the folder's headers include; PRIVATE: folders only its
 # sources include. PUBLIC_LIBS and PRIVATE_LIBS: third-party libraries, in the same sense; the
 # folder's layer links them. QT: the folder uses Qt6::Core, with QT_NO_KEYWORDS (Q_SIGNALS,
 # Q_EMIT), so that its sources can include libtorch headers, which clash with Qt's `slots` and
@@ -59,7 +60,8 @@ endfunction()
 # made of the objects of the folders named, linking the layers it uses and its folders'
 # libraries. Users of a static layer see every header of core/, as an installed ptowb's
 # include/ptowb holds them all; the folders inside see only what they name.
-# PTOWB_LAYER_SOURCES_NAME: its sources from the source tree, relative to core/.
+# PTOWB_LAYER_SOURCES_NAME: its sources from the source tree, relative to core/;
+# PTOWB_LAYER_GENERATED_NAME: those the build writes.
 function(ptowb_layer name)
   cmake_parse_arguments(ARG "MODULE" "" "FOLDERS;USES" ${ARGN})
   get_property(known GLOBAL PROPERTY PTOWB_LAYERS)
@@ -78,6 +80,9 @@ function(ptowb_layer name)
                                                  $<INSTALL_INTERFACE:include/ptowb>)
   endif()
   set(sources)
+  set(generated)
+  set(public_libs)
+  set(private_libs)
   foreach(folder IN LISTS ARG_FOLDERS)
     if(NOT TARGET core_${folder})
       message(FATAL_ERROR "ptowb_layer(${name}): core/${folder} has no target (ptowb_core_folder in its CMakeLists.txt)")
@@ -88,32 +93,43 @@ function(ptowb_layer name)
     endif()
     set_property(GLOBAL PROPERTY PTOWB_FOLDER_LAYER_${folder} ${name})
     target_sources(${name} PRIVATE $<TARGET_OBJECTS:core_${folder}>)
-    get_property(public_libs GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_LIBS_${folder})
-    get_property(private_libs GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_LIBS_${folder})
-    if(public_libs)
-      target_link_libraries(${name} ${interface} ${public_libs})
-    endif()
-    if(private_libs)
-      target_link_libraries(${name} PRIVATE ${private_libs})
-    endif()
+    get_property(folder_public_libs GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_LIBS_${folder})
+    get_property(folder_private_libs GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_LIBS_${folder})
+    list(APPEND public_libs ${folder_public_libs})
+    list(APPEND private_libs ${folder_private_libs})
     get_property(folder_sources GLOBAL PROPERTY PTOWB_FOLDER_SOURCES_${folder})
     list(APPEND sources ${folder_sources})
+    get_property(folder_generated GLOBAL PROPERTY PTOWB_FOLDER_GENERATED_${folder})
+    list(APPEND generated ${folder_generated})
   endforeach()
+  list(REMOVE_DUPLICATES public_libs)
+  list(REMOVE_DUPLICATES private_libs)
+  if(public_libs)
+    target_link_libraries(${name} ${interface} ${public_libs})
+  endif()
+  if(private_libs)
+    target_link_libraries(${name} PRIVATE ${private_libs})
+  endif()
   if(ARG_USES)
     target_link_libraries(${name} ${interface} ${ARG_USES})
   endif()
   set_property(GLOBAL PROPERTY PTOWB_LAYER_SOURCES_${name} ${sources})
+  set_property(GLOBAL PROPERTY PTOWB_LAYER_GENERATED_${name} ${generated})
   set_property(GLOBAL PROPERTY PTOWB_LAYER_USES_${name} ${ARG_USES})
   set_property(GLOBAL APPEND PROPERTY PTOWB_LAYERS ${name})
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON AUTOMOC OFF)
 endfunction()
 
 # Fails the configure step when a folder of core/ has no CMakeLists.txt, is in no layer, or when a
-# source file of core/ is in no folder's target. Writes what was declared to core_folders.json,
+# source file of core/ is in no folder's target or outside the folders. Writes what was declared to core_folders.json,
 # which tests/tools/check_core_folders.py holds the compiler's view of the folders to.
 function(ptowb_check_core_folders)
   file(GLOB entries LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/core/*)
   get_property(folders GLOBAL PROPERTY PTOWB_CORE_FOLDERS)
+  file(GLOB loose RELATIVE ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/core/*.cpp ${PROJECT_SOURCE_DIR}/core/*.h)
+  if(loose)
+    message(FATAL_ERROR "${loose} is outside the folders of core/: every source lives in a folder, which is a target")
+  endif()
   foreach(entry IN LISTS entries)
     if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/core/${entry})
       continue()

@@ -6,9 +6,10 @@ includes; the configure step writes those declarations to BUILD/core_folders.jso
 folder this check preprocesses, with the include flags the build really compiles that folder
 with (BUILD/compile_commands.json) and from inside the folder (as its sources are), a probe
 asking __has_include of one header of every folder. A folder must see exactly itself, the folders
-it names, and what their headers need (the PUBLIC folders of those, transitively). It must name
-only folders of its own layer or of a layer its layer uses, directly or not; its headers may
-include only the folders it names PUBLIC; it names no folder it does not include; and no include
+it names, and what their headers need (the PUBLIC folders of those, transitively). Its files
+include only folders it names (what a named folder's headers bring along compiles, but is not
+named); its headers only folders it names PUBLIC; it names no folder it does not include, and
+only folders of its own layer or of a layer its layer uses, directly or not; and no include
 in core/ may hold a "." or ".." step, which would leave the folder it names (an include root is a
 link to the folder itself).
 
@@ -125,6 +126,8 @@ def main():
                                 f'what it names' + (f', and misses {", ".join(missing)}' if missing else ''))
 
     include = re.compile(r'^\s*#\s*include\s*([<"])([^">]*)[">]', re.M)
+    # Generated code is written as raw strings (codegen's templates); its includes are text.
+    raw_string = re.compile(r'R"([^()\\\s]{0,16})\((.*?)\)\1"', re.S)
     included = {name: set() for name in folders}  # the folders each folder's files include
     for root, _, files in os.walk(core):
         for f in files:
@@ -134,20 +137,28 @@ def main():
             where = os.path.relpath(path, source_dir)
             folder = os.path.relpath(path, core).split(os.sep)[0]
             text = open(path, encoding='utf-8', errors='replace').read()
+            text = raw_string.sub(lambda m: '\n' * m.group(0).count('\n'), text)
             for m in include.finditer(text):
                 line = text.count('\n', 0, m.start()) + 1
                 steps = m.group(2).split('/')
-                if m.group(1) == '"' and len(steps) == 2 and folder in included:
-                    included[folder].add(steps[0])
                 if '..' in steps or '.' in steps:
                     failures.append(f'{where}:{line}: an include that leaves the folder it names; '
                                     'name the folder instead ("spec/op_spec.h")')
-                # A header's includes of other folders reach everyone who includes it.
-                if (f.endswith('.h') and m.group(1) == '"' and len(steps) == 2 and
-                        steps[0] in folders and steps[0] != folder and folder in folders and
-                        steps[0] not in folders[folder]['public']):
-                    failures.append(f'{where}:{line}: a header includes {steps[0]}/, which '
-                                    f'core/{folder} names PRIVATE or not at all; name it PUBLIC')
+                if len(steps) != 2 or steps[0] not in folders or folder not in folders:
+                    continue
+                other = steps[0]
+                if other == folder:
+                    continue
+                included[folder].add(other)
+                entry = folders[folder]
+                if other not in entry['public'] + entry['private']:
+                    # It may compile, through a named folder's headers; it is still not named.
+                    failures.append(f'{where}:{line}: includes {other}/, which core/{folder} '
+                                    'does not name')
+                elif f.endswith('.h') and other not in entry['public']:
+                    # A header's includes of other folders reach everyone who includes it.
+                    failures.append(f'{where}:{line}: a header includes {other}/, which '
+                                    f'core/{folder} names PRIVATE; name it PUBLIC')
 
     for name, entry in sorted(folders.items()):
         for dep in entry['public'] + entry['private']:
