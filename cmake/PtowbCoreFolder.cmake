@@ -120,7 +120,7 @@ function(ptowb_layer name)
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON AUTOMOC OFF)
 endfunction()
 
-# Fails the configure step when a folder of core/ has no CMakeLists.txt, is in no layer, or when a
+# Fails the configure step when a folder of core/ makes no target, is in no layer, or when a
 # source file of core/ is in no folder's target or outside the folders. Writes what was declared to core_folders.json,
 # which tests/tools/check_core_folders.py holds the compiler's view of the folders to.
 function(ptowb_check_core_folders)
@@ -134,11 +134,8 @@ function(ptowb_check_core_folders)
     if(NOT IS_DIRECTORY ${PROJECT_SOURCE_DIR}/core/${entry})
       continue()
     endif()
-    if(NOT EXISTS ${PROJECT_SOURCE_DIR}/core/${entry}/CMakeLists.txt)
-      message(FATAL_ERROR "core/${entry} has no CMakeLists.txt: every folder of core/ is a target (ptowb_core_folder)")
-    endif()
     if(NOT entry IN_LIST folders)
-      message(FATAL_ERROR "core/${entry} is not added: add_subdirectory(${entry}) in core/CMakeLists.txt")
+      message(FATAL_ERROR "core/${entry} makes no target: call ptowb_core_folder(${entry} …) in its CMakeLists.txt")
     endif()
     get_property(layer GLOBAL PROPERTY PTOWB_FOLDER_LAYER_${entry})
     if(NOT layer)
