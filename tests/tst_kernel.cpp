@@ -40,6 +40,24 @@ std::vector<Token> lex(const std::string& text, Diagnostics* out = nullptr)
     return tokens;
 }
 
+// Every diagnostic as "line:col code message", in the order reported.
+std::vector<std::string> problems(const std::string& text, const OpSpec& spec)
+{
+    std::vector<std::string> out;
+    for (const auto& d : checkKernelSource(text, spec, "kernel.py"))
+        out.push_back(std::to_string(d.line) + ":" + std::to_string(d.col) + " " + d.code + " " +
+                      d.message);
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const auto& l : lines)
+        out += l + "\n";
+    return out;
+}
+
 } // namespace
 
 class TestKernel : public QObject
@@ -173,6 +191,246 @@ private Q_SLOTS:
         QVERIFY(d.empty());
     }
 
+    // A dataclass (or any class, decorator or construct the checks are not about) leaves every
+    // check on: the misspelt function is still reported at its column.
+    void dataclassKeepsChecksOn()
+    {
+        const std::string text = "from dataclasses import dataclass, field\n"
+                                 "import pypto\n"
+                                 "\n"
+                                 "\n"
+                                 "@dataclass(frozen=True)\n"
+                                 "class Config:\n"
+                                 "    rows: int = 8\n"
+                                 "    tiles: list[int] = field(default_factory=lambda: [8, 64])\n"
+                                 "\n"
+                                 "\n"
+                                 "@pypto.frontend.jit()\n"
+                                 "def scale_gelu_kernel(x: pypto.Tensor[...], y: pypto.Tensor[...],"
+                                 " scale: float, channels: int):\n"
+                                 "    cfg = Config()\n"
+                                 "    v = pypto.veiw(x, [cfg.rows, 64], [0, 0])\n"
+                                 "    y[:] = v\n";
+        QCOMPARE(joined(problems(text, sampleSpec("scale_gelu"))),
+                 std::string("14:15 kernel.unknown-function unknown pypto function 'veiw'; did you "
+                             "mean 'view'?\n"));
+    }
+
+    // Lambdas, walrus, match, f-strings, comprehensions, star-args, while/try/with, nested
+    // functions and classes, type hints: the wrong binding is still found, at the parameter.
+    void modernPythonKeepsBindingChecks()
+    {
+        const std::string text =
+            "import pypto\n"
+            "\n"
+            "SCALE = {'a': 1, **{'b': 2}}\n"
+            "\n"
+            "\n"
+            "@pypto.frontend.jit(runtime_options={\"run_mode\": pypto.RunMode.SIM})\n"
+            "def scale_gelu_kernel(x: pypto.Tensor[...], y: pypto.Tensor[...], scale: float,\n"
+            "                      chanels: int, *rest, flag: bool = False):\n"
+            "    rows, *others = x.shape\n"
+            "    pick = lambda t, k=2: t * k\n"
+            "    if (n := len(others)) > 0:\n"
+            "        print(f\"{n!r:>4} dims, {x.shape[0]:{'>'}8}\", *others, sep=\"\")\n"
+            "    match rows:\n"
+            "        case 0 | 1:\n"
+            "            pass\n"
+            "        case [a, *tail] if a > 0:\n"
+            "            pass\n"
+            "        case {\"k\": v, **kw}:\n"
+            "            pass\n"
+            "        case Point(x=0) as p:\n"
+            "            pass\n"
+            "        case _:\n"
+            "            pass\n"
+            "    squares = {i: i * i for i in range(4) if i % 2}\n"
+            "    while False:\n"
+            "        break\n"
+            "    try:\n"
+            "        pass\n"
+            "    except* ValueError as e:\n"
+            "        raise RuntimeError() from e\n"
+            "    finally:\n"
+            "        pass\n"
+            "    with (open('a') as f, open('b') as g):\n"
+            "        pass\n"
+            "\n"
+            "    class Local:\n"
+            "        def method(self) -> int:\n"
+            "            return 1\n"
+            "\n"
+            "    def helper(t: pypto.Tensor, /, *, k: int = 1) -> pypto.Tensor:\n"
+            "        return pick(t, k)\n"
+            "\n"
+            "    y[:] = helper(pypto.exp(x))\n";
+        QCOMPARE(joined(problems(text, sampleSpec("scale_gelu"))),
+                 std::string("8:23 kernel.unbound-parameter kernel parameter 'chanels' is not an "
+                             "input, output or parameter of the op; did you mean 'channels'?\n"));
+    }
+
+    // Helpers and module code call pypto too, and fail the same run when they misspell it; a
+    // dtype PyPTO has but the simulator does not is only a warning.
+    void helpersAndDtypes()
+    {
+        const std::string text = "import pypto\n"
+                                 "\n"
+                                 "\n"
+                                 "def helper(t):\n"
+                                 "    return pypto.epx(t)\n"
+                                 "\n"
+                                 "\n"
+                                 "def scale_gelu_kernel(x, y, scale, channels):\n"
+                                 "    q = pypto.cast(x, pypto.DT_FP8E4M3)\n"
+                                 "    y[:] = helper(x)\n";
+        const Diagnostics d = checkKernelSource(text, sampleSpec("scale_gelu"), "kernel.py");
+        QCOMPARE(d.size(), std::size_t(2));
+        QCOMPARE(d[0].line, 9);
+        QCOMPARE(d[0].col, 29);
+        QCOMPARE(d[0].code, std::string("kernel.unknown-dtype"));
+        QVERIFY(d[0].severity == Severity::Warning);
+        QCOMPARE(d[1].line, 5);
+        QCOMPARE(d[1].col, 18);
+        QCOMPARE(d[1].message, std::string("unknown pypto function 'epx'; did you mean 'exp'?"));
+    }
+
+    // `[pypto.DYNAMIC, ...]` is any rank from the dims it names; a list without `...` is exact.
+    void ellipsisAnnotationIsOpenRank()
+    {
+        OpSpec spec = sampleSpec("scale_gelu");
+        spec.inputs[0].rank = 4;
+        for (CaseSpec& c : spec.cases)
+            c.inputs[0].shape = {4, 256, 2, 2};
+        auto kernel = [](const std::string& annotation) {
+            return "import pypto\n\n\ndef scale_gelu_kernel(x: " + annotation +
+                   ", y: pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32), scale: float, "
+                   "channels: int):\n    y[:] = x\n";
+        };
+        for (const char* fine :
+             {"pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32)",
+              "pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, ...], pypto.DT_FP16)",
+              "pypto.Tensor[[pypto.STATIC, ...], pypto.DT_FP32]",
+              "pypto.Tensor((2, 4, 8, 16), pypto.DT_FP32)", "pypto.Tensor[...]"}) {
+            const auto got = problems(kernel(fine), spec);
+            QVERIFY2(got.empty(), (std::string(fine) + ": " + joined(got)).c_str());
+        }
+        QCOMPARE(
+            joined(problems(kernel("pypto.Tensor([1, 2, 3, 4, 5, ...], pypto.DT_FP32)"), spec)),
+            std::string("4:39 kernel.annotation the annotation gives input 'x' at least rank "
+                        "5, but the op says rank 4\n"));
+        QCOMPARE(joined(problems(kernel("pypto.Tensor[[2, 4], pypto.DT_FP32]"), spec)),
+                 std::string("4:39 kernel.annotation the annotation gives input 'x' rank 2, but "
+                             "the op says rank 4\n"));
+    }
+
+    // pypto.tensor(), an annotation object defined at module level, TensorAnnotation and names
+    // the checker cannot resolve: understood or skipped, never refused.
+    void annotationObjects()
+    {
+        const OpSpec spec = sampleSpec("scale_gelu");
+        auto kernel = [](const std::string& prelude, const std::string& annotation) {
+            return "import pypto\nfrom pypto.tensor import TensorAnnotation\nimport torch\n" +
+                   prelude + "\n\n\ndef scale_gelu_kernel(x: " + annotation +
+                   ", y: pypto.tensor(), scale: float, channels: int):\n    y[:] = x\n";
+        };
+        const std::vector<std::pair<std::string, std::string>> fine{
+            {"", "pypto.tensor()"},
+            {"", "pypto.tensor([pypto.DYNAMIC, 8], pypto.DT_FP16)"},
+            {"X_DEF = pypto.Tensor([pypto.DYNAMIC, 64], pypto.DT_FP32)", "X_DEF"},
+            {"X_DEF = TensorAnnotation([4, 64], pypto.DT_FP16)", "X_DEF"},
+            {"def make():\n    return pypto.Tensor()", "make()"},
+            {"", "'pypto.Tensor'"},
+            {"", "torch.Tensor"},
+            {"", "UNDEFINED_SPEC"}};
+        for (const auto& [prelude, annotation] : fine) {
+            const auto got = problems(kernel(prelude, annotation), spec);
+            QVERIFY2(got.empty(), (annotation + ": " + joined(got)).c_str());
+        }
+        QCOMPARE(
+            joined(problems(
+                kernel("X_DEF = pypto.Tensor([pypto.DYNAMIC, 64], pypto.DT_INT8)", "X_DEF"), spec)),
+            std::string("7:26 kernel.annotation the annotation fixes input 'x' to DT_INT8 "
+                        "(int8), but the op allows 'float16', 'float32'\n"));
+        QCOMPARE(joined(problems(kernel("", "int"), spec)),
+                 std::string("7:26 kernel.annotation input 'x' is a tensor; annotate it "
+                             "pypto.Tensor[...] or pypto.Tensor([], DT)\n"));
+    }
+
+    // Valid Python of every kind parses without a single diagnostic.
+    void validPythonParsesClean_data()
+    {
+        QTest::addColumn<QString>("source");
+        const char* const cases[][2] = {
+            {"strings", "a = r'\\'' + rb'\\\\' + b'x' + u'y' + f'{a!r}' + F\"{b:>{w}}\"\n"
+                        "b = f\"{x[\"k\"]}\" + f'{\"nested\"}' + f'{{literal}}' + f\"{x:'^10}\" + "
+                        "f\"{'a' if x else 'b'}\"\n"
+                        "c = f'''{a\n"
+                        " + b}''' + rf'\\d{a}' + t'{a}' + \"\"\"one \"quoted\" word\"\"\"\n"},
+            {"numbers", "x = 1_000 + 0x_ff + 0o17 + 0b1010 + 1e-3 + .5 + 2. + 3j + 1.5e3J + "
+                        "99999999999999999999999\ny = 1if x else 2\n"},
+            {"walrus and comprehensions",
+             "r = [y for x in data if (y := f(x)) is not None]\n"
+             "s = {a for a in b}\nd = {k: v for k, v in m.items()}\n"
+             "g = sum(x * x for x in range(3))\nn = [[i async for i in a] for a in b]\n"},
+            {"lambdas", "f = lambda: 0\ng = lambda a, /, b=1, *c, d, **e: (a, b, c, d, e)\n"
+                        "h = sorted(xs, key=lambda v: -v)\n"},
+            {"unpacking", "a, *b = c\n*a, b = c\n[a, b] = c, d\nf(*a, *b, k=1, **m, **n)\n"
+                          "f(a=1, *b)\nd = {**a, 'b': 1, **c}\nt = *a, *b\nx = a[*b]\n"
+                          "for a, *b in c: pass\nf(*x.shape[:2] if x else (32, 128))\n"},
+            {"operators", "x = a << 2 >> 1 & b | c ^ ~d @ e\nx <<= 1; x >>= 1; x &= 1; x |= 1\n"
+                          "x ^= 1; x @= m; x //= 2; x **= 2\ny = a if b else c if d else e\n"
+                          "z = a < b <= c != d is not e not in f in g is h\n"
+                          "w = not a and (b or c)\n"},
+            {"type hints", "x: int\ny: list[dict[str, int | None]] = []\n"
+                           "def f(a: 'A', *args: int, b: int = 1, **kw: str) -> tuple[int, ...]:"
+                           "\n    pass\n"
+                           "def g[T: (int, str), *Ts, **P](x: T) -> T: return x\n"
+                           "class Box[T]:\n    item: T\n"
+                           "type Alias[K] = dict[K, int]\ntype = 3\ntype(x)\n"},
+            {"classes and decorators",
+             "@dataclass(frozen=True)\nclass A(Base, metaclass=Meta):\n    '''doc'''\n"
+             "    x: int = 0\n    @property\n    def y(self): return self.x\n"
+             "    @staticmethod\n    @functools.cache\n    def z(): ...\n"
+             "@buttons[0].clicked.connect\ndef on(): pass\n@(lambda f: f)\ndef g(): pass\n"},
+            {"blocks", "while x:\n    x -= 1\nelse:\n    pass\nfor i in range(3):\n    continue\n"
+                       "else:\n    pass\ntry:\n    pass\nexcept (A, B) as e:\n    raise\n"
+                       "except C:\n    pass\nelse:\n    pass\nfinally:\n    pass\n"
+                       "with a as b, c:\n    pass\nwith (a, b) as c:\n    pass\n"
+                       "with (\n    open(x) as f,\n    open(y) as g,\n):\n    pass\n"
+                       "if a: pass\nelif b: pass\nelse: pass\n"},
+            {"scopes and statements",
+             "def outer():\n    n = 0\n    def inner():\n        nonlocal n\n        global g\n"
+             "        n += 1\n        return n\n    yield n\n    yield from inner()\n"
+             "    x = yield\n    del a, b[0], c.d\n    assert x, 'message'\n    import os.path as p"
+             "\n    from . import sibling\n    from ..pkg.mod import (a as b, c,)\n"
+             "    return\nfrom __future__ import annotations\nfrom pypto import *\n"},
+            {"async", "async def f():\n    async with a as b:\n        pass\n"
+                      "    async for x in y:\n        await x\n    return await g() ** 2\n"},
+            {"match", "match command.split():\n    case [action]:\n        pass\n"
+                      "    case [\"go\", direction] | [\"move\", direction]:\n        pass\n"
+                      "    case Point(x=0, y=0) as origin if origin:\n        pass\n"
+                      "    case {\"x\": int(x), **rest}:\n        pass\n"
+                      "    case -1 | 1.5 | 2j | 'a' | None | True | Color.RED:\n        pass\n"
+                      "    case (a, b, *_):\n        pass\n    case _:\n        pass\n"
+                      "match = re.match(p, s)\nmatch(x)\nmatch.group(1)\ncase = 1\n"},
+            {"layout",
+             "\xef\xbb\xbfx = (1 +\n     2)\ny = 1 + \\\n    2\nz = [\n    1,\n    2,\n]\n"
+             "if x:\n\n    # comment\n    pass\n"},
+        };
+        for (const auto& c : cases)
+            QTest::newRow(c[0]) << QString::fromUtf8(c[1]);
+    }
+
+    void validPythonParsesClean()
+    {
+        QFETCH(QString, source);
+        Diagnostics d;
+        parseKernel(source.toStdString(), "k.py", d);
+        for (const auto& diag : d)
+            qWarning("%s", formatDiagnostic(diag).c_str());
+        QVERIFY(d.empty());
+    }
+
     void brokenKernels_data()
     {
         QTest::addColumn<QString>("path");
@@ -248,6 +506,28 @@ private Q_SLOTS:
                 parseKernel(text, "k.py", parsed);
                 checkKernelSource(text, spec, "kernel.py");
             }
+        }
+        // Blocks, lambdas, f-strings and patterns nest too: each is bounded as CPython bounds it.
+        std::string blocks;
+        for (int k = 0; k < 300; ++k)
+            blocks += std::string(std::size_t(k), ' ') + "if x:\n";
+        blocks += std::string(300, ' ') + "pass\n";
+        std::string fstring = "x", fields = "x";
+        for (int k = 0; k < 2000; ++k) {
+            fstring = "f'{" + fstring + "}'";
+            fields = "{x:" + fields + "}";
+        }
+        fstring = "y = " + fstring + "\n";
+        fields = "y = f'" + fields + "'\n";
+        for (const std::string& text :
+             {blocks, "def f():\n" + blocks, fstring, "x = " + repeat("lambda: ", 100000) + "1\n",
+              "x = " + repeat("await ", 100000) + "y\n", "x = " + repeat("{**", 100000) + "\n",
+              fields, "match x:\n    case " + repeat("[", 100000) + ":\n        pass\n",
+              "x = 1 " + repeat("if a else 1 ", 100000) + "\n", "def f(" + repeat("a=(", 100000)}) {
+            Diagnostics parsed;
+            parseKernel(text, "k.py", parsed);
+            QVERIFY(hasErrors(parsed));
+            checkKernelSource(text, spec, "kernel.py");
         }
         Diagnostics longButFine;
         parseKernel("def f():\n    return 1" + repeat(" + 1", 3000) + "\n", "k.py", longButFine);

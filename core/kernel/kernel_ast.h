@@ -20,17 +20,24 @@ enum class ExprKind
     None,
     Ellipsis,
     Attribute, // kids[0].text
-    Call,      // kids[0](kids[1..], keywords)
+    Call,      // kids[0](kids[1..], keywords); `*a` is a Starred kid, `**k` a keyword named ""
     Subscript, // kids[0][kids[1..]]
     Slice,     // kids: lower, upper, step (null when absent)
     Tuple,
     List,
-    Dict,    // Dict: key, value, key, value ...
-    BinOp,   // text: + - * / // % ** @
-    UnaryOp, // text: - + not ~
-    Compare, // kids[0] ops[k] kids[k+1]
-    BoolOp,  // text: and / or
-    IfExp,   // kids: body, test, orelse
+    Set,
+    Dict,      // Dict: key, value, key, value ...; `**m` is a Starred "**" key with a null value
+    BinOp,     // text: + - * / // % ** @ << >> & | ^
+    UnaryOp,   // text: - + not ~
+    Compare,   // kids[0] ops[k] kids[k+1]
+    BoolOp,    // text: and / or
+    IfExp,     // kids: body, test, orelse
+    Starred,   // text: * or **; kids[0]
+    NamedExpr, // kids: target, value (`a := b`)
+    Lambda,    // kids: body, then the parameters' defaults
+    Comprehension, // text: [ { ( or {: (dict); kids: element(s), then every target, iterable, if
+    Yield,         // text: yield / yield from; kids[0] when a value is given
+    Await,         // kids[0]
 };
 
 struct Expr;
@@ -38,7 +45,7 @@ using ExprPtr = std::shared_ptr<const Expr>;
 
 struct Keyword
 {
-    std::string name;
+    std::string name; // "" for `**mapping`
     ExprPtr value;
     Pos pos;
 };
@@ -62,22 +69,39 @@ enum class StmtKind
     AugAssign,
     ExprStmt,
     For,
+    While,
     If,
+    With,
+    Try,
+    Match,
+    Def,
+    Class,
+    Import,
     Pass,
     Return,
-    Unsupported
+    Other // break, continue, del, global, raise, assert, type aliases ...: only `exprs` matter
 };
+
+struct FunctionDef;
 
 struct Stmt
 {
     StmtKind kind = StmtKind::Pass;
     Pos pos;
     Pos end;
-    std::vector<ExprPtr> targets; // Assign: every `a = b = value` target; For: the loop variable
-    ExprPtr value;                // Assign/AugAssign/ExprStmt/Return value, For iterable, If test
-    std::string op;               // AugAssign operator ("+"), Unsupported: the construct
+    std::vector<ExprPtr> targets; // Assign: every `a = b = value` target; For: the loop variable;
+                                  // With: the `as` targets
+    ExprPtr value; // Assign/AugAssign/ExprStmt/Return value, For iterable, If/While test,
+                   // Match subject
+    // Every other expression the statement evaluates: annotations, with items, except types,
+    // case guards, class bases and decorators, raise/assert/del operands.
+    std::vector<ExprPtr> exprs;
+    std::string op; // AugAssign operator ("+"), Class: its name
     std::vector<Stmt> body;
-    std::vector<Stmt> orelse;
+    std::vector<Stmt> orelse;   // else (If, For, While, Try), finally (Try)
+    std::vector<Stmt> handlers; // Try: the except clauses; Match: the cases (each a Stmt)
+    std::shared_ptr<const FunctionDef> function;            // Def
+    std::vector<std::pair<std::string, std::string>> names; // Import: bound name -> module path
 };
 
 struct Param
@@ -86,6 +110,7 @@ struct Param
     Pos pos;
     ExprPtr annotation;
     ExprPtr defaultValue;
+    std::string star; // "*" for *args, "**" for **kwargs
 };
 
 struct FunctionDef
@@ -94,14 +119,16 @@ struct FunctionDef
     Pos pos; // of `def`
     std::vector<ExprPtr> decorators;
     std::vector<Param> params;
+    ExprPtr returns;
     std::vector<Stmt> body;
 };
 
 struct Module
 {
-    std::vector<std::pair<std::string, std::string>>
-        imports; // bound name -> module path ("pypto" -> "pypto")
-    std::vector<FunctionDef> functions;
+    // Names bound by imports outside functions and classes ("pp" -> "pypto").
+    std::vector<std::pair<std::string, std::string>> imports;
+    std::vector<FunctionDef> functions; // the top-level `def`s
+    std::vector<Stmt> statements;       // every top-level statement, functions included
 };
 
 } // namespace ptowb::kernel

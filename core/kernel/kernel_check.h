@@ -33,9 +33,10 @@ struct CheckedKernel
 };
 
 // Checks the kernel function against the op: parameters bind by name to inputs, outputs and
-// parameters (missing, extra and mistyped bindings are reported at the `def` line or the
-// parameter), annotations agree with the description, and every pypto call names a supported
-// function with PyPTO's arguments. Shape problems are found when the simulator runs.
+// parameters (missing bindings are reported at the `def` line, extra and mistyped ones at the
+// parameter), annotations agree with the description, and every pypto call of the file names a
+// function of PyPTO with PyPTO's arguments. Python the checks are not about is skipped, never an
+// error. Shape problems are found when the simulator runs.
 CheckedKernel checkKernel(const Module& module, const OpSpec& spec, const std::string& file,
                           Diagnostics& diagnostics);
 

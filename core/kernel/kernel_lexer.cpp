@@ -19,6 +19,7 @@ public:
     std::vector<Token> run()
     {
         m_indents.push_back(0);
+        if (m_src.substr(0, 3) == "\xEF\xBB\xBF") m_at = 3; // a UTF-8 byte order mark
         bool lineStart = true;
         while (m_at < m_src.size()) {
             if (lineStart) {
@@ -171,15 +172,34 @@ private:
                 if (m_at < m_src.size() && (m_src[m_at] == '+' || m_src[m_at] == '-')) take();
                 if (m_at >= m_src.size() || !std::isdigit(static_cast<unsigned char>(m_src[m_at])))
                     error(start, "malformed number: an exponent needs digits");
-                while (m_at < m_src.size() && std::isdigit(static_cast<unsigned char>(m_src[m_at])))
+                while (
+                    m_at < m_src.size() &&
+                    (std::isdigit(static_cast<unsigned char>(m_src[m_at])) || m_src[m_at] == '_'))
                     take();
             }
         }
+        if (m_at < m_src.size() && (m_src[m_at] == 'j' || m_src[m_at] == 'J')) {
+            isFloat = true; // an imaginary number: the checker needs no more than "a number"
+            take();
+        }
         if (m_at < m_src.size() &&
-            (std::isalpha(static_cast<unsigned char>(m_src[m_at])) || m_src[m_at] == '_'))
+            (std::isalpha(static_cast<unsigned char>(m_src[m_at])) || m_src[m_at] == '_') &&
+            !keywordFollows())
             error(here(), "malformed number: unexpected '" + std::string(1, m_src[m_at]) +
                               "' after " + text);
         push(isFloat ? TokenKind::Float : TokenKind::Int, text, start, here());
+    }
+
+    // Python reads `1if x else 2` as `1 if x else 2` (with a warning): not a malformed number.
+    bool keywordFollows() const
+    {
+        for (std::string_view k : {"and", "else", "for", "if", "in", "is", "not", "or"})
+            if (m_src.substr(m_at, k.size()) == k &&
+                (m_at + k.size() >= m_src.size() ||
+                 !(std::isalnum(static_cast<unsigned char>(m_src[m_at + k.size()])) ||
+                   m_src[m_at + k.size()] == '_')))
+                return true;
+        return false;
     }
 
     void nameOrString()
@@ -193,35 +213,78 @@ private:
             advance();
         }
         if (m_at < m_src.size() && (m_src[m_at] == '"' || m_src[m_at] == '\'') &&
-            text.size() <= 2 && text.find_first_not_of("rRbBfFuU") == std::string::npos) {
-            string(start, text.find_first_of("rR") != std::string::npos);
+            text.size() <= 2 && text.find_first_not_of("rRbBfFuUtT") == std::string::npos) {
+            string(start, text.find_first_of("rR") != std::string::npos,
+                   text.find_first_of("fFtT") != std::string::npos);
             return;
         }
         push(TokenKind::Name, text, start, here());
     }
 
-    void string(Pos start, bool raw = false)
+    void string(Pos start, bool raw = false, bool formatted = false)
+    {
+        std::string value;
+        if (!stringBody(start, raw, formatted, value)) return;
+        push(TokenKind::String, value, start, here());
+    }
+
+    // Reads a string literal from its opening quote; false (with a diagnostic) when it never
+    // ends. A formatted string's replacement fields are skipped as a whole, with the brackets
+    // and the strings inside them (which may reuse the outer quote, as Python 3.12 allows).
+    bool stringBody(Pos start, bool raw, bool formatted, std::string& value)
+    {
+        // Strings nest in replacement fields: bounded like CPython's, against a stack overflow.
+        if (m_nestedStrings > kMaxNestedStrings) {
+            error(start, "f-string: too many nested strings");
+            return false;
+        }
+        ++m_nestedStrings;
+        const bool ended = stringTail(start, raw, formatted, value);
+        --m_nestedStrings;
+        return ended;
+    }
+
+    bool stringTail(Pos start, bool raw, bool formatted, std::string& value)
     {
         const char quote = m_src[m_at];
         const bool triple = m_src.substr(m_at, 3) == std::string(3, quote);
         for (int k = 0; k < (triple ? 3 : 1); ++k)
             advance();
-        std::string value;
         while (true) {
             if (m_at >= m_src.size() || (!triple && m_src[m_at] == '\n')) {
                 error(start,
                       triple ? "unterminated triple-quoted string" : "unterminated string literal");
-                break;
+                return false;
             }
             if (triple ? m_src.substr(m_at, 3) == std::string(3, quote) : m_src[m_at] == quote) {
                 for (int k = 0; k < (triple ? 3 : 1); ++k)
                     advance();
-                break;
+                return true;
             }
-            if (m_src[m_at] == '\\' && !raw && m_at + 1 < m_src.size()) {
+            if (formatted && (m_src[m_at] == '{' || m_src[m_at] == '}')) {
+                const char brace = m_src[m_at];
+                advance();
+                if (m_at < m_src.size() && m_src[m_at] == brace) { // {{ and }} are literal
+                    value += brace;
+                    advance();
+                } else if (brace == '{' && !replacementField(start)) {
+                    return false;
+                }
+                continue;
+            }
+            if (m_src[m_at] == '\\' && m_at + 1 < m_src.size()) {
                 advance();
                 const char e = m_src[m_at];
-                if (e != '\n')
+                // A backslash escapes no brace of an f-string; in a raw string it keeps itself
+                // and escapes only a quote, a backslash or the end of the line.
+                if ((formatted && (e == '{' || e == '}')) ||
+                    (raw && e != quote && e != '\\' && e != '\n')) {
+                    value += '\\';
+                    continue;
+                }
+                if (raw)
+                    value += std::string("\\") + e;
+                else if (e != '\n')
                     value += e == 'n'   ? '\n'
                              : e == 't' ? '\t'
                              : e == 'r' ? '\r'
@@ -233,15 +296,67 @@ private:
             value += m_src[m_at];
             advance();
         }
-        push(TokenKind::String, value, start, here());
+    }
+
+    // Skips `{expression!r:spec}` after its `{`; the format spec may hold nested fields.
+    bool replacementField(Pos start)
+    {
+        int depth = 0;
+        bool spec = false;
+        while (m_at < m_src.size()) {
+            const char c = m_src[m_at];
+            if (spec) {
+                if (c == '{') {
+                    advance();
+                    if (m_nestedStrings > kMaxNestedStrings) {
+                        error(start, "f-string: too many nested fields");
+                        return false;
+                    }
+                    ++m_nestedStrings;
+                    const bool closed = replacementField(start);
+                    --m_nestedStrings;
+                    if (!closed) return false;
+                    continue;
+                }
+                if (c == '}') {
+                    advance();
+                    return true;
+                }
+                if (c == '\n') break;
+                advance();
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                std::string ignored;
+                std::size_t p = m_at;
+                while (p > 0 && std::isalpha(static_cast<unsigned char>(m_src[p - 1])))
+                    --p;
+                const std::string_view prefix = m_src.substr(p, m_at - p);
+                if (!stringBody(here(), prefix.find_first_of("rR") != std::string_view::npos,
+                                prefix.find_first_of("fFtT") != std::string_view::npos, ignored))
+                    return false;
+                continue;
+            }
+            if (c == '(' || c == '[' || c == '{') ++depth;
+            if (c == ')' || c == ']') --depth;
+            if (c == '}' && depth-- == 0) {
+                advance();
+                return true;
+            }
+            if (c == ':' && depth == 0) spec = true;
+            advance();
+        }
+        error(start, "f-string: expecting '}'");
+        return false;
     }
 
     void op()
     {
         static const char* const kOps[] = {
-            "**=", "//=", "...", "->", "**", "//", "==", "!=", "<=", ">=", "+=", "-=", "*=",
-            "/=",  "%=",  "@=",  "(",  ")",  "[",  "]",  "{",  "}",  ",",  ":",  ".",  ";",
-            "@",   "=",   "+",   "-",  "*",  "/",  "%",  "<",  ">",  "~",  "&",  "|",  "^"};
+            "**=", "//=", "...", "<<=", ">>=", "->", "**", "//", "==", "!=", "<=", ">=",
+            "+=",  "-=",  "*=",  "/=",  "%=",  "@=", ":=", "<<", ">>", "&=", "|=", "^=",
+            "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "@",  "=",
+            "+",   "-",   "*",   "/",   "%",   "<",  ">",  "~",  "&",  "|",  "^"};
         const Pos start = here();
         for (const char* candidate : kOps) {
             const std::string_view text(candidate);
@@ -266,6 +381,8 @@ private:
         advance();
     }
 
+    static constexpr int kMaxNestedStrings = 150;
+    int m_nestedStrings = 0;
     std::string_view m_src;
     const std::string& m_file;
     Diagnostics& m_diagnostics;
@@ -298,7 +415,16 @@ Diagnostic diagnosticAt(const std::string& file, Pos pos, std::string code, std:
 std::vector<Token> tokenize(std::string_view source, const std::string& file,
                             Diagnostics& diagnostics)
 {
-    return Lexer(source, file, diagnostics).run();
+    if (source.find('\r') == std::string_view::npos) return Lexer(source, file, diagnostics).run();
+    // Python reads \r\n and a lone \r as \n, also after a backslash that continues a line.
+    std::string lf;
+    lf.reserve(source.size());
+    for (std::size_t k = 0; k < source.size(); ++k)
+        if (source[k] != '\r')
+            lf += source[k];
+        else if (k + 1 >= source.size() || source[k + 1] != '\n')
+            lf += '\n';
+    return Lexer(lf, file, diagnostics).run();
 }
 
 } // namespace ptowb::kernel

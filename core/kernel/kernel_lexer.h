@@ -39,9 +39,10 @@ struct Token
     Pos end;
 };
 
-// Splits the Python subset of DESIGN §5 into tokens: comments, indentation (INDENT/DEDENT),
-// implicit line joining inside brackets and after a backslash, strings (quotes, triple quotes,
-// escapes, prefixes r/b/f), numbers (1e-3, 0x1f, 1_000, .5). Problems are diagnostics.
+// Splits Python source into tokens: comments, indentation (INDENT/DEDENT), implicit line
+// joining inside brackets and after a backslash, strings (quotes, triple quotes, escapes,
+// prefixes r/b/u/f/t and their pairs; an f-string is one token, replacement fields included),
+// numbers (1e-3, 0x1f, 1_000, .5, 2j). Problems are diagnostics.
 std::vector<Token> tokenize(std::string_view source, const std::string& file,
                             Diagnostics& diagnostics);
 

@@ -1,10 +1,24 @@
 #include "kernel/kernel_parser_impl.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
-
 namespace ptowb::kernel {
+
+namespace {
+
+// Imports outside functions and classes bind module names, also under `if` and `try`.
+void collectImports(const std::vector<Stmt>& statements, Module& m)
+{
+    for (const Stmt& s : statements) {
+        if (s.kind == StmtKind::Import)
+            m.imports.insert(m.imports.end(), s.names.begin(), s.names.end());
+        if (s.kind == StmtKind::Def || s.kind == StmtKind::Class) continue;
+        collectImports(s.body, m);
+        collectImports(s.orelse, m);
+        for (const Stmt& h : s.handlers)
+            collectImports(h.body, m);
+    }
+}
+
+} // namespace
 
 Parser::Parser(std::vector<Token> tokens, const std::string& file, Diagnostics& diagnostics)
     : m_tokens(std::move(tokens)), m_file(file), m_diagnostics(diagnostics)
@@ -15,15 +29,17 @@ Module Parser::module()
 {
     Module m;
     while (!at(TokenKind::End)) {
-        if (accept(TokenKind::Newline) || accept(TokenKind::Indent) || accept(TokenKind::Dedent))
-            continue;
+        if (accept(TokenKind::Newline) || accept(TokenKind::Dedent)) continue;
         try {
-            topLevel(m);
+            statementInto(m.statements);
         } catch (const SyntaxError& e) {
             report(e.pos, e.what(), "kernel.syntax");
             recover();
         }
     }
+    collectImports(m.statements, m);
+    for (const Stmt& s : m.statements)
+        if (s.kind == StmtKind::Def) m.functions.push_back(*s.function);
     return m;
 }
 
@@ -37,6 +53,13 @@ bool Parser::accept(TokenKind kind)
 bool Parser::acceptOp(const char* op)
 {
     if (!atOp(op)) return false;
+    next();
+    return true;
+}
+
+bool Parser::acceptName(const char* name)
+{
+    if (!atName(name)) return false;
     next();
     return true;
 }
@@ -81,6 +104,11 @@ void Parser::expectNewline()
     throw SyntaxError(peek().pos, "expected the end of the statement, found " + describe(peek()));
 }
 
+bool Parser::atSimpleEnd() const
+{
+    return at(TokenKind::Newline) || at(TokenKind::End) || at(TokenKind::Dedent) || atOp(";");
+}
+
 void Parser::recover()
 {
     int depth = 0;
@@ -103,210 +131,46 @@ void Parser::report(Pos pos, const std::string& message, const std::string& code
     m_diagnostics.push_back(diagnosticAt(m_file, pos, code, message));
 }
 
-void Parser::topLevel(Module& m)
+bool Parser::looksLikeMatch()
 {
-    if (atName("import")) {
-        next();
-        do {
-            std::string path = dotted();
-            std::string alias = path.substr(0, path.find('.'));
-            if (atName("as")) {
-                next();
-                alias = expectName("a name").text;
-                m.imports.push_back({alias, path});
-            } else {
-                m.imports.push_back({alias, alias});
-            }
-        } while (acceptOp(","));
-        expectNewline();
-        return;
-    }
-    if (atName("from")) {
-        next();
-        const std::string path = dotted();
-        if (!atName("import"))
-            throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
-        next();
-        const bool paren = acceptOp("(");
-        do {
-            const std::string name = expectName("a name").text;
-            std::string alias = name;
-            if (atName("as")) {
-                next();
-                alias = expectName("a name").text;
-            }
-            m.imports.push_back({alias, path + "." + name});
-        } while (acceptOp(",") && !atOp(")"));
-        if (paren) expectOp(")");
-        expectNewline();
-        return;
-    }
-    std::vector<ExprPtr> decorators;
-    while (atOp("@")) {
-        next();
-        decorators.push_back(expression());
-        expectNewline();
-    }
-    if (atName("def")) {
-        m.functions.push_back(functionDef(std::move(decorators)));
-        return;
-    }
-    if (!decorators.empty())
-        throw SyntaxError(peek().pos, "a decorator must be followed by a function definition");
-    // A docstring or constant is harmless; other top-level code is outside the subset.
-    const Stmt s = statement();
-    if (s.kind != StmtKind::ExprStmt || !s.value || s.value->kind != ExprKind::Str)
-        if (s.kind != StmtKind::Pass)
-            report(s.pos,
-                   "not supported by the simulator: top-level statements other than imports and "
-                   "functions",
-                   "kernel.unsupported");
-}
-
-std::string Parser::dotted()
-{
-    std::string path = expectName("a module name").text;
-    while (acceptOp("."))
-        path += "." + expectName("a name").text;
-    return path;
-}
-
-FunctionDef Parser::functionDef(std::vector<ExprPtr> decorators)
-{
-    FunctionDef f;
-    f.pos = next().pos; // def
-    f.decorators = std::move(decorators);
-    f.name = expectName("a function name").text;
-    expectOp("(");
-    while (!atOp(")")) {
-        if (atOp("*") || atOp("**") || atOp("/")) {
-            report(peek().pos,
-                   "not supported by the simulator: '" + peek().text + "' in a kernel's parameters",
-                   "kernel.unsupported");
-            next();
-            if (at(TokenKind::Name)) next();
-        } else {
-            Param p;
-            const Token& name = expectName("a parameter name");
-            p.name = name.text;
-            p.pos = name.pos;
-            if (acceptOp(":")) p.annotation = expression();
-            if (acceptOp("=")) p.defaultValue = expression();
-            f.params.push_back(std::move(p));
+    const std::size_t start = m_at;
+    const int chain = m_chain;
+    bool match = false;
+    try {
+        next(); // match
+        if (!atOp(":") && !atOp("=") && !atOp(".")) {
+            starExpressions();
+            match = atOp(":") && peek(1).kind == TokenKind::Newline &&
+                    peek(2).kind == TokenKind::Indent && atName("case", 3);
         }
-        if (!acceptOp(",")) break;
+    } catch (const SyntaxError&) {
     }
-    expectOp(")");
-    if (acceptOp("->")) expression();
-    expectOp(":");
-    f.body = suite();
-    return f;
+    m_at = start;
+    m_chain = chain;
+    return match;
 }
 
-std::vector<Stmt> Parser::suite()
-{
-    std::vector<Stmt> body;
-    if (!accept(TokenKind::Newline)) { // `if c: x = 1` on one line
-        simpleStatements(body);
-        return body;
-    }
-    while (accept(TokenKind::Newline)) {
-    }
-    if (!accept(TokenKind::Indent)) throw SyntaxError(peek().pos, "expected an indented block");
-    while (!at(TokenKind::Dedent) && !at(TokenKind::End)) {
-        if (accept(TokenKind::Newline)) continue;
-        try {
-            compoundOrSimple(body);
-        } catch (const SyntaxError& e) {
-            report(e.pos, e.what(), "kernel.syntax");
-            recover();
-        }
-    }
-    accept(TokenKind::Dedent);
-    return body;
-}
-
-void Parser::compoundOrSimple(std::vector<Stmt>& body)
+void Parser::statementInto(std::vector<Stmt>& body)
 {
     const Token& t = peek();
-    if (t.kind == TokenKind::Name &&
-        (t.text == "for" || t.text == "if" || t.text == "while" || t.text == "with" ||
-         t.text == "def" || t.text == "try" || t.text == "class")) {
-        body.push_back(compound());
+    if (t.kind == TokenKind::Indent) throw SyntaxError(t.pos, "unexpected indent");
+    if (atOp("@")) {
+        body.push_back(decorated());
         return;
     }
-    if (atOp("@")) {
-        report(t.pos, "not supported by the simulator: nested decorated functions",
-               "kernel.unsupported");
-        recover();
-        return;
+    if (t.kind == TokenKind::Name) {
+        for (const char* keyword : {"if", "while", "for", "try", "with", "def", "class", "async"})
+            if (t.text == keyword) {
+                body.push_back(compound());
+                return;
+            }
+        if (t.text == "match" && looksLikeMatch()) {
+            const Pos pos = next().pos;
+            body.push_back(matchStatement(pos));
+            return;
+        }
     }
     simpleStatements(body);
-}
-
-Stmt Parser::compound()
-{
-    const Token keyword = next();
-    Stmt s;
-    s.pos = keyword.pos;
-    if (keyword.text == "for") {
-        s.kind = StmtKind::For;
-        s.targets.push_back(targetList());
-        if (!atName("in"))
-            throw SyntaxError(peek().pos, "expected 'in', found " + describe(peek()));
-        next();
-        s.value = expression();
-        expectOp(":");
-        s.body = suite();
-        if (atName("else")) {
-            report(peek().pos, "not supported by the simulator: 'else' after a loop",
-                   "kernel.unsupported");
-            next();
-            expectOp(":");
-            suite();
-        }
-        return s;
-    }
-    if (keyword.text == "if" || keyword.text == "elif") {
-        s.kind = StmtKind::If;
-        s.value = expression();
-        expectOp(":");
-        s.body = suite();
-        if (atName("elif")) {
-            Stmt nested = compound(); // parsed as `else: if ...`
-            nested.kind = StmtKind::If;
-            s.orelse.push_back(std::move(nested));
-        } else if (atName("else")) {
-            next();
-            expectOp(":");
-            s.orelse = suite();
-        }
-        return s;
-    }
-    // while, with, try, def, class: outside the subset; skip the whole construct.
-    s.kind = StmtKind::Unsupported;
-    s.op = keyword.text == "def" ? "nested functions" : "'" + keyword.text + "' statements";
-    report(keyword.pos, "not supported by the simulator: " + s.op, "kernel.unsupported");
-    int depth = 0;
-    while (!at(TokenKind::End) && !(depth == 0 && atOp(":"))) {
-        if (atOp("(") || atOp("[") || atOp("{")) ++depth;
-        if (atOp(")") || atOp("]") || atOp("}")) --depth;
-        next();
-    }
-    if (acceptOp(":")) {
-        const std::size_t before = m_diagnostics.size();
-        suite();
-        m_diagnostics.resize(before); // the block is skipped as a whole
-    }
-    while (atName("else") || atName("elif") || atName("except") || atName("finally")) {
-        while (!at(TokenKind::End) && !atOp(":"))
-            next();
-        expectOp(":");
-        const std::size_t before = m_diagnostics.size();
-        suite();
-        m_diagnostics.resize(before);
-    }
-    return s;
 }
 
 void Parser::simpleStatements(std::vector<Stmt>& body)
@@ -317,11 +181,9 @@ void Parser::simpleStatements(std::vector<Stmt>& body)
     expectNewline();
 }
 
-Stmt Parser::statement()
+ExprPtr Parser::assignmentValue()
 {
-    std::vector<Stmt> body;
-    compoundOrSimple(body);
-    return body.empty() ? Stmt{} : body.front();
+    return atName("yield") ? yieldExpression() : starExpressions();
 }
 
 Stmt Parser::simple()
@@ -335,48 +197,72 @@ Stmt Parser::simple()
             s.kind = StmtKind::Pass;
             return s;
         }
+        if (t.text == "import" || t.text == "from") return importStatement();
+        s.kind = StmtKind::Other;
+        if (t.text == "break" || t.text == "continue") {
+            next();
+            return s;
+        }
         if (t.text == "return") {
             next();
             s.kind = StmtKind::Return;
-            if (!at(TokenKind::Newline) && !atOp(";") && !at(TokenKind::End)) s.value = testList();
+            if (!atSimpleEnd()) s.value = starExpressions();
             return s;
         }
-        static const char* const kUnsupported[] = {"break",  "continue", "while",    "assert",
-                                                   "del",    "global",   "nonlocal", "raise",
-                                                   "import", "from",     "yield",    "lambda"};
-        for (const char* word : kUnsupported)
-            if (t.text == word) {
-                s.kind = StmtKind::Unsupported;
-                s.op = "'" + t.text + "' statements";
-                report(t.pos,
-                       "not supported by the simulator: " + s.op +
-                           (t.text == "import" || t.text == "from" ? " inside a function" : ""),
-                       "kernel.unsupported");
-                while (!at(TokenKind::Newline) && !at(TokenKind::End) && !atOp(";"))
-                    next();
-                return s;
-            }
+        if (t.text == "global" || t.text == "nonlocal") {
+            next();
+            do
+                expectName("a name");
+            while (acceptOp(","));
+            return s;
+        }
+        if (t.text == "raise") {
+            next();
+            if (!atSimpleEnd()) s.exprs.push_back(expression());
+            if (acceptName("from")) s.exprs.push_back(expression());
+            return s;
+        }
+        if (t.text == "del") {
+            next();
+            s.exprs.push_back(targetList());
+            return s;
+        }
+        if (t.text == "assert") {
+            next();
+            s.exprs.push_back(expression());
+            if (acceptOp(",")) s.exprs.push_back(expression());
+            return s;
+        }
+        if (t.text == "type" && peek(1).kind == TokenKind::Name && (atOp("=", 2) || atOp("[", 2))) {
+            next();
+            next();
+            if (atOp("[")) typeParams(s.exprs);
+            expectOp("=");
+            s.exprs.push_back(expression());
+            return s;
+        }
     }
-    ExprPtr first = testList();
-    if (acceptOp(":")) { // annotated assignment `a: int = 1`
-        expression();
-        if (!acceptOp("=")) {
-            s.kind = StmtKind::Pass;
-            return s;
-        }
-        s.kind = StmtKind::Assign;
+    ExprPtr first = assignmentValue();
+    if (acceptOp(":")) { // annotated: `a: int = 1`, `a: int`
+        s.exprs.push_back(expression());
         s.targets.push_back(first);
-        s.value = testList();
+        if (acceptOp("=")) {
+            s.kind = StmtKind::Assign;
+            s.value = assignmentValue();
+        } else {
+            s.kind = StmtKind::Other;
+        }
         return s;
     }
-    static const char* const kAugmented[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "@="};
+    static const char* const kAugmented[] = {
+        "+=", "-=", "*=", "/=", "//=", "%=", "**=", "@=", "&=", "|=", "^=", "<<=", ">>="};
     for (const char* op : kAugmented)
         if (atOp(op)) {
             next();
             s.kind = StmtKind::AugAssign;
             s.op = std::string(op).substr(0, std::string(op).size() - 1);
             s.targets.push_back(first);
-            s.value = testList();
+            s.value = assignmentValue();
             return s;
         }
     if (!atOp("=")) {
@@ -387,10 +273,53 @@ Stmt Parser::simple()
     s.kind = StmtKind::Assign;
     s.targets.push_back(first);
     while (acceptOp("="))
-        s.targets.push_back(testList());
+        s.targets.push_back(assignmentValue());
     s.value = s.targets.back();
     s.targets.pop_back();
     return s;
+}
+
+Stmt Parser::importStatement()
+{
+    Stmt s;
+    s.kind = StmtKind::Import;
+    s.pos = peek().pos;
+    if (acceptName("import")) {
+        do {
+            const std::string path = dotted();
+            if (acceptName("as"))
+                s.names.push_back({expectName("a name").text, path});
+            else
+                s.names.push_back({path.substr(0, path.find('.')), path.substr(0, path.find('.'))});
+        } while (acceptOp(","));
+        return s;
+    }
+    next(); // from
+    std::string path;
+    while (atOp(".") || atOp("...")) // relative: from . import x, from ..pkg import y
+        path += next().text;
+    if (!atName("import")) path += dotted();
+    if (!acceptName("import"))
+        throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
+    if (acceptOp("*")) return s; // binds names the checker cannot see
+    const bool paren = acceptOp("(");
+    do {
+        if (paren && atOp(")")) break;
+        const std::string name = expectName("a name").text;
+        std::string alias = name;
+        if (acceptName("as")) alias = expectName("a name").text;
+        s.names.push_back({alias, path + (path.empty() || path.back() == '.' ? "" : ".") + name});
+    } while (acceptOp(","));
+    if (paren) expectOp(")");
+    return s;
+}
+
+std::string Parser::dotted()
+{
+    std::string path = expectName("a module name").text;
+    while (acceptOp("."))
+        path += "." + expectName("a name").text;
+    return path;
 }
 
 Module parseKernel(std::string_view source, const std::string& file, Diagnostics& diagnostics)

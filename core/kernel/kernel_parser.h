@@ -4,9 +4,9 @@
 
 namespace ptowb::kernel {
 
-// Parses a kernel file. Syntax errors and constructs outside the subset (DESIGN §5) become
-// diagnostics at their line:column; parsing resumes at the next statement, so one file
-// reports all its problems.
+// Parses a kernel file: any Python 3 source. Syntax errors become diagnostics at their
+// line:column; parsing resumes at the next statement, so one file reports all its problems and
+// the statements around a broken one are still read.
 Module parseKernel(std::string_view source, const std::string& file, Diagnostics& diagnostics);
 
 } // namespace ptowb::kernel

@@ -1,10 +1,43 @@
+// Expressions down to the primaries: targets, tuples, `:=`, lambda, yield, conditional,
+// boolean, comparison, arithmetic and unary operators, `await` and `**`.
 #include "kernel/kernel_parser_impl.h"
 
-#include <cctype>
-#include <cerrno>
-#include <cstdlib>
-
 namespace ptowb::kernel {
+
+namespace {
+
+// Whether a token can begin an expression: what decides if a trailing comma ends a tuple.
+bool startsExpression(const Token& t)
+{
+    switch (t.kind) {
+    case TokenKind::Name:
+        return !isHardKeyword(t.text) || t.text == "lambda" || t.text == "not" || t.text == "await";
+    case TokenKind::Int:
+    case TokenKind::Float:
+    case TokenKind::String:
+        return true;
+    case TokenKind::Op:
+        for (const char* op : {"(", "[", "{", "-", "+", "~", "*", "..."})
+            if (t.text == op) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+} // namespace
+
+bool isHardKeyword(const std::string& word)
+{
+    static const char* const kKeywords[] = {
+        "and",    "as",   "assert", "async",  "await",  "break",   "class",    "continue",
+        "def",    "del",  "elif",   "else",   "except", "finally", "for",      "from",
+        "global", "if",   "import", "in",     "is",     "lambda",  "nonlocal", "not",
+        "or",     "pass", "raise",  "return", "try",    "while",   "with",     "yield"};
+    for (const char* k : kKeywords)
+        if (word == k) return true;
+    return false;
+}
 
 std::shared_ptr<Expr> Parser::make(ExprKind kind, Pos pos)
 {
@@ -15,39 +48,66 @@ std::shared_ptr<Expr> Parser::make(ExprKind kind, Pos pos)
     return e;
 }
 
+// Assignment, loop and `del` targets: `a`, `a, *b`, `x[i].y`.
 ExprPtr Parser::targetList()
 {
     const Pos pos = peek().pos;
-    std::vector<ExprPtr> items{orExpr()};
+    auto item = [&] { return atOp("*") ? starExpression() : orExpr(); };
+    std::vector<ExprPtr> items{item()};
+    bool comma = false;
     while (acceptOp(",")) {
-        if (atName("in") || atOp("=")) break;
-        items.push_back(orExpr());
+        comma = true;
+        if (!startsExpression(peek())) break;
+        items.push_back(item());
     }
-    if (items.size() == 1) return items[0];
+    if (!comma) return items[0];
     auto t = make(ExprKind::Tuple, pos);
     t->kids = std::move(items);
     return t;
 }
 
-ExprPtr Parser::testList()
+ExprPtr Parser::starExpressions()
 {
     const Pos pos = peek().pos;
-    ExprPtr first = expression();
+    ExprPtr first = starExpression();
     if (!atOp(",")) return first;
     auto t = make(ExprKind::Tuple, pos);
     t->kids.push_back(first);
     while (acceptOp(",")) {
-        if (at(TokenKind::Newline) || atOp("=") || atOp(")") || at(TokenKind::End)) break;
-        t->kids.push_back(expression());
+        if (!startsExpression(peek())) break;
+        t->kids.push_back(starExpression());
     }
     return t;
 }
 
+ExprPtr Parser::starExpression()
+{
+    if (!atOp("*")) return namedExpression();
+    auto e = make(ExprKind::Starred, next().pos);
+    e->text = "*";
+    e->kids = {orExpr()};
+    return e;
+}
+
+ExprPtr Parser::namedExpression()
+{
+    if (!(at(TokenKind::Name) && atOp(":=", 1))) return expression();
+    const Nested nested(*this);
+    auto target = make(ExprKind::Name, peek().pos);
+    target->text = next().text;
+    target->end = peek().pos;
+    auto e = make(ExprKind::NamedExpr, next().pos);
+    e->kids = {target, expression()};
+    return e;
+}
+
 Parser::Nested::Nested(Parser& p) : parser(p)
 {
-    if (++parser.m_nesting > kMaxNesting)
+    if (++parser.m_nesting > kMaxNesting) {
+        --parser.m_nesting; // the destructor does not run for a constructor that throws
         throw SyntaxError(parser.peek().pos, "expression nested more than " +
                                                  std::to_string(kMaxNesting) + " levels deep");
+    }
 }
 
 void Parser::link()
@@ -61,8 +121,12 @@ ExprPtr Parser::expression()
 {
     const Nested nested(*this);
     if (m_nesting == 1) m_chain = 0; // a statement's top-level expression starts a new count
-    if (atName("lambda")) throw SyntaxError(peek().pos, "not supported by the simulator: lambda");
+    if (atName("lambda")) return lambda();
     ExprPtr body = orTest();
+    if (m_inPattern) { // a capture: `case [x, y] as point`
+        if (acceptName("as")) expectName("a name");
+        return body;
+    }
     if (!atName("if")) return body;
     const Pos pos = next().pos;
     ExprPtr test = orTest();
@@ -72,6 +136,30 @@ ExprPtr Parser::expression()
     next();
     auto e = make(ExprKind::IfExp, pos);
     e->kids = {body, test, expression()};
+    return e;
+}
+
+ExprPtr Parser::lambda()
+{
+    auto e = make(ExprKind::Lambda, next().pos);
+    const std::vector<Param> params = parameters(":", false);
+    expectOp(":");
+    e->kids.push_back(expression());
+    for (const Param& p : params)
+        if (p.defaultValue) e->kids.push_back(p.defaultValue);
+    return e;
+}
+
+ExprPtr Parser::yieldExpression()
+{
+    auto e = make(ExprKind::Yield, next().pos);
+    e->text = "yield";
+    if (acceptName("from")) {
+        e->text = "yield from";
+        e->kids.push_back(expression());
+    } else if (startsExpression(peek())) {
+        e->kids.push_back(starExpressions());
+    }
     return e;
 }
 
@@ -123,13 +211,14 @@ ExprPtr Parser::comparison()
             op = next().text;
         else if (atName("is")) {
             next();
-            op = atName("not") ? (next(), "is not") : "is";
-        } else if (atName("not") && peek(1).kind == TokenKind::Name && peek(1).text == "in") {
+            op = acceptName("not") ? "is not" : "is";
+        } else if (atName("not") && atName("in", 1)) {
             next();
             next();
             op = "not in";
         } else
             break;
+        link();
         if (!cmp) {
             cmp = make(ExprKind::Compare, left->pos);
             cmp->kids.push_back(left);
@@ -165,172 +254,26 @@ ExprPtr Parser::factor()
         e->kids = {factor()};
         return e;
     }
-    ExprPtr base = atomExpr();
+    return power();
+}
+
+ExprPtr Parser::power()
+{
+    ExprPtr base;
+    if (atName("await")) {
+        const Nested nested(*this);
+        auto e = make(ExprKind::Await, next().pos);
+        e->kids = {atomExpr()};
+        base = e;
+    } else {
+        base = atomExpr();
+    }
     if (!atOp("**")) return base;
     const Nested nested(*this);
     auto e = make(ExprKind::BinOp, next().pos);
     e->text = "**";
     e->kids = {base, factor()};
     return e;
-}
-
-ExprPtr Parser::atomExpr()
-{
-    ExprPtr e = atom();
-    while (true) {
-        if (atOp("(") || atOp("[") || atOp(".")) link();
-        if (atOp("(")) {
-            auto call = make(ExprKind::Call, e->pos);
-            next();
-            call->kids.push_back(e);
-            while (!atOp(")")) {
-                if (atOp("*") || atOp("**"))
-                    throw SyntaxError(peek().pos,
-                                      "not supported by the simulator: argument unpacking");
-                if (at(TokenKind::Name) && peek(1).kind == TokenKind::Op && peek(1).text == "=") {
-                    const Token& name = next();
-                    next();
-                    call->keywords.push_back({name.text, expression(), name.pos});
-                } else {
-                    if (!call->keywords.empty())
-                        throw SyntaxError(peek().pos,
-                                          "a positional argument cannot follow a keyword argument");
-                    call->kids.push_back(expression());
-                }
-                if (!acceptOp(",")) break;
-            }
-            call->end = expectOp(")").end;
-            e = call;
-        } else if (atOp("[")) {
-            auto sub = make(ExprKind::Subscript, e->pos);
-            next();
-            sub->kids.push_back(e);
-            do {
-                if (atOp("]")) break;
-                sub->kids.push_back(subscript());
-            } while (acceptOp(","));
-            sub->end = expectOp("]").end;
-            e = sub;
-        } else if (atOp(".")) {
-            next();
-            auto attr = make(ExprKind::Attribute, e->pos);
-            const Token& name = expectName("an attribute name");
-            attr->text = name.text;
-            attr->kids.push_back(e);
-            attr->end = name.end;
-            e = attr;
-        } else {
-            return e;
-        }
-    }
-}
-
-ExprPtr Parser::subscript()
-{
-    const Pos pos = peek().pos;
-    ExprPtr lower;
-    if (!atOp(":")) {
-        lower = expression();
-        if (!atOp(":")) return lower;
-    }
-    auto slice = make(ExprKind::Slice, pos);
-    next(); // ':'
-    ExprPtr upper, step;
-    if (!atOp(":") && !atOp(",") && !atOp("]")) upper = expression();
-    if (acceptOp(":") && !atOp(",") && !atOp("]")) step = expression();
-    slice->kids = {lower, upper, step};
-    return slice;
-}
-
-ExprPtr Parser::atom()
-{
-    const Token& t = next();
-    switch (t.kind) {
-    case TokenKind::Name: {
-        if (t.text == "True" || t.text == "False" || t.text == "None")
-            return make(t.text == "True"    ? ExprKind::True
-                        : t.text == "False" ? ExprKind::False
-                                            : ExprKind::None,
-                        t.pos);
-        static const char* const kKeywords[] = {
-            "def", "for", "if",     "else", "while", "return", "in",     "and",
-            "or",  "not", "import", "from", "class", "pass",   "lambda", "is"};
-        for (const char* k : kKeywords)
-            if (t.text == k) throw SyntaxError(t.pos, "unexpected '" + t.text + "'");
-        auto e = make(ExprKind::Name, t.pos);
-        e->text = t.text;
-        e->end = t.end;
-        return e;
-    }
-    case TokenKind::Int: {
-        auto e = make(ExprKind::Int, t.pos);
-        errno = 0;
-        const bool prefixed = t.text.size() > 2 && t.text[0] == '0' &&
-                              std::isalpha(static_cast<unsigned char>(t.text[1]));
-        const int base = !prefixed                                ? 10
-                         : (t.text[1] == 'x' || t.text[1] == 'X') ? 16
-                         : (t.text[1] == 'o' || t.text[1] == 'O') ? 8
-                                                                  : 2;
-        e->intValue = std::strtoll(t.text.c_str() + (prefixed ? 2 : 0), nullptr, base);
-        if (errno == ERANGE)
-            throw SyntaxError(t.pos, "integer " + t.text + " does not fit in 64 bits");
-        e->text = t.text;
-        e->end = t.end;
-        return e;
-    }
-    case TokenKind::Float: {
-        auto e = make(ExprKind::Float, t.pos);
-        e->floatValue = std::strtod(t.text.c_str(), nullptr);
-        e->text = t.text;
-        e->end = t.end;
-        return e;
-    }
-    case TokenKind::String: {
-        auto e = make(ExprKind::Str, t.pos);
-        e->text = t.text;
-        while (at(TokenKind::String))
-            e->text += next().text; // implicit concatenation
-        return e;
-    }
-    case TokenKind::Op: {
-        if (t.text == "...") return make(ExprKind::Ellipsis, t.pos);
-        if (t.text == "(") {
-            if (acceptOp(")")) return make(ExprKind::Tuple, t.pos);
-            ExprPtr inner = expression();
-            if (atOp(",")) {
-                auto tuple = make(ExprKind::Tuple, t.pos);
-                tuple->kids.push_back(inner);
-                while (acceptOp(",") && !atOp(")"))
-                    tuple->kids.push_back(expression());
-                expectOp(")");
-                return tuple;
-            }
-            expectOp(")");
-            return inner;
-        }
-        if (t.text == "[" || t.text == "{") {
-            const bool dict = t.text == "{";
-            auto list = make(dict ? ExprKind::Dict : ExprKind::List, t.pos);
-            const char* close = dict ? "}" : "]";
-            while (!atOp(close)) {
-                list->kids.push_back(expression());
-                if (dict) {
-                    expectOp(":");
-                    list->kids.push_back(expression());
-                }
-                if (atName("for"))
-                    throw SyntaxError(peek().pos, "not supported by the simulator: comprehensions");
-                if (!acceptOp(",")) break;
-            }
-            list->end = expectOp(close).end;
-            return list;
-        }
-        break;
-    }
-    default:
-        break;
-    }
-    throw SyntaxError(t.pos, "unexpected " + describe(t));
 }
 
 } // namespace ptowb::kernel

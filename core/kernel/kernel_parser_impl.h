@@ -1,7 +1,9 @@
 #pragma once
 
-// The recursive-descent parser of the kernel subset, internal to core/kernel: tokens and
-// statements are in kernel_parser.cpp, expressions in kernel_parser_expressions.cpp.
+// The recursive-descent parser of Python source, internal to core/kernel: tokens and simple
+// statements are in kernel_parser.cpp, compound statements (blocks, functions, classes, match)
+// in kernel_parser_compound.cpp, operators in kernel_parser_expressions.cpp, primaries in
+// kernel_parser_atoms.cpp.
 #include "kernel/kernel_parser.h"
 
 #include <stdexcept>
@@ -9,6 +11,9 @@
 #include <vector>
 
 namespace ptowb::kernel {
+
+// and, as, ..., yield: names Python reserves (match, case, type and _ are names too).
+bool isHardKeyword(const std::string& word);
 
 struct SyntaxError : std::runtime_error
 {
@@ -29,14 +34,18 @@ private:
         return m_tokens[std::min(m_at + std::size_t(ahead), m_tokens.size() - 1)];
     }
     bool at(TokenKind kind) const { return peek().kind == kind; }
-    bool atOp(const char* op) const { return peek().kind == TokenKind::Op && peek().text == op; }
-    bool atName(const char* name) const
+    bool atOp(const char* op, int ahead = 0) const
     {
-        return peek().kind == TokenKind::Name && peek().text == name;
+        return peek(ahead).kind == TokenKind::Op && peek(ahead).text == op;
+    }
+    bool atName(const char* name, int ahead = 0) const
+    {
+        return peek(ahead).kind == TokenKind::Name && peek(ahead).text == name;
     }
     const Token& next() { return m_tokens[std::min(m_at++, m_tokens.size() - 1)]; }
     bool accept(TokenKind kind);
     bool acceptOp(const char* op);
+    bool acceptName(const char* name);
     std::string describe(const Token& t) const;
     const Token& expectOp(const char* op);
     const Token& expectName(const char* what);
@@ -44,23 +53,41 @@ private:
     // Skips the rest of a broken statement, and the block it would have opened.
     void recover();
     void report(Pos pos, const std::string& message, const std::string& code);
+    bool atSimpleEnd() const;
+    // A soft keyword (match, case, type) starts a statement only where the rest reads as one.
+    bool looksLikeMatch();
 
-    // --- module level ---
-    void topLevel(Module& m);
-    std::string dotted();
-    FunctionDef functionDef(std::vector<ExprPtr> decorators);
-    std::vector<Stmt> suite();
-    void compoundOrSimple(std::vector<Stmt>& body);
-    Stmt compound();
+    // --- statements (kernel_parser.cpp) ---
+    void statementInto(std::vector<Stmt>& body);
     void simpleStatements(std::vector<Stmt>& body);
-    Stmt statement();
     Stmt simple();
+    Stmt importStatement();
+    std::string dotted();
+    ExprPtr assignmentValue();
 
-    // --- expressions ---
+    // --- compound statements (kernel_parser_compound.cpp) ---
+    std::vector<Stmt> suite();
+    Stmt compound();
+    Stmt decorated();
+    Stmt functionDef(std::vector<ExprPtr> decorators, Pos pos);
+    Stmt classDef(std::vector<ExprPtr> decorators, Pos pos);
+    void typeParams(std::vector<ExprPtr>& into);
+    std::vector<Param> parameters(const char* close, bool annotations);
+    Stmt forStatement(Pos pos);
+    Stmt tryStatement(Pos pos);
+    Stmt withStatement(Pos pos);
+    Stmt matchStatement(Pos pos);
+    ExprPtr pattern();
+
+    // --- expressions (kernel_parser_expressions.cpp) ---
     std::shared_ptr<Expr> make(ExprKind kind, Pos pos);
     ExprPtr targetList();
-    ExprPtr testList();
+    ExprPtr starExpressions();
+    ExprPtr starExpression();
+    ExprPtr namedExpression();
     ExprPtr expression();
+    ExprPtr lambda();
+    ExprPtr yieldExpression();
     ExprPtr orTest();
     ExprPtr andTest();
     ExprPtr notTest();
@@ -68,19 +95,28 @@ private:
     ExprPtr binary(ExprPtr (Parser::*operand)(), std::initializer_list<const char*> ops);
     ExprPtr orExpr() { return binary(&Parser::xorExpr, {"|"}); }
     ExprPtr xorExpr() { return binary(&Parser::andExpr, {"^"}); }
-    ExprPtr andExpr() { return binary(&Parser::arith, {"&"}); }
+    ExprPtr andExpr() { return binary(&Parser::shiftExpr, {"&"}); }
+    ExprPtr shiftExpr() { return binary(&Parser::arith, {"<<", ">>"}); }
     ExprPtr arith() { return binary(&Parser::term, {"+", "-"}); }
     ExprPtr term() { return binary(&Parser::factor, {"*", "/", "//", "%", "@"}); }
 
     ExprPtr factor();
+    ExprPtr power();
     ExprPtr atomExpr();
+    void arguments(Expr& call);
     ExprPtr subscript();
     ExprPtr atom();
-    // Bounds on the tree a statement builds, so no hostile file overflows the stack when the
-    // tree is checked or freed: recursion (brackets, unary operators, **) and the operators of
-    // left-to-right chains (a + b + ..., a.b.c, f(x)(y)), counted per top-level expression.
+    ExprPtr bracketed(const Token& open);
+    // `for x in xs if c ...` after a comprehension's element, into `into`'s kids.
+    void comprehensionClauses(Expr& into);
+
+    // Bounds on what a file builds, so no hostile file overflows the stack when the tree is
+    // built, checked or freed: recursion (brackets, unary operators, **, lambdas, nested
+    // blocks) and the operators of left-to-right chains (a + b + ..., a.b.c, f(x)(y)), counted
+    // per top-level expression. CPython itself stops at 200 nested brackets and 100 blocks.
     static constexpr int kMaxNesting = 200;
     static constexpr int kMaxChain = 4000;
+    static constexpr int kMaxBlocks = 100;
     void link();
     struct Nested
     {
@@ -89,6 +125,8 @@ private:
         Parser& parser;
     };
     int m_chain = 0;
+    int m_blocks = 0;
+    bool m_inPattern = false; // `as` binds a name after any sub-pattern
     std::vector<Token> m_tokens;
     std::size_t m_at = 0;
     int m_nesting = 0;

@@ -1,5 +1,5 @@
 // Elementwise ops and the run state; reductions, matmul and data movement are in
-// sim_ops_data.cpp.
+// sim_ops_data.cpp, the unified-buffer check in sim_tile.cpp.
 #include "sim/sim_ops.h"
 
 #include "rules/shape_functions.h"
@@ -17,32 +17,6 @@ SimState::SimState(std::optional<cost::Platform> platform) : m_platform(std::mov
         m_model.emplace(*m_platform);
         cost.platform = m_platform->name;
     }
-}
-
-void SimState::checkTile(const at::Tensor& result, int liveBuffers, const std::string& fn) const
-{
-    if (vecTile.empty() || result.dim() == 0) return;
-    // PyPTO tiles a tensor with the leading tile dims, so a tile may have more dims, never fewer.
-    if (std::int64_t(vecTile.size()) < result.dim())
-        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " (set at line " +
-                          std::to_string(vecTileLine) + ") has rank " +
-                          std::to_string(vecTile.size()) + ", but " + fn + " works on a rank-" +
-                          std::to_string(result.dim()) + " tensor " + shapeText(result.sizes()) +
-                          "; PyPTO needs a tile dim for every tensor dim",
-                      "sim.tile"};
-    if (!m_platform) return;
-    std::int64_t elements = 1;
-    for (std::int64_t d = 0; d < result.dim(); ++d)
-        elements *= std::min(vecTile[std::size_t(d)], std::max<std::int64_t>(result.size(d), 1));
-    const std::int64_t bytes =
-        elements * std::int64_t(widened(result).element_size()) * liveBuffers;
-    if (bytes > m_platform->unifiedBufferBytes)
-        throw OpError{"the vec tile shape " + shapefn::toString(vecTile) + " needs " +
-                          std::to_string(bytes) + " bytes for the " + std::to_string(liveBuffers) +
-                          " live buffers of " + fn + ", more than the unified buffer of " +
-                          m_platform->name + " (" + std::to_string(m_platform->unifiedBufferBytes) +
-                          " bytes)",
-                      "sim.tile"};
 }
 
 void SimState::vectorCost(const std::string& what, const at::Tensor& t, int passes)
@@ -272,17 +246,17 @@ at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
     const auto it = unaryTable().find(name);
     if (it == unaryTable().end())
         throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
-    s.checkTile(x, 2, "pypto." + name);
+    const at::Tensor w = it->second(widened(x));
+    const at::Tensor r = givesBool(name) ? w : rounded(w, x.scalar_type());
+    s.checkTile(x, {x}, r, "pypto." + name);
     s.vectorCost("pypto." + name, x);
-    const at::Tensor r = it->second(widened(x));
-    if (givesBool(name)) return r;
-    return rounded(r, x.scalar_type());
+    return r;
 }
 
 at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals)
 {
     if (decimals == 0) return unaryOp(s, "round", x);
-    s.checkTile(x, 2, "pypto.round");
+    s.checkTile(x, {x}, x, "pypto.round");
     s.vectorCost("pypto.round", x, 3);
     const double scale = std::pow(10.0, double(decimals));
     return rounded((widened(x) * scale).round() / scale, x.scalar_type());
@@ -298,10 +272,16 @@ at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, cons
     checkBroadcast(a, b, "pypto." + name);
     const at::ScalarType type = operandType(a, b);
     const at::Tensor r = it->second(operandTensor(a, type), operandTensor(b, type));
-    s.checkTile(shaped(r, a, b), 3, "pypto." + name);
+    const at::Tensor result =
+        isLogical(name)
+            ? r
+            : rounded(r, name == "true_div" && !at::isFloatingType(type) ? at::kFloat : type);
+    std::vector<at::Tensor> operands;
+    for (const Operand* o : {&a, &b})
+        if (o->tensor) operands.push_back(*o->tensor);
+    s.checkTile(shaped(result, a, b), operands, result, "pypto." + name);
     s.vectorCost("pypto." + name, shaped(r, a, b));
-    if (isLogical(name)) return r;
-    return rounded(r, name == "true_div" && !at::isFloatingType(type) ? at::kFloat : type);
+    return result;
 }
 
 at::Tensor compareOp(SimState& s, const std::string& name, const Operand& a, const Operand& b)
@@ -352,9 +332,13 @@ at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>
     const at::ScalarType type = x.scalar_type();
     if (lo) r = at::maximum(r, operandTensor(*lo, type));
     if (hi) r = at::minimum(r, operandTensor(*hi, type));
-    s.checkTile(x, 2, "pypto.clip");
+    std::vector<at::Tensor> operands{x};
+    for (const auto* bound : {&lo, &hi})
+        if (*bound && (*bound)->tensor) operands.push_back(*(*bound)->tensor);
+    const at::Tensor result = rounded(r, type);
+    s.checkTile(x, operands, result, "pypto.clip");
     s.vectorCost("pypto.clip", x);
-    return rounded(r, type);
+    return result;
 }
 
 std::int64_t normalizedDim(std::int64_t d, std::int64_t rank, const std::string& fn)

@@ -36,9 +36,16 @@ public:
     cost::CostReport cost;
 
     const cost::Platform* platform() const { return m_platform ? &*m_platform : nullptr; }
-    // A vec tile must have the rank of the tensors it tiles, and the buffers one vector op
-    // keeps live (its operands and result, one tile each) must fit in the unified buffer.
-    void checkTile(const at::Tensor& result, int liveBuffers, const std::string& fn) const;
+    // A vec tile needs a dim for every dim of `tiled`, the tensor it cuts (an elementwise op's
+    // result, a reduction's input). What one vector op keeps in the unified buffer must fit
+    // in it, counted as PyPTO's scheduler counts an op: one tile of each distinct tensor
+    // operand and one of the result, each at its own dtype's size with the last dim padded
+    // to the 32-byte block; operands take the tile of the dims they share with `tiled`. The
+    // result takes no buffer of its own when an operand's tile has its size and element
+    // width (PyPTO merges the two when that operand is read no more; an eager run cannot see
+    // later reads, so the check allows it, never stricter than the device).
+    void checkTile(const at::Tensor& tiled, const std::vector<at::Tensor>& operands,
+                   const at::Tensor& result, const std::string& fn) const;
     void vectorCost(const std::string& what, const at::Tensor& t, int passes = 1);
     void cubeCost(const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k);
     void memoryCost(const std::string& what, std::int64_t bytes);

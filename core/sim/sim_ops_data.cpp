@@ -87,7 +87,10 @@ at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
         d = normalizedDim(d, x.dim(), fn);
     std::sort(dims.begin(), dims.end());
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    s.checkTile(x, 2, fn);
+    std::vector<std::int64_t> kept = x.sizes().vec(); // the result's tile keeps reduced dims as 1
+    for (auto d : dims)
+        kept[std::size_t(d)] = 1;
+    s.checkTile(x, {x}, at::empty(kept, x.options().device(at::kMeta)), fn);
     s.vectorCost(fn, x);
     if (x.dim() == 0) return x.clone();
     at::Tensor acc = x;
@@ -113,7 +116,7 @@ at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x
 at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.softmax");
-    s.checkTile(x, 2, "pypto.softmax");
+    s.checkTile(x, {x}, x, "pypto.softmax");
     s.vectorCost("pypto.softmax", x, 4);
     return rounded(at::softmax(widened(x), d), x.scalar_type());
 }
