@@ -1,9 +1,12 @@
-"""Control flow, tiling and options of PyPTO's API, run eagerly: loops yield concrete indices,
-options are accepted and recorded for the run record."""
-import builtins
+"""Control flow, tiling, options, configuration and logging of PyPTO's API, run eagerly: loops
+yield concrete indices, options are accepted and recorded for the run record."""
+import builtins as _builtins
+import contextlib as _contextlib
 
 import _ptowb_sim as _sim
 
+from pypto._enums import LogLevel
+from pypto._errors import not_simulated, not_simulated_class
 from pypto._symbolic import ScalarInt as _ScalarInt
 from pypto._tensor import _index, _ints
 
@@ -34,7 +37,7 @@ def loop(*args, **kwargs):
     start, stop, step = _loop_range(args)
     if step == 0:
         raise ValueError("loop() step must not be zero")
-    values = builtins.range(start, stop, step)
+    values = _builtins.range(start, stop, step)
     last = len(values) - 1
     for k, v in enumerate(values):
         yield _LoopIndex(v, k == 0, k == last)
@@ -63,21 +66,30 @@ def is_loop_end(scalar):
 
 
 def cond(scalar, file=None, lineno=None):
+    if (file is None) != (lineno is None):
+        raise ValueError("file and lineno must be provided together or omitted")
     return bool(scalar)
 
 
+@_contextlib.contextmanager
+def function(name, *args):
+    """`with pypto.function("MAIN", a, b):` names a graph function in PyPTO; here the body just runs."""
+    yield None
+
+
 def min(a, b):
-    return builtins.min(_index(a), _index(b))
+    return _builtins.min(_index(a), _index(b))
 
 
 def max(a, b):
-    return builtins.max(_index(a), _index(b))
+    return _builtins.max(_index(a), _index(b))
 
 
 def ceildiv(a, b):
     return -(-_index(a) // _index(b))
 
 
+# --- tiling (_controller.py) ---
 def set_vec_tile_shapes(*shapes):
     _sim.set_vec_tile(_ints(shapes))
 
@@ -90,49 +102,127 @@ _cube_tiles = []
 
 
 def set_cube_tile_shapes(m, k, n, enable_split_k=False):
-    _cube_tiles[:] = [list(m), list(k), list(n)]
+    _cube_tiles[:] = [list(m), list(k), list(n), bool(enable_split_k)]
 
 
 def get_cube_tile_shapes():
-    return list(_cube_tiles)
+    return tuple(_cube_tiles)
 
 
-def _recorder(name):
-    def record(*args, **kwargs):
-        _recorded_options.append((name, args, kwargs))
-    record.__name__ = name
-    return record
+_conv_tiles = []
 
 
-set_pass_options = _recorder("set_pass_options")
-set_host_options = _recorder("set_host_options")
-set_codegen_options = _recorder("set_codegen_options")
-set_verify_options = _recorder("set_verify_options")
-set_debug_options = _recorder("set_debug_options")
-set_runtime_options = _recorder("set_runtime_options")
-set_print_options = _recorder("set_print_options")
-set_semantic_label = _recorder("set_semantic_label")
-set_conv_tile_shapes = _recorder("set_conv_tile_shapes")
-set_matrix_size = _recorder("set_matrix_size")
-set_options = _recorder("set_options")
-set_global_config = _recorder("set_global_config")
-set_pass_config = _recorder("set_pass_config")
-set_pass_default_config = _recorder("set_pass_default_config")
-reset_options = _recorder("reset_options")
+def set_conv_tile_shapes(tile_l1_info, tile_l0_info=None):
+    _conv_tiles[:] = [tile_l1_info, tile_l0_info, tile_l0_info is not None]
 
 
-def _getter(name):
-    def get(*args, **kwargs):
-        return {}
-    get.__name__ = name
-    return get
+def get_conv_tile_shapes():
+    return tuple(_conv_tiles)
 
 
-get_pass_options = _getter("get_pass_options")
-get_host_options = _getter("get_host_options")
-get_codegen_options = _getter("get_codegen_options")
-get_verify_options = _getter("get_verify_options")
-get_debug_options = _getter("get_debug_options")
+def set_matrix_size(size):
+    _recorded_options.append(("set_matrix_size", (size,), {}))
+
+
+# --- options (config.py): recorded, and read back by the getters ---
+_options = {}
+
+
+def _record(group, kwargs):
+    _recorded_options.append((group, (), kwargs))
+    _options.setdefault(group, {}).update({k: v for k, v in kwargs.items() if v is not None})
+
+
+def _recorded(group):
+    return dict(_options.get(group, {}))
+
+
+def set_print_options(*, edgeitems=3, precision=4, threshold=10, linewidth=10):
+    _record("print", dict(edgeitems=edgeitems, precision=precision, threshold=threshold, linewidth=linewidth))
+
+
+def set_pass_options(*, pg_skip_partition=None, pg_upper_bound=None, vec_nbuffer_setting=None,
+                     cube_l1_reuse_setting=None, cube_nbuffer_setting=None, sg_set_scope=None, sg_set_ooo_scope=None,
+                     ooo_sched_mode=None, auto_mix_partition=None, sg_set_tunevf_mode=None, enable_slice=None):
+    _record("pass", dict(locals()))
+
+
+def get_pass_options():
+    return _recorded("pass")
+
+
+def set_host_options(*, compile_stage=None, compile_monitor_enable=None, compile_timeout=None,
+                     compile_timeout_stage=None, compile_monitor_print_interval=None):
+    _record("host", dict(locals()))
+
+
+def get_host_options():
+    return _recorded("host")
+
+
+def set_codegen_options(*, support_dynamic_aligned=None, soc_version=None, enable_pmu_trace=None, vf_options=None):
+    _record("codegen", dict(locals()))
+
+
+def get_codegen_options():
+    return _recorded("codegen")
+
+
+def set_verify_options(*, enable_pass_verify=None, pass_verify_save_tensor=None, pass_verify_save_tensor_dir=None,
+                       pass_verify_pass_filter=None, pass_verify_error_tol=None):
+    _record("verify", dict(locals()))
+
+
+def get_verify_options():
+    return _recorded("verify")
+
+
+def set_debug_options(*, compile_debug_mode=None, runtime_debug_mode=None, dump_pass_graph=None):
+    _record("debug", dict(locals()))
+
+
+def get_debug_options():
+    return _recorded("debug")
+
+
+def set_semantic_label(label):
+    _recorded_options.append(("set_semantic_label", (label,), {}))
+
+
+def reset_options():
+    _options.clear()
+
+
+def get_global_config(key):
+    return _options.get("global", {}).get(key)
+
+
+def set_global_config(key, value):
+    _record("global", {key: value})
+
+
+def set_options(codegen_options=None, host_options=None, pass_options=None, runtime_options=None, verify_options=None,
+                debug_options=None, operation_options=None, vec_tile_shapes=None, cube_tile_shapes=None,
+                conv_tile_shapes=None, matrix_size=None):
+    for group, values in (("codegen", codegen_options), ("host", host_options), ("pass", pass_options),
+                          ("runtime", runtime_options), ("verify", verify_options), ("debug", debug_options),
+                          ("operation", operation_options)):
+        if values:
+            _record(group, dict(values))
+    if vec_tile_shapes is not None and _sim.running():
+        set_vec_tile_shapes(*vec_tile_shapes)
+    if cube_tile_shapes is not None:
+        _cube_tiles[:] = _cube_tile_values(cube_tile_shapes)
+
+
+def _cube_tile_values(value):
+    if isinstance(value, CubeTile):
+        return [value.m, value.k, value.n, value.enable_split_k]
+    return list(value) + [False] * (4 - len(value))
+
+
+def get_options_tree():
+    return {group: dict(values) for group, values in _options.items()}
 
 
 class options:
@@ -142,6 +232,7 @@ class options:
                  verify_options=None, operation_options=None, debug_options=None, vec_tile_shapes=None,
                  cube_tile_shapes=None, conv_tile_shapes=None, matrix_size=None):
         self.vec_tile_shapes = vec_tile_shapes
+        self.cube_tile_shapes = cube_tile_shapes
         _recorded_options.append(("options", (name,), {"pass_options": pass_options, "runtime_options": runtime_options}))
 
     def __call__(self, fn):
@@ -150,15 +241,143 @@ class options:
     def __enter__(self):
         if self.vec_tile_shapes is not None and _sim.running():
             set_vec_tile_shapes(*self.vec_tile_shapes)
+        if self.cube_tile_shapes is not None:
+            _cube_tiles[:] = _cube_tile_values(self.cube_tile_shapes)
         return self
 
     def __exit__(self, *exc):
         return False
 
 
-def pass_verify_print(*values, cond=1):
-    pass
+class CubeTile:
+    """The matmul tile: m[0], k[0], n[0] for L0, m[1], k[1], n[1] for L1."""
+
+    def __init__(self, m, k, n, enable_split_k=False):
+        if len(m) != 2 or len(n) != 2 or len(k) not in (2, 3):
+            raise ValueError(f"CubeTile needs two m, two or three k and two n values, got {m}, {k}, {n}")
+        self.m, self.k, self.n, self.enable_split_k = list(m), list(k), list(n), bool(enable_split_k)
+
+    def __repr__(self):
+        return f"CubeTile(m={self.m}, k={self.k}, n={self.n}, enable_split_k={self.enable_split_k})"
 
 
-def pass_verify_save(tensor, fname, cond=1, **kwargs):
-    pass
+class ConvTile:
+    """The conv tile (recorded; pypto.conv is not simulated)."""
+
+    def __init__(self, tile_l1_info, tile_l0_info, set_l0_tile=False):
+        self.tile_l1_info, self.tile_l0_info, self.set_l0_tile = tile_l1_info, tile_l0_info, set_l0_tile
+
+
+ConfigScope = not_simulated_class("ConfigScope")
+get_current_scope = not_simulated("get_current_scope", "")
+
+
+# --- pass configuration (pass_config.py) ---
+class PassConfigs:
+    """The switches of one pass, as pypto.get_pass_configs returns them."""
+
+    def __init__(self, values=None):
+        values = values or {}
+        for key in ("printGraph", "dumpGraph", "dumpPassTimeCost", "preCheck", "postCheck", "disablePass",
+                    "healthCheck"):
+            setattr(self, key, bool(values.get(key, False)))
+
+
+_pass_configs = {}
+
+
+def set_pass_default_config(key, value):
+    _pass_configs[(None, None, key)] = value
+
+
+def get_pass_default_config(key, default_value):
+    return _pass_configs.get((None, None, key), default_value)
+
+
+def set_pass_config(strategy, identifier, key, value):
+    _pass_configs[(strategy, identifier, key)] = value
+
+
+def get_pass_config(strategy, identifier, key, default_value):
+    return _pass_configs.get((strategy, identifier, key), get_pass_default_config(key, default_value))
+
+
+def get_pass_configs(strategy, identifier):
+    dump = get_pass_config(strategy, identifier, "KEY_DUMP_GRAPH", False)
+    return PassConfigs({"dumpGraph": dump})
+
+
+# --- graph functions and verification (functions.py, runtime.py, converter.py): graph mode only ---
+Function = not_simulated_class("Function")
+get_current_function = not_simulated("get_current_function", "")
+get_last_function = not_simulated("get_last_function", "")
+verify = not_simulated("verify", "func, inputs, outputs, goldens, *args, codegen_options=None, host_options=None, "
+                                 "pass_options=None, verify_options=None, **kwargs")
+set_verify_golden_data = not_simulated("set_verify_golden_data", "in_out_tensors=None, goldens=None")
+from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, tensor_format=None, dtype=None")
+
+
+class _Platform:
+    """pypto.platform: the NPU architecture. The simulator is no NPU, so until a kernel sets one it
+    is "UNKNOWN_NPU_ARCH", PyPTO's name for an arch it does not know; arch checks in option code
+    then take their default branch."""
+
+    _arch = "UNKNOWN_NPU_ARCH"
+
+    @property
+    def npuarch(self):
+        return self._arch
+
+    @npuarch.setter
+    def npuarch(self, value):
+        self._arch = value
+
+
+platform = _Platform()
+
+
+# --- logging (logging.py) ---
+class InternalError(Exception):
+    """PyPTO's internal error (pypto.internal_check, raise_error("InternalError", ...))."""
+
+
+_log_level = [LogLevel.INFO]
+
+
+def _log(level, message):
+    if level >= _log_level[0]:
+        print(f"[pypto {level.name}] {message}")
+
+
+def log_debug(message): _log(LogLevel.DEBUG, message)
+def log_info(message): _log(LogLevel.INFO, message)
+def log_warn(message): _log(LogLevel.WARN, message)
+def log_error(message): _log(LogLevel.ERROR, message)
+def log_fatal(message): _log(LogLevel.FATAL, message)
+def log_event(message): _log(LogLevel.EVENT, message)
+
+
+def set_log_level(level):
+    _log_level[0] = LogLevel(level)
+
+
+def get_log_level():
+    return _log_level[0]
+
+
+def raise_error(error_type, message):
+    known = {"InternalError": InternalError}
+    error = known.get(error_type) or getattr(_builtins, error_type, None)
+    if not (isinstance(error, type) and issubclass(error, Exception)):
+        error = RuntimeError
+    raise error(message)
+
+
+def check(condition, message):
+    if not condition:
+        raise_error("ValueError", message)
+
+
+def internal_check(condition, message):
+    if not condition:
+        raise_error("InternalError", message)

@@ -2,6 +2,8 @@
 case's size when a kernel's annotations are matched, then behaves as that int."""
 import builtins
 
+from pypto._enums import StatusType
+
 
 class SymbolicScalar:
     def __init__(self, name="", value=None):
@@ -78,13 +80,8 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(ScalarInt, _name, _keep(_name))
 
 
-class _Dynamic:
-    """`pypto.DYNAMIC` in a shape annotation: any size."""
-
-    def __repr__(self):
-        return "pypto.DYNAMIC"
-
-
-DYNAMIC = _Dynamic()
-STATIC = _Dynamic()
+# `pypto.DYNAMIC` / `pypto.DYN` / `pypto.STATIC` in a shape annotation: a dim of any size.
+DYNAMIC = StatusType.DYNAMIC
+DYN = StatusType.DYN
+STATIC = StatusType.STATIC
 SymInt = int

@@ -1,8 +1,52 @@
-"""pypto.experimental: options accepted and recorded; the simulator needs none of them."""
-from pypto._control import _recorder
+"""pypto.experimental: PyPTO's experimental operations and their options."""
+from pypto import _ops
+from pypto._control import _record, _recorded
+from pypto._dtypes import DataType as _DataType
+from pypto._enums import CastMode as _CastMode
+from pypto._errors import not_simulated as _not_simulated
 
 
-def __getattr__(name):
-    if name.startswith("set_"):
-        return _recorder("experimental." + name)
-    raise AttributeError(f"module 'pypto.experimental' has no attribute '{name}'")
+def online_softmax(scores, scale):
+    """One block of an online softmax over dim 0 of scores [k_len, q_len]: the exponentials of the
+    scaled scores less their column max (as DT_BF16), the column max and the column sum (DT_FP32)."""
+    scaled = _ops.mul(scores, scale)
+    column_max = _ops.amax(scaled, 0, keepdim=True)
+    exps = _ops.exp(_ops.sub(scaled, column_max))
+    # The sum is taken over the fp32 exponentials, before they are rounded to bf16.
+    column_sum = _ops.sum(exps, 0, keepdim=True)
+    return _ops.cast(exps, _DataType.DT_BF16, _CastMode.CAST_ROUND), column_max, column_sum
+
+
+def online_softmax_update(previous_max, previous_sum, previous_output, current_max, current_sum, current_output):
+    """Merges a block's statistics (from online_softmax) into the running ones: the new max, the
+    sum and the unnormalised output, each side rescaled by exp(its max - the new max)."""
+    updated_max = _ops.maximum(previous_max, current_max)
+    previous_scale = _ops.exp(_ops.sub(previous_max, updated_max))
+    current_scale = _ops.exp(_ops.sub(current_max, updated_max))
+    updated_sum = _ops.add(_ops.mul(previous_scale, previous_sum), _ops.mul(current_scale, current_sum))
+    updated_output = _ops.add(_ops.mul(previous_output, previous_scale), _ops.mul(current_output, current_scale))
+    return updated_max, updated_sum, updated_output
+
+
+def transposed_batchmatmul(tensor_a, tensor_b, out_dtype):
+    """tensor_a (M, B, K) taken as (B, M, K), times tensor_b (B, K, N), given back as (M, B, N)."""
+    product = _ops.matmul(_ops.transpose(tensor_a, 0, 1), tensor_b, out_dtype)
+    return _ops.transpose(product, 0, 1)
+
+
+def set_operation_options(*, force_combine_axis=None, combine_axis=None):
+    _record("operation", dict(locals()))
+
+
+def get_operation_options():
+    return _recorded("operation")
+
+
+gather_in_l1 = _not_simulated("experimental.gather_in_l1", "src, indices, block_table, block_size, size, "
+                                                           "is_b_matrix, is_trans")
+gather_in_ub = _not_simulated("experimental.gather_in_ub", "param, indices, block_table, block_size, axis")
+nop = _not_simulated("experimental.nop", "in_tensors")
+shmem_load = _not_simulated("experimental.shmem_load", "src, src_pe, shape=None, offsets=None, *, pred=None, "
+                                                       "valid_shape=None")
+shmem_store = _not_simulated("experimental.shmem_store", "src, offsets, dst, dst_pe, *, put_op=AtomicType.SET, "
+                                                         "pred=None")

@@ -1,0 +1,165 @@
+#!/usr/bin/python3
+"""Checks the kernel worker's CPU stand-in for torch_npu (core/worker/python/_ptowb_npu_standin.py)
+in the interpreter that runs this script, with that interpreter's torch:
+
+    tests/tools/check_npu_standin.py [SOURCE_DIR]
+
+What PyPTO's examples, tests and models do with torch_npu at module level and in their host code
+must act on the CPU; what has no CPU meaning must fail naming itself; and where a real torch_npu
+is importable the stand-in must stay out of the way. Each case runs in a fresh interpreter, since
+the stand-in changes torch for the process.
+"""
+import os
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2])
+WORKER_PYTHON = ROOT / "core" / "worker" / "python"
+
+PRELUDE = f"""
+import sys
+sys.path.insert(0, {str(WORKER_PYTHON)!r})
+import _ptowb_npu_standin
+"""
+
+CASES = {
+    # Host code as PyPTO's tests write it: torch first, then torch_npu, devices by string.
+    "devices": """
+assert _ptowb_npu_standin.install()
+import torch
+import torch_npu
+assert torch.npu.is_available() is False and torch.npu.device_count() == 0
+torch.npu.set_device(1)
+assert torch.npu.current_device() == 1 and torch_npu.npu.current_device() == 1
+torch_npu.npu.set_device("npu:0")
+torch.npu.synchronize()
+torch_npu.npu.synchronize()
+device = f"npu:{torch.npu.current_device()}"
+made = [torch.empty(2, 3, device=device), torch.zeros(2, device="npu"), torch.ones(2, device=device),
+        torch.rand(2, device=device), torch.randn(2, 2, device=device), torch.randint(0, 5, (3,), device=device),
+        torch.full((2,), 3.0, device=device), torch.tensor([1, 2], device=device), torch.arange(4, device="npu"),
+        torch.empty_like(torch.ones(2), device=device), torch.zeros(2).new_zeros(3, device=device)]
+assert all(t.device.type == "cpu" for t in made), [t.device for t in made]
+x = torch.randn(3)
+assert x.to("npu").device.type == "cpu" and x.to(device, torch.float16).dtype == torch.float16
+assert x.to(device=device).device.type == "cpu" and x.npu() is x and x.is_npu is False
+assert x.to(torch.float16).dtype == torch.float16
+model = torch.nn.Linear(2, 2).to("npu:0")
+assert next(model.parameters()).device.type == "cpu" and model.npu() is model
+
+# TorchScript still sees the wrapped factories as the aten ops they are.
+import warnings
+warnings.simplefilter("ignore")
+
+@torch.jit.script
+def scripted(n: int):
+    return torch.zeros(n) + torch.ones(n)
+
+assert scripted(3).tolist() == [1.0, 1.0, 1.0]
+print("ok")
+""",
+    # torch_npu before torch, and the import forms PyPTO's files use.
+    "imports": """
+assert _ptowb_npu_standin.install()
+import torch_npu
+from torch_npu import npu
+import torch_npu.npu
+import torch
+assert npu is torch.npu and torch_npu.npu is torch.npu
+assert torch.zeros(1, device="npu").device.type == "cpu"
+print("ok")
+""",
+    # torch imported before the stand-in is installed.
+    "torch-first": """
+import torch
+assert _ptowb_npu_standin.install()
+assert torch.npu.is_available() is False and torch.ones(1, device="npu:0").device.type == "cpu"
+print("ok")
+""",
+    # What PyPTO's files call besides devices.
+    "calls": """
+assert _ptowb_npu_standin.install()
+import torch
+import torch_npu
+a = torch.randn(4, 8)
+nz = torch_npu.npu_format_cast(a, 29)
+assert torch_npu.get_npu_format(nz) == torch_npu.Format.FRACTAL_NZ == 29 and torch_npu.get_npu_format(a) == 2
+assert torch.equal(nz, a)
+torch_npu.npu.config.allow_internal_format = True
+assert torch_npu.npu_dtype_cast(a, torch.float16).dtype == torch.float16
+y, rstd = torch_npu.npu_rms_norm(a, torch.ones(8))
+assert torch.allclose(y, a * torch.rsqrt(a.pow(2).mean(-1, keepdim=True) + 1e-6)) and rstd.shape == (4, 1)
+assert torch.allclose(torch_npu.npu_swiglu(a), torch.nn.functional.silu(a[:, :4]) * a[:, 4:])
+assert "CPU" in torch.npu.get_device_name() and not torch_npu.npu.is_current_stream_capturing()
+stream = torch.npu.Stream()
+with torch.npu.stream(stream):
+    pass
+torch.npu.current_stream().wait_stream(stream)
+torch.npu.empty_cache()
+start, end = torch.npu.Event(enable_timing=True), torch.npu.Event(enable_timing=True)
+start.record()
+end.record()
+assert start.elapsed_time(end) >= 0
+level = torch_npu.profiler.ProfilerLevel.Level1  # module-level settings load
+failures = {
+    "torch_npu.npu_fused_infer_attention_score": lambda: torch_npu.npu_fused_infer_attention_score(a),
+    "torch_npu.npu.NPUGraph": lambda: torch.npu.NPUGraph(),
+    "torch_npu.npu.set_device_limit": lambda: torch.npu.set_device_limit(0, 8, 16),
+    "torch_npu.npu_dtype_cast to or from torch_npu.hifloat8": lambda: torch_npu.npu_dtype_cast(a, torch_npu.hifloat8),
+    "torch_npu.profiler.profile": lambda: torch_npu.profiler.profile(),
+}
+for name, call in failures.items():
+    try:
+        call()
+    except RuntimeError as exc:
+        assert str(exc).startswith(name + " is not available without an NPU"), exc
+    else:
+        raise AssertionError(name + " did not fail")
+try:
+    torch_npu.npu.no_such_thing
+except AttributeError as exc:
+    assert "torch_npu.npu.no_such_thing is not available without an NPU" in str(exc)
+else:
+    raise AssertionError("an unknown torch.npu name did not fail")
+print("ok")
+""",
+}
+
+
+def main():
+    failed = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        real = pathlib.Path(scratch) / "real" / "torch_npu"
+        real.mkdir(parents=True)
+        (real / "__init__.py").write_text("REAL = True\n")
+        cases = dict(CASES)
+        # A real torch_npu is used untouched: nothing is installed, torch keeps its devices.
+        cases["real"] = f"""
+sys.path.insert(0, {str(real.parent)!r})
+assert _ptowb_npu_standin.install() is False
+import torch_npu
+assert torch_npu.REAL
+import torch
+assert not hasattr(torch, "npu")
+print("ok")
+"""
+        for name, body in cases.items():
+            env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+            script = pathlib.Path(scratch) / f"case_{name.replace('-', '_')}.py"  # TorchScript reads the source
+            script.write_text(PRELUDE + body)
+            done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=scratch,
+                                  timeout=600)
+            ok = done.returncode == 0 and done.stdout.strip().endswith("ok")
+            failed += not ok
+            print(f"{'PASS' if ok else 'FAIL'} {name}")
+            if not ok:
+                print((done.stdout + done.stderr).strip()[-2000:])
+    import torch
+    print(f"{len(CASES) + 1 - failed} passed, {failed} failed (python {sys.version.split()[0]}, torch {torch.__version__})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
