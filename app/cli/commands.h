@@ -30,6 +30,9 @@ std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* u
 
 // --platform NAME|FILE, --trace FILE (implies a platform), --capture: how `sim` runs;
 // --time-limit SECONDS: how long one case of the kernel or the reference may take (60).
+// --python PATH (else PTOWB_PYTHON, else the system Python): the interpreter kernels run in. For
+// commands that run kernels, false (with the message said) when they cannot run in it.
+bool chooseInterpreter(const CommandLine& cmd, std::ostream& err);
 bool simOptionsFromCommandLine(const CommandLine& cmd, std::ostream& err, SimRunOptions& options);
 // Copies the named case's trace.json to --trace FILE when given.
 bool copyTrace(const CommandLine& cmd, const std::string& runDir, const std::string& caseName,

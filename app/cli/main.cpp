@@ -35,6 +35,11 @@ commands:
   new DIR --template elementwise|reduction|matmul --name N [--namespace NS]
                                            start an op project from a template
 
+Commands that run kernel.py (run, verify, export, redeploy) take --python PATH: the Python
+interpreter to run it in (default: $PTOWB_PYTHON, else the system Python the workbench was built
+with). Any CPython 3.9 or newer with torch 1.13 or newer; the kernel worker is built for a new
+interpreter or torch once, on first use.
+
 Diagnostics are printed as file:line:col: severity: message.
 Exit status: 0 success, 1 failure (invalid op, failed constraint), 2 usage or I/O error.
 )";
@@ -56,14 +61,15 @@ int main(int argc, char** argv)
     const std::vector<std::string> valued =
         cmd.command == "compare"
             ? std::vector<std::string>{"rtol", "atol"}
-            : std::vector<std::string>{"input",    "param",    "backend",   "case",
-                                       "out",      "against",  "json",      "junit",
-                                       "package",  "platform", "trace",     "target",
-                                       "template", "name",     "namespace", "time-limit"};
+            : std::vector<std::string>{"input",      "param",  "backend",  "case",    "out",
+                                       "against",    "json",   "junit",    "package", "platform",
+                                       "trace",      "target", "template", "name",    "namespace",
+                                       "time-limit", "python"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
     }
+    if (!chooseInterpreter(cmd, std::cerr)) return kUsageError;
     if (cmd.command == "validate") return runValidate(cmd, std::cout, std::cerr);
     if (cmd.command == "infer") return runInfer(cmd, std::cout, std::cerr);
     if (cmd.command == "run") return runRun(cmd, std::cout, std::cerr);

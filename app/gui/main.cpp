@@ -1,4 +1,5 @@
 #include "main_window.h"
+#include "python_settings_page.h"
 #include "recent_projects.h"
 #include "run_controller.h"
 
@@ -75,6 +76,7 @@ int main(int argc, char** argv)
     parser.addOption(startupTime);
     parser.process(app);
 
+    ptowb::PythonSettingsPage::applyChosenInterpreter();
     ptowb::MainWindow window;
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {

@@ -8,11 +8,13 @@
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
 #include "verification_model.h"
+#include "worker_client/worker_client.h"
 
 #include <QAction>
 #include <QDateTime>
 #include <QFileInfo>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QStyle>
 #include <QWidget>
 
@@ -60,6 +62,18 @@ RunController::RunController(QWidget* window, EditorSession& session, RunCompare
                 m_log.appendPlainText(step + QStringLiteral(": ") + message);
             });
     connect(&m_runner, &PipelineRunner::stepFinished, &m_log, &QPlainTextEdit::appendPlainText);
+    // Building the kernel worker for a new interpreter takes minutes, once: say so as it goes.
+    worker::WorkerClient::setProgressHandler(
+        [self = QPointer<RunController>(this)](const std::string& message) {
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, text = QString::fromStdString(message)] {
+                    if (!self) return;
+                    Q_EMIT self->statusChanged(text);
+                    self->m_log.appendPlainText(text);
+                },
+                Qt::QueuedConnection);
+        });
     connect(&m_runner, &PipelineRunner::finished, this, &RunController::onFinished);
 }
 

@@ -4,6 +4,7 @@
 #include "pipeline/deploy_target.h"
 #include "project/atomic_file.h"
 #include "project/project.h"
+#include "python_settings_page.h"
 #include "run/runner_config.h"
 #include "run/sim_run_options.h"
 #include "run/tolerance_defaults.h"
@@ -96,6 +97,8 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
             QStringLiteral(
                 "{ \"targets\": [\n  { \"name\": \"ops-dir\", \"folder\": \"/opt/ops\" }\n] }\n")),
         tr("Deploy targets"));
+    m_python = new PythonSettingsPage;
+    tabs->addTab(m_python, tr("Python interpreter"));
     tabs->addTab(createLimitsTab(), tr("Limits"));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::accept);
@@ -332,6 +335,7 @@ QString SettingsDialog::save()
     }
     if (m_caseTimeLimit->value() != caseTimeLimit())
         QSettings().setValue(QStringLiteral("run/caseTimeLimit"), m_caseTimeLimit->value());
+    m_python->save();
     return errors.join(QLatin1Char('\n'));
 }
 

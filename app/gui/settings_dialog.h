@@ -16,10 +16,12 @@ class QDoubleSpinBox;
 namespace ptowb {
 
 class CodeEditor;
+class PythonSettingsPage;
 
 // Settings ▸ the user's configuration files (~/.config/ptowb): runners.json and deploy.json
-// as JSON, checked as you type by the same loaders the pipeline uses, and the default
-// tolerances (tolerances.json) as a form. A file with errors is not saved; its text stays.
+// as JSON, checked as you type by the same loaders the pipeline uses, the default
+// tolerances (tolerances.json) as a form, the Python interpreter kernels run in, and limits. A
+// file with errors is not saved; its text stays.
 class SettingsDialog : public QDialog
 {
     Q_OBJECT
@@ -35,6 +37,7 @@ public:
     QTableWidget& toleranceTable() { return *m_tolerances; }
     QLineEdit& minCosineEdit() { return *m_minCosine; }
     QDoubleSpinBox& caseTimeLimitEdit() { return *m_caseTimeLimit; }
+    PythonSettingsPage& pythonPage() { return *m_python; }
     // How long one case of the kernel or the reference may run in the app's verify
     // (settings "run/caseTimeLimit", seconds; the simulator's default when unset).
     static double caseTimeLimit();
@@ -63,6 +66,7 @@ private:
     QLineEdit* m_minCosine = nullptr;
     QLabel* m_toleranceProblems = nullptr;
     QDoubleSpinBox* m_caseTimeLimit = nullptr;
+    PythonSettingsPage* m_python = nullptr;
     QString m_savedTolerances;
 };
 

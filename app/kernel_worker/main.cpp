@@ -1,7 +1,77 @@
-// ptowb-kernel-worker: runs kernel.py files for the workbench (see worker/kernel_worker.h).
-#include "worker/kernel_worker.h"
+// ptowb-kernel-worker [--python PATH] [--memory-limit-mb N]: starts the kernel worker in the
+// chosen Python interpreter (core/interpreter): checks that it can run kernels, finds or builds
+// the worker's native part for it and its torch, then becomes that interpreter running
+// ptowb_boot.py. Until then it speaks the worker's protocol on stdout: progress lines while
+// building, or one error line (exit 2) naming the interpreter and the fix.
+#include "interpreter/interpreter.h"
+#include "interpreter/worker_build.h"
+
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace {
+
+using nlohmann::json;
+namespace ip = ptowb::interpreter;
+
+void say(const json& line)
+{
+    const std::string text = line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+int fail(const std::string& code, const std::string& message)
+{
+    say({{"status", "error"}, {"code", code}, {"message", message}, {"line", 1}, {"col", 1}});
+    return 2;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
-    return ptowb::worker::serve(argc, argv);
+    std::string chosen, memoryLimit = "0";
+    for (int k = 1; k + 1 < argc; k += 2) {
+        const std::string flag = argv[k];
+        if (flag == "--python")
+            chosen = argv[k + 1];
+        else if (flag == "--memory-limit-mb")
+            memoryLimit = argv[k + 1];
+    }
+    const std::string python = ip::choosePython(chosen);
+    const std::string libDir = ip::workerLibDir();
+    auto probed = ip::kernelInterpreter(python);
+    if (auto* e = std::get_if<std::string>(&probed)) return fail("worker.python", *e);
+    const ip::Interpreter& interpreter = std::get<ip::Interpreter>(probed);
+    auto module = ip::workerModuleFor(interpreter, libDir, [](const std::string& message) {
+        say({{"status", "progress"}, {"message", message}});
+    });
+    if (auto* e = std::get_if<std::string>(&module)) return fail("worker.build", *e);
+    const ip::WorkerModule& built = std::get<ip::WorkerModule>(module);
+    const json ready = {{"status", "ready"},
+                        {"executable", interpreter.path},
+                        {"python", interpreter.python},
+                        {"torch", interpreter.torch},
+                        {"pypto", interpreter.pypto},
+                        {"torch_npu", interpreter.torchNpu},
+                        {"description", ip::describe(interpreter)}};
+    std::vector<std::string> args = {python,
+                                     "-E",
+                                     libDir + "/python/ptowb_boot.py",
+                                     built.module,
+                                     built.referenceModule,
+                                     memoryLimit,
+                                     ready.dump()};
+    std::vector<char*> pointers;
+    for (auto& a : args)
+        pointers.push_back(a.data());
+    pointers.push_back(nullptr);
+    ::execv(python.c_str(), pointers.data());
+    return fail("worker.python", "cannot start " + python + ": " + std::strerror(errno));
 }

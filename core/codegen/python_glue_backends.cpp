@@ -121,8 +121,10 @@ def _pt_run_in_simulator(worker, named, expected, arguments):
             done = subprocess.run([worker], input=json.dumps(request) + '\n', capture_output=True, text=True, timeout=limit)
         except subprocess.TimeoutExpired:
             raise RuntimeError('%s: the kernel did not finish within %g s (PTOWB_TIME_LIMIT)' % (QUALIFIED_NAME, limit)) from None
-        lines = done.stdout.splitlines()
-        answer = json.loads(lines[0]) if lines else {'message': 'the kernel worker stopped (%s): %s' % (done.returncode, done.stderr[-2000:])}
+        # The worker greets first (its interpreter; progress while it is built for a new one).
+        answers = [json.loads(line) for line in done.stdout.splitlines() if line.startswith('{')]
+        answers = [a for a in answers if a.get('status') not in ('progress', 'ready')]
+        answer = answers[0] if answers else {'message': 'the kernel worker stopped (%s): %s' % (done.returncode, done.stderr[-2000:])}
         if answer.get('status') != 'ok':
             where = '%s:%d:%d: ' % (path, answer.get('line', 1), answer.get('col', 1)) if 'line' in answer else ''
             trace = answer.get('traceback', '')

@@ -2,6 +2,7 @@
 
 #include "diag/suggest.h"
 #include "digest/sha256.h"
+#include "interpreter/interpreter.h"
 #include "package/package_check.h"
 #include "package/package_export.h"
 #include "pipeline/deploy_target.h"
@@ -12,6 +13,7 @@
 #include "run/tolerance_defaults.h"
 #include "run_folder/run_folder.h"
 #include "text/duration.h"
+#include "worker_client/worker_client.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -190,11 +192,19 @@ bool PipelineRun::verify()
         for (const auto& [key, value] : runner->fields)
             target += '\0' + key + '=' + value;
     }
+    // The interpreter too: another Python or torch is another run.
     const std::string verifyKey =
-        sha256Hex(m_inputs + target + sim.platformFile + toleranceJson(judged.tolerance));
+        sha256Hex(m_inputs + target + sim.platformFile + toleranceJson(judged.tolerance) + '\0' +
+                  interpreter::choosePython(worker::WorkerClient::chosenPython()));
     // An explicit Verify always runs, so its report can be shown; Redeploy may reuse a pass.
     if (m_options.stopAfter != PipelineStep::Verify && m_state.unchanged("verify", verifyKey))
         return finish(Status::Unchanged, "passed before with the same files");
+    // The kernel and the reference run in the chosen interpreter: one message when they cannot.
+    if (auto found = interpreter::kernelInterpreter(worker::WorkerClient::chosenPython());
+        std::holds_alternative<std::string>(found)) {
+        m_step.badRequest = true;
+        return finish(Status::Failed, std::get<std::string>(found));
+    }
     return verifyCases(judged, sim, runners, verifyKey);
 }
 
@@ -264,13 +274,18 @@ bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
     }
     if (report.cancelled || (m_options.cancel && m_options.cancel->load()))
         return finish(Status::Cancelled, "cancelled");
+    // Say which interpreter ran the kernel and the reference.
+    const nlohmann::json who = worker::WorkerClient::shared().interpreter();
+    const std::string ranIn = who.is_object() && who.contains("description")
+                                  ? " (in " + who["description"].get<std::string>() + ")"
+                                  : std::string();
     if (report.pass()) {
         if (m_options.caseFilter.empty()) // one case passing is no pass of the op
             m_state.record("verify", verifyKey);
-        return finish(Status::Done, "every case passes");
+        return finish(Status::Done, "every case passes" + ranIn);
     }
     m_state.forget("verify");
-    const std::string message = failureMessage(report, m_step.diagnostics);
+    const std::string message = failureMessage(report, m_step.diagnostics) + ranIn;
     const bool exportAnyway =
         m_options.exportFailing && m_options.stopAfter >= PipelineStep::Export;
     finish(Status::Failed, exportAnyway ? message + "; exporting anyway" : message);

@@ -66,6 +66,7 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
         worker::WorkerClient::shared().call(request, m_timeoutSeconds, cancel);
     record.durationSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    record.interpreter = worker::WorkerClient::shared().interpreter();
     if (answer.value("status", "") != "ok") {
         record.status = workerFailureStatus(answer);
         const std::string code = answer.value("code", "");

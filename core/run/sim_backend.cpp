@@ -90,6 +90,7 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
         std::get<nlohmann::json>(built), m_options.timeoutSeconds, cancel);
     record.durationSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    record.interpreter = worker::WorkerClient::shared().interpreter();
     record.stderrTail = answer.value("log", ""); // the kernel's print output
     if (answer.value("status", "") != "ok") {
         record.status = workerFailureStatus(answer);

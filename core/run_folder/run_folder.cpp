@@ -62,6 +62,12 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
     j["duration_s"] = r.durationSeconds;
     j["error"] = r.error;
     j["stderr_tail"] = r.stderrTail;
+    if (r.interpreter.is_object()) {
+        nlohmann::ordered_json who;
+        for (const char* key : {"executable", "python", "torch", "pypto", "torch_npu"})
+            if (r.interpreter.contains(key)) who[key] = r.interpreter[key];
+        j["interpreter"] = who;
+    }
     j["inputs"] = nlohmann::json::array();
     for (const auto& i : r.inputs)
         j["inputs"].push_back(tensorInfoJson(i.name, i.shape, i.dtype));

@@ -24,6 +24,9 @@ struct RunRecord
     std::string error;
     Diagnostics diagnostics; // where in a project file the case failed, when that is known
     std::string stderrTail;
+    // Which Python ran the case in the kernel worker (its greeting: executable, python, torch,
+    // pypto, torch_npu); null for a backend that is not the worker.
+    nlohmann::json interpreter;
     std::vector<InferredOutput> inputs; // name, shape and dtype of every input
     // What the rules say the results must be: the outputs, then the mutated inputs (written to
     // outputs/<input>.npy with their value after the call).

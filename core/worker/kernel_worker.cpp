@@ -14,7 +14,8 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <pybind11/embed.h>
+#include <pybind11/eval.h>
+#include <pybind11/pybind11.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -172,34 +173,44 @@ json runCase(const json& request, py::module_& driver)
     return answer;
 }
 
-void limitMemory(int argc, char** argv)
+void limitMemory(std::int64_t megabytes)
 {
-    for (int k = 1; k + 1 < argc; ++k)
-        if (std::string(argv[k]) == "--memory-limit-mb") {
-            const rlim_t bytes = rlim_t(std::stoll(argv[k + 1])) << 20;
-            const rlimit limit{bytes, bytes};
-            setrlimit(RLIMIT_AS, &limit);
-        }
+    if (megabytes <= 0) return;
+    const rlim_t bytes = rlim_t(megabytes) << 20;
+    const rlimit limit{bytes, bytes};
+    setrlimit(RLIMIT_AS, &limit);
+}
+
+void writeLine(FILE* protocol, const json& answer)
+{
+    const std::string text = answer.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+    std::fwrite(text.data(), 1, text.size(), protocol);
+    std::fflush(protocol);
 }
 
 } // namespace
 
-int serve(int argc, char** argv)
+int serve(const std::string& readyJson, std::int64_t memoryLimitMb)
 {
-    limitMemory(argc, argv);
     // Answers go to the original stdout; anything else that writes to fd 1 lands on stderr.
+    std::fflush(stdout);
     FILE* protocol = fdopen(dup(1), "w");
     dup2(2, 1);
-    linkNativeModule();
-    py::scoped_interpreter python;
     installSources();
     py::module_ driver;
     try {
         driver = py::module_::import("_ptowb_driver");
     } catch (const py::error_already_set& e) {
-        std::fprintf(stderr, "ptowb-kernel-worker: cannot load its pypto module: %s\n", e.what());
+        writeLine(protocol, {{"status", "error"},
+                             {"code", "worker.python"},
+                             {"message", std::string("the kernel worker cannot load its pypto "
+                                                     "module: ") +
+                                             e.what()}});
         return 3;
     }
+    limitMemory(memoryLimitMb);
+    json ready = json::parse(readyJson, nullptr, false);
+    writeLine(protocol, ready.is_object() ? ready : json{{"status", "ready"}});
     std::string line;
     while (std::getline(std::cin, line)) {
         json request = json::parse(line, nullptr, false);
@@ -229,9 +240,7 @@ int serve(int argc, char** argv)
                 answer = failure(std::string("the kernel worker failed: ") + e.what());
             }
         }
-        const std::string text = answer.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-        std::fwrite(text.data(), 1, text.size(), protocol);
-        std::fflush(protocol);
+        writeLine(protocol, answer);
     }
     return 0;
 }

@@ -6,7 +6,7 @@
 #include "torchscript/torchscript.h"
 #include "worker/native_support.h"
 
-#include <pybind11/embed.h>
+#include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
@@ -65,14 +65,8 @@ at::Tensor indexed(const at::Tensor& t, const py::tuple& index)
 
 } // namespace ptowb::worker
 
-void ptowb::worker::linkNativeModule() {}
-
-using ptowb::worker::Handle;
-using ptowb::worker::RunState;
-
-PYBIND11_EMBEDDED_MODULE(_ptowb_sim, m)
+void ptowb::worker::bindSimModule(py::module_& m)
 {
-    using namespace ptowb::worker;
     static py::exception<OpError> simError(m, "SimulatorError");
     py::register_exception_translator([](std::exception_ptr p) {
         try {

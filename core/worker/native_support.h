@@ -106,7 +106,7 @@ template <class F> auto op(const char* name, F&& f)
 }
 
 void bindTensorOps(py::module_& m);
-// Defined beside the `_ptowb_sim` module; calling it keeps the module in a static link.
-void linkNativeModule();
+// Fills `_ptowb_sim`, the simulator's ops as the `pypto` module calls them.
+void bindSimModule(py::module_& m);
 
 } // namespace ptowb::worker

@@ -159,6 +159,12 @@ void bindTensorOps(py::module_& m)
         run.sim.vecTileLine = run.callerLine();
     });
     m.def("vec_tile", []() { return RunState::current().sim.vecTile; });
+    // The same bytes read as another dtype (pypto.pack / unpack), flattened as PyPTO does.
+    m.def("bitcast", [](const Handle& x, const std::string& dtype) {
+        return op("bitcast", [&](sim::SimState&) {
+            return x.t.contiguous().reshape(-1).view(torchscript::toTorch(dtypeArg(dtype)));
+        });
+    });
     m.def("fill", [](Handle& h, double value) {
         RunState& run = RunState::current();
         run.sim.line = run.callerLine();
@@ -197,7 +203,11 @@ int RunState::callerLine()
         Py_DECREF(code);
         if (match) {
             line = PyFrame_GetLineNumber(frame);
+#if PY_VERSION_HEX >= 0x030B0000
             m_callerOffset = PyFrame_GetLasti(frame);
+#else
+            m_callerOffset = frame->f_lasti;
+#endif
             Py_DECREF(frame);
             break;
         }

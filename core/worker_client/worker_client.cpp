@@ -1,5 +1,7 @@
 #include "worker_client/worker_client.h"
 
+#include "interpreter/interpreter.h"
+
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -46,7 +48,53 @@ std::string describeExit(int status)
     return "the kernel worker stopped";
 }
 
+struct Choice
+{
+    std::mutex mutex;
+    std::string python;
+    std::function<void(const std::string&)> progress;
+};
+
+Choice& choice()
+{
+    static Choice c;
+    return c;
+}
+
+json failedStart(const char* code, std::string message)
+{
+    return {{"status", "error"},
+            {"code", code},
+            {"message", std::move(message)},
+            {"line", 1},
+            {"col", 1}};
+}
+
 } // namespace
+
+void WorkerClient::choosePython(const std::string& python)
+{
+    std::lock_guard lock(choice().mutex);
+    choice().python = python;
+}
+
+std::string WorkerClient::chosenPython()
+{
+    std::lock_guard lock(choice().mutex);
+    return choice().python;
+}
+
+void WorkerClient::setProgressHandler(std::function<void(const std::string&)> handler)
+{
+    std::lock_guard lock(choice().mutex);
+    choice().progress = std::move(handler);
+}
+
+nlohmann::json WorkerClient::interpreter() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_ready;
+}
 
 std::string kernelWorkerPath()
 {
@@ -89,18 +137,19 @@ std::int64_t WorkerClient::defaultMemoryLimitMb()
     return std::int64_t(pages) * size / 2 / (1 << 20);
 }
 
-std::string WorkerClient::start()
+nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
 {
     const std::string exe = kernelWorkerPath();
     if (exe.empty())
-        return "the kernel worker (ptowb-kernel-worker) was not found; set PTOWB_KERNEL_WORKER to "
-               "its path";
+        return failedStart("sim.worker", "the kernel worker (ptowb-kernel-worker) was not found; "
+                                         "set PTOWB_KERNEL_WORKER to its path");
     int in[2], out[2];
-    if (pipe(in) != 0) return "cannot create a pipe for the kernel worker";
+    if (pipe(in) != 0)
+        return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
     if (pipe(out) != 0) {
         close(in[0]);
         close(in[1]);
-        return "cannot create a pipe for the kernel worker";
+        return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -108,9 +157,12 @@ std::string WorkerClient::start()
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     for (int fd : {in[0], in[1], out[0], out[1]})
         posix_spawn_file_actions_addclose(&actions, fd);
-    const std::string limit = std::to_string(defaultMemoryLimitMb());
-    std::string arg0 = exe, flag = "--memory-limit-mb", value = limit;
-    char* argv[] = {arg0.data(), flag.data(), value.data(), nullptr};
+    const std::string python = interpreter::choosePython(chosenPython());
+    std::string arg0 = exe, flag = "--memory-limit-mb",
+                value = std::to_string(defaultMemoryLimitMb()), pythonFlag = "--python",
+                pythonValue = python;
+    char* argv[] = {arg0.data(),       flag.data(),        value.data(),
+                    pythonFlag.data(), pythonValue.data(), nullptr};
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
@@ -119,13 +171,55 @@ std::string WorkerClient::start()
     if (rc != 0) {
         close(in[1]);
         close(out[0]);
-        return "cannot start " + exe + ": " + std::strerror(rc);
+        return failedStart("sim.worker", "cannot start " + exe + ": " + std::strerror(rc));
     }
     m_pid = pid;
     m_toWorker = in[1];
     m_fromWorker = out[0];
     m_pending.clear();
-    return {};
+    m_python = chosenPython();
+    // The worker announces itself once it runs in the interpreter: first, on a new interpreter
+    // or torch, progress while its native part is built (minutes, once).
+    for (;;) {
+        std::string line;
+        const Wait wait = readLine(line, 3600, cancel);
+        if (wait == Wait::Cancelled) {
+            stop();
+            return failedStart("sim.cancelled", "cancelled");
+        }
+        if (wait != Wait::Line) {
+            int status = 0;
+            if (wait == Wait::Closed) {
+                waitpid(m_pid, &status, 0);
+                m_pid = -1;
+            }
+            stop();
+            return failedStart("sim.crashed",
+                               wait == Wait::Closed
+                                   ? describeExit(status) + " while starting"
+                                   : "the kernel worker did not start within an hour");
+        }
+        const json hello = json::parse(line, nullptr, false);
+        const std::string status = hello.is_object() ? hello.value("status", "") : "";
+        if (status == "progress") {
+            std::function<void(const std::string&)> progress;
+            {
+                std::lock_guard lock(choice().mutex);
+                progress = choice().progress;
+            }
+            if (progress) progress(hello.value("message", ""));
+            continue;
+        }
+        if (status == "ready") {
+            m_ready = hello;
+            return nullptr;
+        }
+        stop();
+        if (status == "error") // the launcher's verdict on the interpreter, or the build's
+            return failedStart(hello.value("code", "worker.python").c_str(),
+                               hello.value("message", "the kernel worker did not start"));
+        return failedStart("sim.worker", "the kernel worker sent an unreadable greeting");
+    }
 }
 
 void WorkerClient::stop()
@@ -170,13 +264,9 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
                                   const std::atomic<bool>* cancel)
 {
     std::lock_guard lock(m_mutex);
+    if (m_pid > 0 && m_python != chosenPython()) stop(); // another interpreter was chosen
     if (m_pid <= 0)
-        if (std::string e = start(); !e.empty())
-            return {{"status", "error"},
-                    {"code", "sim.worker"},
-                    {"message", e},
-                    {"line", 1},
-                    {"col", 1}};
+        if (json failed = start(cancel); !failed.is_null()) return failed;
     const std::string text = request.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
     std::signal(SIGPIPE, SIG_IGN);
     for (std::size_t sent = 0; sent < text.size();) {

@@ -4,6 +4,7 @@
 // warm between cases and runs, and turns a crash, a hang or Cancel into an answer instead of a
 // hang of the caller. Standard C++ and POSIX only, so generated op libraries can use it too.
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace ptowb::worker {
 
-// Where the worker executable is: $PTOWB_KERNEL_WORKER, <exe>/../lib/ptowb/ptowb-kernel-worker, or
+// Where the worker launcher is: $PTOWB_KERNEL_WORKER, <exe>/../lib/ptowb/ptowb-kernel-worker, or
 // where the build put it. "" when none exists.
 std::string kernelWorkerPath();
 
@@ -36,8 +37,22 @@ public:
 
     static std::int64_t defaultMemoryLimitMb(); // half of the machine's RAM
 
+    // The Python interpreter the workers run kernels in, for the whole process (the CLI's
+    // --python, the app's setting); "" for PTOWB_PYTHON or the system Python
+    // (interpreter/interpreter.h). A change restarts the workers on their next call.
+    static void choosePython(const std::string& python);
+    static std::string chosenPython(); // as given, "" when none was
+    // Called (from the calling thread) with what a worker start is doing that takes a while:
+    // building the worker's native part for a new interpreter or torch.
+    static void setProgressHandler(std::function<void(const std::string&)> handler);
+
+    // What the running worker announced: {"executable", "python", "torch", "pypto",
+    // "torch_npu", "description"}; empty before the first start.
+    nlohmann::json interpreter() const;
+
 private:
-    std::string start();
+    // Starts the worker and waits for its greeting; null, or the error answer.
+    nlohmann::json start(const std::atomic<bool>* cancel);
     void stop();
     // Reads one answer line; "" with `line` set when one arrived.
     enum class Wait
@@ -49,7 +64,9 @@ private:
     };
     Wait readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel);
 
-    std::mutex m_mutex;
+    mutable std::mutex m_mutex;
+    nlohmann::json m_ready;
+    std::string m_python; // the interpreter the running worker was started with
     pid_t m_pid = -1;
     int m_toWorker = -1;
     int m_fromWorker = -1;

@@ -880,8 +880,8 @@ class WorkerDied(Exception):
 
 
 class Worker:
-    def __init__(self, exe, scratch):
-        self.exe, self.scratch = exe, scratch
+    def __init__(self, exe, scratch, python=None):
+        self.exe, self.scratch, self.python = exe, scratch, python
         self.proc = None
         self.count = 0
 
@@ -889,7 +889,7 @@ class Worker:
         self.count += 1
         self.stderr_path = self.scratch / f"worker{self.count}.stderr"
         self.stderr = open(self.stderr_path, "wb")
-        args = [str(self.exe)]
+        args = [str(self.exe)] + (["--python", self.python] if self.python else [])
         try:
             with open("/proc/meminfo") as f:
                 total_kb = int(re.search(r"MemTotal:\s+(\d+)", f.read()).group(1))
@@ -927,6 +927,13 @@ class Worker:
         except OSError:
             return self._died("the worker's stdin closed")
         deadline = time.monotonic() + timeout
+        while True:
+            answer = self._read_line(deadline, timeout)
+            # The worker greets first: progress while it is built for a new interpreter, then ready.
+            if answer.get("status") not in ("progress", "ready"):
+                return answer
+
+    def _read_line(self, deadline, timeout):
         fd = self.proc.stdout.fileno()
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
@@ -1184,6 +1191,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker", default=DEFAULT_WORKER,
                         help=f"the kernel worker (default: {DEFAULT_WORKER}, relative to the repository root)")
+    parser.add_argument("--python", default=None,
+                        help="the Python interpreter to run the kernels in (default: PTOWB_PYTHON, else the system Python)")
     parser.add_argument("-k", "--filter", default="", help="run only kernels whose 'file::kernel' contains this text")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for one answer of the worker")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (case folders, generated wrappers)")
@@ -1214,10 +1223,7 @@ def main():
         print(f"note: the script has a case for {key[0]}::{key[1]}, which the examples no longer define", file=sys.stderr)
 
     scratch = Path(tempfile.mkdtemp(prefix="ptowb-pypto-examples-"))
-    # Run a private copy, so that a rebuild of the project during the run does not replace it.
-    private = scratch / worker_exe.name
-    shutil.copy2(worker_exe, private)
-    worker = Worker(private, scratch)
+    worker = Worker(worker_exe, scratch, args.python)
     runner = Runner(root, worker, scratch, args.timeout)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     try:

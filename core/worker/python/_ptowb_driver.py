@@ -16,6 +16,10 @@ from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
 from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, in_kernel_call
 from pypto.frontend import JitFunction
 
+import _ptowb_npu_standin
+
+_ptowb_npu_standin.install()  # where no real torch_npu imports, a CPU stand-in does, before any kernel
+
 
 class Interrupted(BaseException):
     """Raised at the running line when the workbench stops the kernel (timeout or Cancel)."""
@@ -49,8 +53,10 @@ def _load(path, source):
         return cached[1]
     folder = os.path.dirname(os.path.abspath(path))
     _forget_project_modules(folder)
+    # Last on the path: the kernel's own modules are found, but a project file named like a
+    # standard or installed module (re.py, inspect.py, torch.py) never shadows it.
     if folder not in sys.path:
-        sys.path.insert(0, folder)
+        sys.path.append(folder)
     linecache.cache[path] = (len(source), None, source.splitlines(True), path)
     name = os.path.splitext(os.path.basename(path))[0]
     module = types.ModuleType(name)
