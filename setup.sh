@@ -35,6 +35,10 @@ if (( ${#missing[@]} )); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# ccache serves every clone: paths inside the clone are hashed relative to it, and the build
+# folder's own path is not part of the hash (the kernel worker's first-use builds use it too).
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=true
+
 configure_args=()
 if [[ "$mode" == "test" ]]; then
   # The generated glue is tested with Debian's torch and with the newest one from PyPI.
