@@ -1,10 +1,14 @@
 #include "diag/suggest.h"
+#include "interpreter/interpreter.h"
 #include "kernel/kernel_check_impl.h"
 #include "kernel/kernel_parser.h"
 #include "kernel/pypto_api.h"
+#include "kernel/pypto_releases.h"
 #include "worker_client/worker_client.h"
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 namespace ptowb::kernel {
 
@@ -26,10 +30,38 @@ void bodyImports(const std::vector<Stmt>& body,
 
 } // namespace
 
+namespace {
+
+// The installed PyPTO release of the interpreter kernels run in (interpreter/interpreter.h), for
+// the checks of a release's API; "" when none the workbench knows. An interpreter that cannot
+// run kernels is asked once per process, not on every check.
+std::pair<std::string, std::string> installedRelease()
+{
+    static std::mutex mutex;
+    static std::set<std::string> unusable;
+    const std::string python = interpreter::choosePython(worker::WorkerClient::chosenPython());
+    {
+        std::lock_guard lock(mutex);
+        if (unusable.count(python)) return {};
+    }
+    const auto found = interpreter::kernelInterpreter(python);
+    const auto* i = std::get_if<interpreter::Interpreter>(&found);
+    if (!i) {
+        std::lock_guard lock(mutex);
+        unusable.insert(python);
+        return {};
+    }
+    if (!knownRelease(i->pypto)) return {};
+    return {i->pypto, i->path};
+}
+
+} // namespace
+
 CheckedKernel Checker::run(const Module& module)
 {
     CheckedKernel out;
     m_out = &out;
+    std::tie(m_release, m_releasePython) = installedRelease();
     addImports(module.imports);
     collectValues(module.statements);
     for (const auto& f : module.functions)
@@ -171,6 +203,14 @@ void Checker::call(const Expr& e)
               "kernel.unknown-function",
               "unknown pypto function '" + name + "'" + didYouMean(name, apiNames()));
         return;
+    }
+    if (!m_release.empty() && releaseLacks(m_release, name)) {
+        error(f->kind == ExprKind::Attribute ? Pos{f->end.line, f->end.col - int(name.size())}
+                                             : f->pos,
+              "kernel.pypto-version",
+              "pypto." + name + " is not in pypto " + m_release + ", the version in " +
+                  m_releasePython + ": the kernel runs here but not under that PyPTO");
+        m_diagnostics.back().severity = Severity::Warning;
     }
     if (api->variadicKeywords) return; // loop(*args, **kwargs) and the like take what PyPTO's do
     // `f(*args)` and `f(**options)` give arguments no count can see: only names are checked.

@@ -60,6 +60,9 @@ private:
     CheckedKernel* m_out = nullptr;
     std::vector<std::pair<std::string, std::string>> m_imports; // every import, by bound name
     std::map<std::string, ExprPtr> m_values; // module-level `NAME = value`, the last one
+    // The PyPTO release installed in the interpreter kernels run in, when the workbench knows
+    // what it lacks ("" otherwise), and that interpreter.
+    std::string m_release, m_releasePython;
 };
 
 } // namespace ptowb::kernel
