@@ -12,6 +12,7 @@
 #include "package/package_check.h"
 #include "problems_model.h"
 #include "project/project.h"
+#include "python_settings_page.h"
 #include "run_compare_panel.h"
 #include "run_controller.h"
 #include "run_stamp_label.h"
@@ -24,6 +25,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -407,6 +409,49 @@ private Q_SLOTS:
         QVERIFY2(tightRule, qPrintable(w.log().toPlainText()));
         QFile::remove(userConfigFile(QStringLiteral("runners.json")));
         QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
+    }
+
+    // Settings ▸ Python interpreter: says what the chosen interpreter has, or why kernels cannot
+    // run in it; once saved, Verify runs in it, and an unusable one is one message with the fix
+    // in the Log, with nothing run.
+    void pythonInterpreterSetting()
+    {
+        QTemporaryDir dir;
+        {
+            SettingsDialog settings;
+            PythonSettingsPage& page = settings.pythonPage();
+            page.pathEdit().setText(dir.filePath(QStringLiteral("nowhere/python3")));
+            QTRY_VERIFY_WITH_TIMEOUT(
+                page.statusLabel().text().contains(QStringLiteral("does not exist")), 30000);
+            page.pathEdit().setText(QStringLiteral("/usr/bin/python3"));
+            QTRY_VERIFY_WITH_TIMEOUT(page.statusLabel().text().contains(QStringLiteral("torch 1.")),
+                                     30000);
+            page.pathEdit().setText(dir.filePath(QStringLiteral("nowhere/python3")));
+            QCOMPARE(settings.save(), QString());
+        }
+        QCOMPARE(PythonSettingsPage::chosenInterpreter(),
+                 dir.filePath(QStringLiteral("nowhere/python3")));
+        MainWindow w;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(!w.runs().runner().lastResult().ok());
+        QVERIFY2(
+            w.log().toPlainText().contains(QStringLiteral("does not exist")) &&
+                w.log().toPlainText().contains(QStringLiteral("Settings ▸ Python interpreter")),
+            qPrintable(w.log().toPlainText()));
+        QVERIFY(!w.log().toPlainText().contains(QStringLiteral("Traceback")));
+        {
+            SettingsDialog settings;
+            settings.pythonPage().pathEdit().setText(QString());
+            QCOMPARE(settings.save(), QString());
+        }
+        w.runs().verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(w.runs().runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
+        QVERIFY2(w.log().toPlainText().contains(QStringLiteral("in Python 3")),
+                 qPrintable(w.log().toPlainText()));
     }
 
 private:

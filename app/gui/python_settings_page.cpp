@@ -91,13 +91,18 @@ void PythonSettingsPage::check()
                 return QStringLiteral("<span style='color:#b00020'>%1</span>")
                     .arg(QString::fromStdString(*e).toHtmlEscaped());
             const interpreter::Interpreter& i = std::get<interpreter::Interpreter>(found);
-            return tr("Python %1 · torch %2 · pypto %3 · torch_npu %4")
-                .arg(QString::fromStdString(i.python), QString::fromStdString(i.torch),
-                     i.pypto.empty() ? tr("not installed (the workbench's own runs kernels)")
-                                     : QString::fromStdString(i.pypto),
-                     i.torchNpu.empty() ? tr("not installed (a CPU stand-in is used)")
-                                        : QString::fromStdString(i.torchNpu))
-                .toHtmlEscaped();
+            const QString pypto = i.pypto.empty()
+                                      ? tr("pypto: not installed")
+                                      : tr("pypto %1 installed: validate warns at calls it lacks")
+                                            .arg(QString::fromStdString(i.pypto));
+            const QString npu = i.torchNpu.empty()
+                                    ? tr("torch_npu: not installed, a CPU stand-in takes its place")
+                                    : tr("torch_npu %1").arg(QString::fromStdString(i.torchNpu));
+            return tr("Python %1 · torch %2<br>%3<br>%4<br>Kernels run with the workbench's "
+                      "pypto, in its simulator.")
+                .arg(QString::fromStdString(i.python).toHtmlEscaped(),
+                     QString::fromStdString(i.torch).toHtmlEscaped(), pypto.toHtmlEscaped(),
+                     npu.toHtmlEscaped());
         },
         [this](const QString& text) { m_status->setText(text); });
 }

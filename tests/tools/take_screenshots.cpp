@@ -1,13 +1,15 @@
 // The screenshots in docs/screenshots: the window at 1400×860 and 1920×1080 with a failing
-// verify of a sample (Run and Compare, Tensor diff, the editors), and the welcome page at
-// 1400×860.
+// verify of a sample (Run and Compare, Tensor diff, the editors), the welcome page at 1400×860,
+// and Settings ▸ Python interpreter.
 //
 //     QT_QPA_PLATFORM=offscreen take_screenshots OUTPUT_FOLDER
 //
 // Uses its own settings (Qt's test mode), so the user's layout and recent projects stay.
 #include "code_editor.h"
 #include "main_window.h"
+#include "python_settings_page.h"
 #include "run_controller.h"
+#include "settings_dialog.h"
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
 
@@ -15,9 +17,11 @@
 #include <QApplication>
 #include <QDir>
 #include <QEventLoop>
+#include <QLabel>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
@@ -76,6 +80,18 @@ int main(int argc, char** argv)
         settle(1500);                  // the diff and the trace load off the GUI thread
         w.statusBar()->clearMessage(); // "Copied the sample to /tmp/…"
         ok = save(w, out.filePath(QStringLiteral("workbench-%1.png").arg(suffix))) && ok;
+    }
+    {
+        SettingsDialog settings;
+        settings.resize(760, 420);
+        settings.findChild<QTabWidget*>()->setCurrentWidget(&settings.pythonPage());
+        settings.show();
+        for (int waited = 0;
+             waited < 30000 &&
+             settings.pythonPage().statusLabel().text().startsWith(QStringLiteral("Checking"));
+             waited += 100)
+            settle(100);
+        ok = save(settings, out.filePath(QStringLiteral("settings-python.png"))) && ok;
     }
     return ok ? 0 : 1;
 }
