@@ -2,7 +2,10 @@
 """Runs every jit kernel of PyPTO's public examples in the workbench's kernel worker and checks
 its outputs against a torch reference written here.
 
-    PYPTO_EXAMPLES=/path/to/pypto-checkout tests/tools/run_pypto_examples.py [--worker PATH] [-k FILTER]
+    PYPTO_EXAMPLES=/path/to/pypto-checkout [PYTHON] tests/tools/run_pypto_examples.py [--worker PATH] [-k FILTER]
+
+The kernels run in the interpreter that runs the script (or --python PATH), e.g. a venv's
+bin/python with the newest torch; it needs numpy and torch.
 
 PYPTO_EXAMPLES is a folder holding the examples/ tree of hicann/pypto (a work tree of that
 repository). Every example file runs unmodified, as the workbench runs a kernel.py: the worker
@@ -1191,8 +1194,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker", default=DEFAULT_WORKER,
                         help=f"the kernel worker (default: {DEFAULT_WORKER}, relative to the repository root)")
-    parser.add_argument("--python", default=None,
-                        help="the Python interpreter to run the kernels in (default: PTOWB_PYTHON, else the system Python)")
+    # The goldens are computed here: the kernels run in this same interpreter by default, so both
+    # sides use one torch (two torches' float kernels differ in the last bit).
+    parser.add_argument("--python", default=sys.executable,
+                        help="the Python interpreter to run the kernels in (default: the one running this script)")
     parser.add_argument("-k", "--filter", default="", help="run only kernels whose 'file::kernel' contains this text")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for one answer of the worker")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (case folders, generated wrappers)")
