@@ -1,8 +1,12 @@
 // The interpreter kernels run in is chosen, never found: --python / PTOWB_PYTHON / the system
 // Python; the caller's PATH, VIRTUAL_ENV, PYTHONHOME, PYTHONPATH and current folder change
 // nothing; an unusable interpreter is one message naming it (exit 2); run.json and the log say
-// which interpreter ran; kernels that need a newer torch run in an interpreter that has it.
+// which interpreter ran; kernels that need a newer torch run in an interpreter that has it; the
+// interpreter's installed PyPTO release is what validate's version warnings are about.
 #include "interpreter/interpreter.h"
+#include "kernel/kernel_check.h"
+#include "spec/op_spec_loader.h"
+#include "worker_client/worker_client.h"
 
 #include <QDir>
 #include <QFile>
@@ -253,6 +257,55 @@ private Q_SLOTS:
         QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
         QVERIFY2(!again.err.contains(QStringLiteral("building the kernel worker")),
                  qPrintable(again.err));
+    }
+
+    // With a PyPTO release installed in the interpreter kernels run in, a call of a function that
+    // release lacks is a warning at the call (the kernel runs here but not under it); without
+    // one, or for a function the release has, nothing is said.
+    void callsTheInstalledPyptoLacks()
+    {
+        QTemporaryDir dir;
+        const QString venv = dir.filePath(QStringLiteral("venv"));
+        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
+                                   {"-m", "venv", "--without-pip", "--system-site-packages", venv}),
+                 0);
+        QProcess purelib;
+        purelib.start(venv + "/bin/python",
+                      {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
+        QVERIFY(purelib.waitForFinished());
+        const QString site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
+        QVERIFY(QDir().mkpath(site + "/pypto") && QDir().mkpath(site + "/pypto-0.2.0.dist-info"));
+        QFile(site + "/pypto/__init__.py").open(QIODevice::WriteOnly);
+        QFile metadata(site + "/pypto-0.2.0.dist-info/METADATA");
+        QVERIFY(metadata.open(QIODevice::WriteOnly));
+        metadata.write("Metadata-Version: 2.1\nName: pypto\nVersion: 0.2.0\n");
+        metadata.close();
+
+        const OpSpec spec = loadOpSpecFile(PTOWB_SOURCE_DIR "/projects/scale_gelu/op.json").spec;
+        QFile kernelFile(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu/kernel.py"));
+        QVERIFY(kernelFile.open(QIODevice::ReadOnly));
+        const std::string text = kernelFile.readAll().toStdString();
+        QVERIFY(text.find("pypto.tanh(") != std::string::npos);
+        const auto versionWarnings = [&] {
+            std::vector<Diagnostic> found;
+            for (const Diagnostic& d : kernel::checkKernelSource(text, spec, "kernel.py"))
+                if (d.code == "kernel.pypto-version") found.push_back(d);
+            return found;
+        };
+        QVERIFY(versionWarnings().empty()); // the system Python has no PyPTO
+        worker::WorkerClient::choosePython((venv + "/bin/python").toStdString());
+        const auto warned = versionWarnings();
+        worker::WorkerClient::choosePython("");
+        QVERIFY(!warned.empty());
+        QCOMPARE(warned[0].severity, Severity::Warning);
+        QVERIFY2(warned[0].message.find("pypto.tanh is not in pypto 0.2.0, the version in " +
+                                        (venv + "/bin/python").toStdString()) != std::string::npos,
+                 warned[0].message.c_str());
+        const std::size_t call = text.find("pypto.tanh(");
+        QCOMPARE(warned[0].line,
+                 int(std::count(text.begin(), text.begin() + long(call), '\n')) + 1);
+        for (const Diagnostic& d : warned)
+            QVERIFY2(d.message.find("pypto.exp ") == std::string::npos, d.message.c_str());
     }
 
 private:

@@ -8,8 +8,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace ptowb;
@@ -191,54 +189,6 @@ private Q_SLOTS:
         for (const auto& diag : d)
             qWarning("%s", formatDiagnostic(diag).c_str());
         QVERIFY(d.empty());
-    }
-
-    // With a PyPTO release installed in the interpreter kernels run in, a call of a function that
-    // release lacks is a warning at the call (the kernel runs here but not under it); without
-    // one, or for a function the release has, nothing is said.
-    void callsTheInstalledPyptoLacks()
-    {
-        QTemporaryDir dir;
-        const QString venv = dir.filePath(QStringLiteral("venv"));
-        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
-                                   {"-m", "venv", "--without-pip", "--system-site-packages", venv}),
-                 0);
-        QProcess purelib;
-        purelib.start(venv + "/bin/python",
-                      {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
-        QVERIFY(purelib.waitForFinished());
-        const QString site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
-        QVERIFY(QDir().mkpath(site + "/pypto") && QDir().mkpath(site + "/pypto-0.2.0.dist-info"));
-        QFile(site + "/pypto/__init__.py").open(QIODevice::WriteOnly);
-        QFile metadata(site + "/pypto-0.2.0.dist-info/METADATA");
-        QVERIFY(metadata.open(QIODevice::WriteOnly));
-        metadata.write("Metadata-Version: 2.1\nName: pypto\nVersion: 0.2.0\n");
-        metadata.close();
-
-        const OpSpec spec = sampleSpec("scale_gelu");
-        std::string text =
-            readAll(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu/kernel.py"));
-        QVERIFY(text.find("pypto.tanh(") != std::string::npos);
-        const auto versionWarnings = [&] {
-            std::vector<Diagnostic> found;
-            for (const Diagnostic& d : checkKernelSource(text, spec, "kernel.py"))
-                if (d.code == "kernel.pypto-version") found.push_back(d);
-            return found;
-        };
-        QVERIFY(versionWarnings().empty()); // the system Python has no PyPTO
-        worker::WorkerClient::choosePython((venv + "/bin/python").toStdString());
-        const auto warned = versionWarnings();
-        worker::WorkerClient::choosePython("");
-        QVERIFY(!warned.empty());
-        QCOMPARE(warned[0].severity, Severity::Warning);
-        QVERIFY2(warned[0].message.find("pypto.tanh is not in pypto 0.2.0, the version in " +
-                                        (venv + "/bin/python").toStdString()) != std::string::npos,
-                 warned[0].message.c_str());
-        const std::size_t call = text.find("pypto.tanh(");
-        QCOMPARE(warned[0].line,
-                 int(std::count(text.begin(), text.begin() + long(call), '\n')) + 1);
-        for (const Diagnostic& d : warned)
-            QVERIFY2(d.message.find("pypto.exp ") == std::string::npos, d.message.c_str());
     }
 
     // A dataclass (or any class, decorator or construct the checks are not about) leaves every
