@@ -158,6 +158,37 @@ private Q_SLOTS:
         QVERIFY(!QDir(project + "/.ptowb/runs").exists());
     }
 
+    // A torch without C++ headers cannot have the worker built for it: the worker says so, naming
+    // the interpreter, before anything runs.
+    void torchWithoutHeadersIsOneMessage()
+    {
+        QTemporaryDir dir;
+        const QString venv = dir.filePath(QStringLiteral("venv"));
+        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
+                                   {"-m", "venv", "--without-pip", venv}),
+                 0);
+        QProcess purelib;
+        purelib.start(venv + "/bin/python",
+                      {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
+        QVERIFY(purelib.waitForFinished());
+        const QString site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
+        QVERIFY(QDir().mkpath(site + "/torch"));
+        writeFile(site + "/torch/__init__.py",
+                  "__version__ = '2.99.0'\nclass _C:\n    _GLIBCXX_USE_CXX11_ABI = True\n");
+        QProcess worker;
+        worker.start(QStringLiteral(PTOWB_KERNEL_WORKER), {"--python", venv + "/bin/python"});
+        QVERIFY(worker.waitForStarted());
+        worker.write("{\"op\": \"ping\"}\n");
+        worker.closeWriteChannel();
+        QVERIFY(worker.waitForFinished(120000));
+        QCOMPARE(worker.exitCode(), 2);
+        const QString answer = QString::fromUtf8(worker.readAllStandardOutput());
+        QVERIFY2(answer.contains(QStringLiteral("\"worker.build\"")) &&
+                     answer.contains(QStringLiteral("ships no C++ headers")) &&
+                     answer.contains(venv + "/bin/python"),
+                 qPrintable(answer));
+    }
+
     // A python3 first on PATH, an activated venv, PYTHONHOME, PYTHONPATH and a current folder
     // full of modules named like the standard library's: the same verify, in the same
     // interpreter, and none of those files runs.
