@@ -4,6 +4,7 @@
 // which interpreter ran; kernels that need a newer torch run in an interpreter that has it; the
 // interpreter's installed PyPTO release is what validate's version warnings are about.
 #include "interpreter/interpreter.h"
+#include "interpreter/worker_build.h"
 #include "kernel/kernel_check.h"
 #include "spec/op_spec_loader.h"
 #include "worker_client/worker_client.h"
@@ -15,6 +16,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <chrono>
+#include <filesystem>
 
 using namespace ptowb;
 
@@ -187,6 +190,30 @@ private Q_SLOTS:
                      answer.contains(QStringLiteral("ships no C++ headers")) &&
                      answer.contains(venv + "/bin/python"),
                  qPrintable(answer));
+    }
+
+    // The worker cache keeps the newest builds and the one in use; older ones go, with their
+    // locks; a folder still being built (no "complete") is left alone.
+    void workerCacheStaysBounded()
+    {
+        QTemporaryDir root;
+        const auto now = std::filesystem::file_time_type::clock::now();
+        for (int k = 0; k < 9; ++k) {
+            const QString dir = root.filePath(QStringLiteral("w%1").arg(k));
+            QDir().mkpath(dir);
+            writeFile(dir + "/complete", "ok\n");
+            writeFile(dir + ".lock", "");
+            std::filesystem::last_write_time((dir + "/complete").toStdString(),
+                                             now - std::chrono::hours(k));
+        }
+        QDir().mkpath(root.filePath(QStringLiteral("w9.building")));
+        const QString keep = root.filePath(QStringLiteral("w8")); // the oldest, but just chosen
+        interpreter::pruneWorkerCache(root.path().toStdString(), keep.toStdString());
+        QStringList left =
+            QDir(root.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+        QCOMPARE(left, (QStringList{"w0", "w1", "w2", "w3", "w4", "w8", "w9.building"}));
+        QVERIFY(!QFileInfo::exists(root.filePath(QStringLiteral("w5.lock"))));
+        QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("w4.lock"))));
     }
 
     // A python3 first on PATH, an activated venv, PYTHONHOME, PYTHONPATH and a current folder

@@ -2,6 +2,7 @@
 
 #include "interpreter/child_process.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fcntl.h>
@@ -216,6 +217,24 @@ private:
 
 } // namespace
 
+void pruneWorkerCache(const std::string& rootDir, const std::string& keepDir)
+{
+    const fs::path root(rootDir), keep(keepDir);
+    std::error_code ec;
+    std::vector<std::pair<fs::file_time_type, fs::path>> built;
+    for (const auto& entry : fs::directory_iterator(root, ec))
+        if (entry.is_directory(ec) && fs::exists(entry.path() / "complete", ec) &&
+            entry.path() != keep)
+            built.emplace_back(fs::last_write_time(entry.path() / "complete", ec), entry.path());
+    if (built.size() < kKeptWorkers) return;
+    std::sort(built.begin(), built.end(),
+              [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t k = kKeptWorkers - 1; k < built.size(); ++k) {
+        fs::remove_all(built[k].second, ec);
+        fs::remove(built[k].second.string() + ".lock", ec);
+    }
+}
+
 std::variant<WorkerModule, std::string>
 workerModuleFor(const Interpreter& i, const std::string& libDir, const BuildProgress& progress)
 {
@@ -279,6 +298,7 @@ workerModuleFor(const Interpreter& i, const std::string& libDir, const BuildProg
     fs::remove_all(dir, ec);
     fs::rename(staging, dir, ec);
     if (ec) return "cannot move the built kernel worker into " + dir.string() + ": " + ec.message();
+    pruneWorkerCache(root.string(), dir.string());
     return out;
 }
 

@@ -9,6 +9,7 @@
 // beside the worker (worker_build.json). Standard C++ and POSIX only.
 #include "interpreter/interpreter.h"
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <variant>
@@ -30,5 +31,10 @@ using BuildProgress = std::function<void(const std::string&)>;
 std::variant<WorkerModule, std::string> workerModuleFor(const Interpreter& interpreter,
                                                         const std::string& libDir,
                                                         const BuildProgress& progress);
+
+// Keeps the worker cache bounded: `keepDir` and the most recently built others, kKeptWorkers in
+// all, stay; older ones go with their locks (a worker that has loaded one keeps running).
+constexpr std::size_t kKeptWorkers = 6;
+void pruneWorkerCache(const std::string& rootDir, const std::string& keepDir);
 
 } // namespace ptowb::interpreter
