@@ -88,6 +88,8 @@ private Q_SLOTS:
         QVERIFY(verify(w));
         QCOMPARE(compare.model().failures(), 2);
         QTRY_VERIFY(diff.hasData());
+        // The trace, like the diff, loads off the GUI thread.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.costPanel().stamp().stamp().isEmpty(), 20000);
         QVERIFY2(compare.stamp().stamp().startsWith(w.session().project()->name()) &&
                      compare.stamp().stamp().contains(QStringLiteral("Verify on sim")),
                  qPrintable(compare.stamp().stamp()));
