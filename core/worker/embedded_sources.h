@@ -4,7 +4,7 @@
 
 namespace ptowb::worker {
 
-// The Python sources of the worker (core/worker/python), compiled into the executable so an
+// The Python sources of the worker (core/worker/python), compiled into its extension so an
 // install cannot pair a worker with another version's module.
 struct EmbeddedSource
 {
