@@ -50,6 +50,22 @@ void writeFile(const QString& path, const QByteArray& text)
     f.write(text);
 }
 
+// A venv of the system Python in `dir` (with its site-packages too, or not); returns its
+// python and sets `site` to its own site-packages folder.
+QString makeVenv(const QTemporaryDir& dir, bool systemSitePackages, QString& site)
+{
+    const QString venv = dir.filePath(QStringLiteral("venv"));
+    QStringList args = {"-m", "venv", "--without-pip"};
+    if (systemSitePackages) args << "--system-site-packages";
+    if (QProcess::execute(QStringLiteral("/usr/bin/python3"), args << venv) != 0) return {};
+    const QString python = venv + "/bin/python";
+    QProcess purelib;
+    purelib.start(python, {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
+    purelib.waitForFinished();
+    site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
+    return python;
+}
+
 // A copy of a sample project, so runs leave nothing in the source tree.
 QString copySample(const QTemporaryDir& dir, const QString& sample)
 {
@@ -166,20 +182,14 @@ private Q_SLOTS:
     void torchWithoutHeadersIsOneMessage()
     {
         QTemporaryDir dir;
-        const QString venv = dir.filePath(QStringLiteral("venv"));
-        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
-                                   {"-m", "venv", "--without-pip", venv}),
-                 0);
-        QProcess purelib;
-        purelib.start(venv + "/bin/python",
-                      {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
-        QVERIFY(purelib.waitForFinished());
-        const QString site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
+        QString site;
+        const QString python = makeVenv(dir, false, site);
+        QVERIFY(!python.isEmpty() && !site.isEmpty());
         QVERIFY(QDir().mkpath(site + "/torch"));
         writeFile(site + "/torch/__init__.py",
                   "__version__ = '2.99.0'\nclass _C:\n    _GLIBCXX_USE_CXX11_ABI = True\n");
         QProcess worker;
-        worker.start(QStringLiteral(PTOWB_KERNEL_WORKER), {"--python", venv + "/bin/python"});
+        worker.start(QStringLiteral(PTOWB_KERNEL_WORKER), {"--python", python});
         QVERIFY(worker.waitForStarted());
         worker.write("{\"op\": \"ping\"}\n");
         worker.closeWriteChannel();
@@ -188,7 +198,7 @@ private Q_SLOTS:
         const QString answer = QString::fromUtf8(worker.readAllStandardOutput());
         QVERIFY2(answer.contains(QStringLiteral("\"worker.build\"")) &&
                      answer.contains(QStringLiteral("ships no C++ headers")) &&
-                     answer.contains(venv + "/bin/python"),
+                     answer.contains(python),
                  qPrintable(answer));
     }
 
@@ -323,15 +333,9 @@ private Q_SLOTS:
     void callsTheInstalledPyptoLacks()
     {
         QTemporaryDir dir;
-        const QString venv = dir.filePath(QStringLiteral("venv"));
-        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
-                                   {"-m", "venv", "--without-pip", "--system-site-packages", venv}),
-                 0);
-        QProcess purelib;
-        purelib.start(venv + "/bin/python",
-                      {"-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"});
-        QVERIFY(purelib.waitForFinished());
-        const QString site = QString::fromUtf8(purelib.readAllStandardOutput()).trimmed();
+        QString site;
+        const QString python = makeVenv(dir, true, site);
+        QVERIFY(!python.isEmpty() && !site.isEmpty());
         QVERIFY(QDir().mkpath(site + "/pypto") && QDir().mkpath(site + "/pypto-0.2.0.dist-info"));
         QFile(site + "/pypto/__init__.py").open(QIODevice::WriteOnly);
         QFile metadata(site + "/pypto-0.2.0.dist-info/METADATA");
@@ -351,13 +355,13 @@ private Q_SLOTS:
             return found;
         };
         QVERIFY(versionWarnings().empty()); // the system Python has no PyPTO
-        worker::WorkerClient::choosePython((venv + "/bin/python").toStdString());
+        worker::WorkerClient::choosePython((python).toStdString());
         const auto warned = versionWarnings();
         worker::WorkerClient::choosePython("");
         QVERIFY(!warned.empty());
         QCOMPARE(warned[0].severity, Severity::Warning);
         QVERIFY2(warned[0].message.find("pypto.tanh is not in pypto 0.2.0, the version in " +
-                                        (venv + "/bin/python").toStdString()) != std::string::npos,
+                                        (python).toStdString()) != std::string::npos,
                  warned[0].message.c_str());
         const std::size_t call = text.find("pypto.tanh(");
         QCOMPARE(warned[0].line,
