@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "diag/suggest.h"
+#include "project/project_sources.h"
 #include "run/tolerance_defaults.h"
 #include "run/verification.h"
 #include "text/duration.h"
@@ -19,12 +20,18 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
     RunnerConfigs& runners = out.runners;
     project = openProjectArgument(cmd, usage, err);
     if (!project) return kUsageError;
-    spec = project->validateSaved();
+    ProjectSources sources = readProjectSources(*project);
+    if (!sources.error.isEmpty()) {
+        err << "ptowb-cli: " << sources.error.toStdString() << '\n';
+        return kUsageError;
+    }
+    spec = std::move(sources.loaded);
     if (!spec.usable()) {
         for (const Diagnostic& d : spec.diagnostics)
             if (d.isError()) err << formatDiagnostic(d) << '\n';
         return kFailure;
     }
+    out.texts = sources.texts(*project);
     runners = loadRunnerConfigs(project->runnerConfigFiles());
     for (const Diagnostic& d : runners.diagnostics)
         err << formatDiagnostic(d) << '\n';
@@ -63,12 +70,17 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const std::string projectDir = project->folder().toStdString();
     SimRunOptions sim;
     if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
-    BackendChoice choice = makeBackend(backends.back(), loaded.spec, projectDir, p.runners, sim);
+    BackendChoice choice = makeBackend(backends.back(), loaded.spec, p.texts, p.runners, sim);
     for (const Diagnostic& d : choice.diagnostics)
         err << formatDiagnostic(d) << '\n';
     if (!choice.backend) {
         err << "ptowb-cli: " << choice.error << '\n';
         return choice.diagnostics.empty() ? kUsageError : kFailure;
+    }
+    if (QString error = project->linkedFolderError(project->runsFolder());
+        cmd.values("out").empty() && !error.isEmpty()) {
+        err << "ptowb-cli: " << error.toStdString() << '\n';
+        return kFailure;
     }
     RunOptions options;
     options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();

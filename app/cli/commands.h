@@ -3,6 +3,7 @@
 #include "cli_options.h"
 #include "pipeline/pipeline.h"
 #include "project/project.h"
+#include "run/backend.h"
 #include "run/runner_config.h"
 #include "run/sim_run_options.h"
 
@@ -11,10 +12,11 @@
 
 namespace ptowb::cli {
 
-// A project ready to run: its op (valid) and its runners.
+// A project ready to run: its files as read once, its op (valid) and its runners.
 struct RunnableProject
 {
     std::optional<Project> project;
+    ProjectTexts texts;
     SpecLoadResult loaded;
     RunnerConfigs runners;
 };

@@ -47,11 +47,33 @@ def _pt_argument_for_pypto(value, module):
         import pypto
         return getattr(pypto, _PT_PYPTO_DTYPES[_pt_dtype_name(value)])
     if isinstance(value, dict) and 'class' in value:
-        target = module
-        for part in value['class'].split('.'):
-            target = getattr(target, part)
+        target = _pt_argument_class(module, value['class'])
         return target(**{k: _pt_argument_for_pypto(v, module) for k, v in value['fields'].items()})
     return value
+
+
+def _pt_argument_class(module, spelled):
+    """op.json's "class": defined in the kernel file, or in a module of the kernel's folder that
+    the kernel file imported. Looked up in namespaces only, never through builtins or packages."""
+    import sys
+    import types
+    folder = os.path.dirname(os.path.abspath(module.__file__)) + os.sep
+
+    def local(value):
+        path = getattr(value, '__file__', None) if isinstance(value, types.ModuleType) else None
+        return value is module or bool(path) and os.path.abspath(path).startswith(folder)
+    target = module
+    for part in spelled.split('.'):
+        namespace = vars(target) if isinstance(target, (types.ModuleType, type)) else {}
+        target = namespace.get(part)
+        if target is None or not (local(target) or isinstance(target, type)):
+            break
+    else:
+        name = getattr(target, '__module__', None)
+        if isinstance(target, type) and local(module if name == module.__name__ else sys.modules.get(name)):
+            return target
+    raise RuntimeError("%s: op.json's kernel argument class '%s' is not a class defined in the kernel file or in a "
+                       "module of its folder that it imports" % (QUALIFIED_NAME, spelled))
 
 
 def _pt_reference_outputs(named):

@@ -154,6 +154,12 @@ ArchiveContents readPackageArchive(const QString& archivePath, qint64 maxBytes)
             continue;
         }
         if (dir) continue;
+        // A sparse entry reads back as its data blocks only, not the holes its size declares:
+        // what would be hashed is not what tar would write. Our archives never hold one.
+        if (archive_entry_sparse_count(entry) > 0) {
+            unsafe(QStringLiteral("a sparse file"));
+            continue;
+        }
         if (contents.files.contains(relative)) {
             unsafe(QStringLiteral("appears twice"));
             continue;
@@ -161,8 +167,10 @@ ArchiveContents readPackageArchive(const QString& archivePath, qint64 maxBytes)
         QCryptographicHash hash(QCryptographicHash::Sha256);
         const bool isManifest = relative == QLatin1String("manifest.json");
         la_ssize_t n = 0;
+        la_int64_t read = 0;
         while ((n = archive_read_data(a.get(), buffer.data(), buffer.size())) > 0) {
             total += n;
+            read += n;
             if (total > maxBytes) {
                 contents.error = QStringLiteral("%1 expands to more than %2 bytes")
                                      .arg(archivePath)
@@ -180,6 +188,12 @@ ArchiveContents readPackageArchive(const QString& archivePath, qint64 maxBytes)
             }
         }
         if (n < 0) break;
+        if (archive_entry_size_is_set(entry) && read != archive_entry_size(entry)) {
+            unsafe(QStringLiteral("declares %1 bytes but holds %2")
+                       .arg(archive_entry_size(entry))
+                       .arg(read));
+            continue;
+        }
         contents.files.insert(relative, QString::fromLatin1(hash.result().toHex()));
     }
     if (status != ARCHIVE_EOF)

@@ -1,6 +1,7 @@
 #include "package/package_export.h"
 
 #include "digest/sha256.h"
+#include "io/remove_tree.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
 #include "project/project_sources.h"
@@ -31,10 +32,10 @@ QString baseName(const std::string& relativePath)
 }
 
 // Runs the reference on every case and copies inputs, parameters and outputs into tests/.
-QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& package,
+QString writeGoldens(const ProjectTexts& texts, const OpSpec& spec, const QDir& package,
                      const ExportOptions& options)
 {
-    BackendChoice choice = makeBackend("ref", spec, project.folder().toStdString(), {});
+    BackendChoice choice = makeBackend("ref", spec, texts, {});
     if (!choice.backend) {
         QString why = QString::fromStdString(choice.error);
         for (const Diagnostic& d : choice.diagnostics)
@@ -47,8 +48,7 @@ QString writeGoldens(const Project& project, const OpSpec& spec, const QDir& pac
     RunOptions run;
     run.runDir = runDir.path().toStdString();
     run.cancel = options.cancel;
-    const std::vector<CaseRun> runs =
-        runCases(spec, project.folder().toStdString(), *choice.backend, run);
+    const std::vector<CaseRun> runs = runCases(spec, texts.dir, *choice.backend, run);
     if (cancelled(options)) return QStringLiteral("cancelled");
     nlohmann::ordered_json cases = nlohmann::ordered_json::array();
     for (const CaseRun& r : runs) {
@@ -136,13 +136,13 @@ QString installFolder(const QString& finished, const QString& target)
     if (QFileInfo::exists(target) &&
         ::renameat2(AT_FDCWD, QFile::encodeName(finished).constData(), AT_FDCWD,
                     QFile::encodeName(target).constData(), RENAME_EXCHANGE) == 0) {
-        QDir(finished).removeRecursively(); // now the previous package
+        removeTree(finished.toStdString()); // now the previous package (or a link that was there)
         return {};
     }
     QString previous;
     if (QFileInfo::exists(target)) {
         previous = target + QStringLiteral(".previous");
-        QDir(previous).removeRecursively();
+        removeTree(previous.toStdString());
         if (!QDir().rename(target, previous))
             return QStringLiteral("cannot replace %1 (is it in use or read-only?)").arg(target);
     }
@@ -150,7 +150,7 @@ QString installFolder(const QString& finished, const QString& target)
         if (!previous.isEmpty()) QDir().rename(previous, target);
         return QStringLiteral("cannot move the package to %1").arg(target);
     }
-    if (!previous.isEmpty()) QDir(previous).removeRecursively();
+    if (!previous.isEmpty()) removeTree(previous.toStdString());
     return {};
 }
 
@@ -164,18 +164,20 @@ void cleanLeftovers(const QDir& out, const QString& packageName)
                                QStringLiteral("%1.tar.gz.??????").arg(packageName)};
     for (const QFileInfo& entry : out.entryInfoList(
              patterns, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
-        if (entry.isDir() && !entry.isSymLink())
-            QDir(entry.filePath()).removeRecursively();
-        else
-            QFile::remove(entry.filePath());
+        removeTree(entry.filePath().toStdString());
     }
     const QString target = out.filePath(packageName),
                   previous = target + QStringLiteral(".previous");
-    if (!QFileInfo(previous).isDir()) return;
+    const QFileInfo aside(previous);
+    if (aside.isSymLink()) {
+        removeTree(previous.toStdString()); // never ours
+        return;
+    }
+    if (!aside.isDir()) return;
     if (!QFileInfo::exists(target))
         QDir().rename(previous, target);
     else
-        QDir(previous).removeRecursively();
+        removeTree(previous.toStdString());
 }
 
 // The package copies files of the project; each must really be inside it, not a symbolic link
@@ -260,7 +262,8 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
     }
     if (options.goldens) {
         step("running the reference for golden outputs");
-        if (QString error = writeGoldens(project, spec, package, options); !error.isEmpty()) {
+        if (QString error = writeGoldens(sources.texts(project), spec, package, options);
+            !error.isEmpty()) {
             result.error = error;
             return result;
         }

@@ -1,5 +1,6 @@
 #include "pipeline/deploy_target.h"
 
+#include "io/remove_tree.h"
 #include "package/package_check.h"
 #include "run/config_files.h"
 #include "run/placeholders.h"
@@ -68,9 +69,12 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
             t.command.push_back(arg);
         }
     }
-    for (auto& existing : out.targets)
+    // The user's own target of a name wins: a project folder cannot redirect a deploy.
+    for (const auto& existing : out.targets)
         if (existing.name == t.name) {
-            existing = t;
+            r.warning(ptr + "/name", "deploy.shadowed",
+                      "the deploy target \"" + t.name + "\" is also defined in " +
+                          existing.sourceFile + ", which wins: this one is ignored");
             return;
         }
     out.targets.push_back(std::move(t));
@@ -135,9 +139,10 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder,
         for (const QFileInfo& leftover :
              QDir(folder).entryInfoList({name + QStringLiteral(".deploying-??????")},
                                         QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
-            if (!leftover.isSymLink()) QDir(leftover.filePath()).removeRecursively();
+            removeTree(leftover.filePath().toStdString());
         if (!QFileInfo::exists(destination) &&
-            QFileInfo(destination + QStringLiteral(".previous")).isDir())
+            QFileInfo(destination + QStringLiteral(".previous")).isDir() &&
+            !QFileInfo(destination + QStringLiteral(".previous")).isSymLink())
             QDir().rename(destination + QStringLiteral(".previous"), destination);
         QTemporaryDir staging(destination + QStringLiteral(".deploying-XXXXXX"));
         if (!staging.isValid())
@@ -151,7 +156,7 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder,
                                                   QFileDevice::ExeOther);
         if (cancel && cancel->load()) return QStringLiteral("cancelled");
         const QString previous = destination + QStringLiteral(".previous");
-        QDir(previous).removeRecursively();
+        removeTree(previous.toStdString());
         if (QFileInfo::exists(destination) && !QDir().rename(destination, previous))
             return QStringLiteral("cannot replace %1").arg(destination);
         if (!QDir().rename(staging.path(), destination)) {
@@ -159,7 +164,7 @@ QString deployPackage(const DeployTarget& target, const QString& packageFolder,
             return QStringLiteral("cannot move the package to %1").arg(destination);
         }
         staging.setAutoRemove(false);
-        QDir(previous).removeRecursively();
+        removeTree(previous.toStdString());
         return {};
     }
     const std::map<std::string, std::string> values{{"package", packageFolder.toStdString()},

@@ -11,7 +11,8 @@
 namespace ptowb {
 
 // Where a package goes after export, from deploy.json (the user's ~/.config/ptowb/deploy.json,
-// then the project's; a file holds one target, an array, or {"targets": [...]}):
+// then the project's, whose target of a name the user's file defines is ignored with a warning;
+// a file holds one target, an array, or {"targets": [...]}):
 //   { "name": "ops-dir", "folder": "/opt/ops" }                 package copied to
 //   /opt/ops/<name>-<version> { "name": "phone", "command": ["hdc", "file", "send", "{archive}",
 //   "/data/local/ops/"], "timeout_s": 120 }

@@ -27,42 +27,79 @@ namespace {
 
 constexpr std::size_t kKeptRuns = 20; // run folders a project keeps: the last ten verifies
 
-// What earlier runs left in <project>/.ptowb/pipeline.json: the input hash each step last
-// succeeded with.
+// What earlier runs left: the input hash each step last succeeded with, and a digest of what it
+// wrote. It lives in the user's cache (one file per project folder), never in the project: a
+// project that ships its own cannot make a failing kernel or a changed package pass as reused.
 class PipelineState
 {
 public:
     explicit PipelineState(const Project& project)
-        : m_path(QDir(project.folder()).filePath(QStringLiteral(".ptowb/pipeline.json")))
     {
+        const QString folder = QDir(project.folder()).absolutePath();
+        const std::string key = sha256Hex(folder.toStdString()).substr(0, 24);
+        m_path = QString::fromStdString(interpreter::cacheRoot() + "/pipeline/" + key + ".json");
         QByteArray text;
         QString error;
         if (readTextFile(m_path, text, error)) {
             m_state = nlohmann::json::parse(text.toStdString(), nullptr, false);
             if (!m_state.is_object()) m_state = nlohmann::json::object();
         }
+        m_state["project"] = folder.toStdString(); // for whoever looks in the cache
     }
-    bool unchanged(const char* step, const std::string& hash) const
+    // The step succeeded with these inputs and left output whose digest is `output` ("" for a
+    // step that leaves nothing to check).
+    bool unchanged(const char* step, const std::string& hash, const std::string& output = {}) const
     {
-        const auto it = m_state.find(step); // a hand-edited file may hold anything
-        return it != m_state.end() && it->is_string() && it->get<std::string>() == hash;
+        return text(step) == hash && text(std::string(step) + ".output") == output;
     }
-    void record(const char* step, const std::string& hash)
+    void record(const char* step, const std::string& hash, const std::string& output = {})
     {
         m_state[step] = hash;
-        QDir().mkpath(QFileInfo(m_path).absolutePath());
-        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+        m_state[std::string(step) + ".output"] = output;
+        save();
     }
     void forget(const char* step)
     {
         m_state.erase(step);
-        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+        save();
     }
 
 private:
+    std::string text(const std::string& key) const
+    {
+        const auto it = m_state.find(key); // a damaged cache file may hold anything
+        return it != m_state.end() && it->is_string() ? it->get<std::string>() : std::string("\1");
+    }
+    void save()
+    {
+        QDir().mkpath(QFileInfo(m_path).absolutePath());
+        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+    }
+
     QString m_path;
     nlohmann::json m_state = nlohmann::json::object();
 };
+
+// The package's manifest.json, hashed: what a reused export must still hold.
+std::string manifestDigest(const QString& packageFolder)
+{
+    QByteArray text;
+    QString error;
+    if (!readTextFile(QDir(packageFolder).filePath(QString::fromLatin1(kManifestFile)), text,
+                      error))
+        return {};
+    return sha256Hex(text.toStdString());
+}
+
+// A digest of every file under a folder (names and contents): what a reused step's output must
+// still be.
+std::string folderDigest(const QString& folder)
+{
+    std::string all;
+    for (const codegen::GeneratedFile& file : readGeneratedFolder(folder))
+        all += sha256Hex(file.path) + sha256Hex(file.content);
+    return sha256Hex(all);
+}
 
 using Status = StepResult::Status;
 
@@ -154,14 +191,18 @@ bool PipelineRun::generate()
     if (!begin(PipelineStep::Generate, "generating the glue")) return false;
     const QString glueFolder =
         m_options.glueFolder.isEmpty() ? m_project.glueFolder() : m_options.glueFolder;
-    if (m_options.glueFolder.isEmpty() && m_state.unchanged("generate", m_inputs) &&
-        QFileInfo::exists(glueFolder))
-        return finish(Status::Unchanged, "unchanged since the last run");
+    if (m_options.glueFolder.isEmpty()) {
+        if (QString error = m_project.linkedFolderError(glueFolder); !error.isEmpty())
+            return finish(Status::Failed, error.toStdString());
+        if (m_state.unchanged("generate", m_inputs, folderDigest(glueFolder)))
+            return finish(Status::Unchanged, "unchanged since the last run");
+    }
     if (QString error =
             replaceGeneratedFolder(codegen::generateGlue(m_sources.glueSource()), glueFolder);
         !error.isEmpty())
         return finish(Status::Failed, error.toStdString());
-    m_state.record("generate", m_inputs);
+    if (m_options.glueFolder.isEmpty())
+        m_state.record("generate", m_inputs, folderDigest(glueFolder));
     return finish(Status::Done, "glue in " + glueFolder.toStdString());
 }
 
@@ -229,10 +270,12 @@ bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
                               const RunnerConfigs& runners, const std::string& verifyKey)
 {
     const std::string projectDir = m_project.folder().toStdString();
+    const ProjectTexts texts = m_sources.texts(m_project);
     addDiagnostics(runners.diagnostics);
-    BackendChoice reference =
-        makeBackend("ref", judged, projectDir, runners, sim); // its time limit
-    BackendChoice target = makeBackend(m_options.against, judged, projectDir, runners, sim);
+    if (QString error = m_project.linkedFolderError(m_project.runsFolder()); !error.isEmpty())
+        return finish(Status::Failed, error.toStdString());
+    BackendChoice reference = makeBackend("ref", judged, texts, runners, sim); // its time limit
+    BackendChoice target = makeBackend(m_options.against, judged, texts, runners, sim);
     for (const BackendChoice* choice : {&reference, &target}) {
         addDiagnostics(choice->diagnostics);
         if (!choice->backend) {
@@ -304,10 +347,14 @@ bool PipelineRun::exportPackage()
         QDir(packagesFolder).filePath(QString::fromStdString(spec.name + "-" + spec.version));
     const QString archive =
         m_options.archive ? packageFolder + QStringLiteral(".tar.gz") : QString();
-    // Reused only when the folder and the archive are both intact and hold the same package
-    // exported to the project's own folder.
+    if (m_options.exportFolder.isEmpty())
+        if (QString error = m_project.linkedFolderError(packageFolder); !error.isEmpty())
+            return finish(Status::Failed, error.toStdString());
+    // Reused only when the folder and the archive are both intact and hold the package this
+    // user last exported to the project's own folder: its manifest (which names every file's
+    // hash) is the one recorded then.
     if (m_options.exportFolder.isEmpty() && m_options.archive &&
-        m_state.unchanged("export", m_inputs) &&
+        m_state.unchanged("export", m_inputs, manifestDigest(packageFolder)) &&
         checkDeployable(packageFolder, archive).isEmpty()) {
         m_result.packageFolder = packageFolder;
         m_result.archivePath = archive;
@@ -325,7 +372,8 @@ bool PipelineRun::exportPackage()
                       exported.error.toStdString());
     m_result.packageFolder = exported.packageFolder;
     m_result.archivePath = exported.archivePath;
-    m_state.record("export", m_inputs);
+    if (m_options.exportFolder.isEmpty() && m_options.archive)
+        m_state.record("export", m_inputs, manifestDigest(exported.packageFolder));
     return finish(Status::Done, "package in " + exported.packageFolder.toStdString());
 }
 

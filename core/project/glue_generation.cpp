@@ -1,5 +1,6 @@
 #include "project/glue_generation.h"
 
+#include "io/remove_tree.h"
 #include "project/project_sources.h"
 
 #include <QDir>
@@ -67,16 +68,23 @@ QString previousGenerationFolder(const QString& folder)
 QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
                                const QString& folder)
 {
+    // The folders beside the glue are removed as they are: a link planted there loses only
+    // itself, never what it points at.
+    const auto remove = [](const QString& path) { removeTree(path.toStdString()); };
+    if (QFileInfo(folder).isSymLink())
+        return QStringLiteral("%1 is a symbolic link: remove it, the glue is written only into a "
+                              "real folder")
+            .arg(folder);
     const QString staging = folder + QStringLiteral(".new");
     const QString retired = folder + QStringLiteral(".old");
-    QDir(staging).removeRecursively();
-    QDir(retired).removeRecursively();
+    remove(staging);
+    remove(retired);
     if (QString error = writeGeneratedFiles(files, staging); !error.isEmpty()) {
-        QDir(staging).removeRecursively();
+        remove(staging);
         return error;
     }
     if (QFileInfo::exists(folder) && !QDir().rename(folder, retired)) {
-        QDir(staging).removeRecursively();
+        remove(staging);
         return QStringLiteral("cannot replace %1").arg(folder);
     }
     if (!QDir().rename(staging, folder)) {
@@ -85,9 +93,8 @@ QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
     }
     // The replaced generation becomes the previous one, for the diff against it.
     const QString previous = previousGenerationFolder(folder);
-    QDir(previous).removeRecursively();
-    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous))
-        QDir(retired).removeRecursively();
+    remove(previous);
+    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous)) remove(retired);
     return {};
 }
 

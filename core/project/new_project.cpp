@@ -1,6 +1,7 @@
 #include "project/new_project.h"
 
 #include "diag/suggest.h"
+#include "io/remove_tree.h"
 #include "project/atomic_file.h"
 #include "run/platforms.h"
 #include "spec/identifiers.h"
@@ -125,7 +126,7 @@ QString copySampleProject(const QString& sample, const QString& folder)
         return QStringLiteral("%1 exists and is not empty").arg(folder);
     // Staged beside the target and renamed into place: a copy is whole or absent.
     const QString staging = folder + QStringLiteral(".copying");
-    QDir(staging).removeRecursively();
+    removeTree(staging.toStdString());
     QDirIterator it(sample, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot,
                     QDirIterator::Subdirectories);
     QString error;
@@ -143,7 +144,7 @@ QString copySampleProject(const QString& sample, const QString& folder)
     QDir().rmdir(folder); // an empty target gives way to the staged copy
     if (error.isEmpty() && !QDir().rename(staging, folder))
         error = QStringLiteral("cannot create %1").arg(folder);
-    if (!error.isEmpty()) QDir(staging).removeRecursively();
+    if (!error.isEmpty()) removeTree(staging.toStdString());
     return error;
 }
 

@@ -1,5 +1,6 @@
 #include "project/project.h"
 
+#include "io/remove_tree.h"
 #include "kernel/kernel_check.h"
 #include "project/atomic_file.h"
 #include "reference/reference_program.h"
@@ -83,6 +84,16 @@ QString userConfigFile(const QString& name)
 std::vector<std::string> Project::configFiles(const QString& name) const
 {
     return {userConfigFile(name).toStdString(), QDir(m_folder).filePath(name).toStdString()};
+}
+
+QString Project::linkedFolderError(const QString& path) const
+{
+    const std::string link = firstLinkBelow(QDir(m_folder).absolutePath().toStdString(),
+                                            QDir(path).absolutePath().toStdString());
+    if (link.empty()) return {};
+    return QStringLiteral("%1 is a symbolic link: the workbench writes its own folders of a "
+                          "project (.ptowb, packages) only inside it; remove the link")
+        .arg(QString::fromStdString(link));
 }
 
 QString Project::runsFolder() const

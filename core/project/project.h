@@ -29,7 +29,8 @@ public:
     QString referencePath() const;
 
     // A configuration file's two places: the user's (~/.config/ptowb/<name>), then the
-    // project's (<project>/<name>), which wins where both say something.
+    // project's (<project>/<name>). A project's tolerances refine the user's; a runner or deploy
+    // target the user named keeps the user's command (the project's is a warning).
     std::vector<std::string> configFiles(const QString& name) const;
     std::vector<std::string> runnerConfigFiles() const
     {
@@ -47,6 +48,9 @@ public:
     QString runsFolder() const;
     // Where Generate writes the glue (the last generation; the app diffs against it).
     QString glueFolder() const;
+    // "" when `path` (a folder the workbench writes: .ptowb/..., packages/...) is reached without a
+    // symbolic link below the project folder; otherwise the error naming the link.
+    QString linkedFolderError(const QString& path) const;
 
     // Validates op.json text (saved or not) against the files in the folder.
     SpecLoadResult validate(const QByteArray& descriptionText) const;

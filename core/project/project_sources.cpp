@@ -12,6 +12,11 @@ codegen::GlueSource ProjectSources::glueSource() const
     return codegen::GlueSource{loaded.spec, opJson, kernel, reference};
 }
 
+ProjectTexts ProjectSources::texts(const Project& project) const
+{
+    return ProjectTexts{project.folder().toStdString(), opJson, kernel, reference};
+}
+
 ProjectSources readProjectSources(const Project& project)
 {
     ProjectSources sources;

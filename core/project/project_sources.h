@@ -3,6 +3,7 @@
 #include "codegen/glue.h"
 #include "diag/diagnostic.h"
 #include "project/project.h"
+#include "run/backend.h"
 #include "spec/op_spec_loader.h"
 
 #include <QString>
@@ -20,6 +21,7 @@ struct ProjectSources
 
     bool usable() const { return error.isEmpty() && loaded.usable(); }
     codegen::GlueSource glueSource() const;
+    ProjectTexts texts(const Project& project) const; // what the backends run
 };
 
 ProjectSources readProjectSources(const Project& project);

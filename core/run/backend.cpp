@@ -10,9 +10,7 @@
 #include <QFileInfo>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <span>
-#include <sstream>
 
 namespace ptowb {
 
@@ -155,43 +153,29 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
     return record;
 }
 
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec,
-                          const std::string& projectDir, const RunnerConfigs& runners,
-                          const SimRunOptions& simOptions)
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,
+                          const RunnerConfigs& runners, const SimRunOptions& simOptions)
 {
     BackendChoice choice;
+    const std::string& projectDir = texts.dir;
     if (name == "sim" || name == "ref") {
         const std::string path = (std::filesystem::path(projectDir) /
                                   (name == "sim" ? spec.kernel.file : spec.reference.file))
                                      .string();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) {
-            choice.error = "cannot read " + path;
-            return choice;
-        }
-        std::stringstream text;
-        text << in.rdbuf();
         if (name == "sim") {
-            choice.backend = std::make_unique<SimBackend>(text.str(), path, simOptions);
+            choice.backend = std::make_unique<SimBackend>(texts.kernel, path, simOptions);
             return choice;
         }
         // Compiled here for its diagnostics (compiling runs nothing), then run by the worker.
-        auto loaded = ReferenceProgram::load(spec, text.str(), path);
+        auto loaded = ReferenceProgram::load(spec, texts.reference, path);
         choice.diagnostics = loaded.diagnostics;
         if (!loaded.program) {
             choice.error = "the reference does not compile";
             return choice;
         }
         const std::string opJsonFile = (std::filesystem::path(projectDir) / "op.json").string();
-        std::ifstream opJson(opJsonFile, std::ios::binary);
-        if (!opJson) {
-            choice.error = "cannot read " + opJsonFile;
-            return choice;
-        }
-        std::stringstream opJsonText;
-        opJsonText << opJson.rdbuf();
         choice.backend = std::make_unique<ReferenceBackend>(
-            ReferenceSources{text.str(), path, opJsonText.str(), opJsonFile, projectDir},
+            ReferenceSources{texts.reference, path, texts.opJson, opJsonFile, projectDir},
             simOptions.timeoutSeconds);
         return choice;
     }

@@ -83,6 +83,16 @@ private:
     std::string m_projectDir;
 };
 
+// A project's files as one read gave them, so the bytes that were validated and hashed are the
+// bytes that run (the backends never open the files again).
+struct ProjectTexts
+{
+    std::string dir;
+    std::string opJson;
+    std::string kernel;
+    std::string reference;
+};
+
 struct BackendChoice
 {
     std::unique_ptr<Backend> backend; // null when it cannot be made
@@ -91,8 +101,7 @@ struct BackendChoice
 };
 
 // "ref", "sim" (the built-in simulator, with `simOptions`) or the name of a configured runner.
-BackendChoice makeBackend(const std::string& name, const OpSpec& spec,
-                          const std::string& projectDir, const RunnerConfigs& runners,
-                          const SimRunOptions& simOptions = {});
+BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,
+                          const RunnerConfigs& runners, const SimRunOptions& simOptions = {});
 
 } // namespace ptowb

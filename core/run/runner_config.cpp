@@ -82,9 +82,12 @@ void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& pt
         ok = false;
     }
     if (!ok) return;
-    for (auto& existing : out.runners)
+    // The user's own runner of a name wins: a project folder cannot swap the command behind it.
+    for (const auto& existing : out.runners)
         if (existing.name == runner.name) {
-            existing = runner; // the later file (the project's) wins
+            r.warning(ptr + "/name", "runner.shadowed",
+                      "the runner \"" + runner.name + "\" is also defined in " +
+                          existing.sourceFile + ", which wins: this one is ignored");
             return;
         }
     out.runners.push_back(std::move(runner));

@@ -33,9 +33,9 @@ struct RunnerConfigs
     std::vector<std::string> names() const;
 };
 
-// Reads the user's runners.json and then the project's; a project runner replaces a user
-// runner of the same name. A file may hold one runner, an array of them, or {"runners": [...]}.
-// Missing files are fine; malformed ones are diagnostics.
+// Reads the user's runners.json and then the project's; a project runner of a name the user's
+// file defines is ignored, with a warning. A file may hold one runner, an array of them, or
+// {"runners": [...]}. Missing files are fine; malformed ones are diagnostics.
 RunnerConfigs loadRunnerConfigs(const std::vector<std::string>& files);
 // The same from texts (e.g. the settings editor's unsaved buffer).
 RunnerConfigs loadRunnerConfigs(const std::vector<ConfigText>& texts);

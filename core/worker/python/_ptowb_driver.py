@@ -131,18 +131,41 @@ def _argument_value(value):
     return value
 
 
+def _project_module(value, folder):
+    path = getattr(value, "__file__", None) if isinstance(value, types.ModuleType) else None
+    return bool(path) and os.path.abspath(path).startswith(folder + os.sep)
+
+
+def _argument_class(module, spelled):
+    """The class op.json's "class" names: defined in the kernel file, or in a module of the
+    project (the kernel file's folder) that the kernel file itself imported. Looked up in
+    namespaces only (no attribute hooks run), never through builtins or other packages."""
+    folder = os.path.dirname(os.path.abspath(module.__file__))
+    target = module
+    for part in spelled.split("."):
+        namespace = vars(target) if isinstance(target, (types.ModuleType, type)) else {}
+        if part not in namespace:
+            return None
+        target = namespace[part]
+        if not (target is module or _project_module(target, folder) or isinstance(target, type)):
+            return None
+    if not isinstance(target, type):
+        return None
+    home = sys.modules.get(getattr(target, "__module__", ""))
+    return target if home is module or _project_module(home, folder) else None
+
+
 def _argument(module, name, value, line):
     """One entry of op.json's kernel "arguments": a value, or an instance of a class of the
-    kernel file built from its fields (found by attribute lookup: nothing is evaluated)."""
+    kernel file built from its fields (found by name lookup: nothing is evaluated)."""
     if not (isinstance(value, dict) and "class" in value):
         return _argument_value(value)
-    target = module
-    for part in value["class"].split("."):
-        if not hasattr(target, part):
-            raise KernelError(f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line)
-        target = getattr(target, part)
-    if not callable(target):
-        raise KernelError(f"kernel argument '{name}': '{value['class']}' in the kernel file is not a class", line)
+    target = _argument_class(module, value["class"])
+    if value["class"].split(".")[0] not in vars(module):
+        raise KernelError(f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line)
+    if target is None:
+        raise KernelError(f"kernel argument '{name}': '{value['class']}' is not a class defined in the kernel file "
+                          "or in a module of the project it imports (op.json names it)", line)
     fields = {field: _argument_value(v) for field, v in value.get("fields", {}).items()}
     try:
         return target(**fields)
