@@ -38,7 +38,7 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_app"));
         // Sample copies live in temporary folders: the tests trust them, and count the asks.
-        TrustedFolders::prompt() = [this](const QString&) {
+        TrustedFolders::prompt() = [this](const QString&, const QString&) {
             ++m_trustAsks;
             return m_trustAnswer;
         };

@@ -67,7 +67,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_results"));
-        TrustedFolders::prompt() = [](const QString&) { return true; };
+        TrustedFolders::prompt() = [](const QString&, const QString&) { return true; };
     }
 
     // A failure's diff, then an edit (stale), then a passing run (no old difference), then a

@@ -52,8 +52,9 @@ private Q_SLOTS:
         QCoreApplication::setOrganizationName(QStringLiteral("ptowb-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_workbench"));
         // Sample copies live in temporary folders: the tests trust them, and count the asks.
-        TrustedFolders::prompt() = [this](const QString&) {
+        TrustedFolders::prompt() = [this](const QString&, const QString& changes) {
             ++m_trustAsks;
+            m_trustChanges = changes;
             return m_trustAnswer;
         };
     }
@@ -81,6 +82,51 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QCOMPARE(m_trustAsks, 2); // remembered
         QVERIFY(TrustedFolders::isTrusted(dir.path()));
+    }
+
+    // Trust is given to what the folder held: a kernel appended to or a module added outside the
+    // app asks again, naming them; the author's own save in the app does not.
+    void trustFollowsContent()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        RunController& panel = w.runs();
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        m_trustAnswer = true;
+        m_trustAsks = 0;
+        QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
+        panel.verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(m_trustAsks, 1);
+        QVERIFY(m_trustChanges.isEmpty()); // never trusted before
+
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        kernel->setText(kernel->text() + QStringLiteral("\n# the author's own line\n"));
+        QString error;
+        QVERIFY2(w.session().saveAll(error), qPrintable(error));
+        QVERIFY(TrustedFolders::isTrusted(dir.path()));
+
+        QFile helper(dir.filePath(QStringLiteral("helpers.py")));
+        QVERIFY(helper.open(QIODevice::WriteOnly));
+        helper.write("import os\n");
+        helper.close();
+        QVERIFY(!TrustedFolders::isTrusted(dir.path()));
+        m_trustAnswer = false;
+        panel.verifyAction()->trigger();
+        QCOMPARE(m_trustAsks, 2);
+        QVERIFY2(m_trustChanges.contains(QStringLiteral("helpers.py is new")),
+                 qPrintable(m_trustChanges));
+        QVERIFY(!panel.runner().isRunning());
+
+        QFile reference(dir.filePath(QStringLiteral("reference.py")));
+        QVERIFY(reference.open(QIODevice::Append));
+        reference.write("\n");
+        reference.close();
+        panel.verifyAction()->trigger();
+        QCOMPARE(m_trustAsks, 3);
+        QVERIFY2(m_trustChanges.contains(QStringLiteral("reference.py changed")),
+                 qPrintable(m_trustChanges));
+        m_trustAnswer = true;
     }
 
     // The daily loop: Verify passes; a wrong kernel fails with its error shown; the fix passes;
@@ -457,6 +503,7 @@ private Q_SLOTS:
 private:
     int m_trustAsks = 0;
     bool m_trustAnswer = true;
+    QString m_trustChanges;
 };
 
 QTEST_MAIN(TestWorkbench)

@@ -2,6 +2,7 @@
 
 #include "code_editor.h"
 #include "project/atomic_file.h"
+#include "trusted_folders.h"
 #include "work_pool.h"
 
 #include <QFileInfo>
@@ -187,6 +188,7 @@ bool EditorSession::save(Document document, QString& error)
     error = writeFileAtomically(path(document), text);
     if (!error.isEmpty()) return false;
     m_onDisk[std::size_t(document)] = text; // our own write is no change from another program
+    TrustedFolders::noteOwnSave(m_project->folder(), path(document), text); // nor a reason to ask
     e->setModified(false);
     validateNow();
     return true;

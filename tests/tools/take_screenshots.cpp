@@ -57,7 +57,7 @@ int main(int argc, char** argv)
         return 2;
     }
     const QDir out(QString::fromLocal8Bit(argv[1]));
-    TrustedFolders::prompt() = [](const QString&) { return true; };
+    TrustedFolders::prompt() = [](const QString&, const QString&) { return true; };
     bool ok = true;
     for (const QSize size : {QSize(1400, 860), QSize(1920, 1080)}) {
         const QString suffix = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
