@@ -155,6 +155,8 @@ private Q_SLOTS:
         QVERIFY(panel.runner().lastResult().ok());
         QCOMPARE(w.comparePanel().model().rowCount(), 2);
         QCOMPARE(w.comparePanel().model().failures(), 0);
+        QVERIFY2(w.statusText().endsWith(QStringLiteral("all 2 outputs pass")),
+                 qPrintable(w.statusText()));
 
         // The simulator's estimate per kernel line, in the editor's margin.
         CodeEditor* kernel = w.session().editor(Document::Kernel);
@@ -222,6 +224,8 @@ private Q_SLOTS:
             QCOMPARE(int(change.status), int(GlueFileChange::Status::Unchanged));
         QVERIFY(glue.showFile(QStringLiteral("python/pto_scale_gelu/__init__.py")));
         QCOMPARE(glue.fileView().language(), CodeEditor::Language::Python);
+        QVERIFY2(glue.diffView().text().contains(QStringLiteral("first generation")),
+                 qPrintable(glue.diffView().text()));
         QVERIFY(glue.fileView().isReadOnly());
         QVERIFY(glue.fileView().text().contains(QStringLiteral("scale_gelu")));
         const QString good = kernel->text();
@@ -233,6 +237,9 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QVERIFY(!panel.runner().lastResult().ok());
         QCOMPARE(w.comparePanel().model().failures(), 2);
+        QVERIFY2(w.statusText().startsWith(QStringLiteral("Verify failed: ")) &&
+                     w.statusText().endsWith(QStringLiteral("2 of 2 outputs fail")),
+                 qPrintable(w.statusText()));
         QTRY_VERIFY(!costs.stamp().isStale()); // a new run, once read
         QVERIFY(!w.comparePanel().stamp().isStale());
         QVERIFY(readFile(dir.filePath(QStringLiteral("kernel.py"))).contains("g * scale * 2.0"));

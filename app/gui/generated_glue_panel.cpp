@@ -166,9 +166,12 @@ bool GeneratedGluePanel::showFile(const QString& path)
             m_tabs->setCurrentWidget(shown);
         }
         m_file->setDocumentText(QString::fromStdString(content));
-        m_diff->setDocumentText(change.status == Status::Unchanged
-                                    ? tr("No change in the last generation.")
-                                    : QString::fromStdString(change.diff.unified(change.path)));
+        m_diff->setDocumentText(
+            m_previous.empty()
+                ? tr("The first generation: there is no earlier one to compare with.")
+            : change.status == Status::Unchanged
+                ? tr("No change in the last generation.")
+                : QString::fromStdString(change.diff.unified(change.path)));
         for (int row = 0; row < m_list->topLevelItemCount(); ++row)
             if (m_list->topLevelItem(row)->data(0, kPathRole).toString() == path &&
                 m_list->currentItem() != m_list->topLevelItem(row))

@@ -229,19 +229,22 @@ void RunController::onFinished(const PipelineResult& result)
         Q_EMIT simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath(), m_stamp);
     else if (verified) // verified on a runner: no estimate, and the last one no longer applies
         Q_EMIT simulated({}, {}, m_stamp);
+    const QString why = last ? QString::fromStdString(last->message) : QString();
     QString summary =
-        result.ok()
-            ? tr("%1 succeeded").arg(m_what)
-            : tr("%1 stopped at %2: %3")
-                  .arg(m_what, lastStep, last ? QString::fromStdString(last->message) : QString());
+        result.ok() ? tr("%1 succeeded").arg(m_what)
+        : lastStep == m_what.toLower()
+            ? tr("%1 failed: %2").arg(m_what, why) // "Verify stopped at verify" says less
+            : tr("%1 stopped at %2: %3").arg(m_what, lastStep, why);
     if (result.ok() && last && last->step == PipelineStep::Deploy &&
         last->status == StepResult::Status::NotRun)
         summary = tr("%1: exported, nothing deployed — %2")
                       .arg(m_what, QString::fromStdString(last->message));
     if (verified)
-        summary += tr(" — %1 of %2 outputs fail")
-                       .arg(m_compare.model().failures())
-                       .arg(m_compare.model().rowCount());
+        summary += m_compare.model().failures() == 0
+                       ? tr(" — all %1 outputs pass").arg(m_compare.model().rowCount())
+                       : tr(" — %1 of %2 outputs fail")
+                             .arg(m_compare.model().failures())
+                             .arg(m_compare.model().rowCount());
     Q_EMIT statusChanged(summary);
     m_log.appendPlainText(summary);
     Q_EMIT finished(result);

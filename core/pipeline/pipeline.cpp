@@ -395,9 +395,11 @@ bool PipelineRun::deploy()
         target = &targets.targets.front();
     }
     if (!target)
-        return finish(Status::NotRun, targets.targets.empty()
-                                          ? "no deploy target configured: stopped after export"
-                                          : "several deploy targets: name one");
+        return finish(Status::NotRun,
+                      targets.targets.empty()
+                          ? "no deploy target configured (Settings ▸ Deploy targets, or "
+                            "deploy.json): stopped after export"
+                          : "several deploy targets: name one");
     const OpSpec& spec = m_sources.loaded.spec;
     if (QString error = deployPackage(*target, m_result.packageFolder, m_result.archivePath,
                                       spec.ns + "::" + spec.name, spec.version, m_options.cancel);
