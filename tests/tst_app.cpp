@@ -50,6 +50,11 @@ private slots:
         w.show();
         auto* palette = w.findChild<CommandPalette*>();
         QVERIFY(palette);
+        palette->open(); // the welcome page: nothing that needs a project
+        QVERIFY(!palette->visibleCommands().contains(QStringLiteral("Verify")));
+        QVERIFY(palette->visibleCommands().contains(QStringLiteral("New Operator")));
+        QTemporaryDir dir;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
         palette->open();
         const QStringList all = palette->visibleCommands();
         for (const char* name :

@@ -280,7 +280,7 @@ private Q_SLOTS:
     }
 
     // Close Project: the welcome page without the docks, no project, nothing left of its runs;
-    // Verify then says why it does nothing.
+    // what needs a project is disabled there. A tab marks its file's unsaved edits.
     void closeProjectShowsTheWelcomePage()
     {
         QTemporaryDir dir;
@@ -289,17 +289,24 @@ private Q_SLOTS:
         QVERIFY(w.showsWelcome());
         for (QDockWidget* dock : w.findChildren<QDockWidget*>())
             QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
-        w.runs().verifyAction()->trigger();
-        QVERIFY2(w.statusText().contains(QStringLiteral("no project is open")),
-                 qPrintable(w.statusText()));
+        for (QAction* action : w.findChildren<QAction*>())
+            if (action->text() == QLatin1String("&Save") ||
+                action->text() == QLatin1String("&Validate"))
+                QVERIFY2(!action->isEnabled(), qPrintable(action->text()));
+        QVERIFY(!w.runs().verifyAction()->isEnabled() && !w.runs().redeployAction()->isEnabled());
 
         QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QVERIFY(w.runs().verifyAction()->isEnabled() && w.runs().redeployAction()->isEnabled());
         QVERIFY(!w.showsWelcome());
         QVERIFY(w.findChild<QDockWidget*>(QStringLiteral("runCompareDock"))->isVisible());
         QVERIFY(verify(w));
         QVERIFY(w.comparePanel().model().rowCount() > 0);
 
+        auto* sourceTabs = w.findChild<QTabWidget*>(QStringLiteral("sourceTabs"));
+        QCOMPARE(sourceTabs->tabText(1), QStringLiteral("reference.py"));
         w.session().editor(Document::Reference)->append(QStringLiteral("# unsaved\n"));
+        QCOMPARE(sourceTabs->tabText(1), QStringLiteral("reference.py •"));
+        QCOMPARE(sourceTabs->tabText(0), QStringLiteral("kernel.py"));
         w.setUnsavedChangesPrompt([](QWidget*) { return QMessageBox::Cancel; });
         QVERIFY(!w.closeProject()); // cancelled: still open, edits kept
         QVERIFY(w.session().project());
@@ -307,6 +314,7 @@ private Q_SLOTS:
         QVERIFY(w.closeProject());
         QVERIFY(!w.session().project());
         QVERIFY(w.showsWelcome());
+        QVERIFY(!w.runs().verifyAction()->isEnabled());
         QCOMPARE(w.comparePanel().model().rowCount(), 0);
         QVERIFY(!w.session().editor(Document::Kernel)->isEnabled());
         QVERIFY(w.session().editor(Document::Kernel)->text().isEmpty());
@@ -384,10 +392,14 @@ private Q_SLOTS:
         QVERIFY(map.describeAt(QPoint(200, 150)).isEmpty());
     }
 
-    // The wizard offers the folder its last project was made in.
+    // The wizard offers the folder of projects the welcome page uses, then the folder its last
+    // project was made in.
     void wizardRemembersItsFolder()
     {
         QTemporaryDir parent;
+        QSettings().remove(QStringLiteral("wizard/parentFolder"));
+        QCOMPARE(QFileInfo(NewOperatorWizard(nullptr, parent.path()).folder()).absolutePath(),
+                 parent.path());
         {
             NewOperatorWizard wizard;
             wizard.setFolder(parent.filePath(QStringLiteral("first_op")));

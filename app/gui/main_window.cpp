@@ -41,6 +41,10 @@
 
 namespace ptowb {
 
+namespace {
+const QString kUnsavedMark = QStringLiteral(" •"); // on the tab of a file with unsaved edits
+} // namespace
+
 using Document = EditorSession::Document;
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -306,6 +310,7 @@ void MainWindow::createActions()
                                          tr("&Validate"), &m_session, &EditorSession::validateNow);
     validate->setShortcut(Qt::Key_F7);
     validate->setToolTip(tr("Check op.json, its rules and the files it names (F7)"));
+    m_projectActions = {close, save, validate};
     build->addAction(m_runs->generateAction());
     build->addSeparator();
     build->addAction(m_runs->verifyAction());
@@ -359,7 +364,7 @@ void MainWindow::createActions()
 void MainWindow::newOperator()
 {
     if (!confirmDiscard()) return;
-    NewOperatorWizard wizard(this);
+    NewOperatorWizard wizard(this, sampleCopiesFolder());
     if (wizard.exec() == QDialog::Accepted) {
         TrustedFolders::trust(wizard.folder()); // the user just made it from a template
         openProject(wizard.folder());
@@ -396,8 +401,6 @@ bool MainWindow::openProject(const QString& folderOrFile)
         return false;
     }
     const Project& project = *m_session.project();
-    m_sourceTabs->setTabText(0, QFileInfo(project.kernelPath()).fileName());
-    m_sourceTabs->setTabText(1, QFileInfo(project.referencePath()).fileName());
     m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
     showWelcome(false);
     forgetResults();
@@ -529,6 +532,18 @@ void MainWindow::updateTitle()
     const QString project = m_session.project() ? m_session.project()->name() : tr("No project");
     setWindowTitle(QStringLiteral("%1[*] — PTO Workbench").arg(project));
     setWindowModified(m_session.isModified());
+    // Nothing to save, check or run on the welcome page.
+    for (QAction* action : m_projectActions)
+        action->setEnabled(m_session.project().has_value());
+    m_runs->updateActions();
+    // Each editor's tab says whether its file has unsaved edits.
+    for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
+        QTabWidget* tabs = d == Document::Description ? m_descriptionTabs : m_sourceTabs;
+        const int index = tabs->indexOf(m_session.editor(d));
+        const QString name = m_session.project() ? QFileInfo(m_session.path(d)).fileName()
+                                                 : tabs->tabText(index).remove(kUnsavedMark);
+        tabs->setTabText(index, m_session.editor(d)->isModified() ? name + kUnsavedMark : name);
+    }
 }
 
 void MainWindow::restoreLayout()

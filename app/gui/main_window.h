@@ -103,6 +103,7 @@ private:
     QTabWidget* m_sourceTabs = nullptr;
     QTabWidget* m_descriptionTabs = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QList<QAction*> m_projectActions; // enabled while a project is open
     QLabel* m_problemCount = nullptr;
     QLabel* m_cursorPosition = nullptr;
     UnsavedChangesPrompt m_prompt;

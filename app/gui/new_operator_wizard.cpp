@@ -35,7 +35,8 @@ QString describe(const QString& name)
 
 } // namespace
 
-NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
+NewOperatorWizard::NewOperatorWizard(QWidget* parent, const QString& projectsFolder)
+    : QWizard(parent)
 {
     setWindowTitle(tr("New Operator"));
     setOption(QWizard::NoBackButtonOnLastPage);
@@ -53,7 +54,10 @@ NewOperatorWizard::NewOperatorWizard(QWidget* parent) : QWizard(parent)
     m_namespace = new QLineEdit(QStringLiteral("custom"));
     // In the folder the last project was made in: an author keeps their ops together.
     const QString parentFolder =
-        QSettings().value(QStringLiteral("wizard/parentFolder"), QDir::homePath()).toString();
+        QSettings()
+            .value(QStringLiteral("wizard/parentFolder"),
+                   projectsFolder.isEmpty() ? QDir::homePath() : projectsFolder)
+            .toString();
     m_folder = new QLineEdit(QDir(parentFolder).filePath(QStringLiteral("my_op")));
     auto* browse = new QPushButton(tr("Browse…"));
     auto* folderRow = new QHBoxLayout;

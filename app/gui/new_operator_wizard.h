@@ -15,7 +15,9 @@ class NewOperatorWizard : public QWizard
     Q_OBJECT
 
 public:
-    explicit NewOperatorWizard(QWidget* parent = nullptr);
+    // `projectsFolder`: where a first project goes (the welcome page's folder of projects);
+    // later ones go where the last one was made.
+    explicit NewOperatorWizard(QWidget* parent = nullptr, const QString& projectsFolder = {});
 
     void setTemplate(const QString& name);
     void setOpName(const QString& name);

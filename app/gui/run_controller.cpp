@@ -175,9 +175,7 @@ void RunController::start(PipelineOptions options, const QString& what)
     m_what = what;
     m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
     if (!m_runner.start(*m_session.project(), options)) return;
-    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy})
-        action->setEnabled(false);
-    m_cancel->setEnabled(true);
+    updateActions();
     if (options.stopAfter >= PipelineStep::Verify) {
         const QString running = tr("%1 is running").arg(what);
         m_compare.stamp().markRunning(running);
@@ -186,11 +184,17 @@ void RunController::start(PipelineOptions options, const QString& what)
     }
 }
 
+void RunController::updateActions()
+{
+    const bool running = m_runner.isRunning();
+    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy})
+        action->setEnabled(m_session.project() && !running);
+    m_cancel->setEnabled(running);
+}
+
 void RunController::onFinished(const PipelineResult& result)
 {
-    for (QAction* action : {m_generate, m_verify, m_export, m_redeploy})
-        action->setEnabled(true);
-    m_cancel->setEnabled(false);
+    updateActions();
     Diagnostics diagnostics;
     bool verified = false;
     for (const StepResult& step : result.steps) {

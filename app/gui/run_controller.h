@@ -36,6 +36,9 @@ public:
     void showRow(int row);
     // The results shown no longer match the editors (an edit), or belong to no project.
     void markStale(const QString& why);
+    // Generate, Verify, Export and Redeploy when a project is open and nothing runs; Cancel
+    // while something does.
+    void updateActions();
     void reset();
 
     void generate();
