@@ -344,6 +344,10 @@ private Q_SLOTS:
         QVERIFY(
             w.session().editor(Document::Kernel)->text().endsWith(QStringLiteral("# my change\n")));
         QVERIFY(!QFileInfo::exists(copy + QStringLiteral(".copying")));
+        // Named on the command line (`./setup.sh run`), a sample opens as the copy too.
+        QVERIFY(w.closeProject());
+        QVERIFY(w.openFromCommandLine(sample + QStringLiteral("/op.json")));
+        QCOMPARE(w.session().project()->folder(), copy);
         QSettings().remove(QStringLiteral("samples/folder"));
     }
 

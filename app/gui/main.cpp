@@ -80,7 +80,7 @@ int main(int argc, char** argv)
     ptowb::MainWindow window;
     const QStringList args = parser.positionalArguments();
     if (!args.isEmpty()) {
-        window.openProject(QDir::current().absoluteFilePath(args.first()));
+        window.openFromCommandLine(QDir::current().absoluteFilePath(args.first()));
     } else {
         const QStringList recent = ptowb::RecentProjects::list();
         if (!recent.isEmpty()) window.openProject(recent.first());

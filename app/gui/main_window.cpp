@@ -420,6 +420,16 @@ QString MainWindow::sampleCopiesFolder()
         .filePath(QStringLiteral("PTO Workbench"));
 }
 
+bool MainWindow::openFromCommandLine(const QString& folderOrFile)
+{
+    const QFileInfo named(folderOrFile);
+    const QString folder =
+        (named.isDir() ? QDir(folderOrFile) : named.absoluteDir()).canonicalPath();
+    for (const QString& sample : sampleProjects())
+        if (!folder.isEmpty() && QDir(sample).canonicalPath() == folder) return openSample(sample);
+    return openProject(folderOrFile);
+}
+
 bool MainWindow::openSample(const QString& sampleFolder)
 {
     if (refuseWhileRunning(tr("opening another project"))) return false;

@@ -37,6 +37,9 @@ public:
     bool openProject(const QString& folderOrFile);
     // Opens the author's copy of a shipped sample in the sample-copies folder (made on first use).
     bool openSample(const QString& sampleFolder);
+    // A project named on the command line: a shipped sample opens as the author's copy, so
+    // nothing is written into the workbench's own files.
+    bool openFromCommandLine(const QString& folderOrFile);
     static QString sampleCopiesFolder(); // settings "samples/folder", else Documents/PTO Workbench
     // File ▸ Close Project: asks about unsaved changes, then the welcome page.
     bool closeProject();
