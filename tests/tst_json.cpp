@@ -102,6 +102,13 @@ private slots:
         QTest::newRow("trailing comma in object")
             << QByteArray("{\n\"a\": 1,\n}") << "3:1 json.syntax";
         QTest::newRow("missing colon") << QByteArray("{\"a\" 1}") << "1:6 json.syntax";
+        // A missing comma is reported after the value that lacks it, not at the next line's.
+        QTest::newRow("missing comma in object")
+            << QByteArray("{\n  \"a\": \"x\"\n  \"b\": 2\n}") << "2:10 json.syntax";
+        QTest::newRow("missing comma in list")
+            << QByteArray("{\"a\": [1, 2 3]}") << "1:11 json.syntax";
+        QTest::newRow("missing comma after object")
+            << QByteArray("{\"a\": {\"b\": 1} \"c\": 2}") << "1:14 json.syntax";
         QTest::newRow("single quotes") << QByteArray("{'a': 1}") << "1:2 json.syntax";
         QTest::newRow("comment") << QByteArray("{\n// c\n\"a\": 1}") << "2:1 json.syntax";
         QTest::newRow("garbage after value") << QByteArray("{} x") << "1:4 json.syntax";

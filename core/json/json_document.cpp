@@ -105,9 +105,20 @@ public:
                    std::strchr("0123456789.eE+-", t[offset - 1]))
                 --offset;
         }
-        m_doc.m_diagnostics.push_back(m_doc.diagnosticAt({offset, offset + 1}, "", Severity::Error,
-                                                         "json.syntax",
-                                                         cleanParserMessage(ex.what())));
+        std::string message = cleanParserMessage(ex.what());
+        // Two values with only space between them, inside an object or a list: the comma after
+        // the first is what is missing, and that is the line to fix, not the next one's.
+        const std::string& t = m_doc.m_text;
+        const bool expectedEnd =
+            std::strstr(ex.what(), "; expected '}'") || std::strstr(ex.what(), "; expected ']'");
+        if (expectedEnd && m_prevEnd > 0 && m_prevEnd <= offset &&
+            t.find_first_not_of(" \t\r\n", m_prevEnd) < t.size() &&
+            std::strchr("\"{[-0123456789tfn", t[t.find_first_not_of(" \t\r\n", m_prevEnd)])) {
+            offset = m_prevEnd - 1;
+            message = "invalid JSON: a ',' is missing after this value";
+        }
+        m_doc.m_diagnostics.push_back(
+            m_doc.diagnosticAt({offset, offset + 1}, "", Severity::Error, "json.syntax", message));
         return false;
     }
 

@@ -206,7 +206,10 @@ private:
             for (DType d : in.dtypes)
                 allowed.emplace_back(dtypeName(d));
             auto d = dtypeFromName(*dtype);
-            if (!d || std::find(in.dtypes.begin(), in.dtypes.end(), *d) == in.dtypes.end()) {
+            if (d && in.listsUnknownDtype &&
+                std::find(in.dtypes.begin(), in.dtypes.end(), *d) == in.dtypes.end()) {
+                ok = false; // the typo in the input's dtypes is the error
+            } else if (!d || std::find(in.dtypes.begin(), in.dtypes.end(), *d) == in.dtypes.end()) {
                 m_r.error(ptr + "/dtype", d ? "spec.dtype-not-allowed" : "spec.unknown-dtype",
                           "input '" + in.name + "' accepts " + joinQuoted(allowed, "") +
                               ", not \"" + *dtype + "\"" + didYouMean(*dtype, allowed));

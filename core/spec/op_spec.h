@@ -26,6 +26,9 @@ struct InputSpec
     // The kernel writes into this input in place (a cache, an accumulator): its value after the
     // call is a result, compared like an output; torch declares it in mutates_args.
     bool mutated = false;
+    // op.json lists a name here that is no dtype (an error there): a case choosing a real dtype
+    // the list lacks may be choosing the one that was meant, and is not blamed too.
+    bool listsUnknownDtype = false;
 };
 
 struct ParamSpec

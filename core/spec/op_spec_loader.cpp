@@ -214,13 +214,14 @@ private:
                         continue;
                     const auto text = (*dtypes)[d].get<std::string>();
                     auto dtype = dtypeFromName(text);
-                    if (!dtype)
+                    if (!dtype) {
+                        in.listsUnknownDtype = true;
                         m_r.error(dptr, "spec.unknown-dtype",
                                   "unknown dtype \"" + text + "\"" +
                                       didYouMean(text, dtypeNames()) +
                                       " (known: " + joinQuoted(dtypeNames(), "") + ")");
-                    else if (std::find(in.dtypes.begin(), in.dtypes.end(), *dtype) !=
-                             in.dtypes.end())
+                    } else if (std::find(in.dtypes.begin(), in.dtypes.end(), *dtype) !=
+                               in.dtypes.end())
                         m_r.warning(dptr, "spec.duplicate-dtype",
                                     "dtype \"" + text + "\" is listed twice");
                     else
