@@ -32,6 +32,7 @@ private slots:
     void staticTypes();
     void resolvedTreeForEmitters();
     void shapeFunctionsDirect();
+    void indexPastAKnownRank();
 };
 
 void TestRules::evaluate_data()
@@ -185,3 +186,24 @@ void TestRules::shapeFunctionsDirect()
 
 QTEST_GUILESS_MAIN(TestRules)
 #include "tst_rules.moc"
+
+// With op.json's rank for an input, a constant index past it is an error at the rule, once.
+void TestRules::indexPastAKnownRank()
+{
+    RuleScope scope = m_fixture.scope;
+    scope.inputRanks = {2, std::nullopt};
+    for (const char* fine : {"x.shape[1]", "x.shape[-2]", "v.shape[7]", "x.shape[channels]"})
+        QVERIFY2(std::holds_alternative<Rule>(Rule::compile(fine, scope)), fine);
+    for (const auto& [rule, begin] : std::vector<std::pair<const char*, int>>{
+             {"[x.shape[0], x.shape[2]]", 21}, {"x.shape[-3]", 8}}) {
+        auto compiled = Rule::compile(rule, scope);
+        auto* errors = std::get_if<std::vector<RuleError>>(&compiled);
+        QVERIFY2(errors && errors->size() == 1, rule);
+        QCOMPARE(QString::fromStdString(errors->front().code),
+                 QStringLiteral("rule.index-out-of-range"));
+        QCOMPARE(int(errors->front().span.begin), begin);
+        QVERIFY2(QString::fromStdString(errors->front().message)
+                     .contains(QStringLiteral("x has rank 2")),
+                 errors->front().message.c_str());
+    }
+}

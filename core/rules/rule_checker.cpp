@@ -213,7 +213,39 @@ private:
         if (!isList(base))
             return typeError(n.kids[0]->span, std::string("cannot index ") + typeName(base));
         if (sub.kind == NodeKind::Slice) return base;
+        if (const auto rank = knownShapeRank(*n.kids[0])) {
+            const auto at = constantIndex(sub);
+            if (at && (*at >= *rank || *at < -*rank))
+                return error(sub.span, "rule.index-out-of-range",
+                             describeOutOfRange(*n.kids[0], *at, *rank));
+        }
         return base == Type::Shape ? Type::Int : Type::Float;
+    }
+
+    // x.shape of an input whose rank op.json fixes: that rank.
+    std::optional<int> knownShapeRank(const Node& n) const
+    {
+        if (n.kind != NodeKind::Attr || n.attr != Attr::Shape || n.kids.empty() ||
+            n.kids[0]->kind != NodeKind::Input)
+            return std::nullopt;
+        const auto slot = std::size_t(n.kids[0]->slot);
+        return slot < m_scope.inputRanks.size() ? m_scope.inputRanks[slot] : std::nullopt;
+    }
+    static std::optional<std::int64_t> constantIndex(const Node& n)
+    {
+        if (n.kind == NodeKind::IntLit) return n.intValue;
+        if (n.kind == NodeKind::Unary && n.op == Op::Neg && n.kids[0]->kind == NodeKind::IntLit)
+            return -n.kids[0]->intValue;
+        return std::nullopt;
+    }
+    static std::string describeOutOfRange(const Node& shape, std::int64_t at, int rank)
+    {
+        const std::string input = shape.kids[0]->text;
+        return input + " has rank " + std::to_string(rank) + " (op.json), so " + input + ".shape[" +
+               std::to_string(at) + "] does not exist" +
+               (rank > 0 ? "; its dims are " + input + ".shape[0] to " + input + ".shape[" +
+                               std::to_string(rank - 1) + "]"
+                         : std::string());
     }
 
     Type binary(Node& n)

@@ -2,6 +2,7 @@
 
 #include "rules/rule_ast.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,9 @@ struct RuleScope
 {
     std::vector<std::string> inputs;
     std::vector<ScopeParam> params;
+    // Each input's rank when op.json fixes it (empty or 0 entries: any rank): a constant index
+    // past it is an error at the rule, not at every case.
+    std::vector<std::optional<int>> inputRanks;
 };
 
 // Resolves names and assigns a static type to every node; returns every problem found.

@@ -6,6 +6,7 @@
 #include "spec/inference.h"
 #include "worker_client/worker_client.h"
 
+#include "json/json_document.h"
 #include <QDir>
 #include <QFileInfo>
 #include <chrono>
@@ -82,6 +83,19 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
             d.code = code.empty() ? "ref.error" : code;
             d.message = message;
             record.diagnostics = {std::move(d)};
+        }
+        if (code == "ref.output" && answer.contains("output")) {
+            // The rule and the reference disagree: either may be wrong, and a rule that is
+            // valid but says something else is op.json's line to fix, so that is reported first.
+            const JsonDocument doc = JsonDocument::parse(m_sources.opJson, m_sources.opJsonFile);
+            const std::string field = answer.value("rule", "shape");
+            Diagnostic rule = doc.diagnostic(
+                "/outputs/" + std::to_string(answer.value("output", 0)) + "/" + field,
+                Severity::Error, "spec.output-rule",
+                "this " + field + " rule disagrees with the reference: " + message +
+                    "; fix the rule or the reference");
+            record.error = formatDiagnostic(rule);
+            record.diagnostics.insert(record.diagnostics.begin(), std::move(rule));
         }
         return record;
     }

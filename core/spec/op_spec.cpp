@@ -24,8 +24,10 @@ rules::Type ruleTypeOf(ParamType type)
 rules::RuleScope OpSpec::ruleScope() const
 {
     rules::RuleScope scope;
-    for (const auto& in : inputs)
+    for (const auto& in : inputs) {
         scope.inputs.push_back(in.name);
+        scope.inputRanks.push_back(in.rank);
+    }
     for (const auto& p : params)
         scope.params.push_back({p.name, ruleTypeOf(p.type)});
     return scope;

@@ -96,6 +96,8 @@ json runReferenceCase(const json& request)
             return {{"status", "error"},
                     {"code", "ref.output"},
                     {"line", loaded.program->returnLine()},
+                    {"output", k}, // which rule of op.json disagrees, for a diagnostic there
+                    {"rule", outputs[k].shape() == rule.shape ? "dtype" : "shape"},
                     {"message", "the reference returns '" + rule.name + "' as " + mismatch}};
     }
     if (std::string e = runfolder::writeOutputs(caseDir, spec, outputs); !e.empty())
