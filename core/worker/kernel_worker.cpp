@@ -103,10 +103,8 @@ json runCase(const json& request, py::module_& driver)
     const std::string kernelFile = request.at("kernel_file").get<std::string>();
     py::dict inputs, outputs, params;
     for (const auto& name : request.at("inputs")) {
-        const std::string path = runfolder::inputPath(caseDir, name.get<std::string>());
-        auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read))
-            return failure(path + ": " + *e, "sim.inputs");
+        auto read = readCaseInput(request, name.get<std::string>());
+        if (auto* e = std::get_if<std::string>(&read)) return failure(*e, "sim.inputs");
         inputs[py::str(name.get<std::string>())] =
             Handle{torchscript::toAten(std::get<Tensor>(read))};
     }
