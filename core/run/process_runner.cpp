@@ -1,5 +1,7 @@
 #include "run/process_runner.h"
 
+#include "process/capped_text.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,55 +13,36 @@
 namespace ptowb {
 namespace {
 
-constexpr qint64 kStderrTailBytes = 4096;
+constexpr std::size_t kStderrTailBytes = 4096;
+static_assert(kProcessLogHeadBytes == qint64(process::kLogHeadBytes) &&
+              kProcessLogTailBytes == qint64(process::kLogTailBytes));
 
-// A log file that keeps the head and the tail of a stream of any length: a runner that writes
-// gigabytes leaves a log of a few MiB, and the end (where the error usually is) is kept.
+// A log file that keeps the head and the tail of a stream of any length (process::CappedText):
+// a runner that writes gigabytes leaves a log of a few MiB, and the end, where the error usually
+// is, is kept.
 class CappedLog
 {
 public:
-    explicit CappedLog(const QString& path) : m_file(path)
-    {
-        m_file.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    }
+    explicit CappedLog(const QString& path) : m_path(path) {}
 
     void append(const QByteArray& data)
     {
-        if (data.isEmpty()) return;
-        m_total += data.size();
-        qint64 used = 0;
-        if (m_head < kProcessLogHeadBytes) {
-            used = std::min<qint64>(kProcessLogHeadBytes - m_head, data.size());
-            m_file.write(data.constData(), used);
-            m_head += used;
-        }
-        m_tail.append(data.constData() + used, data.size() - used);
-        if (m_tail.size() > 2 * kProcessLogTailBytes)
-            m_tail = m_tail.right(kProcessLogTailBytes); // amortized: one copy per MiB
-        m_recent.append(data.right(kStderrTailBytes));
-        if (m_recent.size() > 2 * kStderrTailBytes) m_recent = m_recent.right(kStderrTailBytes);
+        m_text.append(std::string_view(data.constData(), std::size_t(data.size())));
     }
 
     void finish()
     {
-        if (m_tail.size() > kProcessLogTailBytes) m_tail = m_tail.right(kProcessLogTailBytes);
-        const qint64 omitted = m_total - m_head - m_tail.size();
-        if (omitted > 0)
-            m_file.write(
-                QStringLiteral(
-                    "\n[ptowb: %1 bytes left out here; the log keeps the first and the last MiB]\n")
-                    .arg(omitted)
-                    .toUtf8());
-        m_file.write(m_tail);
-        m_file.close();
+        QFile file(m_path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return;
+        const std::string text = m_text.text();
+        file.write(text.data(), qint64(text.size()));
     }
 
-    QByteArray recent() const { return m_recent.right(kStderrTailBytes); }
+    QByteArray recent() const { return QByteArray::fromStdString(m_text.recent(kStderrTailBytes)); }
 
 private:
-    QFile m_file;
-    qint64 m_total = 0, m_head = 0;
-    QByteArray m_tail, m_recent;
+    QString m_path;
+    process::CappedText m_text;
 };
 
 void killGroup(qint64 pid)

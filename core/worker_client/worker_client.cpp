@@ -21,6 +21,11 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
+// The longest answer line read: answers carry the kernel's log (capped at 2 MiB) and the cost
+// trace (capped at cost::kMaxTraceEvents); anything longer is not the worker's protocol.
+constexpr std::size_t kMaxAnswerBytes = std::size_t(256) << 20;
+constexpr const char* kTooLong = "the kernel worker sent an answer of more than 256 MiB";
+
 json stopped(const char* code, std::string message, const json& answer)
 {
     json out = {{"status", "error"},
@@ -177,6 +182,7 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
     m_toWorker = in[1];
     m_fromWorker = out[0];
     m_pending.clear();
+    m_scanned = 0;
     m_python = chosenPython();
     // The worker announces itself once it runs in the interpreter: first, on a new interpreter
     // or torch, progress while its native part is built (minutes, once).
@@ -195,9 +201,10 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
             }
             stop();
             return failedStart("sim.crashed",
-                               wait == Wait::Closed
-                                   ? describeExit(status) + " while starting"
-                                   : "the kernel worker did not start within an hour");
+                               wait == Wait::Closed    ? describeExit(status) + " while starting"
+                               : wait == Wait::TooLong ? kTooLong
+                                                       : "the kernel worker did not start within "
+                                                         "an hour");
         }
         const json hello = json::parse(line, nullptr, false);
         const std::string status = hello.is_object() ? hello.value("status", "") : "";
@@ -234,6 +241,7 @@ void WorkerClient::stop()
     m_pid = -1;
     m_toWorker = m_fromWorker = -1;
     m_pending.clear();
+    m_scanned = 0;
 }
 
 WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSeconds,
@@ -242,11 +250,15 @@ WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSecon
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(timeoutSeconds));
     for (;;) {
-        if (const auto nl = m_pending.find('\n'); nl != std::string::npos) {
+        // Only what arrived since the last look is searched: reading a long line stays linear.
+        if (const auto nl = m_pending.find('\n', m_scanned); nl != std::string::npos) {
             line = m_pending.substr(0, nl);
             m_pending.erase(0, nl + 1);
+            m_scanned = 0;
             return Wait::Line;
         }
+        m_scanned = m_pending.size();
+        if (m_pending.size() > kMaxAnswerBytes) return Wait::TooLong;
         if (cancel && cancel->load()) return Wait::Cancelled;
         if (Clock::now() >= deadline) return Wait::Timeout;
         pollfd p{m_fromWorker, POLLIN, 0};
@@ -290,6 +302,14 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
         return {{"status", "error"},
                 {"code", "sim.worker"},
                 {"message", "the kernel worker sent an unreadable answer"},
+                {"line", 1},
+                {"col", 1}};
+    }
+    if (wait == Wait::TooLong) {
+        stop();
+        return {{"status", "error"},
+                {"code", "sim.worker"},
+                {"message", kTooLong},
                 {"line", 1},
                 {"col", 1}};
     }

@@ -60,7 +60,8 @@ private:
         Line,
         Timeout,
         Cancelled,
-        Closed
+        Closed,
+        TooLong
     };
     Wait readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel);
 
@@ -71,6 +72,7 @@ private:
     int m_toWorker = -1;
     int m_fromWorker = -1;
     std::string m_pending;
+    std::size_t m_scanned = 0; // how much of m_pending holds no newline
 };
 
 } // namespace ptowb::worker
