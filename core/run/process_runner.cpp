@@ -1,11 +1,14 @@
 #include "run/process_runner.h"
 
 #include "process/capped_text.h"
+#include "process/reaper.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <algorithm>
 #include <csignal>
 #include <unistd.h>
@@ -45,6 +48,15 @@ private:
     process::CappedText m_text;
 };
 
+// The program as the reaper will run it: a path (relative to the working folder) or a name on
+// PATH, as QProcess would have found it; "" when there is no such executable file.
+QString resolveProgram(const QString& program, const QString& workingDir)
+{
+    if (!program.contains(QLatin1Char('/'))) return QStandardPaths::findExecutable(program);
+    const QFileInfo file(QDir(workingDir).absoluteFilePath(program));
+    return file.isFile() && file.isExecutable() ? file.absoluteFilePath() : QString();
+}
+
 void killGroup(qint64 pid)
 {
     if (pid > 0) ::kill(-pid_t(pid), SIGKILL);
@@ -60,12 +72,27 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
         outcome.error = QStringLiteral("empty command");
         return outcome;
     }
+    const QString program = resolveProgram(argv.first(), workingDir);
+    if (program.isEmpty()) {
+        outcome.error =
+            QStringLiteral("cannot start %1: no such executable file").arg(argv.first());
+        return outcome;
+    }
+    const QString reaper = QString::fromStdString(process::reaperPath());
+    if (reaper.isEmpty()) {
+        outcome.error = QStringLiteral("cannot start %1: the process reaper (ptowb-reaper) was not "
+                                       "found beside the kernel worker")
+                            .arg(argv.first());
+        return outcome;
+    }
+    // Through the reaper, which ends whatever the program leaves behind — even in a session of
+    // its own — when it exits, when told to (SIGTERM), or when its stdin, a pipe held here,
+    // closes because this process died. It gives the program stdin from /dev/null.
     QProcess process;
-    process.setProgram(argv.first());
-    process.setArguments(argv.mid(1));
+    process.setProgram(reaper);
+    process.setArguments(QStringList{program} + argv.mid(1));
     process.setWorkingDirectory(workingDir);
-    process.setStandardInputFile(QProcess::nullDevice());
-    // Its own process group, so that ending the run ends whatever the runner started too.
+    // And a process group of its own, killed after the run as well.
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
 
     QElapsedTimer clock;
@@ -100,12 +127,14 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
         }
     }
     // After every run, not only after a timeout: children a runner left behind (still writing
-    // its outputs, say) must not outlive it.
-    killGroup(group);
+    // its outputs, say) must not outlive it. The reaper ends them when the program exits; a
+    // program still running is ended with them on SIGTERM.
     if (process.state() != QProcess::NotRunning) {
-        process.kill();
+        process.terminate();
+        if (!process.waitForFinished(30000)) process.kill();
         process.waitForFinished(5000);
     }
+    killGroup(group);
     drain();
     out.finish();
     err.finish();
