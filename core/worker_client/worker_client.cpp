@@ -169,15 +169,18 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
             close(fd);
         return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
     }
+    // The launcher's ends go to fds 0, 1 and 3; one that already has its number (this process
+    // started with stdin closed, say) is moved first, as dup2 onto itself keeps close-on-exec.
+    for (int* end : {&in[0], &out[1], &life[0]})
+        if (*end <= kLifelineFd) {
+            const int moved = fcntl(*end, F_DUPFD_CLOEXEC, kLifelineFd + 1);
+            close(*end);
+            *end = moved;
+        }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    if (life[0] == kLifelineFd) { // dup2 onto itself would keep close-on-exec
-        const int moved = fcntl(life[0], F_DUPFD_CLOEXEC, kLifelineFd + 1);
-        close(life[0]);
-        life[0] = moved;
-    }
     posix_spawn_file_actions_adddup2(&actions, life[0], kLifelineFd);
     const std::string python = interpreter::choosePython(chosenPython());
     std::string arg0 = exe, flag = "--memory-limit-mb",
