@@ -125,7 +125,7 @@ void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kerne
                               "estimate, not a measurement)")
                                .arg(formatMicroseconds(run.report.totalUs),
                                     QString::fromStdString(run.report.platform).toHtmlEscaped())
-                               .arg(run.report.events.size()));
+                               .arg(run.report.operations()));
     m_summary->setToolTip(
         tracePath.isEmpty() ? QString() : tr("Chrome trace (open in Perfetto): %1").arg(tracePath));
     m_captures = std::move(run.captures);

@@ -1,17 +1,20 @@
-// ptowb-kernel-worker [--python PATH] [--memory-limit-mb N]: starts the kernel worker in the
-// chosen Python interpreter (core/interpreter): checks that it can run kernels, finds or builds
-// the worker's native part for it and its torch, then becomes that interpreter running
-// ptowb_boot.py. Until then it speaks the worker's protocol on stdout: progress lines while
+// ptowb-kernel-worker [--python PATH] [--memory-limit-mb N] [--lifeline-fd FD]: starts the kernel
+// worker in the chosen Python interpreter (core/interpreter): checks that it can run kernels, finds
+// or builds the worker's native part for it and its torch, then runs that interpreter on
+// ptowb_boot.py as its child and stays its subreaper (core/process/reaper.h), so that whatever
+// the kernels start ends with the worker: when it exits, when this process gets SIGTERM, or when
+// FD (a pipe the client holds the other end of) closes. SIGUSR1 (interrupt the kernel) is passed
+// on. Until the worker runs it speaks the worker's protocol on stdout: progress lines while
 // building, or one error line (exit 2) naming the interpreter and the fix.
 #include "interpreter/interpreter.h"
 #include "interpreter/worker_build.h"
+#include "process/reaper.h"
 
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -37,12 +40,15 @@ int fail(const std::string& code, const std::string& message)
 int main(int argc, char** argv)
 {
     std::string chosen, memoryLimit = "0";
+    int lifeline = -1;
     for (int k = 1; k + 1 < argc; k += 2) {
         const std::string flag = argv[k];
         if (flag == "--python")
             chosen = argv[k + 1];
         else if (flag == "--memory-limit-mb")
             memoryLimit = argv[k + 1];
+        else if (flag == "--lifeline-fd")
+            lifeline = std::atoi(argv[k + 1]);
     }
     const std::string python = ip::choosePython(chosen);
     const std::string libDir = ip::workerLibDir();
@@ -68,10 +74,8 @@ int main(int argc, char** argv)
                                      built.referenceModule,
                                      memoryLimit,
                                      ready.dump()};
-    std::vector<char*> pointers;
-    for (auto& a : args)
-        pointers.push_back(a.data());
-    pointers.push_back(nullptr);
-    ::execv(python.c_str(), pointers.data());
-    return fail("worker.python", "cannot start " + python + ": " + std::strerror(errno));
+    std::string error;
+    const int status = ptowb::process::superviseChild(args, lifeline, false, error);
+    if (status < 0) return fail("worker.python", error);
+    ptowb::process::exitLike(status);
 }

@@ -43,7 +43,16 @@ void CostModel::add(int line, const std::string& what, UnitKind unit, double us,
                     CostReport& report) const
 {
     // Statements run one after another on one core: the estimate is a sequential schedule.
-    report.events.push_back({line, what, unit, report.totalUs, us});
+    if (report.events.size() < kMaxTraceEvents) {
+        report.events.push_back({line, what, unit, report.totalUs, us});
+    } else {
+        LineCost& c = report.droppedLines[line];
+        c.line = line;
+        if (c.executions++ == 0) c.firstOp = what;
+        c.unitUs[int(unit)] += us;
+        c.totalUs += us;
+        ++report.droppedEvents;
+    }
     report.totalUs += us;
 }
 
@@ -71,10 +80,10 @@ void CostModel::memory(int line, const std::string& what, std::int64_t bytes,
 
 std::vector<std::pair<int, double>> CostReport::perLine() const
 {
-    std::map<int, double> lines;
-    for (const auto& e : events)
-        lines[e.line] += e.durationUs;
-    return {lines.begin(), lines.end()};
+    std::vector<std::pair<int, double>> out;
+    for (const LineCost& c : byLine())
+        out.emplace_back(c.line, c.totalUs);
+    return out;
 }
 
 std::vector<LineCost> CostReport::byLine() const
@@ -87,6 +96,15 @@ std::vector<LineCost> CostReport::byLine() const
         c.unitUs[int(e.unit)] += e.durationUs;
         c.totalUs += e.durationUs;
     }
+    for (const auto& [line, dropped] : droppedLines) {
+        LineCost& c = lines[line];
+        c.line = line;
+        if (c.executions == 0) c.firstOp = dropped.firstOp;
+        c.executions += dropped.executions;
+        for (int unit = 0; unit < 4; ++unit)
+            c.unitUs[unit] += dropped.unitUs[unit];
+        c.totalUs += dropped.totalUs;
+    }
     std::vector<LineCost> out;
     for (auto& [line, cost] : lines)
         out.push_back(std::move(cost));
@@ -98,6 +116,39 @@ const char* unitName(UnitKind unit)
     static const char* const kUnits[] = {"vector", "cube", "memory", "scalar"};
     return kUnits[int(unit)];
 }
+
+namespace {
+
+// What a capped trace says about the executions it left out: otherData's "dropped_events" and
+// "dropped_lines" ([{"line", "executions", "unit_us": [4], "first_op"}]).
+void readDropped(const nlohmann::json& trace, CostReport& report)
+{
+    const auto other = trace.find("otherData");
+    if (other == trace.end() || !other->is_object()) return;
+    if (const auto n = other->find("dropped_events");
+        n != other->end() && n->is_number_integer() && n->get<std::int64_t>() > 0)
+        report.droppedEvents = n->get<std::int64_t>();
+    const auto lines = other->find("dropped_lines");
+    if (lines == other->end() || !lines->is_array()) return;
+    for (const auto& l : *lines) {
+        if (!l.is_object() || !l.contains("line") || !l["line"].is_number_integer()) continue;
+        LineCost c;
+        c.line = l["line"].get<int>();
+        if (l.contains("executions") && l["executions"].is_number_integer())
+            c.executions = l["executions"].get<int>();
+        if (l.contains("first_op") && l["first_op"].is_string())
+            c.firstOp = l["first_op"].get<std::string>();
+        if (l.contains("unit_us") && l["unit_us"].is_array() && l["unit_us"].size() == 4)
+            for (int unit = 0; unit < 4; ++unit)
+                if (l["unit_us"][unit].is_number()) {
+                    c.unitUs[unit] = l["unit_us"][unit].get<double>();
+                    c.totalUs += c.unitUs[unit];
+                }
+        report.droppedLines[c.line] = std::move(c);
+    }
+}
+
+} // namespace
 
 CostReport costReportFromTrace(const std::string& traceJson)
 {
@@ -129,6 +180,7 @@ CostReport costReportFromTrace(const std::string& traceJson)
         report.totalUs = std::max(report.totalUs, event.startUs + event.durationUs);
         report.events.push_back(std::move(event));
     }
+    readDropped(json, report);
     return report;
 }
 
@@ -153,9 +205,30 @@ std::string CostReport::traceJson(const std::string& kernelName) const
                          {"ts", e.startUs},
                          {"dur", e.durationUs},
                          {"args", {{"line", e.line}}}});
-    return nlohmann::json{{"traceEvents", trace},
-                          {"displayTimeUnit", "ns"},
-                          {"otherData", {{"platform", platform}, {"total_us", totalUs}}}}
+    nlohmann::json other = {{"platform", platform}, {"total_us", totalUs}};
+    if (droppedEvents > 0) {
+        const double end = events.empty() ? 0 : events.back().startUs + events.back().durationUs;
+        trace.push_back({{"name", "ptowb: " + std::to_string(droppedEvents) +
+                                      " later operations are left out of this trace (it keeps "
+                                      "the first " +
+                                      std::to_string(kMaxTraceEvents) +
+                                      "); the total and the per-line costs count them"},
+                         {"ph", "i"},
+                         {"s", "g"},
+                         {"pid", 1},
+                         {"tid", 0},
+                         {"ts", end}});
+        other["dropped_events"] = droppedEvents;
+        nlohmann::json lines = nlohmann::json::array();
+        for (const auto& [line, c] : droppedLines)
+            lines.push_back({{"line", line},
+                             {"executions", c.executions},
+                             {"unit_us", {c.unitUs[0], c.unitUs[1], c.unitUs[2], c.unitUs[3]}},
+                             {"first_op", c.firstOp}});
+        other["dropped_lines"] = std::move(lines);
+    }
+    return nlohmann::json{
+               {"traceEvents", trace}, {"displayTimeUnit", "ns"}, {"otherData", std::move(other)}}
                .dump(1) +
            "\n";
 }

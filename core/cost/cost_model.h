@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -51,12 +52,20 @@ struct LineCost
     std::string firstOp; // what the line's first execution did, e.g. "pypto.exp [1, 64] float16"
 };
 
+// The most events a report keeps, the first ones: a loop of a million iterations must not make a
+// trace of gigabytes. Those past it are left out of `events` (and of the trace, which says so)
+// but counted per line, so the per-line costs and the total stay exact. About 17 MB of trace.
+inline constexpr std::size_t kMaxTraceEvents = 100000;
+
 struct CostReport
 {
     std::string platform;
     double totalUs = 0;
-    std::vector<CostEvent> events;
+    std::vector<CostEvent> events;        // the first kMaxTraceEvents
+    std::int64_t droppedEvents = 0;       // executions past them
+    std::map<int, LineCost> droppedLines; // those, summed per line
 
+    std::int64_t operations() const { return std::int64_t(events.size()) + droppedEvents; }
     // Microseconds per source line, summed over every execution of it.
     std::vector<std::pair<int, double>> perLine() const;
     std::vector<LineCost> byLine() const; // in line order

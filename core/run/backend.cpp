@@ -24,6 +24,14 @@ std::string workerFailureStatus(const nlohmann::json& answer)
                                      : "error";
 }
 
+nlohmann::json inputShapesJson(const RunRecord& record)
+{
+    nlohmann::json shapes = nlohmann::json::object();
+    for (const InferredOutput& input : record.inputs)
+        shapes[input.name] = {{"shape", input.shape}, {"dtype", dtypeName(input.dtype)}};
+    return shapes;
+}
+
 RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
                             std::vector<Tensor>& outputs)
 {
@@ -51,6 +59,7 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
                               {"op_json", m_sources.opJson},
                               {"op_json_file", m_sources.opJsonFile},
                               {"project_dir", m_sources.projectDir}};
+    request["input_shapes"] = inputShapesJson(record);
     request["params"] = nlohmann::json::object();
     for (std::size_t k = 0; k < params.size() && k < spec.params.size(); ++k)
         request["params"][spec.params[k].name] = paramValueToJson(params[k]);

@@ -33,6 +33,9 @@ public:
 std::string workerFailureStatus(const nlohmann::json& answer);
 RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
                             std::vector<Tensor>& outputs);
+// The request's "input_shapes": what the worker compares each input file's header with before
+// reading it.
+nlohmann::json inputShapesJson(const RunRecord& record);
 
 // What the `ref` backend runs: the reference and the description it binds to, as text.
 struct ReferenceSources

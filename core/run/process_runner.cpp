@@ -1,9 +1,14 @@
 #include "run/process_runner.h"
 
+#include "process/capped_text.h"
+#include "process/reaper.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <algorithm>
 #include <csignal>
 #include <unistd.h>
@@ -11,56 +16,46 @@
 namespace ptowb {
 namespace {
 
-constexpr qint64 kStderrTailBytes = 4096;
+constexpr std::size_t kStderrTailBytes = 4096;
+static_assert(kProcessLogHeadBytes == qint64(process::kLogHeadBytes) &&
+              kProcessLogTailBytes == qint64(process::kLogTailBytes));
 
-// A log file that keeps the head and the tail of a stream of any length: a runner that writes
-// gigabytes leaves a log of a few MiB, and the end (where the error usually is) is kept.
+// A log file that keeps the head and the tail of a stream of any length (process::CappedText):
+// a runner that writes gigabytes leaves a log of a few MiB, and the end, where the error usually
+// is, is kept.
 class CappedLog
 {
 public:
-    explicit CappedLog(const QString& path) : m_file(path)
-    {
-        m_file.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    }
+    explicit CappedLog(const QString& path) : m_path(path) {}
 
     void append(const QByteArray& data)
     {
-        if (data.isEmpty()) return;
-        m_total += data.size();
-        qint64 used = 0;
-        if (m_head < kProcessLogHeadBytes) {
-            used = std::min<qint64>(kProcessLogHeadBytes - m_head, data.size());
-            m_file.write(data.constData(), used);
-            m_head += used;
-        }
-        m_tail.append(data.constData() + used, data.size() - used);
-        if (m_tail.size() > 2 * kProcessLogTailBytes)
-            m_tail = m_tail.right(kProcessLogTailBytes); // amortized: one copy per MiB
-        m_recent.append(data.right(kStderrTailBytes));
-        if (m_recent.size() > 2 * kStderrTailBytes) m_recent = m_recent.right(kStderrTailBytes);
+        m_text.append(std::string_view(data.constData(), std::size_t(data.size())));
     }
 
     void finish()
     {
-        if (m_tail.size() > kProcessLogTailBytes) m_tail = m_tail.right(kProcessLogTailBytes);
-        const qint64 omitted = m_total - m_head - m_tail.size();
-        if (omitted > 0)
-            m_file.write(
-                QStringLiteral(
-                    "\n[ptowb: %1 bytes left out here; the log keeps the first and the last MiB]\n")
-                    .arg(omitted)
-                    .toUtf8());
-        m_file.write(m_tail);
-        m_file.close();
+        QFile file(m_path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return;
+        const std::string text = m_text.text();
+        file.write(text.data(), qint64(text.size()));
     }
 
-    QByteArray recent() const { return m_recent.right(kStderrTailBytes); }
+    QByteArray recent() const { return QByteArray::fromStdString(m_text.recent(kStderrTailBytes)); }
 
 private:
-    QFile m_file;
-    qint64 m_total = 0, m_head = 0;
-    QByteArray m_tail, m_recent;
+    QString m_path;
+    process::CappedText m_text;
 };
+
+// The program as the reaper will run it: a path (relative to the working folder) or a name on
+// PATH, as QProcess would have found it; "" when there is no such executable file.
+QString resolveProgram(const QString& program, const QString& workingDir)
+{
+    if (!program.contains(QLatin1Char('/'))) return QStandardPaths::findExecutable(program);
+    const QFileInfo file(QDir(workingDir).absoluteFilePath(program));
+    return file.isFile() && file.isExecutable() ? file.absoluteFilePath() : QString();
+}
 
 void killGroup(qint64 pid)
 {
@@ -77,12 +72,27 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
         outcome.error = QStringLiteral("empty command");
         return outcome;
     }
+    const QString program = resolveProgram(argv.first(), workingDir);
+    if (program.isEmpty()) {
+        outcome.error =
+            QStringLiteral("cannot start %1: no such executable file").arg(argv.first());
+        return outcome;
+    }
+    const QString reaper = QString::fromStdString(process::reaperPath());
+    if (reaper.isEmpty()) {
+        outcome.error = QStringLiteral("cannot start %1: the process reaper (ptowb-reaper) was not "
+                                       "found beside the kernel worker")
+                            .arg(argv.first());
+        return outcome;
+    }
+    // Through the reaper, which ends whatever the program leaves behind — even in a session of
+    // its own — when it exits, when told to (SIGTERM), or when its stdin, a pipe held here,
+    // closes because this process died. It gives the program stdin from /dev/null.
     QProcess process;
-    process.setProgram(argv.first());
-    process.setArguments(argv.mid(1));
+    process.setProgram(reaper);
+    process.setArguments(QStringList{program} + argv.mid(1));
     process.setWorkingDirectory(workingDir);
-    process.setStandardInputFile(QProcess::nullDevice());
-    // Its own process group, so that ending the run ends whatever the runner started too.
+    // And a process group of its own, killed after the run as well.
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
 
     QElapsedTimer clock;
@@ -117,12 +127,14 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
         }
     }
     // After every run, not only after a timeout: children a runner left behind (still writing
-    // its outputs, say) must not outlive it.
-    killGroup(group);
+    // its outputs, say) must not outlive it. The reaper ends them when the program exits; a
+    // program still running is ended with them on SIGTERM.
     if (process.state() != QProcess::NotRunning) {
-        process.kill();
+        process.terminate();
+        if (!process.waitForFinished(30000)) process.kill();
         process.waitForFinished(5000);
     }
+    killGroup(group);
     drain();
     out.finish();
     err.finish();

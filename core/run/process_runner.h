@@ -29,9 +29,10 @@ inline constexpr qint64 kProcessLogHeadBytes = 1 << 20;
 inline constexpr qint64 kProcessLogTailBytes = 1 << 20;
 
 // Runs argv[0] with argv[1..] — no shell — in `workingDir`, stdout and stderr going to
-// stdout.log and stderr.log there (capped, see above). The process runs in a process group of
-// its own, and the whole group is killed when the run ends — after a timeout, a cancel, and
-// also after a normal exit — so nothing a runner started can outlive it.
+// stdout.log and stderr.log there (capped, see above). The process runs under ptowb-reaper
+// (process/reaper.h), in a process group of its own: when the run ends — after a timeout, a
+// cancel, and also after a normal exit — every process it started is killed, including those
+// that left the group, so nothing a runner started can outlive it.
 ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, double timeoutSeconds,
                           const std::atomic<bool>* cancel = nullptr);
 

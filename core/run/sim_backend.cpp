@@ -52,6 +52,7 @@ SimBackend::request(const OpSpec& spec, const std::vector<Tensor>& inputs,
     request["inputs"] = nlohmann::json::array();
     for (const auto& input : spec.inputs)
         request["inputs"].push_back(input.name);
+    request["input_shapes"] = inputShapesJson(record);
     request["outputs"] = nlohmann::json::array();
     for (std::size_t k = 0; k < record.expectedOutputs.size() && k < spec.outputs.size(); ++k) {
         const auto& o = record.expectedOutputs[k];

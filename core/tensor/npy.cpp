@@ -226,7 +226,8 @@ bool readFully(int fd, std::byte* out, std::size_t length, off_t offset)
     return true;
 }
 
-std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize)
+std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize,
+                                               const NpyExpectation* expected, bool& mismatch)
 {
     // The header first, then exactly the data it announces: nothing is allocated for a file
     // whose size does not match, and nothing is mapped, so another process truncating the file
@@ -247,6 +248,12 @@ std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize)
     auto layout = parseLayout(head.data(), head.size(), fileSize);
     if (auto* e = std::get_if<std::string>(&layout)) return *e;
     Layout& l = std::get<Layout>(layout);
+    if (expected && (l.dtype != expected->dtype || l.shape != expected->shape)) {
+        mismatch = true;
+        return "holds " + std::string(dtypeName(l.dtype)) + shapefn::toString(l.shape) + ", " +
+               expected->who + " " + std::string(dtypeName(expected->dtype)) +
+               shapefn::toString(expected->shape);
+    }
     std::shared_ptr<std::byte[]> data;
     try {
         data.reset(new std::byte[std::max<std::uint64_t>(l.dataBytes, 1)]);
@@ -272,7 +279,8 @@ static std::variant<Tensor, std::string> parseMapped(const std::byte* data, std:
     return Tensor::view(l.dtype, std::move(l.shape), std::move(owner), data + l.dataOffset);
 }
 
-std::variant<Tensor, std::string> readNpy(const std::string& path)
+static std::variant<Tensor, std::string> readNpyFile(const std::string& path,
+                                                     const NpyExpectation* expected)
 {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -288,10 +296,21 @@ std::variant<Tensor, std::string> readNpy(const std::string& path)
         ::close(fd);
         return path + ": empty file";
     }
-    auto result = readOpenFile(fd, std::uint64_t(st.st_size));
+    bool mismatch = false;
+    auto result = readOpenFile(fd, std::uint64_t(st.st_size), expected, mismatch);
     ::close(fd);
-    if (auto* e = std::get_if<std::string>(&result)) *e = path + ": " + *e;
+    if (auto* e = std::get_if<std::string>(&result)) *e = path + (mismatch ? " " : ": ") + *e;
     return result;
+}
+
+std::variant<Tensor, std::string> readNpy(const std::string& path)
+{
+    return readNpyFile(path, nullptr);
+}
+
+std::variant<Tensor, std::string> readNpy(const std::string& path, const NpyExpectation& expected)
+{
+    return readNpyFile(path, &expected);
 }
 
 std::variant<Tensor, std::string> parseNpy(std::span<const std::byte> file)

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace ptowb {
 
@@ -14,6 +15,17 @@ namespace ptowb {
 inline constexpr std::size_t kMaxNpyHeaderBytes = 1u << 20;
 
 std::variant<Tensor, std::string> readNpy(const std::string& path);
+
+// What a file must hold. Read this way, a file is compared with it by its header, before any of
+// its data is read or allocated: a 2 GiB file where a few KiB are expected costs nothing. The
+// error then reads "PATH holds float32[16384, 32768], WHO float16[4, 64]".
+struct NpyExpectation
+{
+    DType dtype = DType::Float32;
+    std::vector<std::int64_t> shape;
+    std::string who = "expected"; // who expects it: "the case says"
+};
+std::variant<Tensor, std::string> readNpy(const std::string& path, const NpyExpectation& expected);
 // Parses an in-memory file (the bytes must outlive the returned tensor's use, so they are copied).
 std::variant<Tensor, std::string> parseNpy(std::span<const std::byte> file);
 

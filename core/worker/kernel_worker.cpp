@@ -1,6 +1,7 @@
 #include "worker/kernel_worker.h"
 
 #include "cost/cost_model.h"
+#include "process/reaper.h"
 #include "run_folder/run_folder.h"
 #include "tensor/npy.h"
 #include "torchscript/torchscript.h"
@@ -103,10 +104,8 @@ json runCase(const json& request, py::module_& driver)
     const std::string kernelFile = request.at("kernel_file").get<std::string>();
     py::dict inputs, outputs, params;
     for (const auto& name : request.at("inputs")) {
-        const std::string path = runfolder::inputPath(caseDir, name.get<std::string>());
-        auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read))
-            return failure(path + ": " + *e, "sim.inputs");
+        auto read = readCaseInput(request, name.get<std::string>());
+        if (auto* e = std::get_if<std::string>(&read)) return failure(*e, "sim.inputs");
         inputs[py::str(name.get<std::string>())] =
             Handle{torchscript::toAten(std::get<Tensor>(read))};
     }
@@ -209,8 +208,13 @@ int serve(const std::string& readyJson, std::int64_t memoryLimitMb)
         return 3;
     }
     limitMemory(memoryLimitMb);
+    // What a kernel starts is ended when its request is answered: the worker stays warm, and a
+    // process left running would outlive the case. As the subreaper, double-forked and setsid
+    // children are found too.
+    process::becomeSubreaper();
     json ready = json::parse(readyJson, nullptr, false);
     writeLine(protocol, ready.is_object() ? ready : json{{"status", "ready"}});
+    const pid_t worker = getpid();
     std::string line;
     while (std::getline(std::cin, line)) {
         json request = json::parse(line, nullptr, false);
@@ -240,6 +244,12 @@ int serve(const std::string& readyJson, std::int64_t memoryLimitMb)
                 answer = failure(std::string("the kernel worker failed: ") + e.what());
             }
         }
+        // A copy of the worker a kernel forked, back from the kernel: the worker answers, not it.
+        if (getpid() != worker) _exit(0);
+        if (const int ended = process::endChildren(); ended > 0 && answer.contains("log"))
+            answer["log"] = answer.value("log", "") + "[ptowb: " + std::to_string(ended) +
+                            " process(es) the kernel started were still running and were "
+                            "ended]\n";
         writeLine(protocol, answer);
     }
     return 0;

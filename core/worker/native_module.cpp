@@ -2,6 +2,7 @@
 // an opaque handle around a libtorch tensor; the Python side (python/pypto) gives it PyPTO's
 // API. Each op records the kernel line that called it, for the cost estimate and captures, and
 // turns an OpError into pypto.SimulatorError, which the driver reports at that line.
+#include "process/capped_text.h"
 #include "sim/sim_ops.h"
 #include "torchscript/torchscript.h"
 #include "worker/native_support.h"
@@ -110,6 +111,19 @@ void ptowb::worker::bindSimModule(py::module_& m)
         });
     });
     bindTensorOps(m);
+
+    // The kernel's print output (the driver's sys.stdout and sys.stderr while it runs): the first
+    // and the last MiB of it, however much it prints, like a runner's logs.
+    py::class_<process::CappedText>(m, "CappedText")
+        .def(py::init<>())
+        .def("append",
+             [](process::CappedText& text, const py::bytes& data) {
+                 char* bytes = nullptr;
+                 Py_ssize_t size = 0;
+                 PyBytes_AsStringAndSize(data.ptr(), &bytes, &size);
+                 text.append(std::string_view(bytes, std::size_t(size)));
+             })
+        .def("text", [](const process::CappedText& text) { return py::bytes(text.text()); });
 
     m.def("getitem", [](const Handle& x, const py::tuple& index) {
         return op("view", [&](SimState& s) {

@@ -53,6 +53,18 @@ const Loaded& load(const json& request)
 
 } // namespace
 
+std::variant<Tensor, std::string> readCaseInput(const json& request, const std::string& name)
+{
+    const std::string path = runfolder::inputPath(request.at("case_dir").get<std::string>(), name);
+    const json shapes = request.value("input_shapes", json::object());
+    if (!shapes.is_object() || !shapes.contains(name)) return readNpy(path);
+    const json& expected = shapes.at(name);
+    const auto dtype = dtypeFromName(expected.at("dtype").get<std::string>());
+    if (!dtype) return path + ": unknown input dtype " + expected.at("dtype").dump();
+    return readNpy(
+        path, {*dtype, expected.at("shape").get<std::vector<std::int64_t>>(), "the case says"});
+}
+
 json runReferenceCase(const json& request)
 {
     const Loaded& loaded = load(request);
@@ -62,10 +74,8 @@ json runReferenceCase(const json& request)
 
     std::vector<Tensor> inputs;
     for (const auto& input : spec.inputs) {
-        const std::string path = runfolder::inputPath(caseDir, input.name);
-        auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read))
-            return failed(path + ": " + *e, "ref.inputs");
+        auto read = readCaseInput(request, input.name);
+        if (auto* e = std::get_if<std::string>(&read)) return failed(*e, "ref.inputs");
         inputs.push_back(std::move(std::get<Tensor>(read)));
     }
     std::vector<rules::Value> params;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <poll.h>
 #include <spawn.h>
@@ -20,6 +21,15 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
+
+constexpr int kLifelineFd = 3; // in the launcher
+
+// The longest answer line read: answers carry the kernel's log (capped at 2 MiB) and the cost
+// trace (capped at cost::kMaxTraceEvents); anything longer is not the worker's protocol.
+constexpr std::size_t kMaxAnswerBytes = std::size_t(256) << 20;
+constexpr const char* kTooLong = "the kernel worker sent an answer of more than 256 MiB";
+// How long a worker whose output closed has to exit before it is stopped.
+constexpr double kExitGraceSeconds = 2;
 
 json stopped(const char* code, std::string message, const json& answer)
 {
@@ -143,40 +153,61 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
     if (exe.empty())
         return failedStart("sim.worker", "the kernel worker (ptowb-kernel-worker) was not found; "
                                          "set PTOWB_KERNEL_WORKER to its path");
-    int in[2], out[2];
-    if (pipe(in) != 0)
+    // The lifeline: the worker's launcher ends the worker and everything its kernels started when
+    // this end closes, which it does when this process dies, however it dies. Only the launcher
+    // gets the other end (as fd 3); every descriptor here is close-on-exec for other children.
+    int in[2], out[2], life[2];
+    if (pipe2(in, O_CLOEXEC) != 0)
         return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
-    if (pipe(out) != 0) {
+    if (pipe2(out, O_CLOEXEC) != 0) {
         close(in[0]);
         close(in[1]);
         return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
     }
+    if (pipe2(life, O_CLOEXEC) != 0) {
+        for (int fd : {in[0], in[1], out[0], out[1]})
+            close(fd);
+        return failedStart("sim.worker", "cannot create a pipe for the kernel worker");
+    }
+    // The launcher's ends go to fds 0, 1 and 3; one that already has its number (this process
+    // started with stdin closed, say) is moved first, as dup2 onto itself keeps close-on-exec.
+    for (int* end : {&in[0], &out[1], &life[0]})
+        if (*end <= kLifelineFd) {
+            const int moved = fcntl(*end, F_DUPFD_CLOEXEC, kLifelineFd + 1);
+            close(*end);
+            *end = moved;
+        }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    for (int fd : {in[0], in[1], out[0], out[1]})
-        posix_spawn_file_actions_addclose(&actions, fd);
+    posix_spawn_file_actions_adddup2(&actions, life[0], kLifelineFd);
     const std::string python = interpreter::choosePython(chosenPython());
     std::string arg0 = exe, flag = "--memory-limit-mb",
                 value = std::to_string(defaultMemoryLimitMb()), pythonFlag = "--python",
-                pythonValue = python;
-    char* argv[] = {arg0.data(),       flag.data(),        value.data(),
-                    pythonFlag.data(), pythonValue.data(), nullptr};
+                pythonValue = python, lifelineFlag = "--lifeline-fd",
+                lifelineValue = std::to_string(kLifelineFd);
+    char* argv[] = {
+        arg0.data(),        flag.data(),         value.data(),         pythonFlag.data(),
+        pythonValue.data(), lifelineFlag.data(), lifelineValue.data(), nullptr};
     pid_t pid = -1;
     const int rc = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     close(in[0]);
     close(out[1]);
+    close(life[0]);
     if (rc != 0) {
         close(in[1]);
         close(out[0]);
+        close(life[1]);
         return failedStart("sim.worker", "cannot start " + exe + ": " + std::strerror(rc));
     }
     m_pid = pid;
     m_toWorker = in[1];
     m_fromWorker = out[0];
+    m_lifeline = life[1];
     m_pending.clear();
+    m_scanned = 0;
     m_python = chosenPython();
     // The worker announces itself once it runs in the interpreter: first, on a new interpreter
     // or torch, progress while its native part is built (minutes, once).
@@ -188,16 +219,13 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
             return failedStart("sim.cancelled", "cancelled");
         }
         if (wait != Wait::Line) {
-            int status = 0;
-            if (wait == Wait::Closed) {
-                waitpid(m_pid, &status, 0);
-                m_pid = -1;
-            }
+            const int status = endLauncher(wait == Wait::Closed ? kExitGraceSeconds : 0);
             stop();
             return failedStart("sim.crashed",
-                               wait == Wait::Closed
-                                   ? describeExit(status) + " while starting"
-                                   : "the kernel worker did not start within an hour");
+                               wait == Wait::Closed    ? describeExit(status) + " while starting"
+                               : wait == Wait::TooLong ? kTooLong
+                                                       : "the kernel worker did not start within "
+                                                         "an hour");
         }
         const json hello = json::parse(line, nullptr, false);
         const std::string status = hello.is_object() ? hello.value("status", "") : "";
@@ -222,18 +250,43 @@ nlohmann::json WorkerClient::start(const std::atomic<bool>* cancel)
     }
 }
 
+int WorkerClient::endLauncher(double graceSeconds)
+{
+    int status = 0;
+    if (m_pid <= 0) return status;
+    // SIGTERM: the launcher kills the worker and every process below it, then exits; SIGKILL
+    // would leave those behind. Ending a few hundred processes takes seconds; a launcher that
+    // has not exited after 30 is killed.
+    bool asked = false;
+    auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(graceSeconds));
+    while (waitpid(m_pid, &status, WNOHANG) == 0) {
+        if (Clock::now() >= deadline) {
+            if (asked) {
+                ::kill(m_pid, SIGKILL);
+                waitpid(m_pid, &status, 0);
+                break;
+            }
+            ::kill(m_pid, SIGTERM);
+            asked = true;
+            deadline = Clock::now() + std::chrono::seconds(30);
+        }
+        ::usleep(1000);
+    }
+    m_pid = -1;
+    return status;
+}
+
 void WorkerClient::stop()
 {
-    if (m_pid > 0) {
-        ::kill(m_pid, SIGKILL);
-        int status = 0;
-        waitpid(m_pid, &status, 0);
+    endLauncher(0);
+    for (int* fd : {&m_toWorker, &m_fromWorker, &m_lifeline}) {
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
     }
-    if (m_toWorker >= 0) close(m_toWorker);
-    if (m_fromWorker >= 0) close(m_fromWorker);
     m_pid = -1;
-    m_toWorker = m_fromWorker = -1;
     m_pending.clear();
+    m_scanned = 0;
 }
 
 WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSeconds,
@@ -242,11 +295,15 @@ WorkerClient::Wait WorkerClient::readLine(std::string& line, double timeoutSecon
     const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                              std::chrono::duration<double>(timeoutSeconds));
     for (;;) {
-        if (const auto nl = m_pending.find('\n'); nl != std::string::npos) {
+        // Only what arrived since the last look is searched: reading a long line stays linear.
+        if (const auto nl = m_pending.find('\n', m_scanned); nl != std::string::npos) {
             line = m_pending.substr(0, nl);
             m_pending.erase(0, nl + 1);
+            m_scanned = 0;
             return Wait::Line;
         }
+        m_scanned = m_pending.size();
+        if (m_pending.size() > kMaxAnswerBytes) return Wait::TooLong;
         if (cancel && cancel->load()) return Wait::Cancelled;
         if (Clock::now() >= deadline) return Wait::Timeout;
         pollfd p{m_fromWorker, POLLIN, 0};
@@ -293,14 +350,12 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
                 {"line", 1},
                 {"col", 1}};
     }
-    if (wait == Wait::Closed) {
-        int status = 0;
-        waitpid(m_pid, &status, 0);
-        m_pid = -1;
+    if (wait == Wait::Closed || wait == Wait::TooLong) {
+        const int status = endLauncher(wait == Wait::Closed ? kExitGraceSeconds : 0);
         stop();
         return {{"status", "error"},
-                {"code", "sim.crashed"},
-                {"message", describeExit(status)},
+                {"code", wait == Wait::Closed ? "sim.crashed" : "sim.worker"},
+                {"message", wait == Wait::Closed ? describeExit(status) : kTooLong},
                 {"line", 1},
                 {"col", 1}};
     }

@@ -53,6 +53,9 @@ public:
 private:
     // Starts the worker and waits for its greeting; null, or the error answer.
     nlohmann::json start(const std::atomic<bool>* cancel);
+    // Waits `graceSeconds` for the launcher to exit, then ends it (and with it the worker and
+    // everything below); returns its wait status.
+    int endLauncher(double graceSeconds);
     void stop();
     // Reads one answer line; "" with `line` set when one arrived.
     enum class Wait
@@ -60,7 +63,8 @@ private:
         Line,
         Timeout,
         Cancelled,
-        Closed
+        Closed,
+        TooLong
     };
     Wait readLine(std::string& line, double timeoutSeconds, const std::atomic<bool>* cancel);
 
@@ -70,7 +74,9 @@ private:
     pid_t m_pid = -1;
     int m_toWorker = -1;
     int m_fromWorker = -1;
+    int m_lifeline = -1; // the launcher ends everything when this closes
     std::string m_pending;
+    std::size_t m_scanned = 0; // how much of m_pending holds no newline
 };
 
 } // namespace ptowb::worker

@@ -10,6 +10,7 @@ import sys
 import traceback
 import types
 
+import _ptowb_sim as _sim
 import pypto
 from pypto._dtypes import dtype_of
 from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
@@ -225,8 +226,31 @@ def _kernel_traceback(exc, path):
     return "\n".join(lines + [_message(exc)])
 
 
+class _Log(io.TextIOBase):
+    """The kernel's print output, kept as its first and last MiB (in native code, the same cap as a
+    runner's logs): a kernel printing gigabytes costs neither memory nor a huge answer."""
+
+    def __init__(self):
+        super().__init__()
+        self._text = _sim.CappedText()
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        # In pieces: a string of gigabytes is not copied whole to be encoded.
+        for start in range(0, len(s), 1 << 20):
+            self._text.append(s[start:start + (1 << 20)].encode("utf-8", "backslashreplace"))
+        return len(s)
+
+    def getvalue(self):
+        return self._text.text().decode("utf-8", "replace")
+
+
 def run(path, source, function, inputs, outputs, params, arguments=None):
-    log = io.StringIO()
+    log = _Log()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
     try:
