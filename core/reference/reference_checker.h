@@ -30,9 +30,9 @@ std::string referenceCheckerPath();
 // ptowb-reference-check's main: reads a request on stdin, writes the answer on stdout.
 int runReferenceChecker(int argc, char** argv);
 
-// The protocol, as JSON text. A request holds the reference's text and what of the op it is
-// checked against (the function's name, the inputs, parameters and outputs); an answer holds
-// the diagnostics.
+// The protocol. A request is a line of JSON with what of the op the reference is checked against
+// (the function's name, the inputs, parameters and outputs), then the reference's text as it is;
+// an answer is JSON with the diagnostics.
 std::string referenceCheckRequest(const OpSpec& spec, const std::string& source);
 struct ReferenceCheckRequest
 {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <set>
-#include <sstream>
+#include <unordered_set>
 
 namespace ptowb {
 
@@ -64,6 +64,7 @@ bool isOp(const Token& t, const char* text)
 std::vector<std::string> assignedNames(const std::vector<Token>& line)
 {
     std::vector<std::string> names;
+    std::unordered_set<std::string> seen;
     std::size_t start = 0;
     while (start < line.size()) {
         std::size_t end = start, lastAssign = std::string::npos;
@@ -87,7 +88,7 @@ std::vector<std::string> assignedNames(const std::vector<Token>& line)
                 if (depth == 0 && isOp(t, ":")) break; // an annotation follows
                 const bool attribute = k > start && isOp(line[k - 1], ".");
                 if (depth == 0 && t.kind == Tok::Name && !attribute && !isKeyword(t.text) &&
-                    std::find(names.begin(), names.end(), t.text) == names.end())
+                    seen.insert(t.text).second)
                     names.push_back(t.text);
             }
         }
@@ -155,14 +156,12 @@ std::string cutReferenceAfter(const std::string& source, int line)
         const auto cut = std::find_if(f.body.begin(), f.body.end(),
                                       [&](const Statement& s) { return s.line > line; });
         if (cut == f.body.end()) continue;
-        std::vector<std::string> names;
+        std::unordered_set<std::string> seen;
+        std::string message;
         for (auto s = f.body.begin(); s != cut; ++s)
             for (const std::string& name : s->assigned)
-                if (std::find(names.begin(), names.end(), name) == names.end())
-                    names.push_back(name);
-        std::string message;
-        for (const std::string& name : names)
-            message += (message.empty() ? "" : " + ") + std::string("str(") + name + ")";
+                if (seen.insert(name).second)
+                    message += (message.empty() ? "" : " + ") + std::string("str(") + name + ")";
         std::string& first = lines[std::size_t(cut->line - 1)];
         const std::string indent = first.substr(0, first.find_first_not_of(" \t"));
         first = indent + "assert False, " + (message.empty() ? "\"\"" : message);
