@@ -226,6 +226,32 @@ private slots:
         QCOMPARE(RecentProjects::list().first(), QDir::cleanPath(folder));
     }
 
+    // A project whose opening took the app down (libtorch crashed while the reference was
+    // checked in the app's process) is not reopened at the next start, where it would again.
+    void projectThatStoppedTheAppIsNotReopened()
+    {
+        QTemporaryDir dir;
+        const QString folder = QDir::cleanPath(copySample(dir, "softmax"));
+        {
+            MainWindow w;
+            QVERIFY(w.openProject(folder));
+        } // gone before its first check finished and without closing: as after a crash
+        MainWindow next;
+        next.reopenLastProject();
+        QVERIFY(!next.session().project());
+        QVERIFY2(next.statusText().contains(folder + " was not reopened"),
+                 qPrintable(next.statusText()));
+        QVERIFY(next.log().toPlainText().contains(folder + " was not reopened"));
+        // Opened and checked, it is reopened again.
+        QSignalSpy validated(&next.session(), &EditorSession::validated);
+        QVERIFY(next.openProject(folder));
+        QVERIFY(validated.wait(30000));
+        MainWindow after;
+        after.reopenLastProject();
+        QVERIFY(after.session().project());
+        QCOMPARE(QDir::cleanPath(after.session().project()->folder()), folder);
+    }
+
     void referenceErrorsShowInTheReferenceEditor()
     {
         QTemporaryDir dir;

@@ -1,6 +1,5 @@
 #include "main_window.h"
 #include "python_settings_page.h"
-#include "recent_projects.h"
 #include "run_controller.h"
 
 #include <QApplication>
@@ -82,8 +81,7 @@ int main(int argc, char** argv)
     if (!args.isEmpty()) {
         window.openFromCommandLine(QDir::current().absoluteFilePath(args.first()));
     } else {
-        const QStringList recent = ptowb::RecentProjects::list();
-        if (!recent.isEmpty()) window.openProject(recent.first());
+        window.reopenLastProject();
     }
     StartupReporter startupReporter;
     if (parser.isSet(startupTime)) {

@@ -61,6 +61,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectRuns();
     createActions();
     connect(&m_session, &EditorSession::validated, this, &MainWindow::showDiagnostics);
+    connect(&m_session, &EditorSession::validated, this, [this] {
+        if (m_opening) RecentProjects::clearOpening();
+        m_opening = false;
+    });
     connect(&m_session, &EditorSession::modificationChanged, this, &MainWindow::updateTitle);
     restoreLayout();
     m_central->setCurrentIndex(1);
@@ -406,10 +410,26 @@ bool MainWindow::openProject(const QString& folderOrFile)
     forgetResults();
     m_gluePanel->reload(project.glueFolder());
     RecentProjects::add(project.folder());
+    RecentProjects::markOpening(project.folder());
+    m_opening = true;
     rebuildRecentMenu();
     updateTitle();
     statusBar()->showMessage(tr("Opened %1").arg(project.folder()), 5000);
     return true;
+}
+
+void MainWindow::reopenLastProject()
+{
+    QString skipped;
+    const QString folder = RecentProjects::toReopen(skipped);
+    if (!skipped.isEmpty()) {
+        const QString message = tr("%1 was not reopened: the workbench stopped while opening it "
+                                   "last time. Open it from File ▸ Open Recent.")
+                                    .arg(skipped);
+        m_status->setText(message);
+        m_log->appendPlainText(message);
+    }
+    if (!folder.isEmpty()) openProject(folder);
 }
 
 QString MainWindow::sampleCopiesFolder()
@@ -577,6 +597,8 @@ void MainWindow::closeEvent(QCloseEvent* event)
         event->ignore();
         return;
     }
+    if (m_opening) RecentProjects::clearOpening(); // closed, not crashed, while opening
+    m_opening = false;
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"),

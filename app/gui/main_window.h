@@ -35,6 +35,9 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     bool openProject(const QString& folderOrFile);
+    // At start: the most recent project, unless the app stopped while opening it last time
+    // (then the status bar and the Log say so).
+    void reopenLastProject();
     // Opens the author's copy of a shipped sample in the sample-copies folder (made on first use).
     bool openSample(const QString& sampleFolder);
     // A project named on the command line: a shipped sample opens as the author's copy, so
@@ -111,6 +114,7 @@ private:
     QLabel* m_cursorPosition = nullptr;
     UnsavedChangesPrompt m_prompt;
     RunController* m_runs = nullptr;
+    bool m_opening = false; // a project opened, its first check not finished
 };
 
 } // namespace ptowb

@@ -13,6 +13,15 @@ public:
     static QStringList list();
     static void add(const QString& folder);
     static void remove(const QString& folder);
+
+    // A project is marked while it opens, on disk at once, until its first check has finished:
+    // one that took the app down while opening is not reopened at the next start, where it
+    // would take it down again.
+    static void markOpening(const QString& folder);
+    static void clearOpening();
+    // The project to reopen at start: the most recent one, unless the last session stopped while
+    // opening it; then "" and `skipped` names it. The mark is cleared either way.
+    static QString toReopen(QString& skipped);
 };
 
 } // namespace ptowb

@@ -193,4 +193,25 @@ std::string cppLiteral(const rules::Value& value)
     }
 }
 
+std::string wrappedList(const std::vector<std::string>& items, std::string_view indent)
+{
+    std::string out;
+    std::size_t column = indent.size();
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const std::string item = items[k] + (k + 1 < items.size() ? "," : "");
+        if (k > 0) {
+            if (column + 1 + item.size() > 100) {
+                out += "\n" + std::string(indent);
+                column = indent.size();
+            } else {
+                out += ' ';
+                ++column;
+            }
+        }
+        out += item;
+        column += item.size();
+    }
+    return out;
+}
+
 } // namespace ptowb::codegen

@@ -8,6 +8,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ptowb::codegen {
 
@@ -40,6 +41,10 @@ std::string inputVariable(const InputSpec& input);
 std::string paramVariable(const ParamSpec& param);
 PythonNames pythonNames(const OpSpec& spec);
 CppNames cppNames(const OpSpec& spec);
+
+// `items` joined by ", ", a line break (then `indent`) before an item that would pass column 100:
+// long tables in generated code stay readable.
+std::string wrappedList(const std::vector<std::string>& items, std::string_view indent);
 
 // A parameter value as a Python literal, and as a C++ expression of the parameter's C++ type.
 std::string pythonLiteral(const rules::Value& value);

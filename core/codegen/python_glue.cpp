@@ -180,14 +180,17 @@ _PT_KERNEL_MODULES = {}
 # never executed as Python.
 _PT_REFERENCE_SOURCE = @REFERENCE_SOURCE_LIT@
 _PT_REFERENCE_NAMES = {@REFERENCE_NAMES@}
-_PT_REFERENCE_FORBIDDEN = (@REFERENCE_FORBIDDEN@)
+# The operators a reference may call: the workbench's allow-list, as it checked the reference.
+_PT_REFERENCE_ALLOWED = frozenset((
+    @REFERENCE_ALLOWED@))
 
 
 def _pt_check_reference_graph(block):
     for node in block.nodes():
         kind = node.kind()
-        if kind in _PT_REFERENCE_FORBIDDEN or not kind.startswith(('aten::', 'prim::')):
-            raise RuntimeError('%s: the reference calls %s, which reaches outside the op' % (QUALIFIED_NAME, kind))
+        if kind not in _PT_REFERENCE_ALLOWED:
+            raise RuntimeError('%s: the reference calls %s, which is not among the operators a reference may use'
+                               % (QUALIFIED_NAME, kind))
         for inner in node.blocks():
             _pt_check_reference_graph(inner)
 
@@ -509,12 +512,13 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     const std::string kernelFile = spec.kernel.file.substr(spec.kernel.file.find_last_of('/') + 1);
     std::vector<std::pair<std::string, std::string>> referenceAliases;
     const std::string referenceSource = stripImports(source.reference, referenceAliases);
-    std::string referenceNames, referenceForbidden;
+    std::string referenceNames;
     for (const auto& [alias, target] : referenceAliases)
         referenceNames += (referenceNames.empty() ? "" : ", ") + pythonStringLiteral(alias) + ": " +
                           pythonStringLiteral(target);
-    for (const std::string_view op : referenceForbiddenOperators())
-        referenceForbidden += pythonStringLiteral(std::string(op)) + ", ";
+    std::vector<std::string> allowed;
+    for (const std::string& op : referenceAllowedOperators())
+        allowed.push_back(pythonStringLiteral(op));
 
     const std::string module =
         fillTemplate(std::string(kModuleHead) + pythonBackendsModuleText() + kModuleTail +
@@ -540,7 +544,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
                          {"REFERENCE_FUNCTION_LIT", pythonStringLiteral(spec.reference.function)},
                          {"REFERENCE_SOURCE_LIT", pythonStringLiteral(referenceSource)},
                          {"REFERENCE_NAMES", referenceNames},
-                         {"REFERENCE_FORBIDDEN", referenceForbidden},
+                         {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
                          {"OUTPUT_NAMES", outputNames},
                          {"INPUT_NAMES", inputNames},
                          {"BACKWARD_SCHEMA_LIT", pythonStringLiteral(backwardSchema(spec, names))},

@@ -59,8 +59,11 @@ constexpr const char* kSourceTemplate = R"CPP(@HEADER@
 #endif
 
 @SUPPORT_INCLUDES@
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <map>
+#include <string_view>
 #include <tuple>
 @RULE_SUPPORT@
 namespace {
@@ -72,7 +75,10 @@ const char* const kReferenceFunction = @REFERENCE_FUNCTION_LIT@;
 // on CPU the deployed op computes exactly what the workbench checked.
 const std::string kReferenceSource = @REFERENCE_LIT@;
 const ptowb_reference::Aliases kReferenceAliases{@REFERENCE_ALIASES@};
-const char* const kReferenceForbidden[] = {@REFERENCE_FORBIDDEN@};
+// The operators the reference may call, sorted: the workbench's allow-list, as it checked the
+// reference.
+const char* const kReferenceAllowed[] = {
+    @REFERENCE_ALLOWED@};
 #ifdef PTOWB_WITH_SIM
 // The kernel file, verbatim: what PTOWB_BACKEND=sim runs.
 const char* const kKernelFile = @KERNEL_FILE_LIT@;
@@ -176,11 +182,11 @@ std::shared_ptr<torch::jit::CompilationUnit> referenceUnit()
     static const auto unit = [] {
         auto dtypes = std::make_shared<ptowb_reference::DTypeNames>(ptowb_reference::DTypeNames{@DTYPE_NAMES@});
         return ptowb_reference::compile(kReferenceSource, kReferenceAliases, dtypes, [](const std::string& kind, int line, int col) {
-            bool allowed = kind.rfind("aten::", 0) == 0 || kind.rfind("prim::", 0) == 0;
-            for (const char* forbidden : kReferenceForbidden) allowed = allowed && kind != forbidden;
+            const bool allowed = std::binary_search(std::begin(kReferenceAllowed), std::end(kReferenceAllowed), kind,
+                                                    [](const auto& a, const auto& b) { return std::string_view(a) < std::string_view(b); });
             if (!allowed)
                 fail("reference.py:" + std::to_string(line) + ":" + std::to_string(col) + ": the reference calls " + kind +
-                     ", which reaches outside the op");
+                     ", which is not among the operators a reference may use");
         });
     }();
     return unit;
@@ -464,12 +470,13 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
 
     std::vector<std::pair<std::string, std::string>> aliases;
     const std::string strippedReference = stripImports(source.reference, aliases);
-    std::string aliasList, forbidden, dtypeNames;
+    std::string aliasList, dtypeNames;
     for (const auto& [alias, target] : aliases)
         aliasList += (aliasList.empty() ? "" : ", ") + std::string("{") + cppStringLiteral(alias) +
                      ", " + cppStringLiteral(target) + "}";
-    for (const std::string_view op : referenceForbiddenOperators())
-        forbidden += (forbidden.empty() ? "" : ", ") + cppCharLiteral(std::string(op));
+    std::vector<std::string> allowed;
+    for (const std::string& op : referenceAllowedOperators())
+        allowed.push_back(cppCharLiteral(op));
     for (const auto& info : allDTypes())
         dtypeNames += (dtypeNames.empty() ? "" : ", ") + std::string("{") +
                       cppCharLiteral(std::string(info.torchName)) +
@@ -489,7 +496,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                              {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
                              {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
                              {"REFERENCE_ALIASES", aliasList},
-                             {"REFERENCE_FORBIDDEN", forbidden},
+                             {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
                              {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
                              {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
                              {"KERNEL_LIT", cppStringLiteral(source.kernel)},

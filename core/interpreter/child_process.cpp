@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,25 +27,54 @@ std::vector<char*> argvPointers(const std::vector<std::string>& argv)
     return pointers;
 }
 
+// A file in memory holding `text`, read from its start: a child's stdin that never blocks the
+// parent, whatever the child reads or does not.
+int memoryFileWith(const std::string& text)
+{
+    const int fd = memfd_create("ptowb-stdin", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    for (std::size_t written = 0; written < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        written += std::size_t(n);
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
 } // namespace
 
-ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds)
+ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds,
+                     const std::string* input)
 {
     ChildResult result;
+    const int inputFd = input ? memoryFileWith(*input) : -1;
+    if (input && inputFd < 0) {
+        result.startError = "cannot hold the input in memory";
+        return result;
+    }
     int out[2], err[2];
     if (pipe2(out, O_CLOEXEC) != 0) {
+        if (inputFd >= 0) close(inputFd);
         result.startError = "cannot create a pipe";
         return result;
     }
     if (pipe2(err, O_CLOEXEC) != 0) {
         close(out[0]);
         close(out[1]);
+        if (inputFd >= 0) close(inputFd);
         result.startError = "cannot create a pipe";
         return result;
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    if (inputFd >= 0)
+        posix_spawn_file_actions_adddup2(&actions, inputFd, 0);
+    else
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, out[1], 1);
     posix_spawn_file_actions_adddup2(&actions, err[1], 2);
     pid_t pid = -1;
@@ -54,6 +84,7 @@ ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds
     posix_spawn_file_actions_destroy(&actions);
     close(out[1]);
     close(err[1]);
+    if (inputFd >= 0) close(inputFd);
     if (rc != 0) {
         close(out[0]);
         close(err[0]);
@@ -93,6 +124,7 @@ ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds
     int status = 0;
     waitpid(pid, &status, 0);
     if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     return result;
 }
 

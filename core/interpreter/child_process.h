@@ -13,13 +13,15 @@ struct ChildResult
     std::string startError; // the program could not be started at all
     bool timedOut = false;
     int exitCode = -1; // -1 when it did not exit normally
+    int signal = 0;    // the signal that ended it (SIGKILL after a timeout), 0 when it exited
     std::string out;   // its stdout (capped)
     std::string err;   // its stderr (capped)
 };
 
-// Runs argv[0] (a path) with the current environment, stdin from /dev/null, and waits at most
-// timeoutSeconds, killing it past that.
-ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds);
+// Runs argv[0] (a path) with the current environment, stdin from /dev/null (or reading `input`
+// when given), and waits at most timeoutSeconds, killing it past that.
+ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds,
+                     const std::string* input = nullptr);
 
 // Starts argv[0] with stdout and stderr into `logFile` and returns its pid (-1 and `error` set
 // when it cannot start). For jobs run side by side; reap them with waitpid.

@@ -273,7 +273,8 @@ Diagnostics checkKernelSource(std::string_view source, const OpSpec& spec, const
         // error, and says it in its words at its place. Should it find the file valid, the
         // statement the checker could not read is skipped and the rest still checked.
         const nlohmann::json answer = worker::WorkerClient::forChecks().call(
-            {{"op", "syntax"}, {"source", std::string(source)}, {"file", file}}, 10, nullptr);
+            {{"op", "syntax"}, {"source", std::string(source)}, {"file", file}},
+            worker::kCheckSeconds, nullptr);
         if (answer.value("status", "") == "ok") {
             diagnostics.clear();
         } else if (answer.value("code", "") == "kernel.syntax") {

@@ -3,7 +3,7 @@
 #include "io/remove_tree.h"
 #include "kernel/kernel_check.h"
 #include "project/atomic_file.h"
-#include "reference/reference_program.h"
+#include "reference/reference_checker.h"
 #include "spec/source_check.h"
 
 #include "json/json_document.h"
@@ -113,8 +113,7 @@ SpecLoadResult Project::validateSaved() const
 
 Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText) const
 {
-    return ReferenceProgram::load(spec, referenceText.toStdString(), referencePath().toStdString())
-        .diagnostics;
+    return checkReferenceBounded(spec, referenceText.toStdString(), referencePath().toStdString());
 }
 
 Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelText) const

@@ -290,20 +290,4 @@ Diagnostics checkReferenceSource(const std::string& source, const std::string& f
     return Checker(source, fileName).run();
 }
 
-// aten operators that read or write files; everything outside aten:: and prim:: is refused too.
-constexpr std::string_view kForbiddenOperators[] = {"aten::save", "aten::from_file", "aten::load"};
-
-std::span<const std::string_view> referenceForbiddenOperators()
-{
-    return kForbiddenOperators;
-}
-
-bool referenceOperatorAllowed(const std::string& qualifiedName)
-{
-    if (std::find(std::begin(kForbiddenOperators), std::end(kForbiddenOperators), qualifiedName) !=
-        std::end(kForbiddenOperators))
-        return false;
-    return qualifiedName.rfind("aten::", 0) == 0 || qualifiedName.rfind("prim::", 0) == 0;
-}
-
 } // namespace ptowb

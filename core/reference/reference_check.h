@@ -28,10 +28,11 @@ inline constexpr int kMaxReferenceBrackets = 200;   // CPython's tokenizer limit
 inline constexpr int kMaxReferenceIndents = 100;    // CPython's tokenizer limit
 inline constexpr int kMaxReferenceOperators = 1000; // per statement
 
-// Whether a TorchScript operator may appear in a compiled reference: only aten:: and prim::
-// operators without effects outside the op (no aten::save, aten::from_file, custom ops).
+// Whether a TorchScript operator ("aten::add") may appear in a compiled reference: only those of
+// an allow-list of tensor math and TorchScript's own helpers (reference_operators.cpp).
 bool referenceOperatorAllowed(const std::string& qualifiedName);
-// The aten:: operators that referenceOperatorAllowed refuses, for the Python glue's own check.
-std::span<const std::string_view> referenceForbiddenOperators();
+// That allow-list, sorted: the generated C++ op library and Python glue check their compiled
+// reference against it as data.
+std::span<const std::string> referenceAllowedOperators();
 
 } // namespace ptowb

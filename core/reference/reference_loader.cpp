@@ -14,8 +14,8 @@ struct EngineHandle
     std::string error;
 };
 
-// Where the module may be: $PTOWB_REFERENCE_MODULE, next to the executable's lib/ptowb, or
-// where the build put it.
+// Where the module may be: $PTOWB_REFERENCE_MODULE, in the executable's lib/ptowb or beside it
+// (the reference checker lives there), or where the build put it.
 std::vector<std::string> candidatePaths()
 {
     std::vector<std::string> paths;
@@ -23,9 +23,11 @@ std::vector<std::string> candidatePaths()
         return {env}; // an override, not a hint
     std::error_code ec;
     const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec)
+    if (!ec) {
         paths.push_back(
             (exe.parent_path().parent_path() / "lib" / "ptowb" / "libptowb_reference.so").string());
+        paths.push_back((exe.parent_path() / "libptowb_reference.so").string());
+    }
 #ifdef PTOWB_REFERENCE_MODULE_BUILD_PATH
     paths.emplace_back(PTOWB_REFERENCE_MODULE_BUILD_PATH);
 #endif

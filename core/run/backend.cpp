@@ -1,6 +1,7 @@
 #include "run/backend.h"
 
 #include "diag/suggest.h"
+#include "reference/reference_checker.h"
 #include "run/process_runner.h"
 #include "run/sim_backend.h"
 #include "spec/inference.h"
@@ -189,10 +190,10 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const Pro
             choice.backend = std::make_unique<SimBackend>(texts.kernel, path, simOptions);
             return choice;
         }
-        // Compiled here for its diagnostics (compiling runs nothing), then run by the worker.
-        auto loaded = ReferenceProgram::load(spec, texts.reference, path);
-        choice.diagnostics = loaded.diagnostics;
-        if (!loaded.program) {
+        // Checked by the reference checker (compiling runs nothing, but may crash), then
+        // compiled again and run by the worker.
+        choice.diagnostics = checkReferenceBounded(spec, texts.reference, path);
+        if (hasErrors(choice.diagnostics)) {
             choice.error = "the reference does not compile";
             return choice;
         }

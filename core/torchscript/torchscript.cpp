@@ -39,13 +39,13 @@ std::shared_ptr<jit::CompilationUnit> compile(const std::string& source)
     const std::string stripped = stripImports(source, aliases);
     return ptowb_reference::compile(
         stripped, std::move(aliases), dtypeNames(), [](const std::string& kind, int line, int col) {
-            // Whatever spelling or alias reached it, an operator with effects outside the op is
-            // refused.
+            // Whatever spelling or alias reached it, an operator off the allow-list is refused.
             if (!referenceOperatorAllowed(kind))
                 throw ReferenceRejected(line, col, "reference.forbidden",
                                         "the reference calls " + kind +
-                                            ", which reaches outside the op (files, processes or "
-                                            "the operator registry)");
+                                            ", which is not among the operators a reference may "
+                                            "use (tensor math; no sparse, quantized, storage, "
+                                            "file, random or private operators)");
         });
 }
 

@@ -50,8 +50,7 @@ std::string describeExit(int status)
     if (WIFSIGNALED(status)) {
         const int sig = WTERMSIG(status);
         if (sig == SIGKILL) return "the kernel worker was killed (SIGKILL; out of memory?)";
-        return "the kernel worker crashed (signal " + std::to_string(sig) +
-               (sig == SIGSEGV ? ", segmentation fault" : "") + ")";
+        return "the kernel worker crashed (" + describeSignal(sig) + ")";
     }
     if (WIFEXITED(status))
         return "the kernel worker exited with status " + std::to_string(WEXITSTATUS(status));
@@ -104,6 +103,24 @@ nlohmann::json WorkerClient::interpreter() const
 {
     std::lock_guard lock(m_mutex);
     return m_ready;
+}
+
+std::string describeSignal(int signal)
+{
+    switch (signal) {
+    case SIGFPE:
+        return "SIGFPE, an arithmetic fault such as the smallest integer divided by -1";
+    case SIGSEGV:
+        return "SIGSEGV, a memory access out of bounds";
+    case SIGBUS:
+        return "SIGBUS, a memory access out of bounds";
+    case SIGABRT:
+        return "SIGABRT, aborted";
+    case SIGILL:
+        return "SIGILL, an illegal instruction";
+    default:
+        return "signal " + std::to_string(signal);
+    }
 }
 
 std::string kernelWorkerPath()
@@ -355,7 +372,10 @@ nlohmann::json WorkerClient::call(const nlohmann::json& request, double timeoutS
         stop();
         return {{"status", "error"},
                 {"code", wait == Wait::Closed ? "sim.crashed" : "sim.worker"},
-                {"message", wait == Wait::Closed ? describeExit(status) : kTooLong},
+                {"message", wait == Wait::Closed
+                                ? describeExit(status) + " while running " +
+                                      request.value("subject", std::string("the kernel"))
+                                : kTooLong},
                 {"line", 1},
                 {"col", 1}};
     }

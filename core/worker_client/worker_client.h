@@ -16,6 +16,14 @@ namespace ptowb::worker {
 // where the build put it. "" when none exists.
 std::string kernelWorkerPath();
 
+// "SIGFPE, an arithmetic fault such as ...": what a signal that ended a process means.
+std::string describeSignal(int signal);
+
+// The bounds of a check made while typing: the kernel's syntax in the checks' worker, the
+// reference's compile in its checker process (reference/reference_checker.h). Each may take this
+// long, in a process limited to WorkerClient::defaultMemoryLimitMb().
+inline constexpr double kCheckSeconds = 10;
+
 class WorkerClient
 {
 public:

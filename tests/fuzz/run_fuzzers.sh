@@ -24,6 +24,7 @@ shopt -s globstar nullglob
 seed fuzz_op_json "$src"/projects/*/op.json "$src"/tests/data/**/op.json "$src"/resources/templates/*/op.json
 seed fuzz_kernel "$src"/projects/*/kernel.py "$src"/tests/data/**/*.py "$src"/resources/templates/*/kernel.py
 seed fuzz_reference "$src"/projects/*/reference.py "$src"/tests/data/**/reference.py "$src"/resources/templates/*/reference.py
+seed fuzz_reference_cut "$src"/projects/*/reference.py "$src"/tests/data/**/reference.py "$src"/resources/templates/*/reference.py
 seed fuzz_npy "$src"/tests/data/**/*.npy
 seed fuzz_rule "$src"/tests/fuzz/seeds/rule/*
 # Every rule of every sample description, one per seed file.
@@ -40,6 +41,29 @@ for path in sys.argv[2:]:
         if isinstance(rule, str):
             open(os.path.join(out, hashlib.sha1(rule.encode()).hexdigest()[:16]), 'w').write(rule)
 PY
+# The reference checker's requests (a header line, then a sample's reference) and answers.
+/usr/bin/python3 - "$build/corpus/fuzz_reference_protocol" "$src"/projects/*/op.json "$src"/tests/data/*/op.json <<'PY'
+import hashlib, json, os, sys
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+def save(text):
+    open(os.path.join(out, hashlib.sha1(text.encode()).hexdigest()[:16]), 'w').write(text)
+for path in sys.argv[2:]:
+    try:
+        op = json.load(open(path))
+        source = open(os.path.join(os.path.dirname(path), op['reference']['file'])).read()
+    except (ValueError, OSError, KeyError, TypeError):
+        continue
+    header = {'function': op['reference'].get('function', ''),
+              'inputs': [{'name': i.get('name', ''), 'mutated': bool(i.get('mutated', False))} for i in op.get('inputs', [])],
+              'params': [{'name': p.get('name', ''), 'type': p.get('type', 'int')} for p in op.get('parameters', [])],
+              'outputs': [o.get('name', '') for o in op.get('outputs', [])]}
+    save(json.dumps(header) + '\n' + source)
+for code, line in (('reference.crash', 6), ('reference.limit', 1), ('reference.forbidden', 7)):
+    save(json.dumps({'diagnostics': [{'line': line, 'col': 5, 'end_line': line, 'end_col': 6, 'severity': 'error',
+                                      'code': code, 'message': 'compiling this statement crashed libtorch'}]}))
+save(json.dumps({'diagnostics': []}))
+PY
 # And a few arrays of every kind the reader meets.
 /usr/bin/python3 - "$build/corpus/fuzz_npy" <<'PY'
 import numpy, os, sys
@@ -50,9 +74,10 @@ PY
 
 mkdir -p "$build/artifacts"
 scale=${PTOWB_FUZZ_SCALE:-1}
-declare -A inputs=([fuzz_op_json]=40000 [fuzz_rule]=150000 [fuzz_kernel]=40000 [fuzz_reference]=50000 [fuzz_npy]=1500000)
+declare -A inputs=([fuzz_op_json]=40000 [fuzz_rule]=150000 [fuzz_kernel]=40000 [fuzz_reference]=50000
+                   [fuzz_reference_cut]=10000 [fuzz_reference_protocol]=100000 [fuzz_npy]=1500000)
 status=0
-for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_npy; do
+for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_reference_cut fuzz_reference_protocol fuzz_npy; do
   runs=$((inputs[$target] * scale))
   echo "== $target: $(ls "$build/corpus/$target" | wc -l) seeds, $runs inputs, seed $scale"
   if ! "$build/$target" -seed="$scale" -runs="$runs" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \

@@ -1,0 +1,138 @@
+#include "interpreter/child_process.h"
+#include "reference/reference_check.h"
+#include "reference/reference_checker.h"
+#include "worker_client/worker_client.h"
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+
+namespace ptowb {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Past its own limit the checker answers; this much more is for starting it (loading
+// libtorch on a busy machine) before it is killed.
+constexpr double kStartSeconds = 5;
+constexpr std::size_t kRemembered = 8;
+
+struct Verdict
+{
+    std::string request;
+    Diagnostics diagnostics; // on "reference.py"
+};
+
+std::mutex g_mutex;
+std::deque<Verdict> g_verdicts; // newest first
+
+Diagnostic problem(const std::string& file, std::string code, std::string message)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = d.endLine = 1;
+    d.col = 1;
+    d.endCol = 2;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    return d;
+}
+
+Diagnostics onFile(Diagnostics diagnostics, const std::string& fileName)
+{
+    for (Diagnostic& d : diagnostics)
+        d.file = fileName;
+    return diagnostics;
+}
+
+std::optional<Diagnostics> remembered(const std::string& request)
+{
+    std::lock_guard lock(g_mutex);
+    for (const Verdict& v : g_verdicts)
+        if (v.request == request) return v.diagnostics;
+    return std::nullopt;
+}
+
+void remember(const std::string& request, const Diagnostics& diagnostics)
+{
+    std::lock_guard lock(g_mutex);
+    g_verdicts.push_front({request, diagnostics});
+    if (g_verdicts.size() > kRemembered) g_verdicts.pop_back();
+}
+
+// What the checker says about the request, or why it said nothing.
+Diagnostics askChecker(const std::string& request)
+{
+    const std::string checker = referenceCheckerPath();
+    if (checker.empty())
+        return {problem("reference.py", "reference.engine",
+                        "the reference checker (ptowb-reference-check) was not found; set "
+                        "PTOWB_REFERENCE_CHECKER to its path")};
+    const std::string seconds = std::to_string(int(worker::kCheckSeconds));
+    const interpreter::ChildResult r =
+        interpreter::runChild({checker, "--seconds", seconds, "--memory-limit-mb",
+                               std::to_string(worker::WorkerClient::defaultMemoryLimitMb())},
+                              worker::kCheckSeconds + kStartSeconds, &request);
+    if (!r.startError.empty())
+        return {problem("reference.py", "reference.engine",
+                        "the reference checker " + checker + " cannot start: " + r.startError)};
+    if (r.timedOut)
+        return {problem("reference.py", "reference.limit",
+                        "the reference check did not finish within " +
+                            std::to_string(int(worker::kCheckSeconds + kStartSeconds)) + " s")};
+    if (r.exitCode == 0)
+        if (auto diagnostics = parseReferenceCheckAnswer(r.out, "reference.py"))
+            return *diagnostics;
+    std::string why = r.err.substr(0, 2000);
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' '))
+        why.pop_back();
+    return {problem("reference.py", "reference.engine",
+                    "the reference checker failed (" +
+                        (r.signal ? "signal " + std::to_string(r.signal)
+                                  : "exit status " + std::to_string(r.exitCode)) +
+                        ")" + (why.empty() ? "" : ": " + why))};
+}
+
+bool has(const Diagnostics& diagnostics, const char* code)
+{
+    return std::any_of(diagnostics.begin(), diagnostics.end(),
+                       [&](const Diagnostic& d) { return d.code == code; });
+}
+
+} // namespace
+
+std::string referenceCheckerPath()
+{
+    if (const char* env = std::getenv("PTOWB_REFERENCE_CHECKER"); env && *env) return env;
+    std::error_code ec;
+    const auto exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed =
+            exe.parent_path().parent_path() / "lib" / "ptowb" / "ptowb-reference-check";
+        if (fs::exists(installed, ec)) return installed.string();
+    }
+#ifdef PTOWB_REFERENCE_CHECKER_BUILD_PATH
+    if (fs::exists(PTOWB_REFERENCE_CHECKER_BUILD_PATH, ec))
+        return PTOWB_REFERENCE_CHECKER_BUILD_PATH;
+#endif
+    return {};
+}
+
+Diagnostics checkReferenceBounded(const OpSpec& spec, const std::string& source,
+                                  const std::string& fileName)
+{
+    // The text checks are the checker's first step too: text they refuse needs no process.
+    Diagnostics text = checkReferenceSource(source, fileName);
+    if (hasErrors(text)) return text;
+    const std::string request = referenceCheckRequest(spec, source);
+    if (auto known = remembered(request)) return onFile(std::move(*known), fileName);
+    Diagnostics diagnostics = askChecker(request);
+    // A checker that could not start may start next time; a limit is remembered, or every pause
+    // in typing would spend it again.
+    if (!has(diagnostics, "reference.engine")) remember(request, diagnostics);
+    return onFile(std::move(diagnostics), fileName);
+}
+
+} // namespace ptowb
