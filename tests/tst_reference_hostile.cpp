@@ -16,6 +16,9 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 using namespace ptowb;
 
@@ -147,6 +150,34 @@ private Q_SLOTS:
         QVERIFY2(r.output.contains(QStringLiteral("[reference.limit]")) &&
                      r.output.contains(QStringLiteral("limit of 10 s")),
                  qPrintable(r.output));
+    }
+
+    // Cancel (Esc during Verify, a newer check while typing) kills the checker at once, and what
+    // it answers then is an error, never a clean verdict.
+    void cancelStopsTheCheck()
+    {
+        QTemporaryDir dir;
+        std::string body;
+        for (int k = 0; k < 20; ++k)
+            body += "    n = " + std::to_string(k) + " + len('a'.ljust(100000000))\n";
+        const QString folder = softmaxWith(dir, kHead + body + kReturn + " * n\n");
+        QString error;
+        const auto project = Project::open(folder, error);
+        QVERIFY(project);
+        const SpecLoadResult spec = project->validateSaved();
+        QVERIFY(spec.usable());
+        std::atomic<bool> cancel{false};
+        QElapsedTimer timer;
+        timer.start();
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        const Diagnostics d =
+            project->checkReference(spec.spec, readFile(project->referencePath()), &cancel);
+        canceller.join();
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY2(d.size() == 1 && d[0].code == "reference.cancelled", qPrintable(messages(d)));
     }
 
     // An `_unsafe` constructor that trusts its indices: refused where it is called, by name.

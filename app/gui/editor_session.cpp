@@ -211,8 +211,8 @@ void EditorSession::validateNow()
     const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
     // A check of older text still running is superseded: only this one's result is shown.
     m_checks.start(
-        [project, description, reference, kernel](const std::atomic<bool>&) {
-            return project.check(description, reference, kernel);
+        [project, description, reference, kernel](const std::atomic<bool>& superseded) {
+            return project.check(description, reference, kernel, &superseded);
         },
         [this](Diagnostics diagnostics) { onValidationFinished(std::move(diagnostics)); });
 }

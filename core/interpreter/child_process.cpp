@@ -48,7 +48,7 @@ int memoryFileWith(const std::string& text)
 } // namespace
 
 ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds,
-                     const std::string* input)
+                     const std::string* input, const std::atomic<bool>* cancel)
 {
     ChildResult result;
     const int inputFd = input ? memoryFileWith(*input) : -1;
@@ -106,7 +106,14 @@ ChildResult runChild(const std::vector<std::string>& argv, double timeoutSeconds
             ::kill(pid, SIGKILL);
             break;
         }
-        if (::poll(fds, 2, int(std::min<long long>(left, 1000))) < 0 && errno != EINTR) break;
+        if (cancel && cancel->load()) {
+            result.cancelled = true;
+            ::kill(pid, SIGKILL);
+            break;
+        }
+        if (::poll(fds, 2, int(std::min<long long>(left, cancel ? 50 : 1000))) < 0 &&
+            errno != EINTR)
+            break;
         for (int k = 0; k < 2; ++k) {
             if (fds[k].fd < 0 || !(fds[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
             char buffer[65536];

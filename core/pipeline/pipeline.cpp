@@ -178,7 +178,9 @@ bool PipelineRun::validate()
     if (!m_sources.usable()) return finish(Status::Failed, "the op description has errors");
     // op.json is validated already: check the other two against its spec.
     const OpSpec& spec = m_sources.loaded.spec;
-    addDiagnostics(m_project.checkReference(spec, QByteArray::fromStdString(m_sources.reference)));
+    addDiagnostics(m_project.checkReference(spec, QByteArray::fromStdString(m_sources.reference),
+                                            m_options.cancel));
+    if (m_options.cancel && m_options.cancel->load()) return finish(Status::Cancelled, "cancelled");
     addDiagnostics(m_project.checkKernel(spec, QByteArray::fromStdString(m_sources.kernel)));
     if (hasErrors(m_step.diagnostics))
         return finish(Status::Failed, std::to_string(countErrors(m_step.diagnostics)) + " errors");

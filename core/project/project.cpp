@@ -111,9 +111,11 @@ SpecLoadResult Project::validateSaved() const
     return loadOpSpecFile(descriptionPath().toStdString());
 }
 
-Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText) const
+Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText,
+                                    const std::atomic<bool>* cancel) const
 {
-    return checkReferenceBounded(spec, referenceText.toStdString(), referencePath().toStdString());
+    return checkReferenceBounded(spec, referenceText.toStdString(), referencePath().toStdString(),
+                                 cancel);
 }
 
 Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelText) const
@@ -122,7 +124,7 @@ Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelTex
 }
 
 Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText,
-                           const QByteArray& kernelText) const
+                           const QByteArray& kernelText, const std::atomic<bool>* cancel) const
 {
     SpecLoadResult result = validate(descriptionText);
     if (result.usable() && QFileInfo::exists(kernelPath())) {
@@ -131,7 +133,7 @@ Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& 
     }
     // A reference can only be checked against a sound description (its names and outputs).
     if (result.usable() && QFileInfo::exists(referencePath())) {
-        const Diagnostics reference = checkReference(result.spec, referenceText);
+        const Diagnostics reference = checkReference(result.spec, referenceText, cancel);
         result.diagnostics.insert(result.diagnostics.end(), reference.begin(), reference.end());
     }
     return result.diagnostics;

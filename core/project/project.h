@@ -3,6 +3,7 @@
 #include "spec/op_spec_loader.h"
 
 #include <QString>
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,14 +56,16 @@ public:
     // Validates op.json text (saved or not) against the files in the folder.
     SpecLoadResult validate(const QByteArray& descriptionText) const;
     SpecLoadResult validateSaved() const;
-    // Compiles reference.py text (saved or not) against a valid op; problems are diagnostics on
-    // reference.py lines. Loads the libtorch reference engine on first use.
-    Diagnostics checkReference(const OpSpec& spec, const QByteArray& referenceText) const;
+    // Compiles reference.py text (saved or not) against a valid op, in the reference checker's
+    // process; problems are diagnostics on reference.py lines. Setting `cancel` stops it.
+    Diagnostics checkReference(const OpSpec& spec, const QByteArray& referenceText,
+                               const std::atomic<bool>* cancel = nullptr) const;
     // Parses the kernel and checks it against a valid op (bindings, annotations, pypto calls).
     Diagnostics checkKernel(const OpSpec& spec, const QByteArray& kernelText) const;
     // All three, on the texts given: what `ptowb-cli validate` and the editor report.
     Diagnostics check(const QByteArray& descriptionText, const QByteArray& referenceText,
-                      const QByteArray& kernelText) const;
+                      const QByteArray& kernelText,
+                      const std::atomic<bool>* cancel = nullptr) const;
 
 private:
     void readSourceNames();

@@ -3,6 +3,7 @@
 #include "diag/diagnostic.h"
 #include "spec/op_spec.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <variant>
@@ -20,8 +21,10 @@ namespace ptowb {
 // The text checks (checkReferenceSource) run here first: text they refuse never reaches libtorch.
 // Verdicts are remembered by content in this process (the live checks ask again on every pause
 // in typing), limits included, so a runaway reference costs its time once per change.
+// Once `cancel` is set the checker is killed and the answer is a reference.cancelled error.
 Diagnostics checkReferenceBounded(const OpSpec& spec, const std::string& source,
-                                  const std::string& fileName);
+                                  const std::string& fileName,
+                                  const std::atomic<bool>* cancel = nullptr);
 
 // Where the checker is: $PTOWB_REFERENCE_CHECKER, <exe>/../lib/ptowb/ptowb-reference-check, or
 // where the build put it; "" when none exists.

@@ -63,7 +63,7 @@ void remember(const std::string& request, const Diagnostics& diagnostics)
 }
 
 // What the checker says about the request, or why it said nothing.
-Diagnostics askChecker(const std::string& request)
+Diagnostics askChecker(const std::string& request, const std::atomic<bool>* cancel)
 {
     const std::string checker = referenceCheckerPath();
     if (checker.empty())
@@ -74,7 +74,10 @@ Diagnostics askChecker(const std::string& request)
     const interpreter::ChildResult r =
         interpreter::runChild({checker, "--seconds", seconds, "--memory-limit-mb",
                                std::to_string(worker::WorkerClient::defaultMemoryLimitMb())},
-                              worker::kCheckSeconds + kStartSeconds, &request);
+                              worker::kCheckSeconds + kStartSeconds, &request, cancel);
+    if (r.cancelled)
+        return {
+            problem("reference.py", "reference.cancelled", "the reference check was cancelled")};
     if (!r.startError.empty())
         return {problem("reference.py", "reference.engine",
                         "the reference checker " + checker + " cannot start: " + r.startError)};
@@ -121,17 +124,18 @@ std::string referenceCheckerPath()
 }
 
 Diagnostics checkReferenceBounded(const OpSpec& spec, const std::string& source,
-                                  const std::string& fileName)
+                                  const std::string& fileName, const std::atomic<bool>* cancel)
 {
     // The text checks are the checker's first step too: text they refuse needs no process.
     Diagnostics text = checkReferenceSource(source, fileName);
     if (hasErrors(text)) return text;
     const std::string request = referenceCheckRequest(spec, source);
     if (auto known = remembered(request)) return onFile(std::move(*known), fileName);
-    Diagnostics diagnostics = askChecker(request);
+    Diagnostics diagnostics = askChecker(request, cancel);
     // A checker that could not start may start next time; a limit is remembered, or every pause
     // in typing would spend it again.
-    if (!has(diagnostics, "reference.engine")) remember(request, diagnostics);
+    if (!has(diagnostics, "reference.engine") && !has(diagnostics, "reference.cancelled"))
+        remember(request, diagnostics);
     return onFile(std::move(diagnostics), fileName);
 }
 

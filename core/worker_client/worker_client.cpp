@@ -111,7 +111,7 @@ std::string describeSignal(int signal)
     case SIGFPE:
         return "SIGFPE, an arithmetic fault such as the smallest integer divided by -1";
     case SIGSEGV:
-        return "SIGSEGV, a memory access out of bounds";
+        return "SIGSEGV, a segmentation fault: a memory access out of bounds";
     case SIGBUS:
         return "SIGBUS, a memory access out of bounds";
     case SIGABRT:
