@@ -6,8 +6,8 @@
 #
 # - HOME and the XDG config, data, state and runtime folders are WORK_ROOT/NAME, emptied first:
 #   the tester's ~/.config/ptowb (runners.json, tolerances.json) and Qt settings never reach a test.
-# - The variables that steer ptowb, Python, PyPTO, CANN or Qt are unset; the test's own VAR=VALUE
-#   settings are applied after that.
+# - The variables that steer ptowb, Python, PyPTO, CANN or Qt are unset (PYTHONDONTWRITEBYTECODE
+#   is set); the test's own VAR=VALUE settings are applied after that.
 # - The caches stay shared (XDG_CACHE_HOME, ccache's folder and configuration): the kernel worker
 #   built for an interpreter takes minutes, and a cache changes how fast a test runs, not what it
 #   finds.
@@ -56,6 +56,9 @@ while IFS= read -r var; do
       ;;
   esac
 done < <(compgen -e)
+
+# Python imports the repository's scripts and test kernels: no __pycache__ in the source tree.
+export PYTHONDONTWRITEBYTECODE=1
 
 home=$root/$name
 rm -rf "$home" "$root/skipped/$name"
