@@ -1006,6 +1006,8 @@ def _report():
     print({mark!r} + "\\n" + _traceback.format_exc(), file=_sys.stderr)
 
 
+_sys.dont_write_bytecode = True  # the worker runs Python with -E: no __pycache__ beside the file
+
 try:
     if _os.path.dirname(_PATH) not in _sys.path:
         _sys.path.insert(0, _os.path.dirname(_PATH))
