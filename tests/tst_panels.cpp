@@ -146,7 +146,7 @@ private Q_SLOTS:
         QSignalSpy shown(&diff, &TensorDiffPanel::outputShown);
         diff.showOutput(QStringLiteral("bad / y"), QString::fromStdString(a),
                         QString::fromStdString(e), {}, QStringLiteral("run 1"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QVERIFY(diff.hasData());
         QCOMPARE(diff.stamp().stamp(), QStringLiteral("run 1"));
         QCOMPARE(diff.expectedValues().rowCount(), 2);
@@ -157,7 +157,7 @@ private Q_SLOTS:
         QVERIFY(diff.titleText().contains(QStringLiteral("tile plan")));
         diff.showOutput(QStringLiteral("gone / y"), dir.filePath(QStringLiteral("missing.npy")),
                         QString::fromStdString(e), {}, QStringLiteral("run 2"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QVERIFY(!shown.last().at(0).toString().isEmpty());
         QVERIFY(!diff.hasData());
         diff.reset();
@@ -183,7 +183,7 @@ private Q_SLOTS:
         QSignalSpy shown(&diff, &TensorDiffPanel::outputShown);
         diff.showOutput(QStringLiteral("bad / y"), QString::fromStdString(a),
                         QString::fromStdString(e), {}, QStringLiteral("run 1"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCheckBox* relative = checkBox(diff, QStringLiteral("Relative"));
         QCheckBox* log = checkBox(diff, QStringLiteral("Log scale"));
         QVERIFY(relative && log && !relative->isChecked() && !log->isChecked());
@@ -241,7 +241,7 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy shown(&panel, &CostTracePanel::runShown);
         panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:00:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         LineCostModel& costs = panel.costs();
         QCOMPARE(costs.rowCount(), 2);
         QCOMPARE(costs.index(0, LineCostModel::LineColumn).data().toInt(), 4); // 10 µs before 6 µs
@@ -264,7 +264,7 @@ private Q_SLOTS:
 
         QVERIFY(writeFile(trace, "{\"not\": \"a trace\"}"));
         panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:01:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
         QVERIFY(panel.stamp().stamp().isEmpty());
         QVERIFY(
@@ -272,14 +272,14 @@ private Q_SLOTS:
 
         const QString missing = dir.filePath(QStringLiteral("missing.json"));
         panel.showRun(missing, {}, kernel, QStringLiteral("demo · Verify on sim · 12:02:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
         QVERIFY2(labelTexts(panel).join(' ').contains(QStringLiteral("missing.json")),
                  qPrintable(labelTexts(panel).join(QStringLiteral(" | "))));
 
         panel.showRun({}, {}, kernel, {}); // no project: nothing, and no stamp at once
         QVERIFY(panel.stamp().stamp().isEmpty());
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
     }
 

@@ -255,7 +255,7 @@ private Q_SLOTS:
         QSignalSpy changed(&session, &EditorSession::diskChanged);
 
         writeLikeAnotherProgram(path, readFile(path) + "# from another editor\n");
-        QVERIFY(changed.wait(5000));
+        QVERIFY(changed.wait(30000));
         QVERIFY(kernel->text().endsWith(QStringLiteral("# from another editor\n")));
         QVERIFY(!kernel->isModified());
         QCOMPARE(asked, 0);
@@ -264,7 +264,7 @@ private Q_SLOTS:
         // Again (the watch survives a rename), now with unsaved edits: the author says no.
         kernel->append(QStringLiteral("# mine\n"));
         writeLikeAnotherProgram(path, readFile(path) + "# second outside edit\n");
-        QVERIFY(changed.wait(5000));
+        QVERIFY(changed.wait(30000));
         QCOMPARE(asked, 1);
         QCOMPARE(changed.takeFirst().at(1).toBool(), false);
         QVERIFY(kernel->text().endsWith(QStringLiteral("# mine\n")));
@@ -273,7 +273,7 @@ private Q_SLOTS:
         // The author says yes: the disk's text replaces the edits.
         answer = true;
         writeLikeAnotherProgram(path, "import pypto\n# replaced\n");
-        QVERIFY(changed.wait(5000));
+        QVERIFY(changed.wait(30000));
         QCOMPARE(asked, 2);
         QCOMPARE(kernel->text(), QStringLiteral("import pypto\n# replaced\n"));
         QVERIFY(!kernel->isModified());

@@ -374,7 +374,7 @@ private slots:
         QCOMPARE(outcome.status, ptowb::ProcessOutcome::Status::Cancelled);
         QVERIFY2(stoppingMs < 2000, qPrintable(QString::number(stoppingMs)));
         // The runner's child went with it: nothing in its process group survives.
-        QTRY_COMPARE_WITH_TIMEOUT(processesMatching(pattern), 0, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(processesMatching(pattern), 0, 30000);
     }
 
     void referenceReturningTheWrongShape()
