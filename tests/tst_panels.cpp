@@ -1,6 +1,6 @@
 // The panels on their own, without the window: Run and Compare with its model and stamp, the
-// Tensor diff's messages and reset, the stamp's stale states, Cost/trace with its model, and the
-// Generated glue dock over two generations.
+// Tensor diff's messages, reset and heatmap modes, the stamp's stale states, Cost/trace with its
+// model, and the Generated glue dock over two generations.
 #include "code_editor.h"
 #include "cost/cost_model.h"
 #include "cost_trace_panel.h"
@@ -11,9 +11,11 @@
 #include "slice_values_model.h"
 #include "tensor/npy.h"
 #include "tensor_diff_panel.h"
+#include "tensor_heatmap.h"
 #include "verification_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -56,6 +58,13 @@ bool writeFile(const QString& path, const QByteArray& text)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(text) == text.size();
+}
+
+QCheckBox* checkBox(const QWidget& widget, const QString& text)
+{
+    for (QCheckBox* box : widget.findChildren<QCheckBox*>())
+        if (box->text() == text) return box;
+    return nullptr;
 }
 
 QStringList labelTexts(const QWidget& widget)
@@ -137,7 +146,7 @@ private Q_SLOTS:
         QSignalSpy shown(&diff, &TensorDiffPanel::outputShown);
         diff.showOutput(QStringLiteral("bad / y"), QString::fromStdString(a),
                         QString::fromStdString(e), {}, QStringLiteral("run 1"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QVERIFY(diff.hasData());
         QCOMPARE(diff.stamp().stamp(), QStringLiteral("run 1"));
         QCOMPARE(diff.expectedValues().rowCount(), 2);
@@ -148,12 +157,66 @@ private Q_SLOTS:
         QVERIFY(diff.titleText().contains(QStringLiteral("tile plan")));
         diff.showOutput(QStringLiteral("gone / y"), dir.filePath(QStringLiteral("missing.npy")),
                         QString::fromStdString(e), {}, QStringLiteral("run 2"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QVERIFY(!shown.last().at(0).toString().isEmpty());
         QVERIFY(!diff.hasData());
         diff.reset();
         QVERIFY(diff.stamp().stamp().isEmpty());
         QCOMPARE(diff.titleText(), QStringLiteral("No output selected"));
+    }
+
+    // Absolute or relative error, linear or log colours: errors of 1, 0.5, 0.001 and 0 over
+    // expected values 100, 1, 1 and 1 (relative: 0.01, 0.5, 0.001, 0).
+    void heatmapModes()
+    {
+        QTemporaryDir dir;
+        Tensor expected(DType::Float32, {1, 4}), actual(DType::Float32, {1, 4});
+        const double values[] = {100, 1, 1, 1}, errors[] = {1, 0.5, 1e-3, 0};
+        for (int k = 0; k < 4; ++k) {
+            expected.set(k, values[k]);
+            actual.set(k, values[k] + errors[k]);
+        }
+        const std::string e = dir.filePath(QStringLiteral("e.npy")).toStdString(),
+                          a = dir.filePath(QStringLiteral("a.npy")).toStdString();
+        QVERIFY(writeNpy(e, expected).empty() && writeNpy(a, actual).empty());
+        TensorDiffPanel diff;
+        QSignalSpy shown(&diff, &TensorDiffPanel::outputShown);
+        diff.showOutput(QStringLiteral("bad / y"), QString::fromStdString(a),
+                        QString::fromStdString(e), {}, QStringLiteral("run 1"));
+        QVERIFY(shown.wait(30000));
+        QCheckBox* relative = checkBox(diff, QStringLiteral("Relative"));
+        QCheckBox* log = checkBox(diff, QStringLiteral("Log scale"));
+        QVERIFY(relative && log && !relative->isChecked() && !log->isChecked());
+        const ErrorMap& map = diff.heatmap().map();
+        QCOMPARE(map.maxError, 1.0);
+        QCOMPARE(map.worstIndex, (std::vector<std::int64_t>{0, 0}));
+        relative->setChecked(true);
+        QCOMPARE(diff.heatmap().map().maxError, 0.5);
+        QCOMPARE(diff.heatmap().map().worstIndex, (std::vector<std::int64_t>{0, 1}));
+        QVERIFY(std::abs(diff.heatmap().map().cell(0, 0) - 0.01) < 1e-6);
+        relative->setChecked(false);
+        QCOMPARE(diff.heatmap().map().maxError, 1.0);
+
+        // One pixel per cell. Linear: 0.001 of the largest error looks like no error; log (six
+        // decades): it sits mid-scale, 0.5 near the top, and the largest is the same top colour.
+        auto pixels = [&] {
+            const QImage image = diff.heatmap().renderMap(QSize(4, 1));
+            return std::vector<QRgb>{image.pixel(0, 0), image.pixel(1, 0), image.pixel(2, 0),
+                                     image.pixel(3, 0)};
+        };
+        const std::vector<QRgb> linear = pixels();
+        QCOMPARE(linear[2], linear[3]);
+        QVERIFY(linear[1] != linear[0] && linear[1] != linear[3]);
+        log->setChecked(true);
+        QVERIFY(diff.heatmap().logScale());
+        const std::vector<QRgb> logarithmic = pixels();
+        QCOMPARE(logarithmic[0], linear[0]);
+        QCOMPARE(logarithmic[3], linear[3]);
+        QVERIFY(logarithmic[2] != logarithmic[3] && logarithmic[2] != logarithmic[0]);
+        QVERIFY(logarithmic[1] != linear[1]); // 0.5 moves up the scale
+        log->setChecked(false);
+        QVERIFY(!diff.heatmap().logScale());
+        QCOMPARE(pixels(), linear);
     }
 
     // A trace read back into the per-line table, most expensive line first; a row's click names
@@ -178,7 +241,7 @@ private Q_SLOTS:
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy shown(&panel, &CostTracePanel::runShown);
         panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:00:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         LineCostModel& costs = panel.costs();
         QCOMPARE(costs.rowCount(), 2);
         QCOMPARE(costs.index(0, LineCostModel::LineColumn).data().toInt(), 4); // 10 µs before 6 µs
@@ -201,7 +264,7 @@ private Q_SLOTS:
 
         QVERIFY(writeFile(trace, "{\"not\": \"a trace\"}"));
         panel.showRun(trace, {}, kernel, QStringLiteral("demo · Verify on sim · 12:01:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
         QVERIFY(panel.stamp().stamp().isEmpty());
         QVERIFY(
@@ -209,14 +272,14 @@ private Q_SLOTS:
 
         const QString missing = dir.filePath(QStringLiteral("missing.json"));
         panel.showRun(missing, {}, kernel, QStringLiteral("demo · Verify on sim · 12:02:00"));
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
         QVERIFY2(labelTexts(panel).join(' ').contains(QStringLiteral("missing.json")),
                  qPrintable(labelTexts(panel).join(QStringLiteral(" | "))));
 
         panel.showRun({}, {}, kernel, {}); // no project: nothing, and no stamp at once
         QVERIFY(panel.stamp().stamp().isEmpty());
-        QVERIFY(shown.wait(5000));
+        QVERIFY(shown.wait(30000));
         QCOMPARE(costs.rowCount(), 0);
     }
 

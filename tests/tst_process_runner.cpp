@@ -39,12 +39,13 @@ bool alive(pid_t pid)
     return close > 0 && text.mid(close + 2, 1) != "Z";
 }
 
-// SIGKILL is delivered asynchronously: give the kernel a moment to end the process.
+// SIGKILL is delivered asynchronously: give the kernel a moment to end the process (a long one
+// on a loaded machine; the wait ends as soon as it has).
 bool waitUntilDead(pid_t pid)
 {
     QElapsedTimer clock;
     clock.start();
-    while (alive(pid) && clock.elapsed() < 2000)
+    while (alive(pid) && clock.elapsed() < 30000)
         QThread::msleep(5);
     return !alive(pid);
 }
@@ -113,11 +114,9 @@ private Q_SLOTS:
                        ? QString::fromStdString(std::get<std::string>(read))
                        : QString();
         };
+        // Opening a FIFO without a writer would block: a reader that returns never opened it.
         QVERIFY(::mkfifo(QFile::encodeName(y).constData(), 0600) == 0);
-        QElapsedTimer clock;
-        clock.start();
         QVERIFY2(error().contains(QStringLiteral("not a regular file")), qPrintable(error()));
-        QVERIFY(clock.elapsed() < 1000);
         QFile::remove(y);
         QVERIFY(QFile::link(QStringLiteral("/dev/zero"), y));
         QVERIFY2(error().contains(QStringLiteral("not a regular file")), qPrintable(error()));

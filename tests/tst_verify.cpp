@@ -4,6 +4,7 @@
 #include "run/verification.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
@@ -22,19 +23,16 @@ struct Run
 {
     int exitCode = -1;
     QString out, err;
-    qint64 ms = 0;
 };
 
 Run cli(const QStringList& args)
 {
     QProcess p;
-    QElapsedTimer clock;
-    clock.start();
     p.start(QStringLiteral(PTOWB_CLI), args);
-    if (!p.waitForFinished(120000)) p.kill();
+    if (!p.waitForFinished(120000)) p.kill(); // a hang is a failure, not a wait
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError()), clock.elapsed()};
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 const char* const kModes[] = {"close",       "scale2",  "crash",     "hang",    "spawn-hang",
@@ -69,6 +67,18 @@ QString makeProject(const QTemporaryDir& dir)
     f.open(QIODevice::WriteOnly);
     f.write(QJsonDocument(QJsonObject{{"runners", runners}}).toJson());
     return dir.path();
+}
+
+// How many processes have `pattern` in their command line (pgrep, from procps, which
+// ./setup.sh test installs); -1 when pgrep cannot run.
+int processesMatching(const QString& pattern)
+{
+    QProcess pgrep;
+    pgrep.start(QStringLiteral("pgrep"), {QStringLiteral("-f"), QStringLiteral("-x"), pattern});
+    if (!pgrep.waitForFinished(30000) || pgrep.exitStatus() != QProcess::NormalExit ||
+        pgrep.exitCode() > 1)
+        return -1;
+    return int(pgrep.readAllStandardOutput().count('\n'));
 }
 
 QJsonObject readJson(const QString& path)
@@ -219,7 +229,6 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.out.contains("ERROR small: ") && r.out.contains(message),
                  qPrintable(r.out + r.err));
-        QVERIFY2(r.ms < 15000, "a broken runner must not hang the caller");
         const QJsonObject c = readJson(json)["cases"].toArray()[0].toObject();
         QCOMPARE(c["verdict"].toString(), QStringLiteral("fail"));
         QVERIFY(c["error"].toString().contains(message));
@@ -250,7 +259,6 @@ private slots:
         QVERIFY2(r.exitCode != 0 &&
                      (r.out + r.err).contains("the reference did not finish within 2 s"),
                  qPrintable(r.out + r.err));
-        QVERIFY2(r.ms < 15000, "a reference that never returns must not hang the caller");
         // The next run gets a fresh worker and a reference that works.
         QFile::remove(dir.filePath("reference.py"));
         QVERIFY(QFile::copy(PTOWB_SOURCE_DIR "/projects/scale_gelu/reference.py",
@@ -293,12 +301,13 @@ private slots:
         QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("needs about") &&
                      (r.out + r.err).contains("half of this machine's RAM"),
                  qPrintable(r.out + r.err));
-        QVERIFY2(r.ms < 10000, "the case must be refused before its inputs are made");
+        QDirIterator made(dir.filePath("run"), {QStringLiteral("*.npy")}, QDir::Files,
+                          QDirIterator::Subdirectories);
+        QVERIFY2(!made.hasNext(), "the case must be refused before its inputs are made");
     }
 
     void pyptoTemplateExplainsMissingPyPTO()
     {
-        if (!QFileInfo::exists("/usr/bin/python3")) QSKIP("Debian's python3 is not installed");
         QProcess probe;
         probe.start("/usr/bin/python3", {"-c", "import pypto"});
         probe.waitForFinished();
@@ -342,30 +351,30 @@ private slots:
                  QStringLiteral("crashed"));
     }
 
+    // Cancel, once the runner and its child run, stops both within a margin of the click.
     void cancelKillsTheRunner()
     {
         QTemporaryDir dir;
-        std::atomic<bool> cancel{false};
+        const QString pattern = QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path();
+        std::atomic<bool> cancel{false}, bothRan{false};
+        QElapsedTimer sinceCancel;
         std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            for (int k = 0; k < 6000 && !bothRan; ++k) { // the runner forks its child first
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                bothRan = processesMatching(pattern) == 2;
+            }
+            sinceCancel.start();
             cancel = true;
         });
-        QElapsedTimer clock;
-        clock.start();
         const ptowb::ProcessOutcome outcome = ptowb::runProcess(
             {PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(), 600, &cancel);
+        const qint64 stoppingMs = sinceCancel.elapsed();
         canceller.join();
+        QVERIFY2(bothRan, "the runner and its child never ran together");
         QCOMPARE(outcome.status, ptowb::ProcessOutcome::Status::Cancelled);
-        QVERIFY(clock.elapsed() < 5000);
+        QVERIFY2(stoppingMs < 2000, qPrintable(QString::number(stoppingMs)));
         // The runner's child went with it: nothing in its process group survives.
-        auto survivors = [&] {
-            QProcess pgrep;
-            pgrep.start("pgrep",
-                        {"-f", QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path()});
-            pgrep.waitForFinished();
-            return pgrep.readAllStandardOutput().trimmed();
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(survivors().isEmpty(), 2000);
+        QTRY_COMPARE_WITH_TIMEOUT(processesMatching(pattern), 0, 30000);
     }
 
     void referenceReturningTheWrongShape()

@@ -141,7 +141,7 @@ private Q_SLOTS:
         w.show();
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(copySample(dir, "scale_gelu")));
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         QSignalSpy finished(&panel.runner(), &PipelineRunner::finished);
 
         // The event loop keeps turning while the pipeline runs: measure the longest gap.
@@ -391,7 +391,7 @@ private Q_SLOTS:
         MainWindow w;
         QSignalSpy validated(&w.session(), &EditorSession::validated);
         QVERIFY(w.openProject(wizard.folder()));
-        QVERIFY(validated.wait(5000));
+        QVERIFY(validated.wait(30000));
         QCOMPARE(w.problems().rowCount(), 0);
         QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
         w.runs().verifyAction()->trigger();

@@ -57,7 +57,8 @@ def run_case(case, backend):
         os.environ['PTOWB_BACKEND'] = backend
         result = op(**inputs, **params)
     results = list(result) if isinstance(result, (tuple, list)) else [result]
-    outputs_ok = all(close(got, load(want)) for got, want in zip(results, case['outputs'].values()))
+    outputs_ok = len(results) == len(case['outputs']) and all(
+        close(got, load(want)) for got, want in zip(results, case['outputs'].values()))
     mutated_ok = all(close(inputs[name], load(want)) for name, want in case['mutated'].items())
     untouched_ok = all(torch.equal(inputs[name], load(entry)) for name, entry in case['inputs'].items()
                        if name not in case['mutated'])

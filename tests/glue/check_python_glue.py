@@ -21,7 +21,7 @@ import traceback
 
 import numpy
 import torch
-from glue_checks import attempt, check, finish
+from glue_checks import all_match, attempt, check, finish
 
 PACKAGE, WORK, VIOLATION = sys.argv[1], sys.argv[2], sys.argv[3]
 MANIFEST = json.load(open(os.path.join(PACKAGE, 'manifest.json')))
@@ -67,10 +67,12 @@ for case in cases:
     params = json.load(open(os.path.join(PACKAGE, case['parameters'])))
     goldens = [load(entry) for entry in case['outputs'].values()]
     results = as_list(module.op(*inputs, **params))
+    check('cpu returns one output per golden: ' + case['name'], len(results) == len(goldens),
+          '%d outputs, %d goldens' % (len(results), len(goldens)))
     for got, want in zip(results, goldens):
         check('cpu equals reference golden: ' + case['name'], same(got, want), str((got, want)))
     attempt('positional call equals the golden: ' + case['name'],
-            lambda: all(same(got, want) for got, want in zip(as_list(call_positionally(inputs, params)), goldens)))
+            lambda: all_match(as_list(call_positionally(inputs, params)), goldens, same))
     metas = as_list(module.op(*[t.to('meta') for t in inputs], **params))
     check('meta shapes and dtypes from the rules: ' + case['name'],
           [(list(m.shape), m.dtype, m.device.type) for m in metas] == [(list(g.shape), g.dtype, 'meta') for g in goldens],
@@ -157,6 +159,8 @@ if os.environ.get('PTOWB_KERNEL_WORKER'):
         except Exception:
             check('sim backend runs the kernel: ' + case['name'], False, traceback.format_exc())
             continue
+        check('sim backend returns one output per golden: ' + case['name'], len(results) == len(goldens),
+              '%d outputs, %d goldens' % (len(results), len(goldens)))
         for got, want, entry in zip(results, goldens, case['outputs'].values()):
             half = entry['dtype'] in ('float16', 'bfloat16')
             tolerance = tolerances.get(entry['dtype'], {'rtol': 3e-3 if half else 1e-5, 'atol': 3e-3 if half else 1e-6})
@@ -195,7 +199,7 @@ goldens = [load(entry) for entry in case['outputs'].values()]
 model = Model(params)
 traced = torch.jit.trace(model, tuple(inputs))
 check('torch.jit.trace records the op', ('%s::%s' % (MANIFEST['namespace'], MANIFEST['name'])) in str(traced.graph))
-check('traced model equals the golden', all(same(a, b) for a, b in zip(as_list(traced(*inputs)), goldens)))
+attempt('traced model equals the golden', lambda: all_match(as_list(traced(*inputs)), goldens, same))
 torch.jit.save(traced, os.path.join(WORK, 'model.pt'))
 
 if TORCH >= (2, 4):
@@ -208,11 +212,11 @@ if TORCH >= (2, 4):
     torch._dynamo.reset()
     compiled = torch.compile(model, fullgraph=True, dynamic=True)
     attempt('torch.compile(fullgraph=True, dynamic=True) equals the golden',
-            lambda: all(same(a, b) for a, b in zip(as_list(compiled(*inputs)), goldens)))
+            lambda: all_match(as_list(compiled(*inputs)), goldens, same))
     exported_program = torch.export.export(model, tuple(inputs))
     check('torch.export records the op', ('%s.%s' % (MANIFEST['namespace'], MANIFEST['name'])) in str(exported_program.graph))
     attempt('the exported program equals the golden',
-            lambda: all(same(a, b) for a, b in zip(as_list(exported_program.module()(*inputs)), goldens)))
+            lambda: all_match(as_list(exported_program.module()(*inputs)), goldens, same))
 
 import onnx  # noqa: E402
 
@@ -248,6 +252,7 @@ def check_onnx_model(path, exporter):
         check('%s: record names the op and its description' % exporter,
               fields['op'] == module.QUALIFIED_NAME and fields['op_json_sha256'] == MANIFEST['op_json_sha256'])
     types = {v.name: v.type for v in list(exported.graph.value_info) + list(exported.graph.output)}
+    check('%s: the node has one output per golden' % exporter, len(node.output) == len(goldens), str(list(node.output)))
     for name, golden in zip(node.output, goldens):
         t = types.get(name)
         shape = [d.dim_value for d in t.tensor_type.shape.dim] if t is not None else None
@@ -271,6 +276,8 @@ try:
     types = {v.name: v.type for v in list(dynamic.graph.value_info) + list(dynamic.graph.output)}
     metas = as_list(module.op(*[torch.empty([5] + list(t.shape[1:]), dtype=t.dtype, device='meta') if k == 0 else t.to('meta')
                                 for k, t in enumerate(inputs)], **params))
+    check('dynamo=False, dynamic batch: one output per golden', len(node.output) == len(goldens) == len(metas),
+          '%d outputs, %d goldens, %d metas' % (len(node.output), len(goldens), len(metas)))
     for name, golden, meta in zip(node.output, goldens, metas):
         dims = [d.dim_param or d.dim_value for d in types[name].tensor_type.shape.dim] if name in types else None
         want = ['batch' if m != g else g for m, g in zip(meta.shape, golden.shape)]

@@ -23,6 +23,12 @@ def attempt(name, action):
         check(name, False, traceback.format_exc())
 
 
+def all_match(results, goldens, same):
+    """Every output matches its golden, and there are exactly as many outputs as goldens (zip
+    alone would pass an op that returns too few)."""
+    return len(results) == len(goldens) and all(same(got, want) for got, want in zip(results, goldens))
+
+
 def finish():
     """Prints 'N passed, M failed' and exits with 1 when anything failed."""
     print('%d passed, %d failed' % (_counts['passed'], _counts['failed']))

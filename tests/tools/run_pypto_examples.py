@@ -1,24 +1,30 @@
 #!/usr/bin/python3
-"""Runs every jit kernel of PyPTO's public examples in the workbench's kernel worker and checks
-its outputs against a torch reference written here.
+"""Runs jit kernels written in PyPTO's style in the workbench's kernel worker and checks their
+outputs against torch references written here: PyPTO's examples, python/tests and models, or the
+kernels of this repository.
 
-    PYPTO_EXAMPLES=/path/to/pypto-checkout [PYTHON] tests/tools/run_pypto_examples.py [--worker PATH] [-k FILTER]
+    [PYTHON] tests/tools/run_pypto_examples.py [--root DIR] [--worker PATH] [-k FILTER] [PATH...]
+
+--root (default: $PYPTO_EXAMPLES) is a checkout of hicann/pypto, and the PATHs (files or folders
+in it) default to examples/, python/tests/ and models/. Without a root the script prints SKIP and
+exits 77, CTest's skip. CTest also runs it with --root the workbench's source folder on projects/,
+resources/templates and tests/data (pypto_local_cases.py), with --all-must-pass.
 
 The kernels run in the interpreter that runs the script (or --python PATH), e.g. a venv's
-bin/python with the newest torch; it needs numpy and torch.
+bin/python with the newest torch; it needs numpy and torch. Every file runs unmodified, as the
+workbench runs a kernel.py: the worker imports it with the workbench's own `pypto` (and its CPU
+stand-in for torch_npu, which many of PyPTO's tests import at module level) and calls the kernel
+function with the case's tensors and parameters, bound by name. A kernel that the file builds
+inside a factory, or that takes a dataclass config, runs through a small generated module (in a
+temporary folder) that imports the file and exposes the kernel exactly as the file builds it.
 
-PYPTO_EXAMPLES is a folder holding the examples/ tree of hicann/pypto (a work tree of that
-repository). Every example file runs unmodified, as the workbench runs a kernel.py: the worker
-imports the file with the workbench's own `pypto` and calls the kernel function with the case's
-tensors and parameters, bound by name. A kernel that the example builds inside a factory, or that
-takes a dataclass config, runs through a small generated module (in a temporary folder) that
-imports the example file and exposes the kernel exactly as the example builds it.
-
-Each kernel gets inputs of the shapes and dtypes its example uses (the example's own values where
-it hard-codes them, seeded random ones otherwise) and the tolerance its example checks with. The
-references below are written from what each example's test compares against; none of PyPTO's code
-is used. Output: one line per kernel (PASS / FAIL / SKIP file::kernel[: reason]), then
-"N passed, M failed, K skipped". Exit status 1 when anything failed.
+Each kernel with a case gets inputs of the shapes and dtypes its file uses (its own values where
+it hard-codes them, seeded random ones otherwise) and the tolerance its test checks with. The
+references are written from what each file's test compares against; none of PyPTO's code is
+used. A kernel without a case is imported and looked up only (LOADED). Output: one line per
+kernel, PASS / FAIL / UNSUPPORTED (what the simulator reports as not supported) / UNAVAILABLE
+(a module or torch this machine lacks) / LOADED file::kernel[: reason], then the counts. Exit
+status 1 when anything failed (or nothing ran).
 """
 import argparse
 import ast
@@ -66,11 +72,6 @@ class Run:
         self.init = dict(init or {})        # output name -> initial value, where the example pre-fills it
         self.setup = setup                  # wrapper setup code (see Wrapper), or None to call the example's function
         self.label = label
-
-
-class Skip:
-    def __init__(self, reason):
-        self.reason = reason
 
 
 class ExpectError:
@@ -847,6 +848,11 @@ def _(r):
             Run({"input0": x, "input1": y}, {"out": x + y + 1}, params={"add1_flag": True}, tol=(3e-3, 3e-3))]
 
 
+# The cases of the other kernels this runner runs, registered in CASES like the ones above.
+sys.modules.setdefault("run_pypto_examples", sys.modules[__name__])  # one CASES when run as a script
+import pypto_local_cases  # noqa: E402,F401  the kernels written here, in PyPTO's style
+import pypto_test_cases  # noqa: E402,F401  kernels of PyPTO's python/tests and models
+
 # ----------------------------------------------------------------------------------------------
 # Finding the kernels
 # ----------------------------------------------------------------------------------------------
@@ -858,13 +864,31 @@ def _is_jit(decorator):
     return isinstance(node, ast.Name) and node.id == "jit"
 
 
-def find_kernels(root):
-    """(path relative to root, kernel name, line) for every @jit function in root/examples."""
+def kernel_text(path):
+    """The file's text; a New Operator template (resources/templates) filled in as the wizard fills
+    it, with its folder's name as the op's."""
+    text = Path(path).read_text(encoding="utf-8")
+    if "@NAME@" in text:
+        name = Path(path).parent.name
+        op_type = "".join(part.capitalize() for part in name.split("_"))
+        text = text.replace("@NAME@", name).replace("@OP_TYPE@", op_type).replace("@NAMESPACE@", "pto")
+    return text
+
+
+def find_kernels(root, paths):
+    """(path relative to root, kernel name, line) for every @jit function in the files and folders
+    `paths` name (relative to root)."""
+    files = []
+    for rel in paths:
+        path = root / rel
+        if not path.exists():
+            raise SystemExit(f"{path} does not exist")
+        files += [path] if path.is_file() else sorted(path.rglob("*.py"))
     kernels = []
-    for path in sorted((root / "examples").rglob("*.py")):
+    for path in sorted(set(files)):
         rel = path.relative_to(root).as_posix()
         try:
-            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+            tree = ast.parse(kernel_text(path), str(path))
         except SyntaxError as exc:
             kernels.append((rel, f"<syntax error: {exc}>", 0))
             continue
@@ -982,6 +1006,8 @@ def _report():
     print({mark!r} + "\\n" + _traceback.format_exc(), file=_sys.stderr)
 
 
+_sys.dont_write_bytecode = True  # the worker runs Python with -E: no __pycache__ beside the file
+
 try:
     if _os.path.dirname(_PATH) not in _sys.path:
         _sys.path.insert(0, _os.path.dirname(_PATH))
@@ -1089,17 +1115,30 @@ def error_text(answer, example, rel, via_wrapper):
     return message, None, f"{message} [worker, code {answer.get('code', '?')}]"
 
 
+# What a kernel that did not pass is, besides a failure of the workbench:
+UNSUPPORTED = "UNSUPPORTED"  # needs what the simulator reports as not supported, or PyPTO's internals
+UNAVAILABLE = "UNAVAILABLE"  # needs a module or a torch this machine lacks
+LOADED = "LOADED"  # no case here: only imported, and the kernel found
+
+
 def classify_error(message):
-    """A reason to skip rather than fail, for errors that are not the workbench's."""
-    m = re.search(r"(?:ModuleNotFoundError|ImportError): No module named '([^']+)'", message)
-    if m and not m.group(1).split(".")[0] == "pypto":
-        return f"this machine's Python environment lacks the module '{m.group(1)}' the example imports (torch {torch.__version__})"
-    m = re.search(r"AttributeError: module 'torch' has no attribute '([^']+)'", message)
-    if m:
-        return f"this machine's torch ({torch.__version__}) has no torch.{m.group(1)}, which the example uses"
+    """(UNSUPPORTED or UNAVAILABLE, reason) for errors that are not the workbench's failures, else None."""
     m = re.search(r"not supported by the simulator: (.*)", message)
     if m:
-        return f"needs {m.group(1).strip()}, which the simulator reports as not supported"
+        return UNSUPPORTED, f"needs {m.group(1).strip()}, which the simulator reports as not supported"
+    if re.search(r"cannot import name 'pypto_impl' from 'pypto'", message):
+        return UNSUPPORTED, "imports pypto.pypto_impl, PyPTO's native module, which the workbench does not simulate"
+    if "attempted relative import with no known parent package" in message:
+        return UNSUPPORTED, ("imports relative to its package; the workbench imports a kernel file on its own, "
+                             "as it imports a project's kernel.py")
+    if re.search(r"(No module named|from) 'pypto_pro\b", message):
+        return UNAVAILABLE, "uses pypto_pro, a separate package of PyPTO's repository that the workbench does not provide"
+    m = re.search(r"(?:ModuleNotFoundError|ImportError): No module named '([^']+)'", message)
+    if m and not m.group(1).split(".")[0] == "pypto":
+        return UNAVAILABLE, f"this machine's Python environment lacks the module '{m.group(1)}' (torch {torch.__version__})"
+    m = re.search(r"AttributeError: module 'torch' has no attribute '([^']+)'", message)
+    if m:
+        return UNAVAILABLE, f"this machine's torch ({torch.__version__}) has no torch.{m.group(1)}"
     return None
 
 
@@ -1107,9 +1146,39 @@ class Runner:
     def __init__(self, root, worker, scratch, timeout):
         self.root, self.worker, self.scratch, self.timeout = root, worker, scratch, timeout
         self.n = 0
+        self.folder = None
+
+    def _request(self, example, request):
+        # A fresh worker per folder: files of unrelated folders may share module names (common.py).
+        folder = os.path.dirname(example)
+        if folder != self.folder:
+            self.worker.stop()
+            self.folder = folder
+        return self.worker.request(request, self.timeout)
+
+    def load(self, rel, kernel):
+        """(LOADED, reason) when the file imports and defines the kernel, else a classified error or ('FAIL', reason):
+        the check of a kernel without a case."""
+        self.n += 1
+        example = str(self.root / rel)
+        case_dir = self.scratch / "cases" / f"{self.n:04d}"
+        (case_dir / "inputs").mkdir(parents=True)
+        request = {"op": "run", "case_dir": str(case_dir), "kernel_file": example, "source": kernel_text(example),
+                   "function": kernel, "inputs": [], "outputs": [], "params": {}, "capture": False}
+        try:
+            answer = self._request(example, request)
+        except WorkerDied as exc:
+            return "FAIL", f"worker: {exc}"
+        code = answer.get("code", "")
+        if answer.get("status") == "ok" or code == "kernel.bind":
+            return LOADED, "no case here; the file imports and defines the kernel"
+        if code == "kernel.missing-function":
+            return LOADED, "no case here; the file imports (the kernel is made inside a function)"
+        message, _line, text = error_text(answer, example, rel, False)
+        return classify_error(message) or ("FAIL", f"the file does not import: {text}")
 
     def run(self, rel, kernel, run):
-        """None when the outputs match, else (kind, reason) with kind 'fail' or 'skip' (or 'error' text for ExpectError)."""
+        """None when the outputs match, else (kind, reason) with kind 'fail' (or 'error' text for ExpectError)."""
         self.n += 1
         example = str(self.root / rel)
         case_dir = self.scratch / "cases" / f"{self.n:04d}"
@@ -1117,7 +1186,7 @@ class Runner:
         for name, tensor in run.inputs.items():
             np.save(case_dir / "inputs" / f"{name}.npy", to_npy(tensor))
         if run.setup is None:
-            kernel_file, source = example, Path(example).read_text(encoding="utf-8")
+            kernel_file, source = example, kernel_text(example)
         else:
             setup = "\n".join("    " + line for line in run.setup.strip().splitlines())
             source = WRAPPER.format(kernel=kernel, example=rel, path=example, mark=TRACE_MARK,
@@ -1136,7 +1205,7 @@ class Runner:
                    "function": kernel, "inputs": list(run.inputs), "outputs": outputs, "params": run.params,
                    "capture": False}
         try:
-            answer = self.worker.request(request, self.timeout)
+            answer = self._request(example, request)
         except WorkerDied as exc:
             what = f" (request: function {kernel!r}, inputs {list(run.inputs)}, params {json.dumps(run.params)})"
             return "fail", f"worker: {exc}{what}", None
@@ -1159,11 +1228,11 @@ class Runner:
 
 
 def run_kernel(runner, rel, kernel, spec_fn):
-    """('PASS'|'FAIL'|'SKIP', reason)."""
+    """(status, reason): PASS, FAIL, UNSUPPORTED, UNAVAILABLE, or LOADED for a kernel without a case."""
+    if spec_fn is None:
+        return runner.load(rel, kernel)
     seed = zlib.crc32(f"{rel}::{kernel}".encode())
     spec = spec_fn(Rand(seed))
-    if isinstance(spec, Skip):
-        return "SKIP", spec.reason
     if isinstance(spec, ExpectError):
         result = runner.run(rel, kernel, spec.run)
         if result and result[0] == "error":
@@ -1181,17 +1250,26 @@ def run_kernel(runner, rel, kernel, spec_fn):
         kind, reason = result[0], result[1]
         label = f" (run {k + 1}/{len(spec)}{': ' + run.label if run.label else ''})" if len(spec) > 1 else ""
         if kind == "error":
-            skip = classify_error(result[2][0])
-            if skip:
-                return "SKIP", f"{skip}{label}: {reason}"
+            classified = classify_error(result[2][0])
+            if classified:
+                return classified[0], f"{classified[1]}{label}: {reason}"
         return "FAIL", f"{reason}{label}"
     return "PASS", None
 
 
 # ----------------------------------------------------------------------------------------------
 
+UPSTREAM = ["examples", "python/tests", "models"]
+SUMMARY = [("PASS", "passed"), ("FAIL", "failed"), (UNSUPPORTED, "not supported by the simulator"),
+           (UNAVAILABLE, "need what this machine lacks"), (LOADED, "only loaded (no case here)")]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help=f"files and folders of kernels, relative to the root (default: {' '.join(UPSTREAM)})")
+    parser.add_argument("--root", default=os.environ.get("PYPTO_EXAMPLES", ""),
+                        help="the folder the paths are in (default: $PYPTO_EXAMPLES, a checkout of hicann/pypto)")
     parser.add_argument("--worker", default=DEFAULT_WORKER,
                         help=f"the kernel worker (default: {DEFAULT_WORKER}, relative to the repository root)")
     # The goldens are computed here: the kernels run in this same interpreter by default, so both
@@ -1200,18 +1278,20 @@ def main():
                         help="the Python interpreter to run the kernels in (default: the one running this script)")
     parser.add_argument("-k", "--filter", default="", help="run only kernels whose 'file::kernel' contains this text")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for one answer of the worker")
+    parser.add_argument("--all-must-pass", action="store_true",
+                        help="anything but PASS fails, a kernel without a case included (for the kernels written here)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (case folders, generated wrappers)")
     args = parser.parse_args()
 
-    checkout = os.environ.get("PYPTO_EXAMPLES")
-    if not checkout:
-        print("SKIP all PyPTO examples: PYPTO_EXAMPLES is not set (point it at a checkout of hicann/pypto "
-              "that contains examples/); skipped everything")
-        print("0 passed, 0 failed, 0 skipped")
-        return 0
-    root = Path(checkout).resolve()
-    if not (root / "examples").is_dir():
-        print(f"PYPTO_EXAMPLES={checkout} has no examples/ folder", file=sys.stderr)
+    if not args.root:
+        # No checkout is not a pass: exit status 77 is CTest's skip (tests/CMakeLists.txt).
+        print("SKIP all PyPTO kernels: no checkout of hicann/pypto is named (PYPTO_EXAMPLES, read when CMake "
+              "configures for CTest, or --root)")
+        return 77
+    root = Path(args.root).resolve()
+    paths = args.paths or UPSTREAM
+    if not args.paths and not (root / "examples").is_dir():
+        print(f"{root} has no examples/ folder: it is not a checkout of hicann/pypto", file=sys.stderr)
         return 1
     worker_exe = Path(args.worker)
     if not worker_exe.is_absolute():
@@ -1222,28 +1302,28 @@ def main():
               file=sys.stderr)
         return 1
 
-    kernels = find_kernels(root)
+    kernels = find_kernels(root, paths)
     known = {(rel, name) for rel, name, _ in kernels}
     for key in sorted(set(CASES) - known):
-        print(f"note: the script has a case for {key[0]}::{key[1]}, which the examples no longer define", file=sys.stderr)
+        if any(key[0] == p or key[0].startswith(p.rstrip("/") + "/") for p in paths):
+            print(f"note: the script has a case for {key[0]}::{key[1]}, which the files no longer define", file=sys.stderr)
 
     scratch = Path(tempfile.mkdtemp(prefix="ptowb-pypto-examples-"))
     worker = Worker(worker_exe, scratch, args.python)
     runner = Runner(root, worker, scratch, args.timeout)
-    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    counts = {status: 0 for status, _ in SUMMARY}
     try:
         for rel, name, _line in kernels:
             key = f"{rel}::{name}"
             if args.filter and args.filter not in key:
                 continue
             spec_fn = CASES.get((rel, name))
-            if spec_fn is None:
-                status, reason = "SKIP", "no case for this kernel in tests/tools/run_pypto_examples.py (a new example?)"
-            else:
-                try:
-                    status, reason = run_kernel(runner, rel, name, spec_fn)
-                except Exception as exc:  # a bug of this script for this kernel: report it, go on
-                    status, reason = "FAIL", f"the test script failed: {type(exc).__name__}: {exc}"
+            try:
+                status, reason = run_kernel(runner, rel, name, spec_fn)
+            except Exception as exc:  # a bug of this script for this kernel: report it, go on
+                status, reason = "FAIL", f"the test script failed: {type(exc).__name__}: {exc}"
+            if args.all_must_pass and status != "PASS":
+                status, reason = "FAIL", f"{status}: {reason}"
             counts[status] += 1
             print(f"{status} {key}" + (f": {reason}" if reason else ""), flush=True)
     finally:
@@ -1252,8 +1332,8 @@ def main():
             print(f"scratch folder kept: {scratch}", file=sys.stderr)
         else:
             shutil.rmtree(scratch, ignore_errors=True)
-    print(f"{counts['PASS']} passed, {counts['FAIL']} failed, {counts['SKIP']} skipped")
-    return 1 if counts["FAIL"] else 0
+    print(", ".join(f"{counts[status]} {what}" for status, what in SUMMARY) + f" (torch {torch.__version__})")
+    return 1 if counts["FAIL"] or not sum(counts.values()) else 0
 
 
 if __name__ == "__main__":
