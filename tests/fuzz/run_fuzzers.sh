@@ -75,7 +75,7 @@ PY
 mkdir -p "$build/artifacts"
 scale=${PTOWB_FUZZ_SCALE:-1}
 declare -A inputs=([fuzz_op_json]=40000 [fuzz_rule]=150000 [fuzz_kernel]=40000 [fuzz_reference]=50000
-                   [fuzz_reference_cut]=10000 [fuzz_reference_protocol]=100000 [fuzz_npy]=1500000)
+                   [fuzz_reference_cut]=6000 [fuzz_reference_protocol]=100000 [fuzz_npy]=1500000)
 status=0
 for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_reference_cut fuzz_reference_protocol fuzz_npy; do
   runs=$((inputs[$target] * scale))
