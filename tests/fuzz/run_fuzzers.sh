@@ -82,7 +82,7 @@ scale=${PTOWB_FUZZ_SCALE:-1}
 # about two and a half minutes on an idle 2-core machine; the reference checker's cut and protocol
 # targets are small and fast.
 declare -A inputs=([fuzz_op_json]=120000 [fuzz_rule]=300000 [fuzz_kernel]=80000 [fuzz_reference]=100000
-                   [fuzz_reference_cut]=10000 [fuzz_reference_protocol]=100000 [fuzz_npy]=1000000)
+                   [fuzz_reference_cut]=6000 [fuzz_reference_protocol]=100000 [fuzz_npy]=1000000)
 status=0
 for target in fuzz_op_json fuzz_rule fuzz_kernel fuzz_reference fuzz_reference_cut fuzz_reference_protocol fuzz_npy; do
   runs=$((inputs[$target] * scale))
