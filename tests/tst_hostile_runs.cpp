@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -58,11 +59,17 @@ Run cli(const QStringList& args, const QStringList& env = {})
     for (QByteArray& a : storage)
         argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The test's settings replace the inherited ones (getenv finds the first of a name).
     std::vector<QByteArray> envStorage;
-    for (char** e = environ; *e; ++e)
-        envStorage.emplace_back(*e);
     for (const QString& e : env)
         envStorage.push_back(e.toUtf8());
+    for (char** e = environ; *e; ++e) {
+        const QByteArray inherited(*e);
+        const QByteArray name = inherited.left(inherited.indexOf('=') + 1);
+        if (std::none_of(env.begin(), env.end(),
+                         [&](const QString& own) { return own.toUtf8().startsWith(name); }))
+            envStorage.push_back(inherited);
+    }
     std::vector<char*> envp;
     for (QByteArray& e : envStorage)
         envp.push_back(e.data());
