@@ -356,20 +356,23 @@ private slots:
     {
         QTemporaryDir dir;
         const QString pattern = QStringLiteral(PTOWB_FAKE_RUNNER " spawn-hang ") + dir.path();
-        std::atomic<bool> cancel{false}, bothRan{false};
-        QElapsedTimer sinceCancel;
-        std::thread canceller([&] {
-            for (int k = 0; k < 6000 && !bothRan; ++k) { // the runner forks its child first
-                std::this_thread::sleep_for(std::chrono::milliseconds(10));
-                bothRan = processesMatching(pattern) == 2;
-            }
-            sinceCancel.start();
-            cancel = true;
+        std::atomic<bool> cancel{false}, returned{false};
+        ptowb::ProcessOutcome outcome;
+        std::thread runner([&] {
+            outcome = ptowb::runProcess({PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(),
+                                        600, &cancel);
+            returned = true;
         });
-        const ptowb::ProcessOutcome outcome = ptowb::runProcess(
-            {PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(), 600, &cancel);
+        bool bothRan = false; // the runner forks its child first
+        for (int k = 0; k < 6000 && !bothRan && !returned; ++k) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            bothRan = processesMatching(pattern) == 2;
+        }
+        QElapsedTimer sinceCancel;
+        sinceCancel.start();
+        cancel = true;
+        runner.join();
         const qint64 stoppingMs = sinceCancel.elapsed();
-        canceller.join();
         QVERIFY2(bothRan, "the runner and its child never ran together");
         QCOMPARE(outcome.status, ptowb::ProcessOutcome::Status::Cancelled);
         QVERIFY2(stoppingMs < 2000, qPrintable(QString::number(stoppingMs)));
