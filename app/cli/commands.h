@@ -58,5 +58,6 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runRedeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

@@ -34,8 +34,11 @@ commands:
   deploy <project> --target NAME           deploy the exported package (targets in deploy.json)
   new DIR --template elementwise|reduction|matmul --name N [--namespace NS]
                                            start an op project from a template
+  import FILE [--function KERNEL] [--out DIR] [--name OP]
+                                           make a project of an existing kernel file: runs the file's own
+                                           main and tests to record its kernel calls (default DIR: <kernel>_op beside it)
 
-Commands that run kernel.py (run, verify, export, redeploy) take --python PATH: the Python
+Commands that run kernel.py (run, verify, export, redeploy, import) take --python PATH: the Python
 interpreter to run it in (default: $PTOWB_PYTHON, else the system Python the workbench was built
 with). Any CPython 3.9 or newer with torch 1.13 or newer; the kernel worker is built for a new
 interpreter or torch once, on first use.
@@ -64,7 +67,7 @@ int main(int argc, char** argv)
             : std::vector<std::string>{"input",      "param",  "backend",  "case",    "out",
                                        "against",    "json",   "junit",    "package", "platform",
                                        "trace",      "target", "template", "name",    "namespace",
-                                       "time-limit", "python"};
+                                       "time-limit", "python",   "function"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;
@@ -83,6 +86,7 @@ int main(int argc, char** argv)
     if (cmd.command == "redeploy") return runRedeploy(cmd, std::cout, std::cerr);
     if (cmd.command == "deploy") return runDeploy(cmd, std::cout, std::cerr);
     if (cmd.command == "new") return runNew(cmd, std::cout, std::cerr);
+    if (cmd.command == "import") return runImport(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

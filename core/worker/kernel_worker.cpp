@@ -229,6 +229,16 @@ int serve(const std::string& readyJson, std::int64_t memoryLimitMb)
             } catch (const std::exception& e) {
                 answer = failure(std::string("the kernel worker failed: ") + e.what());
             }
+        } else if (request.value("op", "") == "record") {
+            // Import's recording runs the file's host code, whose kernel calls the simulator runs.
+            try {
+                RunState state(request.value("file", ""), std::nullopt, false);
+                answer = json::parse(
+                    py::module_::import("_ptowb_import").attr("request")(line).cast<std::string>(),
+                    nullptr, false);
+            } catch (const std::exception& e) {
+                answer = failure(std::string("the kernel worker failed: ") + e.what());
+            }
         } else if (request.value("op", "") != "run") {
             // Requests that execute nothing (syntax, api) are the driver's alone.
             try {

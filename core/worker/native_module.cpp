@@ -111,6 +111,7 @@ void ptowb::worker::bindSimModule(py::module_& m)
         });
     });
     bindTensorOps(m);
+    bindBufferOps(m);
 
     // The kernel's print output (the driver's sys.stdout and sys.stderr while it runs): the first
     // and the last MiB of it, however much it prints, like a runner's logs.

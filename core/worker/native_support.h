@@ -106,6 +106,8 @@ template <class F> auto op(const char* name, F&& f)
 }
 
 void bindTensorOps(py::module_& m);
+// from_bytes, to_bytes, save_npy: host tensors in and out of the simulator (native_buffers.cpp).
+void bindBufferOps(py::module_& m);
 // Fills `_ptowb_sim`, the simulator's ops as the `pypto` module calls them.
 void bindSimModule(py::module_& m);
 

@@ -1,0 +1,754 @@
+#include "importer/import_proposal.h"
+
+#include "importer/shape_rules.h"
+
+#include <algorithm>
+#include <charconv>
+#include <filesystem>
+#include <set>
+
+namespace ptowb::importer {
+
+namespace {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+constexpr std::size_t kMaxCases = 6;
+
+const json& member(const json& j, const char* key)
+{
+    static const json null;
+    if (!j.is_object()) return null;
+    auto it = j.find(key);
+    return it == j.end() ? null : *it;
+}
+
+const json& list(const json& j, const char* key)
+{
+    static const json empty = json::array();
+    const json& m = member(j, key);
+    return m.is_array() ? m : empty;
+}
+
+std::string text(const json& j, const char* key)
+{
+    const json& m = member(j, key);
+    return m.is_string() ? m.get<std::string>() : std::string();
+}
+
+// A recorded shape: a list of ints, else empty.
+std::vector<std::int64_t> shapeOf(const json& described)
+{
+    std::vector<std::int64_t> shape;
+    for (const auto& d : list(described, "shape")) {
+        if (!d.is_number_integer()) return {};
+        shape.push_back(d.get<std::int64_t>());
+    }
+    return shape;
+}
+
+int number(const json& j, const char* key, int fallback)
+{
+    const json& m = member(j, key);
+    return m.is_number_integer() ? m.get<int>() : fallback;
+}
+
+// A name op.json accepts ([a-z_][a-z0-9_]*), from any spelling.
+std::string identifier(const std::string& spelled)
+{
+    std::string out;
+    for (char c : spelled) {
+        if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        out += ok ? c : '_';
+    }
+    while (out.find("__") != std::string::npos) out.erase(out.find("__"), 1);
+    while (!out.empty() && out.front() == '_') out.erase(0, 1);
+    while (!out.empty() && out.back() == '_') out.pop_back();
+    if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "case_" + out;
+    return out;
+}
+
+std::string opTypeOf(const std::string& name)
+{
+    std::string out;
+    bool upper = true;
+    for (char c : name) {
+        if (c == '_') {
+            upper = true;
+            continue;
+        }
+        out += upper && c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c;
+        upper = false;
+    }
+    return out.empty() || !(out[0] >= 'A' && out[0] <= 'Z') ? "Op" + out : out;
+}
+
+// A value as a rule literal: rules are op.json's one language for computed arguments.
+std::optional<std::string> literal(const json& described)
+{
+    const std::string kind = text(described, "kind");
+    const json& v = member(described, "value");
+    if (kind == "bool" && v.is_boolean()) return v.get<bool>() ? "True" : "False";
+    if (kind == "int" && v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
+    if (kind == "float" && v.is_number()) {
+        char buffer[64];
+        const double d = v.get<double>();
+        auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, d);
+        std::string s(buffer, end);
+        if (s.find_first_of(".en") == std::string::npos) s += ".0";
+        return s;
+    }
+    if (kind == "str" && v.is_string()) {
+        std::string s = "'";
+        for (char c : v.get<std::string>()) {
+            if (c == '\'' || c == '\\') s += '\\';
+            if (static_cast<unsigned char>(c) < 0x20) return std::nullopt;
+            s += c;
+        }
+        return s + "'";
+    }
+    if (kind == "dtype" && v.is_string()) return v.get<std::string>();
+    if ((kind == "int[]" || kind == "float[]") && v.is_array()) {
+        std::string s = "[";
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            auto item = literal(json{{"kind", kind == "int[]" ? "int" : "float"}, {"value", v[k]}});
+            if (!item) return std::nullopt;
+            s += (k ? ", " : "") + *item;
+        }
+        return s + "]";
+    }
+    return std::nullopt;
+}
+
+bool parameterKind(const std::string& kind)
+{
+    return kind == "int" || kind == "float" || kind == "bool" || kind == "str" || kind == "int[]" ||
+           kind == "float[]";
+}
+
+bool looksLikeOutput(const std::string& name)
+{
+    for (const char* word : {"out", "output", "y", "res", "result", "dst", "z"})
+        if (name == word) return true;
+    return name.rfind("out_", 0) == 0 || name.rfind("output_", 0) == 0 ||
+           (name.size() > 4 && name.compare(name.size() - 4, 4, "_out") == 0);
+}
+
+// What one kernel parameter becomes in the op.
+enum class Role
+{
+    Input,
+    Mutated,
+    Output,
+    Parameter,
+    Argument, // a rule in kernel.arguments (a dim, a dtype)
+    Config,   // a dataclass in kernel.arguments
+    Default,  // left to the kernel's default
+    Unknown
+};
+
+struct Plan
+{
+    std::string name;
+    Role role = Role::Unknown;
+    std::string type; // a parameter's op.json type
+    std::string rule; // an argument's rule
+    json signature;   // the kernel's parameter
+    std::vector<const json*> values; // per kept call, null where the call did not pass it
+};
+
+class Builder
+{
+public:
+    Builder(const json& recording, const std::string& kernelFile)
+        : m_recording(recording), m_kernelFile(kernelFile)
+    {
+    }
+
+    Proposal run(const std::string& function, const std::string& name);
+
+private:
+    bool chooseKernel(const std::string& function);
+    void keepCalls();
+    void classify();
+    std::vector<RecordedCall> recordedCalls() const;
+    void describeInputsAndParameters(ojson& op);
+    void describeOutputs(ojson& op);
+    void describeArguments(ojson& op);
+    void describeTolerance(ojson& op);
+    void describeCases(ojson& op);
+    void writeReference(const std::string& opName);
+    void fillIn(std::string pointer, Severity severity, std::string code, std::string message)
+    {
+        m_p.fillIns.push_back({std::move(pointer), severity, std::move(code), std::move(message)});
+    }
+    std::vector<const Plan*> plans(Role role) const
+    {
+        std::vector<const Plan*> out;
+        for (const auto& p : m_plans)
+            if (p.role == role) out.push_back(&p);
+        return out;
+    }
+    std::vector<const Plan*> tensorInputs() const
+    {
+        std::vector<const Plan*> out;
+        for (const auto& p : m_plans)
+            if (p.role == Role::Input || p.role == Role::Mutated) out.push_back(&p);
+        return out;
+    }
+
+    const json& m_recording;
+    std::string m_kernelFile;
+    Proposal m_p;
+    const json* m_kernel = nullptr;
+    std::vector<std::pair<int, const json*>> m_calls; // recording index, call
+    std::vector<Plan> m_plans;
+    std::vector<std::string> m_caseNames;
+};
+
+// A config's recorded field in one call (null when the call did not pass the config).
+const json& fieldOf(const json* config, const std::string& field)
+{
+    static const json null;
+    return config ? member(member(*config, "fields"), field.c_str()) : null;
+}
+
+const json* argument(const json& call, const std::string& name)
+{
+    for (const auto& a : list(call, "args"))
+        if (text(a, "name") == name) return &a;
+    return nullptr;
+}
+
+bool Builder::chooseKernel(const std::string& function)
+{
+    std::vector<const json*> kernels;
+    std::vector<std::string> names;
+    for (const auto& k : list(m_recording, "kernels"))
+        if (!text(k, "name").empty()) {
+            kernels.push_back(&k);
+            names.push_back(text(k, "name"));
+        }
+    if (kernels.empty()) {
+        for (const auto& c : list(m_recording, "calls"))
+            if (member(c, "module_level") == false) {
+                m_p.error = "the kernel '" + text(c, "kernel") +
+                            "' is built inside a function: op.json's kernel.function names a jit "
+                            "kernel defined at the top level of the file";
+                m_p.errorLine = number(c, "line", 1);
+                return false;
+            }
+        m_p.error = "the file defines no @pypto.frontend.jit kernel at its top level";
+        return false;
+    }
+    std::string joined;
+    for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+    if (function.empty() && kernels.size() > 1) {
+        m_p.error = "the file has " + std::to_string(kernels.size()) + " jit kernels (" + joined +
+                    "): name the one to import";
+        return false;
+    }
+    for (const json* k : kernels)
+        if (function.empty() || text(*k, "name") == function) {
+            m_kernel = k;
+            m_p.kernel = text(*k, "name");
+            return true;
+        }
+    m_p.error = "the file has no jit kernel named '" + function + "' (it has " + joined + ")";
+    return false;
+}
+
+void Builder::keepCalls()
+{
+    const json& calls = list(m_recording, "calls");
+    for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
+        for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
+            const json& c = calls[k];
+            if (text(c, "kernel") != m_p.kernel || member(c, "module_level") == false) continue;
+            if ((pass == 0) == member(c, "error").is_object()) continue;
+            m_calls.emplace_back(int(k), &c);
+        }
+    for (const auto& [index, call] : m_calls)
+        if (const json& e = member(*call, "error"); e.is_object())
+            fillIn("/cases", Severity::Warning, "import.kernel-failed",
+                   "the call from " + text(*call, "entry") + " failed in the simulator at " +
+                       std::filesystem::path(m_kernelFile).filename().string() + ":" +
+                       std::to_string(number(e, "line", 1)) + ": " + text(e, "message"));
+}
+
+void Builder::classify()
+{
+    for (const auto& param : list(*m_kernel, "params")) {
+        Plan plan{text(param, "name"), Role::Unknown, "", "", param, {}};
+        for (const auto& [index, call] : m_calls) plan.values.push_back(argument(*call, plan.name));
+        const json* first = nullptr;
+        for (auto* v : plan.values)
+            if (v && !first) first = v;
+        const bool hasDefault = member(param, "default").is_object() || param.contains("default");
+        const std::string kind = first ? text(*first, "kind") : "";
+        if (member(param, "variadic") == true) {
+            plan.role = Role::Unknown;
+            fillIn("/kernel", Severity::Error, "import.variadic",
+                   "the kernel's *" + plan.name + " cannot bind to op.json's inputs by name");
+        } else if (!first) {
+            if (hasDefault) plan.role = Role::Default;
+            else if (m_calls.empty() && member(param, "annotation").is_object())
+                plan.role = looksLikeOutput(plan.name) ? Role::Output : Role::Input;
+            else
+                plan.role = Role::Unknown;
+        } else if (kind == "tensor") {
+            bool written = false;
+            for (auto* v : plan.values) written = written || (v && member(*v, "written") == true);
+            const std::string fill = text(*first, "fill");
+            if (fill == "empty" || (fill == "zeros" && written) ||
+                (written && fill.empty() && looksLikeOutput(plan.name)))
+                plan.role = Role::Output;
+            else
+                plan.role = written ? Role::Mutated : Role::Input;
+        } else if (kind == "config")
+            plan.role = Role::Config;
+        else if (kind == "dtype")
+            plan.role = Role::Argument;
+        else if (parameterKind(kind)) {
+            plan.role = Role::Parameter;
+            plan.type = kind;
+        } else
+            plan.role = hasDefault ? Role::Default : Role::Unknown;
+        if (plan.role == Role::Unknown && member(param, "variadic") != true)
+            fillIn("/kernel", hasDefault ? Severity::Warning : Severity::Error, "import.argument",
+                   "kernel parameter '" + plan.name + "'" +
+                       (first ? " takes a " + text(*first, "type") + " value, which op.json cannot describe"
+                              : " was never passed in a recorded call") +
+                       ": bind it in kernel.arguments or give it a default");
+        m_plans.push_back(std::move(plan));
+    }
+}
+
+std::vector<RecordedCall> Builder::recordedCalls() const
+{
+    std::vector<RecordedCall> calls(m_calls.size());
+    for (std::size_t k = 0; k < m_calls.size(); ++k) {
+        for (const Plan* p : tensorInputs())
+            if (const json* v = p->values[k])
+                calls[k].inputs.push_back({p->name, shapeOf(*v), text(*v, "dtype")});
+        for (const Plan* p : plans(Role::Parameter))
+            if (const json* v = p->values[k]; v && p->type == "int" && member(*v, "value").is_number_integer())
+                calls[k].ints[p->name] = member(*v, "value").get<std::int64_t>();
+    }
+    return calls;
+}
+
+void Builder::describeInputsAndParameters(ojson& op)
+{
+    op["inputs"] = ojson::array();
+    for (const Plan* p : tensorInputs()) {
+        ojson input{{"name", p->name}};
+        std::vector<std::string> dtypes;
+        std::set<std::size_t> ranks;
+        for (const json* v : p->values)
+            if (v) {
+                if (std::find(dtypes.begin(), dtypes.end(), text(*v, "dtype")) == dtypes.end())
+                    dtypes.push_back(text(*v, "dtype"));
+                ranks.insert(list(*v, "shape").size());
+            }
+        const json& annotation = member(p->signature, "annotation");
+        if (dtypes.empty() && member(annotation, "dtype").is_string())
+            dtypes.push_back(text(annotation, "dtype"));
+        if (ranks.empty() && member(annotation, "dims").is_array())
+            ranks.insert(member(annotation, "dims").size());
+        if (!dtypes.empty()) input["dtypes"] = dtypes;
+        else
+            fillIn("/inputs/" + std::to_string(op["inputs"].size()), Severity::Error, "import.dtypes",
+                   "input '" + p->name + "': no call or annotation says its dtypes: add \"dtypes\"");
+        if (ranks.size() == 1) input["rank"] = *ranks.begin();
+        if (p->role == Role::Mutated) input["mutated"] = true;
+        op["inputs"].push_back(input);
+    }
+    op["parameters"] = ojson::array();
+    for (const Plan* p : plans(Role::Parameter)) {
+        ojson param{{"name", p->name}, {"type", p->type}};
+        const json& def = member(p->signature, "default");
+        if (def.is_object() && text(def, "kind") == p->type) param["default"] = member(def, "value");
+        op["parameters"].push_back(param);
+    }
+    if (op["parameters"].empty()) op.erase("parameters");
+}
+
+void Builder::describeOutputs(ojson& op)
+{
+    const auto calls = recordedCalls();
+    op["outputs"] = ojson::array();
+    for (const Plan* p : plans(Role::Output)) {
+        const std::string pointer = "/outputs/" + std::to_string(op["outputs"].size());
+        std::vector<std::vector<std::int64_t>> shapes;
+        std::vector<std::string> dtypes;
+        std::vector<RecordedCall> seen;
+        for (std::size_t k = 0; k < calls.size(); ++k)
+            if (const json* v = p->values[k]) {
+                shapes.push_back(shapeOf(*v));
+                dtypes.push_back(text(*v, "dtype"));
+                seen.push_back(calls[k]);
+            }
+        ojson output{{"name", p->name}};
+        if (auto rule = inferShapeRule(seen, shapes)) output["shape"] = *rule;
+        else {
+            std::string first = "[";
+            if (!shapes.empty())
+                for (std::size_t d = 0; d < shapes[0].size(); ++d)
+                    first += (d ? ", " : "") + std::to_string(shapes[0][d]);
+            output["shape"] = first + "]";
+            fillIn(pointer + "/shape", Severity::Warning, "import.output-rule",
+                   shapes.empty() ? "output '" + p->name + "': no call was recorded: write its shape rule"
+                                  : "output '" + p->name + "': no rule over the inputs reproduces every "
+                                    "recorded shape; this is the first call's: write the rule");
+        }
+        if (auto rule = inferDtypeRule(seen, dtypes)) output["dtype"] = *rule;
+        else {
+            output["dtype"] = dtypes.empty() ? "float32" : dtypes.front();
+            fillIn(pointer + "/dtype", Severity::Warning, "import.output-rule",
+                   "output '" + p->name + "': its dtype follows no input in every recorded call: "
+                   "write the dtype rule");
+        }
+        m_p.inferred.push_back("output " + p->name + ": shape " + output["shape"].get<std::string>() +
+                               ", dtype " + output["dtype"].get<std::string>());
+        op["outputs"].push_back(output);
+    }
+    if (op["outputs"].empty())
+        fillIn("", Severity::Error, "import.no-output",
+               "no kernel parameter was written by a recorded call: add the op's outputs "
+               "(kernel parameters the kernel writes)");
+}
+
+void Builder::describeArguments(ojson& op)
+{
+    const auto calls = recordedCalls();
+    ojson arguments = ojson::object();
+    for (const Plan& p : m_plans) {
+        if (p.role == Role::Argument) {
+            std::vector<std::string> dtypes;
+            for (const json* v : p.values) dtypes.push_back(v ? text(*v, "value") : "");
+            auto rule = inferDtypeRule(calls, dtypes);
+            arguments[p.name] = rule ? *rule : dtypes.front();
+        } else if (p.role == Role::Config) {
+            const json* firstValue = nullptr;
+            for (const json* v : p.values)
+                if (v && !firstValue) firstValue = v;
+            const json& first = *firstValue;
+            ojson fields = ojson::object();
+            const json recordedFields = member(first, "fields").is_object() ? member(first, "fields") : json::object();
+            for (const auto& [field, described] : recordedFields.items()) {
+                bool varies = false, isDefault = true;
+                for (const json* v : p.values) {
+                    const json& f = fieldOf(v, field);
+                    varies = varies || member(f, "value") != member(described, "value");
+                    isDefault = isDefault && member(f, "default") == true;
+                }
+                if (isDefault) continue;
+                const std::string kind = text(described, "kind");
+                if (kind == "dtype") {
+                    std::vector<std::string> dtypes;
+                    for (const json* v : p.values)
+                        dtypes.push_back(text(fieldOf(v, field), "value"));
+                    auto rule = inferDtypeRule(calls, dtypes);
+                    fields[field] = rule ? *rule : dtypes.front();
+                    continue;
+                }
+                if (varies && kind == "int") {
+                    std::vector<std::int64_t> values;
+                    for (const json* v : p.values) {
+                        const json& f = fieldOf(v, field);
+                        values.push_back(member(f, "value").is_number_integer() ? member(f, "value").get<std::int64_t>() : 0);
+                    }
+                    if (auto rule = inferDimRule(calls, values)) {
+                        fields[field] = *rule;
+                        continue;
+                    }
+                }
+                auto value = literal(described);
+                if (!value) {
+                    fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
+                           "field '" + field + "' of " + text(first, "class") + " holds a " +
+                               text(described, "type") + " value in the recorded calls, which op.json "
+                               "cannot describe: set it in kernel.arguments");
+                    continue;
+                }
+                if (varies)
+                    fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
+                           "field '" + field + "' of " + text(first, "class") +
+                               " differs between the recorded calls: the first call's value is used");
+                fields[field] = *value;
+            }
+            arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};
+            if (text(first, "module").empty() ||
+                (text(first, "module") != m_kernelFile &&
+                 std::filesystem::path(text(first, "module")).parent_path() !=
+                     std::filesystem::path(m_kernelFile).parent_path()))
+                fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
+                       "kernel parameter '" + p.name + "' takes a " + text(first, "class") +
+                           ", which is defined outside the kernel's folder: op.json's classes come "
+                           "from the kernel file or a module beside it");
+        }
+    }
+    if (!arguments.empty()) op["kernel"]["arguments"] = arguments;
+}
+
+void Builder::describeTolerance(ojson& op)
+{
+    std::map<std::string, std::pair<double, double>> byDtype;
+    for (const auto& c : list(m_recording, "compares")) {
+        const int call = number(c, "call", -1);
+        auto kept = std::find_if(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; });
+        if (kept == m_calls.end() || !member(c, "rtol").is_number() || !member(c, "atol").is_number()) continue;
+        const json* out = argument(*kept->second, text(c, "output"));
+        if (!out) continue;
+        auto& [rtol, atol] = byDtype[text(*out, "dtype")];
+        rtol = std::max(rtol, member(c, "rtol").get<double>());
+        atol = std::max(atol, member(c, "atol").get<double>());
+    }
+    if (byDtype.empty()) {
+        m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no allclose/assert_close)");
+        return;
+    }
+    ojson tolerance = ojson::object();
+    for (const auto& [dtype, t] : byDtype) {
+        tolerance[dtype] = ojson{{"rtol", t.first}, {"atol", t.second}};
+        m_p.inferred.push_back("tolerance " + dtype + ": rtol " + *literal(json{{"kind", "float"}, {"value", t.first}}) +
+                               ", atol " + *literal(json{{"kind", "float"}, {"value", t.second}}) +
+                               " (from the file's comparison)");
+    }
+    op["tolerance"] = tolerance;
+}
+
+void Builder::describeCases(ojson& op)
+{
+    op["cases"] = ojson::array();
+    std::set<std::string> used;
+    for (std::size_t k = 0; k < m_calls.size(); ++k) {
+        const json& call = *m_calls[k].second;
+        std::string name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry"));
+        for (int n = 2; used.count(name); ++n)
+            name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry")) + "_" + std::to_string(n);
+        used.insert(name);
+        m_caseNames.push_back(name);
+        ojson c{{"name", name}, {"inputs", ojson::object()}};
+        for (const Plan* p : tensorInputs()) {
+            const json* v = p->values[k];
+            if (!v) continue;
+            ojson input{{"shape", shapeOf(*v)}, {"dtype", text(*v, "dtype")}};
+            const std::string fill = text(*v, "fill");
+            if (fill == "normal(0, 1)" || fill == "uniform(0, 1)" || fill == "zeros" || fill == "ones")
+                input["fill"] = fill;
+            else if (!text(*v, "file").empty()) {
+                const std::string inProject = "cases/" + name + "/" + p->name + ".npy";
+                m_p.files.push_back({text(*v, "file"), inProject});
+                input["fill"] = "file:" + inProject;
+            } else {
+                input["fill"] = "normal(0, 1)";
+                fillIn("/cases/" + std::to_string(op["cases"].size()) + "/inputs/" + p->name,
+                       Severity::Warning, "import.case-input",
+                       "input '" + p->name + "' of the call from " + text(call, "entry") +
+                           " is too large to keep: a normal(0, 1) fill stands in for its values");
+            }
+            c["inputs"][p->name] = input;
+        }
+        ojson params = ojson::object();
+        for (const Plan* p : plans(Role::Parameter))
+            if (const json* v = p->values[k]) params[p->name] = member(*v, "value");
+        if (!params.empty()) c["parameters"] = params;
+        op["cases"].push_back(c);
+    }
+    if (m_calls.empty())
+        fillIn("/cases", Severity::Error, "import.no-call",
+               "running the file recorded no call of " + m_p.kernel +
+                   ": add a case (its __main__ block and test functions called it nowhere)");
+}
+
+void Builder::writeReference(const std::string& opName)
+{
+    const std::string function = opName + "_reference";
+    std::vector<std::string> signature, tensorNames;
+    for (const Plan* p : tensorInputs()) {
+        signature.push_back(p->name + ": Tensor");
+        tensorNames.push_back(p->name);
+    }
+    static const std::map<std::string, std::string> pyTypes = {
+        {"int", "int"}, {"float", "float"}, {"bool", "bool"}, {"str", "str"}, {"int[]", "List[int]"},
+        {"float[]", "List[float]"}};
+    for (const Plan* p : plans(Role::Parameter)) signature.push_back(p->name + ": " + pyTypes.at(p->type));
+    const auto outputs = plans(Role::Output);
+    std::string returns = "Tensor";
+    if (outputs.size() > 1) {
+        returns = "Tuple[";
+        for (std::size_t k = 0; k < outputs.size(); ++k) returns += (k ? ", " : "") + std::string("Tensor");
+        returns += "]";
+    }
+    std::string head = "def " + function + "(";
+    for (std::size_t k = 0; k < signature.size(); ++k) head += (k ? ", " : "") + signature[k];
+    head += ") -> " + returns + ":\n";
+    const std::string imports = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n";
+
+    // The golden: a function of the file called with this kernel's inputs whose result equals
+    // an output (by value), best the one the file's own comparison names.
+    std::map<std::string, int> votes;
+    for (const auto& g : list(m_recording, "goldens"))
+        for (const auto& m : list(g, "matches")) {
+            const int call = number(m, "call", -1);
+            if (std::none_of(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; })) continue;
+            if (member(m, "close") == true) votes[text(g, "function")] += 2;
+            else votes[text(g, "function")] += 0;
+        }
+    for (const auto& c : list(m_recording, "compares"))
+        if (!text(c, "golden").empty() && votes.count(text(c, "golden"))) votes[text(c, "golden")] += 3;
+    std::string golden;
+    int best = 0;
+    for (const auto& [fn, v] : votes)
+        if (v > best) best = v, golden = fn;
+    const json& sources = member(m_recording, "golden_sources");
+    const json* goldenCall = nullptr;
+    for (const auto& g : list(m_recording, "goldens"))
+        if (text(g, "function") == golden && !goldenCall) goldenCall = &g;
+
+    std::string reason;
+    std::string call;
+    if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string())
+        reason = "import found no function of the file that its tests call with the kernel's inputs "
+                 "and whose result equals an output";
+    else {
+        // Its arguments: the op's inputs where the call passed the kernel's inputs, parameters
+        // where it passed a parameter's value, else the recorded value.
+        std::vector<std::string> args;
+        for (const auto& a : list(*goldenCall, "args")) {
+            const std::string kind = text(a, "kind");
+            if (kind == "tensor") {
+                const std::string input = text(a, "input");
+                if (std::find(tensorNames.begin(), tensorNames.end(), input) == tensorNames.end()) {
+                    reason = golden + "() takes a tensor that is not one of the kernel's inputs";
+                    break;
+                }
+                args.push_back(input);
+                continue;
+            }
+            std::string bound;
+            for (const Plan* p : plans(Role::Parameter))
+                if (p->values[0] && member(*p->values[0], "value") == member(a, "value") && p->type == kind)
+                    if (bound.empty() || p->name == text(a, "param")) bound = p->name;
+            if (bound.empty()) {
+                auto value = literal(a);
+                if (!value) {
+                    reason = golden + "() takes '" + text(a, "param") + "', a " + text(a, "type") +
+                             " value the reference cannot be given";
+                    break;
+                }
+                bound = *value;
+            }
+            args.push_back(bound);
+        }
+        if (reason.empty()) {
+            std::string invocation = golden + "(";
+            for (std::size_t k = 0; k < args.size(); ++k) invocation += (k ? ", " : "") + args[k];
+            invocation += ")";
+            const json& results = list(*goldenCall, "results");
+            std::vector<std::string> parts;
+            for (std::size_t o = 0; o < outputs.size() && reason.empty(); ++o) {
+                // The result that equals output o in the recorded calls.
+                int index = outputs.size() == 1 && results.size() == 1 ? 0 : -1;
+                for (const auto& m : list(*goldenCall, "matches"))
+                    if (text(m, "output") == outputs[o]->name && member(m, "close") == true)
+                        index = number(m, "result", -1);
+                if (index < 0 || std::size_t(index) >= results.size()) {
+                    reason = golden + "() gives no result equal to output '" + outputs[o]->name + "'";
+                    break;
+                }
+                std::string part = member(*goldenCall, "tuple") == true
+                                       ? "result[" + std::to_string(index) + "]"
+                                       : std::string("result");
+                const std::string dtype = text(results[std::size_t(index)], "dtype");
+                const json* out = outputs[o]->values.empty() ? nullptr : outputs[o]->values[0];
+                if (out && text(*out, "dtype") != dtype) part += ".to(torch." + text(*out, "dtype") + ")";
+                parts.push_back(part);
+            }
+            if (reason.empty()) {
+                std::string ret;
+                for (std::size_t k = 0; k < parts.size(); ++k) ret += (k ? ", " : "") + parts[k];
+                call = "    result = " + invocation + "\n    return " + ret + "\n";
+            }
+        }
+    }
+    if (reason.empty()) {
+        m_p.reference = imports + "# " + golden + ", from " +
+                        std::filesystem::path(m_kernelFile).filename().string() + " line " +
+                        std::to_string(number(*goldenCall, "line", 1)) +
+                        ", as the file's tests call it.\n" +
+                        member(sources, golden.c_str()).get<std::string>() + "\n\n\n" + head + call;
+        m_p.referenceFromGolden = true;
+        m_p.inferred.push_back("reference: " + golden + "() of the file");
+        return;
+    }
+    m_p.reference = imports + head + "    raise RuntimeError(\"TODO: write what " + m_p.kernel +
+                    " computes, with torch: " + reason + "\")\n";
+    fillIn("/reference", Severity::Error, "import.reference",
+           "reference.py is to be written: " + reason);
+}
+
+Proposal Builder::run(const std::string& function, const std::string& requestedName)
+{
+    if (!chooseKernel(function)) return std::move(m_p);
+    keepCalls();
+    classify();
+    std::string opName = identifier(requestedName.empty() ? m_p.kernel : requestedName);
+    if (requestedName.empty() && opName.size() > 7 && opName.compare(opName.size() - 7, 7, "_kernel") == 0)
+        opName.erase(opName.size() - 7);
+    const std::string fileName = std::filesystem::path(m_kernelFile).filename().string();
+    ojson& op = m_p.op;
+    op["format"] = "ptowb-op/1";
+    op["name"] = opName;
+    op["namespace"] = "pto";
+    op["op_type"] = opTypeOf(opName);
+    op["version"] = "1.0.0";
+    op["doc"] = m_p.kernel + " of " + fileName + ", imported";
+    op["kernel"] = ojson{{"file", fileName}, {"function", m_p.kernel}};
+    op["reference"] = ojson{{"file", "reference.py"}, {"function", opName + "_reference"}};
+    describeInputsAndParameters(op);
+    describeOutputs(op);
+    describeArguments(op);
+    describeTolerance(op);
+    describeCases(op);
+    writeReference(opName);
+    m_p.files.insert(m_p.files.begin(), {m_kernelFile, fileName});
+    for (const auto& module : list(m_recording, "local_modules"))
+        if (module.is_string()) {
+            std::error_code ec;
+            auto relative = std::filesystem::relative(module.get<std::string>(),
+                                                      std::filesystem::path(m_kernelFile).parent_path(), ec);
+            if (!ec && !relative.empty() && *relative.begin() != "..")
+                m_p.files.push_back({module.get<std::string>(), relative.string()});
+        }
+    std::string ins, params;
+    for (const Plan* p : tensorInputs()) ins += (ins.empty() ? "" : ", ") + p->name + (p->role == Role::Mutated ? " (written: mutated)" : "");
+    for (const Plan* p : plans(Role::Parameter)) params += (params.empty() ? "" : ", ") + p->name + ": " + p->type;
+    m_p.inferred.insert(m_p.inferred.begin(),
+                        {"kernel " + m_p.kernel + " (line " + std::to_string(number(*m_kernel, "line", 1)) + ")",
+                         "inputs: " + (ins.empty() ? std::string("none") : ins),
+                         "parameters: " + (params.empty() ? std::string("none") : params),
+                         std::to_string(m_calls.size()) + " case(s) from the file's own calls"});
+    return std::move(m_p);
+}
+
+} // namespace
+
+Proposal propose(const nlohmann::json& recording, const std::string& kernelFile,
+                 const std::string& function, const std::string& name)
+{
+    return Builder(recording, kernelFile).run(function, name);
+}
+
+std::vector<std::string> recordedKernels(const nlohmann::json& recording)
+{
+    std::vector<std::string> names;
+    for (const auto& k : list(recording, "kernels")) names.push_back(text(k, "name"));
+    return names;
+}
+
+} // namespace ptowb::importer

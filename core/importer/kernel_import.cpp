@@ -1,0 +1,248 @@
+#include "importer/kernel_import.h"
+
+#include "diag/text_position.h"
+#include "importer/import_proposal.h"
+#include "io/atomic_write.h"
+#include "io/remove_tree.h"
+#include "json/json_document.h"
+#include "kernel/kernel_parser.h"
+#include "reference/reference_checker.h"
+#include "spec/op_spec_loader.h"
+#include "worker_client/worker_client.h"
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace ptowb::importer {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr std::uintmax_t kMaxKernelFileBytes = 8u << 20;
+
+Diagnostic errorAt(const std::string& file, int line, int col, std::string code, std::string message)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = line;
+    d.col = col;
+    d.endLine = line;
+    d.endCol = col;
+    d.severity = Severity::Error;
+    d.code = std::move(code);
+    d.message = std::move(message);
+    return d;
+}
+
+std::variant<std::string, Diagnostic> readKernelFile(const std::string& file)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec || !fs::is_regular_file(file))
+        return errorAt(file, 1, 1, "import.file", "cannot read " + file + ": not a file");
+    if (size > kMaxKernelFileBytes)
+        return errorAt(file, 1, 1, "import.file", "the file is larger than 8 MiB: not a kernel file");
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) return errorAt(file, 1, 1, "import.file", "cannot read " + file);
+    return text.str();
+}
+
+// "pypto.frontend.jit" for `@pypto.frontend.jit(...)`, "" for what is not a dotted name.
+std::string dotted(const kernel::ExprPtr& e)
+{
+    if (!e) return "";
+    if (e->kind == kernel::ExprKind::Call && !e->kids.empty()) return dotted(e->kids[0]);
+    if (e->kind == kernel::ExprKind::Name) return e->text;
+    if (e->kind == kernel::ExprKind::Attribute && !e->kids.empty()) {
+        const std::string owner = dotted(e->kids[0]);
+        return owner.empty() ? "" : owner + "." + e->text;
+    }
+    return "";
+}
+
+bool isJitDecorator(const kernel::Module& module, const kernel::ExprPtr& decorator)
+{
+    std::string name = dotted(decorator);
+    const std::string root = name.substr(0, name.find('.'));
+    for (const auto& [bound, path] : module.imports)
+        if (bound == root) name = path + name.substr(root.size());
+    return name == "pypto.frontend.jit" || name == "pypto.jit";
+}
+
+// The folder import stages the project in, beside its final place, so the last step is a rename.
+std::string stagingFolder(const fs::path& out)
+{
+    std::random_device random;
+    return (out.parent_path() / ("." + out.filename().string() + ".import-" + std::to_string(random()))).string();
+}
+
+std::string copyFile(const std::string& from, const fs::path& to)
+{
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    if (!ec) fs::copy_file(from, to, fs::copy_options::none, ec);
+    return ec ? "cannot copy " + from + ": " + ec.message() : "";
+}
+
+// `text` inside a double-quoted Python string.
+std::string pythonStringBody(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        if (c == '\\' || c == '"') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+// The line of reference.py's TODO, where what is left to write is reported.
+int todoLine(const std::string& reference)
+{
+    const auto at = reference.find("raise RuntimeError(\"TODO");
+    return at == std::string::npos ? 1 : int(std::count(reference.begin(), reference.begin() + long(at), '\n')) + 1;
+}
+
+// The proposal's reference, when it cannot be the file's golden as it is: a TODO at its line.
+void checkReference(Proposal& proposal, const std::string& opJson, const std::atomic<bool>* cancel)
+{
+    if (!proposal.referenceFromGolden) return;
+    auto loaded = loadOpSpecText(opJson, "op.json", "");
+    const Diagnostics found = checkReferenceBounded(loaded.spec, proposal.reference, "reference.py", cancel);
+    const auto error = std::find_if(found.begin(), found.end(),
+                                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (error == found.end()) return;
+    std::string commented;
+    std::istringstream lines(proposal.reference);
+    for (std::string line; std::getline(lines, line);) commented += "# " + line + "\n";
+    const std::string function = proposal.op["reference"]["function"].get<std::string>();
+    std::string head;
+    std::istringstream again(proposal.reference);
+    for (std::string line; std::getline(again, line);)
+        if (line.rfind("def " + function + "(", 0) == 0) head = line;
+    const std::string why = "the file's golden is not in the reference subset (" + error->message + ", line " +
+                            std::to_string(error->line) + " of the proposal below)";
+    proposal.reference = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" + head +
+                         "\n    raise RuntimeError(\"TODO: write what " + proposal.kernel +
+                         " computes, with torch: " + pythonStringBody(why) + "\")\n\n\n" +
+                         "# What import proposed from the file:\n" + commented;
+    proposal.referenceFromGolden = false;
+    proposal.fillIns.push_back({"/reference", Severity::Error, "import.reference", "reference.py is to be written: " + why});
+}
+
+} // namespace
+
+std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::string& file)
+{
+    auto read = readKernelFile(file);
+    if (auto* d = std::get_if<Diagnostic>(&read)) return *d;
+    Diagnostics diagnostics;
+    const auto module = kernel::parseKernel(std::get<std::string>(read), file, diagnostics);
+    for (const auto& d : diagnostics)
+        if (d.severity == Severity::Error) return d;
+    std::vector<JitKernel> kernels;
+    for (const auto& fn : module.functions)
+        for (const auto& decorator : fn.decorators)
+            if (isJitDecorator(module, decorator)) {
+                JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}};
+                for (const auto& p : fn.params) k.params.push_back(p.star + p.name);
+                kernels.push_back(std::move(k));
+                break;
+            }
+    return kernels;
+}
+
+ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>* cancel)
+{
+    ImportResult result;
+    const std::string file = fs::absolute(options.file).lexically_normal().string();
+    auto read = readKernelFile(file);
+    if (auto* d = std::get_if<Diagnostic>(&read)) {
+        result.diagnostics.push_back(*d);
+        return result;
+    }
+    const fs::path out = fs::absolute(options.outDir).lexically_normal();
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(out, ec)) && !(fs::is_directory(out) && fs::is_empty(out, ec))) {
+        result.diagnostics.push_back(errorAt(out.string(), 1, 1, "import.exists",
+                                             "import never overwrites: " + out.string() + " exists and is not empty"));
+        return result;
+    }
+    const std::string staging = stagingFolder(out);
+    const fs::path recorded = fs::path(staging) / ".recording";
+    fs::create_directories(recorded, ec);
+    if (ec) {
+        result.diagnostics.push_back(errorAt(out.string(), 1, 1, "import.write", "cannot create " + staging + ": " + ec.message()));
+        return result;
+    }
+    auto fail = [&](Diagnostic d) {
+        removeTree(staging);
+        result.diagnostics.insert(result.diagnostics.begin(), std::move(d));
+        return result;
+    };
+
+    // The file's own code runs in a worker of its own, ended with the import.
+    worker::WorkerClient client;
+    const json answer = client.call({{"op", "record"},
+                                     {"file", file},
+                                     {"source", std::get<std::string>(read)},
+                                     {"out_dir", recorded.string()},
+                                     {"seconds", options.seconds}},
+                                    options.seconds + 60, cancel);
+    result.log = answer.value("log", "");
+    if (answer.value("status", "") != "ok")
+        return fail(errorAt(file, answer.value("line", 1), answer.value("col", 1), answer.value("code", "import.run"),
+                            "running the file failed: " + answer.value("message", std::string("no answer"))));
+    for (const auto& e : answer.value("errors", json::array())) {
+        Diagnostic d = errorAt(file, e.value("line", 1), e.value("col", 1), "import.host-code",
+                               e.value("entry", "") + ": " + e.value("message", ""));
+        d.severity = Severity::Warning;
+        result.diagnostics.push_back(d);
+    }
+
+    Proposal proposal = propose(answer, file, options.function, options.name);
+    result.kernel = proposal.kernel;
+    if (!proposal.error.empty())
+        return fail(errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));
+    std::string opJson = proposal.op.dump(2) + "\n";
+    checkReference(proposal, opJson, cancel);
+
+    for (const auto& f : proposal.files)
+        if (std::string e = copyFile(f.source, fs::path(staging) / f.project); !e.empty())
+            return fail(errorAt(out.string(), 1, 1, "import.write", e));
+    for (const auto& [name, text] : {std::pair<std::string, std::string>{"op.json", opJson}, {"reference.py", proposal.reference}})
+        if (std::string e = writeAtomically((fs::path(staging) / name).string(), {text}); !e.empty())
+            return fail(errorAt(out.string(), 1, 1, "import.write", e));
+    removeTree(recorded.string());
+    if (fs::exists(out)) fs::remove(out, ec); // empty, checked above
+    fs::rename(staging, out, ec);
+    if (ec) return fail(errorAt(out.string(), 1, 1, "import.write", "cannot create " + out.string() + ": " + ec.message()));
+
+    // What is left to fill in, at the op.json value it concerns.
+    const auto document = JsonDocument::parse(opJson, (out / "op.json").string());
+    const LineIndex lines(opJson);
+    for (const auto& f : proposal.fillIns) {
+        const JsonSpan span = document.valueSpan(f.pointer);
+        const LineCol at = lines.at(span.begin);
+        const bool reference = f.pointer == "/reference";
+        Diagnostic d = errorAt((out / (reference ? "reference.py" : "op.json")).string(),
+                               reference ? todoLine(proposal.reference) : at.line, reference ? 5 : at.col,
+                               f.code, f.message);
+        d.severity = f.severity;
+        d.pointer = f.pointer;
+        result.diagnostics.push_back(d);
+    }
+    result.ok = true;
+    result.projectDir = out.string();
+    result.inferred = proposal.inferred;
+    result.referenceFromGolden = proposal.referenceFromGolden;
+    result.cases = int(proposal.op.value("cases", nlohmann::ordered_json::array()).size());
+    return result;
+}
+
+} // namespace ptowb::importer

@@ -1,0 +1,551 @@
+"""Import's recording: runs a kernel file's own host and test code (its `__main__` block, then its
+test functions and test classes, pytest parametrizations expanded) with the workbench's pypto and
+records every call of its jit kernels: the arguments (tensors kept as .npy), what the kernel
+wrote, the golden functions of the file called with the kernel's inputs, and the tolerances the
+file compares with. Running the file is the user's explicit, trusted act (File ▸ Import Kernel,
+`ptowb-cli import`); the answer is data for the C++ side, which builds the project from it."""
+import ast
+import dataclasses
+import enum
+import inspect
+import math
+import os
+import sys
+import time
+import types
+
+import _ptowb_driver as _driver
+import _ptowb_sim as _sim
+from pypto._dtypes import DataType
+from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
+from pypto.frontend import JitFunction
+
+MAX_CALLS_PER_KERNEL = 6      # distinct calls kept per kernel (each becomes a case)
+MAX_SAVED_BYTES = 64 << 20    # a larger recorded input is described, not kept
+FILLS = {"randn": "normal(0, 1)", "rand": "uniform(0, 1)", "zeros": "zeros", "ones": "ones", "empty": "empty",
+         "zeros_like": "zeros", "ones_like": "ones", "empty_like": "empty", "randn_like": "normal(0, 1)",
+         "rand_like": "uniform(0, 1)"}
+
+
+class _Enough(Exception):
+    """Stops an entry point once its kernel has all the calls import keeps."""
+
+
+def _torch():
+    return sys.modules.get("torch")
+
+
+def _is_tensor(value):
+    torch = _torch()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _dtype_name(tensor):
+    return str(tensor.dtype).replace("torch.", "")
+
+
+def _host_bytes(tensor):
+    t = tensor.detach().cpu().contiguous()
+    if t.numel() == 0:
+        return b""
+    torch = _torch()
+    return t.reshape(-1).view(torch.uint8).numpy().tobytes()
+
+
+def _copy_back(tensor, data):
+    if tensor.numel() == 0:
+        return
+    torch = _torch()
+    flat = torch.frombuffer(bytearray(data), dtype=torch.uint8).view(tensor.dtype).reshape(tensor.shape)
+    with torch.no_grad():
+        tensor.copy_(flat.to(tensor.device))
+
+
+def _scalar(value):
+    """A JSON description of a non-tensor argument, or None when import cannot carry it."""
+    if isinstance(value, bool):
+        return {"kind": "bool", "value": value}
+    if isinstance(value, int):
+        return {"kind": "int", "value": value}
+    if isinstance(value, float):
+        return {"kind": "float", "value": value if math.isfinite(value) else repr(value)}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value}
+    if isinstance(value, DataType):
+        return {"kind": "dtype", "value": value.value}
+    if _torch() is not None and isinstance(value, _torch().dtype):
+        return {"kind": "dtype", "value": str(value).replace("torch.", "")}
+    if isinstance(value, enum.Enum):
+        return {"kind": "enum", "value": f"{type(value).__name__}.{value.name}"}
+    if isinstance(value, (list, tuple)) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return {"kind": "int[]", "value": list(value)}
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        return {"kind": "float[]", "value": [float(v) for v in value]}
+    return None
+
+
+def _annotation(fn, param):
+    ann = _driver._annotation(fn, param)
+    if not isinstance(ann, TensorAnnotation):
+        return None
+    dims = None
+    if isinstance(ann.shape, (list, tuple)) and len(ann.shape) and all(d is not Ellipsis for d in ann.shape):
+        dims = [d if isinstance(d, int) and not isinstance(d, bool) else None for d in ann.shape]
+    return {"dtype": ann.dtype.value if isinstance(ann.dtype, DataType) else None, "dims": dims}
+
+
+class Recorder:
+    def __init__(self, path, source, out_dir, seconds):
+        self.path, self.source, self.out_dir = path, source, out_dir
+        self.deadline = time.monotonic() + seconds
+        self.folder = os.path.dirname(os.path.abspath(path))
+        self.calls, self.errors, self.goldens, self.compares = [], [], [], []
+        self.entry = ""               # the entry point running now
+        self.keep = []                # every host object whose id is recorded stays alive
+        self.fills = {}               # id(tensor) -> fill of a torch factory's result
+        self.inputs = {}              # id(host tensor) -> (call index, parameter)
+        self.outputs = {}             # id(host tensor) -> (call index, parameter), written by the kernel
+        self.signatures = {}          # kernel -> distinct call signatures kept
+        self.active = False
+        self.module = None            # the file, once loaded
+
+    # -- kernels ---------------------------------------------------------------------------------
+    def kernel_call(self, jit, args, kwargs):
+        fn = jit.fn
+        while isinstance(fn, JitFunction):
+            fn = fn.fn
+        name = fn.__name__
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"{name}(): {exc}") from None
+        handles, before, described = {}, {}, []
+        for pname, value in bound.arguments.items():
+            param = inspect.signature(fn).parameters[pname]
+            entry = {"name": pname}
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                entry["kind"] = "variadic"
+            elif _is_tensor(value):
+                data = _host_bytes(value)
+                handle = _sim.from_bytes(data, list(value.shape), _dtype_name(value))
+                handles[pname], before[pname] = handle, data
+                entry.update(kind="tensor", shape=list(value.shape), dtype=_dtype_name(value))
+                fill = self.fills.get(id(value))
+                if fill:
+                    entry["fill"] = fill
+            elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+                entry.update(kind="config", **{"class": type(value).__qualname__},
+                             module=getattr(sys.modules.get(type(value).__module__), "__file__", "") or "")
+                fields = {}
+                for f in dataclasses.fields(value):
+                    described_field = _scalar(getattr(value, f.name))
+                    default = f.default if f.default is not dataclasses.MISSING else (
+                        f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
+                    is_default = default is not dataclasses.MISSING and _same(default, getattr(value, f.name))
+                    fields[f.name] = dict(described_field or {"kind": "other", "type": type(getattr(value, f.name)).__name__},
+                                          default=is_default)
+                entry["fields"] = fields
+            else:
+                entry.update(_scalar(value) or {"kind": "other", "type": type(value).__name__})
+            described.append(entry)
+        key = (name, repr([(e["name"], e.get("shape"), e.get("dtype"), e.get("value"), e.get("fields")) for e in described]))
+        kept = self.signatures.setdefault(name, set())
+        record = key not in kept and len(kept) < MAX_CALLS_PER_KERNEL
+        index = len(self.calls)
+        call = {"kernel": name, "line": fn.__code__.co_firstlineno, "module_level": self._module_level(jit, name),
+                "entry": self.entry, "args": described, "saved": record}
+        if record:
+            kept.add(key)
+            self.calls.append(call)
+            for entry in described:
+                if entry.get("kind") == "tensor":
+                    size = len(before[entry["name"]])
+                    if size <= MAX_SAVED_BYTES:
+                        target = os.path.join(self.out_dir, f"call{index}_{entry['name']}.npy")
+                        problem = _sim.save_npy(handles[entry["name"]], target)
+                        if not problem:
+                            entry["file"] = target
+        kwargs_in = {}
+        for pname, value in bound.arguments.items():
+            kwargs_in[pname] = _wrap(handles[pname]) if pname in handles else value
+        in_kernel_call[0] = True
+        try:
+            fn(**kwargs_in)
+        except BaseException as exc:  # noqa: B902 - the kernel's failure is recorded, then the host code sees it
+            if record:
+                line, col, _, _ = _driver._position(exc, self.path)
+                call["error"] = {"message": _driver._message(exc), "line": line, "col": col}
+            raise
+        finally:
+            in_kernel_call[0] = False
+        for entry in described:
+            if entry.get("kind") != "tensor":
+                continue
+            host = bound.arguments[entry["name"]]
+            after = _sim.to_bytes(handles[entry["name"]])
+            entry["written"] = after != before[entry["name"]]
+            if entry["written"]:
+                _copy_back(host, after)
+            self.keep.append(host)
+            if record:
+                place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
+                place[id(host)] = (index, entry["name"])
+        if not record and self._enough():
+            raise _Enough()
+
+    def _module_level(self, jit, name):
+        return self.module is not None and vars(self.module).get(name) is jit
+
+    def _enough(self):
+        return all(len(s) >= MAX_CALLS_PER_KERNEL for s in self.signatures.values()) and bool(self.signatures)
+
+    # -- goldens and comparisons -----------------------------------------------------------------
+    def golden_call(self, fn, args, kwargs, result):
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError:
+            return
+        mapped, touches = [], False
+        for pname, value in bound.arguments.items():
+            if _is_tensor(value):
+                where = self.inputs.get(id(value)) or self.outputs.get(id(value))
+                touches = touches or where is not None
+                mapped.append({"param": pname, "kind": "tensor", "input": where[1] if where else None,
+                               "call": where[0] if where else None, "shape": list(value.shape),
+                               "dtype": _dtype_name(value)})
+            else:
+                mapped.append(dict(_scalar(value) or {"kind": "other", "type": type(value).__name__}, param=pname))
+        if not touches:
+            return
+        results = list(result) if isinstance(result, (tuple, list)) else [result]
+        described = []
+        for r in results:
+            if _is_tensor(r):
+                self.keep.append(r)
+                described.append({"shape": list(r.shape), "dtype": _dtype_name(r), "id": id(r)})
+            else:
+                described.append(None)
+        self.goldens.append({"function": fn.__name__, "line": fn.__code__.co_firstlineno, "args": mapped,
+                             "results": described, "tuple": isinstance(result, (tuple, list)), "entry": self.entry,
+                             "matches": self._matches(results)})
+
+    def _matches(self, results):
+        """Which recorded outputs each result of a golden equals closely, by value."""
+        torch = _torch()
+        found = []
+        for k, r in enumerate(results):
+            if not _is_tensor(r):
+                continue
+            for oid, (call, name) in self.outputs.items():
+                out = next((o for o in self.keep if id(o) == oid), None)
+                if out is None or list(out.shape) != list(r.shape):
+                    continue
+                try:
+                    a, b = out.detach().cpu().double(), r.detach().cpu().double()
+                    scale = float(b.abs().max()) if b.numel() else 0.0
+                    close = bool(torch.allclose(a, b, rtol=5e-2, atol=5e-2 * max(scale, 1e-6), equal_nan=True))
+                except Exception:  # noqa: BLE001 - a result torch cannot compare matches nothing
+                    close = False
+                found.append({"result": k, "call": call, "output": name, "close": close})
+        return found
+
+    def compare_call(self, function, a, b, rtol, atol):
+        for value in (a, b):
+            where = self._output_of(value)
+            if where:
+                other = b if value is a else a
+                golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
+                self.compares.append({"function": function, "call": where[0], "output": where[1], "rtol": rtol,
+                                      "atol": atol, "golden": golden["function"] if golden else None})
+                return
+
+    def _output_of(self, value):
+        if _is_tensor(value):
+            return self.outputs.get(id(value))
+        try:
+            import numpy as np
+        except ImportError:
+            return None
+        if isinstance(value, np.ndarray):
+            for oid, where in self.outputs.items():
+                out = next((o for o in self.keep if id(o) == oid), None)
+                if out is not None and list(out.shape) == list(value.shape):
+                    try:
+                        if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
+                            return where
+                    except Exception:  # noqa: BLE001
+                        continue
+        return None
+
+
+def _same(a, b):
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+def _patch(owner, name, make):
+    original = getattr(owner, name, None)
+    if original is None:
+        return None
+    setattr(owner, name, make(original))
+    return (owner, name, original)
+
+
+def _install(recorder, module):
+    torch = _torch()
+    undo = []
+
+    def jit_call(original):
+        def call(self, *args, **kwargs):
+            if in_kernel_call[0] or not recorder.active:
+                return original(self, *args, **kwargs)
+            return recorder.kernel_call(self, args, kwargs)
+        return call
+    undo.append(_patch(JitFunction, "__call__", jit_call))
+
+    def compare(function, rtol_default, atol_default):
+        def make(original):
+            def checked(actual, expected, *args, **kwargs):
+                rtol = kwargs.get("rtol", args[0] if args else rtol_default)
+                atol = kwargs.get("atol", args[1] if len(args) > 1 else atol_default)
+                if isinstance(rtol, (int, float)) and isinstance(atol, (int, float)):
+                    recorder.compare_call(function, actual, expected, float(rtol), float(atol))
+                return original(actual, expected, *args, **kwargs)
+            return checked
+        return make
+    if torch is not None:
+        for factory, fill in FILLS.items():
+            def make(original, fill=fill):
+                def tagged(*args, **kwargs):
+                    out = original(*args, **kwargs)
+                    if _is_tensor(out):
+                        recorder.fills[id(out)] = fill
+                        recorder.keep.append(out)
+                    return out
+                return tagged
+            undo.append(_patch(torch, factory, make))
+
+        undo.append(_patch(torch, "allclose", compare("torch.allclose", 1e-5, 1e-8)))
+        undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
+        if hasattr(torch, "testing"):
+            undo.append(_patch(torch.testing, "assert_close", compare("torch.testing.assert_close", None, None)))
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        undo.append(_patch(numpy, "allclose", compare("numpy.allclose", 1e-5, 1e-8)))
+        undo.append(_patch(numpy, "isclose", compare("numpy.isclose", 1e-5, 1e-8)))
+        undo.append(_patch(numpy.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0)))
+
+    # The file's own plain functions: a call with a kernel's input is a golden candidate.
+    for name, value in list(vars(module).items() if module is not None else ()):
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == recorder.path \
+                and not name.startswith("test") and name != "main":
+            def make(original):
+                def golden(*args, **kwargs):
+                    result = original(*args, **kwargs)
+                    if recorder.active and not in_kernel_call[0]:
+                        recorder.golden_call(original, args, kwargs, result)
+                    return result
+                return golden
+            undo.append(_patch(module, name, make))
+    return [u for u in undo if u]
+
+
+def _parametrizations(fn, limit):
+    """The argument sets of a test function's pytest parametrize marks (skipped ones left out)."""
+    sets = [{}]
+    for mark in reversed(getattr(fn, "pytestmark", []) or []):
+        if getattr(mark, "name", "") != "parametrize" or len(mark.args) < 2:
+            continue
+        names, values = mark.args[0], mark.args[1]
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        expanded = []
+        for value in values:
+            if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param(...)
+                if any(getattr(m, "name", "") in ("skip", "skipif", "xfail") for m in value.marks):
+                    continue
+                value = tuple(value.values)
+            else:
+                value = (value,) if len(names) == 1 else tuple(value)
+            expanded.append(dict(zip(names, value)))
+        sets = [dict(s, **e) for s in sets for e in expanded][:limit]
+    return sets
+
+
+def _entry_points(module, recorder):
+    """The file's test functions and test methods with their arguments; fixtures are not made."""
+    points = []
+    for name, value in vars(module).items():
+        if name.startswith("test") and isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
+            points.append((name, value, None))
+        elif name.startswith("Test") and isinstance(value, type):
+            for attr, method in vars(value).items():
+                if attr.startswith("test") and isinstance(method, types.FunctionType):
+                    points.append((f"{name}.{attr}", method, value))
+    for name, fn, owner in points:
+        for arguments in _parametrizations(fn, MAX_CALLS_PER_KERNEL):
+            params = list(inspect.signature(fn).parameters.values())[1 if owner else 0:]
+            missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
+            if missing:
+                recorder.errors.append({"entry": name, "line": fn.__code__.co_firstlineno, "col": 1,
+                                        "message": f"{name} needs {', '.join(missing)} (a pytest fixture?): not run"})
+                break
+            yield name, (lambda fn=fn, owner=owner, arguments=arguments:
+                         fn(owner(), **arguments) if owner else fn(**arguments))
+
+
+def _run(recorder, name, thunk):
+    if time.monotonic() > recorder.deadline:
+        recorder.errors.append({"entry": name, "line": 1, "col": 1, "message": f"{name}: not run, import's time was up"})
+        return
+    recorder.entry = name
+    recorder.active = True
+    try:
+        thunk()
+    except (_Enough, SystemExit):
+        pass
+    except BaseException as exc:  # noqa: B902 - the file's own failure is reported at its line
+        if isinstance(exc, KeyboardInterrupt) or isinstance(exc, _driver.Interrupted):
+            raise
+        line, col, _, _ = _driver._position(exc, recorder.path)
+        recorder.errors.append({"entry": name, "line": line, "col": col, "message": _driver._message(exc),
+                                "traceback": _driver._kernel_traceback(exc, recorder.path)})
+    finally:
+        recorder.active = False
+
+
+def _kernels(module, path):
+    found = []
+    for name, value in vars(module).items():
+        if not isinstance(value, JitFunction):
+            continue
+        fn = value.fn
+        while isinstance(fn, JitFunction):
+            fn = fn.fn
+        if getattr(fn, "__code__", None) is None or fn.__code__.co_filename != path:
+            continue
+        params = []
+        for p in inspect.signature(fn).parameters.values():
+            entry = {"name": p.name, "variadic": p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD),
+                     "annotation": _annotation(fn, p)}
+            if p.default is not inspect.Parameter.empty:
+                entry["default"] = _scalar(p.default)
+            params.append(entry)
+        found.append({"name": name, "line": fn.__code__.co_firstlineno, "params": params})
+    return found
+
+
+def _annotated_source(source, function_names, goldens):
+    """The golden functions' source, each parameter annotated with the type its recorded call
+    had (TorchScript needs them), for the reference; helpers it calls come along."""
+    tree = ast.parse(source)
+    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    wanted, order = list(function_names), []
+    while wanted:
+        name = wanted.pop(0)
+        if name in order or name not in defs:
+            continue
+        order.append(name)
+        for node in ast.walk(defs[name]):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defs:
+                wanted.append(node.func.id)
+    kinds = {"tensor": "Tensor", "float": "float", "int": "int", "bool": "bool", "str": "str", "int[]": "List[int]",
+             "float[]": "List[float]"}
+    texts = []
+    for name in order:
+        node = defs[name]
+        node.decorator_list = []
+        recorded = {a["param"]: a["kind"] for g in goldens if g["function"] == name for a in g["args"]}
+        for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
+            if arg.annotation is None and recorded.get(arg.arg) in kinds:
+                arg.annotation = ast.Name(kinds[recorded[arg.arg]])
+        texts.append(ast.unparse(node))
+    return "\n\n\n".join(texts)
+
+
+def _main_block(tree):
+    """The statements under the file's `if __name__ == "__main__":`."""
+    body = []
+    for node in tree.body:
+        test = node.test if isinstance(node, ast.If) else None
+        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
+                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators):
+            body.extend(node.body)
+    return ast.Module(body=body, type_ignores=[])
+
+
+def record(request):
+    path = os.path.abspath(request["file"])
+    source = request["source"]
+    recorder = Recorder(path, source, request["out_dir"], float(request.get("seconds", 120)))
+    log = _driver._Log()
+    saved = sys.stdout, sys.stderr, list(sys.argv), dict(os.environ)
+    sys.stdout = sys.stderr = log
+    undo = []
+    try:
+        try:
+            tree = ast.parse(source, path)
+        except SyntaxError as exc:
+            return {"status": "error", "code": "import.syntax", "message": exc.msg, "line": exc.lineno or 1,
+                    "col": exc.offset or 1, "log": log.getvalue()}
+        sys.argv = [path]
+        # PyPTO's examples pick the device from this variable and stop without it; "npu:0" is the
+        # CPU under the torch_npu stand-in.
+        os.environ.setdefault("TILE_FWK_DEVICE_ID", "0")
+        recorder.entry = "import"
+        recorder.active = True
+        undo = _install(recorder, None)
+        try:
+            # Definitions first (the __main__ block is skipped: the module has the file's name),
+            # so that the file's functions are hooked before its host code calls them.
+            module = _driver._load(path, source)
+        except BaseException as exc:  # noqa: B902 - the file's own failure is reported at its line
+            if isinstance(exc, _driver.Interrupted):
+                raise
+            line, col, _, _ = _driver._position(exc, path)
+            return {"status": "error", "code": "import.load", "message": _driver._message(exc), "line": line,
+                    "col": col, "log": log.getvalue()}
+        finally:
+            recorder.active = False
+        recorder.module = module
+        for u in reversed(undo):
+            setattr(*u)
+        undo = _install(recorder, module)
+        kernels = _kernels(module, path)
+        main = _main_block(tree)
+        if main.body:
+            main_code = compile(main, path, "exec")
+            _run(recorder, "__main__", lambda: exec(main_code, module.__dict__))
+        for name, thunk in list(_entry_points(module, recorder)):
+            _run(recorder, name, thunk)
+        golden_sources = {}
+        for name in sorted({g["function"] for g in recorder.goldens}):
+            try:
+                golden_sources[name] = _annotated_source(source, [name], recorder.goldens)
+            except (SyntaxError, ValueError, RecursionError):
+                continue
+        local = sorted({os.path.abspath(m.__file__) for m in list(sys.modules.values())
+                        if isinstance(getattr(m, "__file__", None), str)
+                        and os.path.abspath(m.__file__).startswith(recorder.folder + os.sep)
+                        and os.path.abspath(m.__file__) != path})
+        for g in recorder.goldens:
+            for r in g["results"]:
+                if r:
+                    r.pop("id", None)
+        return {"status": "ok", "kernels": kernels, "calls": recorder.calls, "goldens": recorder.goldens,
+                "compares": recorder.compares, "errors": recorder.errors, "golden_sources": golden_sources,
+                "local_modules": local, "log": log.getvalue()}
+    finally:
+        for u in reversed(undo):
+            setattr(*u)
+        sys.stdout, sys.stderr = saved[0], saved[1]
+        sys.argv = saved[2]
+        os.environ.clear()
+        os.environ.update(saved[3])
+
+
+def request(line):
+    """The worker's entry: one JSON request in, one JSON answer out."""
+    import json
+    return json.dumps(record(json.loads(line)))

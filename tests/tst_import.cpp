@@ -1,0 +1,330 @@
+// Import: kernel files in PyPTO's style (tests/data/import_kernels) become projects that verify as
+// they are imported, or say what is left to fill in, at its line; the rule inference on its own;
+// the proposal fed recordings of the wrong shape.
+#include "importer/import_proposal.h"
+#include "importer/kernel_import.h"
+#include "importer/shape_rules.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ptowb;
+using namespace ptowb::importer;
+
+namespace {
+
+QString data(const char* file)
+{
+    return QStringLiteral(PTOWB_TEST_DATA "/import_kernels/") + QLatin1String(file);
+}
+
+QJsonObject readOp(const QString& project)
+{
+    QFile f(project + QStringLiteral("/op.json"));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// `ptowb-cli verify` of the imported project: exit code and output.
+std::pair<int, QString> verify(const QString& project)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project, QStringLiteral("--against"), QStringLiteral("sim")});
+    if (!p.waitForFinished(300000)) p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAll())};
+}
+
+const Diagnostic* find(const ImportResult& r, const std::string& code)
+{
+    for (const auto& d : r.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+QString describe(const ImportResult& r)
+{
+    QString s;
+    for (const auto& d : r.diagnostics) s += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
+    return s;
+}
+
+ImportResult import(const QString& file, const QString& out, const std::string& function = {})
+{
+    ImportOptions options;
+    options.file = file.toStdString();
+    options.outDir = out.toStdString();
+    options.function = function;
+    options.seconds = 240;
+    return importKernel(options);
+}
+
+} // namespace
+
+class TestImport : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void listsKernelsWithoutRunning();
+    void configKernelVerifiesAsImported();
+    void pytestKernelVerifiesAsImported();
+    void numpyGoldenLeavesReferenceToWrite();
+    void fileWithoutKernelIsAnError();
+    void failingHostCodeIsReportedAtItsLine();
+    void neverOverwrites();
+    void shapeRules();
+    void dtypeAndDimRules();
+    void malformedRecordings();
+};
+
+void TestImport::listsKernelsWithoutRunning()
+{
+    auto listed = listJitKernels(data("row_norm.py").toStdString());
+    QVERIFY(std::holds_alternative<std::vector<JitKernel>>(listed));
+    const auto& kernels = std::get<std::vector<JitKernel>>(listed);
+    QCOMPARE(kernels.size(), std::size_t(1));
+    QCOMPARE(kernels[0].name, std::string("row_norm_kernel"));
+    QCOMPARE(kernels[0].params, (std::vector<std::string>{"x", "gamma", "out", "config"}));
+    QCOMPARE(kernels[0].line, 27);
+
+    auto none = listJitKernels(data("no_kernel.py").toStdString());
+    QVERIFY(std::get<std::vector<JitKernel>>(none).empty());
+
+    QTemporaryDir dir;
+    const QString broken = dir.filePath(QStringLiteral("broken.py"));
+    QFile f(broken);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("import pypto\n\n@pypto.frontend.jit\ndef k(x, y:\n    pass\n");
+    f.close();
+    auto error = listJitKernels(broken.toStdString());
+    QVERIFY(std::holds_alternative<Diagnostic>(error));
+    QCOMPARE(std::get<Diagnostic>(error).line, 4);
+
+    auto missing = listJitKernels(dir.filePath(QStringLiteral("absent.py")).toStdString());
+    QCOMPARE(std::get<Diagnostic>(missing).code, std::string("import.file"));
+}
+
+void TestImport::configKernelVerifiesAsImported()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("row_norm_op"));
+    const auto r = import(data("row_norm.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY(r.referenceFromGolden);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("name")].toString(), QStringLiteral("row_norm"));
+    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("file")].toString(), QStringLiteral("row_norm.py"));
+    const QJsonArray inputs = op[QStringLiteral("inputs")].toArray();
+    QCOMPARE(inputs.size(), 2);
+    QCOMPARE(inputs[0][QStringLiteral("name")].toString(), QStringLiteral("x"));
+    QCOMPARE(inputs[0][QStringLiteral("rank")].toInt(), 2);
+    QCOMPARE(inputs[1][QStringLiteral("rank")].toInt(), 1);
+    const QJsonObject output = op[QStringLiteral("outputs")].toArray()[0].toObject();
+    QCOMPARE(output[QStringLiteral("name")].toString(), QStringLiteral("out"));
+    QCOMPARE(output[QStringLiteral("shape")].toString(), QStringLiteral("x.shape"));
+    QCOMPARE(output[QStringLiteral("dtype")].toString(), QStringLiteral("x.dtype"));
+    // The config: the fields the calls set, not its defaults.
+    const QJsonObject config = op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")].toObject();
+    QCOMPARE(config[QStringLiteral("class")].toString(), QStringLiteral("RowNormConfig"));
+    const QJsonObject fields = config[QStringLiteral("fields")].toObject();
+    QVERIFY2(fields.keys() == (QStringList{QStringLiteral("eps"), QStringLiteral("tile_rows")}), qPrintable(QJsonDocument(fields).toJson()));
+    QCOMPARE(fields[QStringLiteral("eps")].toString(), QStringLiteral("1e-05"));
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-4);
+    // Both of main's calls, with torch's random fills named as fills.
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(), (QJsonArray{16, 64}));
+    QCOMPARE(cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(), (QJsonArray{8, 32}));
+    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString(), QStringLiteral("normal(0, 1)"));
+    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("gamma")][QStringLiteral("fill")].toString(), QStringLiteral("uniform(0, 1)"));
+    // The author's file, byte for byte.
+    QCOMPARE(readAll(out + QStringLiteral("/row_norm.py")), readAll(data("row_norm.py")));
+    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def row_norm_golden(x: torch.Tensor"));
+
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::pytestKernelVerifiesAsImported()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scaled_add"));
+    const auto r = import(data("scaled_add_pytest.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("name")].toString(), QStringLiteral("scale"));
+    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("type")].toString(), QStringLiteral("float"));
+    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(), QStringLiteral("a.shape"));
+    // The skipped parametrization is left out.
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    QCOMPARE(cases[1][QStringLiteral("inputs")][QStringLiteral("a")][QStringLiteral("shape")].toArray(), (QJsonArray{12, 32}));
+    QCOMPARE(cases[0][QStringLiteral("parameters")][QStringLiteral("scale")].toDouble(), 0.5);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-5);
+    // The golden's unannotated parameters are annotated from the calls.
+    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def scaled_add_golden(a: Tensor, b: Tensor, scale: float)"));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::numpyGoldenLeavesReferenceToWrite()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("row_sum"));
+    const auto r = import(data("col_sum_numpy.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(), QStringLiteral("[x.shape[0], 1]"));
+    // arange values are not a random fill: the recorded inputs are kept as .npy files.
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    const QString fill = cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString();
+    QVERIFY2(fill.startsWith(QStringLiteral("file:cases/")), qPrintable(fill));
+    QVERIFY(QFile::exists(out + QLatin1Char('/') + fill.mid(5)));
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-4);
+    // NumPy is outside the reference subset: a TODO at its line, with the golden kept below.
+    const Diagnostic* todo = find(r, "import.reference");
+    QVERIFY2(todo, qPrintable(describe(r)));
+    QVERIFY(todo->file.ends_with("reference.py"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QCOMPARE(reference.split('\n')[todo->line - 1].trimmed().left(24), QByteArray("raise RuntimeError(\"TODO"));
+    QVERIFY(reference.contains("# def col_sum_golden"));
+}
+
+void TestImport::fileWithoutKernelIsAnError()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("none"));
+    const auto r = import(data("no_kernel.py"), out);
+    QVERIFY(!r.ok);
+    QVERIFY2(find(r, "import.kernel") && find(r, "import.kernel")->message.find("no @pypto.frontend.jit") != std::string::npos,
+             qPrintable(describe(r)));
+    QVERIFY(!QFileInfo::exists(out));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+}
+
+void TestImport::failingHostCodeIsReportedAtItsLine()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("neg"));
+    const auto r = import(data("host_fails.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* host = find(r, "import.host-code");
+    QVERIFY2(host, qPrintable(describe(r)));
+    QCOMPARE(host->line, 15);
+    QVERIFY(host->message.find("the test data is missing") != std::string::npos);
+    const Diagnostic* noCall = find(r, "import.no-call");
+    QVERIFY(noCall);
+    QVERIFY(noCall->file.ends_with("op.json"));
+    QVERIFY(noCall->line > 1);
+}
+
+void TestImport::neverOverwrites()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("taken"));
+    QVERIFY(QDir().mkpath(out));
+    QFile keep(out + QStringLiteral("/op.json"));
+    QVERIFY(keep.open(QIODevice::WriteOnly));
+    keep.write("{\"mine\": true}");
+    keep.close();
+    const auto r = import(data("row_norm.py"), out);
+    QVERIFY(!r.ok);
+    QVERIFY(find(r, "import.exists"));
+    QCOMPARE(readAll(out + QStringLiteral("/op.json")), QByteArray("{\"mine\": true}"));
+}
+
+void TestImport::shapeRules()
+{
+    auto call = [](std::vector<RecordedTensor> inputs, std::map<std::string, std::int64_t> ints = {}) {
+        return RecordedCall{std::move(inputs), std::move(ints)};
+    };
+    // matmul over two calls
+    std::vector<RecordedCall> mm = {call({{"a", {4, 8}, "float32"}, {"b", {8, 16}, "float32"}}),
+                                    call({{"a", {2, 32}, "float32"}, {"b", {32, 5}, "float32"}})};
+    QCOMPARE(inferShapeRule(mm, {{4, 16}, {2, 5}}), std::optional<std::string>("[a.shape[0], b.shape[1]]"));
+    // the same shape as an input
+    QCOMPARE(inferShapeRule(mm, {{8, 16}, {32, 5}}), std::optional<std::string>("b.shape"));
+    // a reduction with keepdim
+    QCOMPARE(inferShapeRule(mm, {{4, 1}, {2, 1}}), std::optional<std::string>("[a.shape[0], 1]"));
+    // a concatenation
+    QCOMPARE(inferShapeRule(mm, {{4, 24}, {2, 37}}), std::optional<std::string>("[a.shape[0], a.shape[1] + b.shape[1]]"));
+    // an int parameter
+    std::vector<RecordedCall> withParam = {call({{"x", {4, 64}, "float16"}}, {{"channels", 10}}),
+                                           call({{"x", {6, 64}, "float16"}}, {{"channels", 20}})};
+    QCOMPARE(inferShapeRule(withParam, {{4, 10}, {6, 20}}), std::optional<std::string>("[x.shape[0], channels]"));
+    // nothing reproduces it, or the rank changes
+    QCOMPARE(inferShapeRule(withParam, {{4, 3}, {6, 7}}), std::nullopt);
+    QCOMPARE(inferShapeRule(withParam, {{4}, {6, 1}}), std::nullopt);
+    QCOMPARE(inferShapeRule({}, {}), std::nullopt);
+    QCOMPARE(inferShapeRule(withParam, {{4}}), std::nullopt);
+}
+
+void TestImport::dtypeAndDimRules()
+{
+    std::vector<RecordedCall> calls = {RecordedCall{{{"x", {4, 64}, "float16"}, {"i", {4}, "int32"}}, {}},
+                                       RecordedCall{{{"x", {8, 32}, "float32"}, {"i", {8}, "int32"}}, {}}};
+    QCOMPARE(inferDtypeRule(calls, {"float16", "float32"}), std::optional<std::string>("x.dtype"));
+    QCOMPARE(inferDtypeRule(calls, {"int32", "int32"}), std::optional<std::string>("i.dtype"));
+    QCOMPARE(inferDtypeRule(calls, {"bfloat16", "bfloat16"}), std::optional<std::string>("bfloat16"));
+    QCOMPARE(inferDtypeRule(calls, {"bfloat16", "float16"}), std::nullopt);
+    QCOMPARE(inferDimRule(calls, {64, 32}), std::optional<std::string>("x.shape[1]"));
+    QCOMPARE(inferDimRule(calls, {3, 3}), std::nullopt);
+}
+
+void TestImport::malformedRecordings()
+{
+    using json = nlohmann::json;
+    // Wrong types everywhere: an error or a proposal, never a crash or an exception.
+    const std::vector<json> bad = {
+        json(), json::array(), json(3), json{{"kernels", 5}},
+        json{{"kernels", json::array({json{{"name", 3}, {"params", "x"}}})}},
+        json{{"kernels", json::array({json{{"name", "k"}, {"params", json::array({json{{"name", "x"}}, 7, json::array()})}}})},
+             {"calls", json::array({json{{"kernel", "k"}, {"module_level", true}, {"args", json::array({json{{"name", "x"}, {"kind", "tensor"}, {"shape", "big"}}})}},
+                                     json{{"kernel", "k"}, {"args", 4}}, 5})},
+             {"goldens", json::array({json{{"function", "g"}, {"args", json::array({1, 2})}, {"matches", "all"}}})},
+             {"compares", json::array({json{{"call", 0}, {"output", 4}, {"rtol", "x"}}})},
+             {"golden_sources", json{{"g", 3}}}, {"local_modules", json::array({1, "/etc/passwd"})}},
+    };
+    for (const auto& recording : bad) {
+        Proposal p;
+        try {
+            p = propose(recording, "/tmp/kernel.py", "", "");
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable(QStringLiteral("propose threw on %1: %2").arg(QString::fromStdString(recording.dump()), e.what())));
+        }
+        QVERIFY(!p.error.empty() || p.op.contains("outputs"));
+        for (const auto& f : p.files) QVERIFY(f.project.find("..") == std::string::npos && f.project.front() != '/');
+    }
+    // A deep recording.
+    json deep = json::array();
+    for (int i = 0; i < 10000; ++i) {
+        json next = json::array();
+        next.push_back(std::move(deep));
+        deep = std::move(next);
+    }
+    QVERIFY(!propose(json{{"kernels", deep}}, "/tmp/kernel.py", "", "").error.empty());
+    // Several kernels and none chosen, or a name that is not there.
+    json two = {{"kernels", json::array({json{{"name", "a"}, {"params", json::array()}}, json{{"name", "b"}, {"params", json::array()}}})}};
+    QVERIFY(propose(two, "/tmp/kernel.py", "", "").error.find("a, b") != std::string::npos);
+    QVERIFY(propose(two, "/tmp/kernel.py", "c", "").error.find("no jit kernel named 'c'") != std::string::npos);
+    QCOMPARE(propose(two, "/tmp/kernel.py", "b", "").kernel, std::string("b"));
+}
+
+QTEST_GUILESS_MAIN(TestImport)
+#include "tst_import.moc"
