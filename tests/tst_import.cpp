@@ -81,6 +81,7 @@ private Q_SLOTS:
     void listsKernelsWithoutRunning();
     void configKernelVerifiesAsImported();
     void pytestKernelVerifiesAsImported();
+    void inlineExpectedBecomesReference();
     void numpyGoldenLeavesReferenceToWrite();
     void fileWithoutKernelIsAnError();
     void failingHostCodeIsReportedAtItsLine();
@@ -178,6 +179,22 @@ void TestImport::pytestKernelVerifiesAsImported()
     QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-5);
     // The golden's unannotated parameters are annotated from the calls.
     QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def scaled_add_golden(a: Tensor, b: Tensor, scale: float)"));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::inlineExpectedBecomesReference()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale_shift"));
+    const auto r = import(data("scale_shift_inline.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // The test's local names are followed back to the kernel's inputs and plain values.
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (x * 2.0 + bias)"), reference.constData());
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-6);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

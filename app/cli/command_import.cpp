@@ -9,7 +9,8 @@ namespace ptowb::cli {
 namespace {
 
 const char* const kImportUsage =
-    "usage: ptowb-cli import FILE [--function KERNEL] [--out DIR] [--name OP] [--time-limit S] [--python PATH]\n";
+    "usage: ptowb-cli import FILE [--function KERNEL] [--out DIR] [--name OP] [--time-limit S] [--python PATH]\n"
+    "       ptowb-cli import FILE --list\n";
 
 } // namespace
 
@@ -37,6 +38,10 @@ int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         return d->code == "import.file" ? kUsageError : kFailure;
     }
     const auto& kernels = std::get<std::vector<importer::JitKernel>>(listed);
+    if (cmd.hasFlag("list")) { // the file's kernels, one per line; nothing runs
+        for (const auto& k : kernels) out << k.name << '\t' << k.line << '\n';
+        return kSuccess;
+    }
     if (options.function.empty() && kernels.size() == 1) options.function = kernels[0].name;
     if (auto v = cmd.values("out"); !v.empty()) options.outDir = v.back();
     else {

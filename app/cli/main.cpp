@@ -34,7 +34,7 @@ commands:
   deploy <project> --target NAME           deploy the exported package (targets in deploy.json)
   new DIR --template elementwise|reduction|matmul --name N [--namespace NS]
                                            start an op project from a template
-  import FILE [--function KERNEL] [--out DIR] [--name OP]
+  import FILE [--function KERNEL] [--out DIR] [--name OP] [--list]
                                            make a project of an existing kernel file: runs the file's own
                                            main and tests to record its kernel calls (default DIR: <kernel>_op beside it)
 

@@ -180,6 +180,8 @@ private:
     void describeTolerance(ojson& op);
     void describeCases(ojson& op);
     void writeReference(const std::string& opName);
+    bool writeExpressionReference(const std::string& imports, const std::string& head,
+                                  const std::vector<const Plan*>& outputs);
     void fillIn(std::string pointer, Severity severity, std::string code, std::string message)
     {
         m_p.fillIns.push_back({std::move(pointer), severity, std::move(code), std::move(message)});
@@ -587,7 +589,8 @@ void Builder::writeReference(const std::string& opName)
     std::string head = "def " + function + "(";
     for (std::size_t k = 0; k < signature.size(); ++k) head += (k ? ", " : "") + signature[k];
     head += ") -> " + returns + ":\n";
-    const std::string imports = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n";
+    const std::string imports = "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
+                                "Tensor\nfrom typing import List, Tuple\n\n\n";
 
     // The golden: a function of the file called with this kernel's inputs whose result equals
     // an output (by value), best the one the file's own comparison names.
@@ -612,10 +615,12 @@ void Builder::writeReference(const std::string& opName)
 
     std::string reason;
     std::string call;
-    if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string())
+    if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string()) {
+        if (writeExpressionReference(imports, head, outputs)) return;
         reason = "import found no function of the file that its tests call with the kernel's inputs "
-                 "and whose result equals an output";
-    else {
+                 "and whose result equals an output, and no comparison whose expected value is "
+                 "computed from the inputs";
+    } else {
         // Its arguments: the op's inputs where the call passed the kernel's inputs, parameters
         // where it passed a parameter's value, else the recorded value.
         std::vector<std::string> args;
@@ -690,6 +695,45 @@ void Builder::writeReference(const std::string& opName)
                     " computes, with torch: " + reason + "\")\n";
     fillIn("/reference", Severity::Error, "import.reference",
            "reference.py is to be written: " + reason);
+}
+
+// The reference as the expression each output is compared with in the file's test (recorded
+// over the op's inputs), for the first kept call that compares it.
+bool Builder::writeExpressionReference(const std::string& imports, const std::string& head,
+                                       const std::vector<const Plan*>& outputs)
+{
+    std::vector<std::string> parts;
+    int line = 0;
+    for (const Plan* output : outputs) {
+        // Every kept call that compares this output must compare it with the same expression:
+        // one that differs (a flag changes what is expected) is no reference for all cases.
+        std::string found, expression;
+        for (const auto& [index, call] : m_calls)
+            for (const auto& c : list(m_recording, "compares")) {
+                const json& e = member(c, "expression");
+                if (number(c, "call", -1) != index || text(c, "output") != output->name || text(e, "expression").empty())
+                    continue;
+                if (!expression.empty() && expression != text(e, "expression")) return false;
+                if (!expression.empty()) break;
+                expression = text(e, "expression");
+                found = "(" + expression + ")";
+                const json* out = argument(*call, output->name);
+                if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
+                    found += ".to(torch." + text(*out, "dtype") + ")";
+                line = line ? line : number(e, "line", 1);
+                break;
+            }
+        if (found.empty()) return false;
+        parts.push_back(found);
+    }
+    if (parts.empty()) return false;
+    std::string ret;
+    for (std::size_t k = 0; k < parts.size(); ++k) ret += (k ? ", " : "") + parts[k];
+    m_p.reference = imports + head + "    # What " + std::filesystem::path(m_kernelFile).filename().string() +
+                    " line " + std::to_string(line) + " compares the output with.\n    return " + ret + "\n";
+    m_p.referenceFromGolden = true;
+    m_p.inferred.push_back("reference: the expression the file's test compares with (line " + std::to_string(line) + ")");
+    return true;
 }
 
 Proposal Builder::run(const std::string& function, const std::string& requestedName)

@@ -108,6 +108,7 @@ class Recorder:
         self.signatures = {}          # kernel -> distinct call signatures kept
         self.active = False
         self.module = None            # the file, once loaded
+        self.tree = None              # the file's syntax tree, parsed when a comparison needs it
 
     # -- kernels ---------------------------------------------------------------------------------
     def kernel_call(self, jit, args, kwargs):
@@ -250,14 +251,51 @@ class Recorder:
         return found
 
     def compare_call(self, function, a, b, rtol, atol):
-        for value in (a, b):
+        for index, value in enumerate((a, b)):
             where = self._output_of(value)
             if where:
-                other = b if value is a else a
+                other = b if index == 0 else a
                 golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
-                self.compares.append({"function": function, "call": where[0], "output": where[1], "rtol": rtol,
-                                      "atol": atol, "golden": golden["function"] if golden else None})
+                entry = {"function": function, "call": where[0], "output": where[1], "rtol": rtol, "atol": atol,
+                         "golden": golden["function"] if golden else None}
+                if golden is None:
+                    try:
+                        entry["expression"] = self._expression(1 - index, where[0], other)
+                    except (SyntaxError, ValueError, RecursionError, _Unresolved):
+                        pass
+                self.compares.append(entry)
                 return
+
+    def _expression(self, arg_index, call, expected):
+        """What the test compares the output with, written over the kernel's inputs: the compared
+        expression with the test's local names replaced by what they were assigned (a backward
+        slice of the test function), the kernel's input tensors by the op's input names and plain
+        values by their values. None when it depends on no input (a literal expected tensor)."""
+        frame = sys._getframe()
+        while frame is not None and frame.f_code.co_filename != self.path:
+            frame = frame.f_back
+        if frame is None:
+            return None
+        if self.tree is None:
+            self.tree = ast.parse(self.source)
+        line, name = frame.f_lineno, frame.f_code.co_name
+        function = next((n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and n.name == name and n.lineno <= line <= n.end_lineno), None)
+        if function is None:
+            return None
+        compare = next((n for n in ast.walk(function) if isinstance(n, ast.Call) and n.lineno <= line <= n.end_lineno
+                        and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
+                        in ("allclose", "assert_allclose", "assert_close", "isclose")), None)
+        if compare is None or len(compare.args) <= arg_index:
+            return None
+        slicer = _Slicer(self, function, frame.f_locals, call)
+        tree = slicer.resolve(compare.args[arg_index], compare.lineno, 0)
+        if not slicer.used:
+            return None
+        out = {"expression": ast.unparse(tree), "line": compare.lineno, "inputs": sorted(slicer.used)}
+        if _is_tensor(expected):
+            out["dtype"] = _dtype_name(expected)
+        return out
 
     def _output_of(self, value):
         if _is_tensor(value):
@@ -278,6 +316,73 @@ class Recorder:
         return None
 
 
+class _Unresolved(Exception):
+    """A name of the compared expression that no assignment or kernel input explains."""
+
+
+_DROPPED_METHODS = ("cpu", "npu", "numpy", "detach", "contiguous", "clone")
+
+
+class _Slicer:
+    def __init__(self, recorder, function, local_values, call):
+        self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
+        self.used = set()
+
+    def _assignment(self, name, before):
+        found = None
+        for node in ast.walk(self.function):
+            if isinstance(node, ast.Assign) and node.lineno < before and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name:
+                if found is None or node.lineno > found.lineno:
+                    found = node
+        return found
+
+    def resolve(self, node, before, depth):
+        if depth > 30:
+            raise _Unresolved("too deep")
+        slicer = self
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Call(self, call):
+                # x.cpu(), x.numpy(), x.to(device): the value, wherever it lives.
+                if isinstance(call.func, ast.Attribute) and (call.func.attr in _DROPPED_METHODS or (
+                        call.func.attr == "to" and len(call.args) == 1 and not call.keywords
+                        and isinstance(call.args[0], ast.Name) and call.args[0].id.startswith("dev"))):
+                    return self.visit(call.func.value)
+                # np.array(x) / np.asarray(x) of a tensor: the tensor.
+                if isinstance(call.func, ast.Attribute) and call.func.attr in ("array", "asarray") \
+                        and isinstance(call.func.value, ast.Name) and call.func.value.id in ("np", "numpy") \
+                        and len(call.args) == 1 and not call.keywords:
+                    return self.visit(call.args[0])
+                call.keywords = [k for k in call.keywords if k.arg != "device"]
+                return self.generic_visit(call)
+
+            def visit_Name(self, name):
+                if name.id in ("torch", "math", "F"):
+                    return name
+                value = slicer.locals.get(name.id, _MISSING)
+                if _is_tensor(value):
+                    where = slicer.recorder.inputs.get(id(value))
+                    if where and where[0] == slicer.call:
+                        slicer.used.add(where[1])
+                        return ast.Name(where[1], ast.Load())
+                elif isinstance(value, (bool, int, float)) or (isinstance(value, tuple) and all(
+                        isinstance(v, int) for v in value)):
+                    return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
+                elif _torch() is not None and isinstance(value, _torch().dtype):
+                    return ast.parse(str(value)).body[0].value
+                assignment = slicer._assignment(name.id, before)
+                if assignment is None:
+                    raise _Unresolved(name.id)
+                return slicer.resolve(assignment.value, assignment.lineno, depth + 1)
+
+        import copy
+        return ast.fix_missing_locations(Rewrite().visit(copy.deepcopy(node)))
+
+
+_MISSING = object()
+
+
 def _same(a, b):
     try:
         return bool(a == b)
@@ -296,6 +401,11 @@ def _patch(owner, name, make):
 def _install(recorder, module):
     torch = _torch()
     undo = []
+    try:  # hooked before the file binds `from numpy.testing import assert_allclose`
+        import numpy  # noqa: F401
+        import numpy.testing  # noqa: F401
+    except ImportError:
+        pass
 
     def jit_call(original):
         def call(self, *args, **kwargs):

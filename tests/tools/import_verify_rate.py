@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""How many real kernel files verify as imported: each file's top-level jit kernels are imported
+with `ptowb-cli import` (which runs the file's own main and tests) and the project is verified
+against the simulator with `ptowb-cli verify`, nothing edited in between.
+
+    tests/tools/import_verify_rate.py --cli build/release/app/cli/ptowb-cli [--root DIR] [PATH...]
+        [--every N] [--jobs J] [--python PY] [--min-rate R]
+
+--root (default $PYPTO_EXAMPLES) is a checkout of hicann/pypto; the PATHs (default examples,
+models, python/tests) are files or folders in it. --every N takes every N-th file (sorted) to
+keep a run short. Without a root the script prints SKIP and exits 77 (CTest's skip).
+Per kernel: VERIFIED, TODO (imported with things to fill in; verify not run), VERIFY-FAIL,
+IMPORT-FAIL, with the first reason; then the shares of kernels and of files (a file counts when
+every kernel of it verified). Exit 1 when the file share is below --min-rate.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+JIT = re.compile(r"^\s*@\s*(pypto\.)?(frontend\.)?jit\b", re.M)
+
+
+def run(args, timeout):
+    try:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        return -1, "", f"timed out after {timeout} s"
+
+
+def first_error(text):
+    for line in text.splitlines():
+        if ": error:" in line or "FAIL" in line or "timed out" in line:
+            return line.strip()[:300]
+    lines = [l for l in text.splitlines() if l.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def one_kernel(cli, python, file, kernel, scratch, timeout):
+    out = os.path.join(scratch, f"{Path(file).stem}-{kernel}")
+    extra = ["--python", python] if python else []
+    code, stdout, stderr = run([cli, "import", file, "--function", kernel, "--out", out] + extra, timeout)
+    if code != 0:
+        return "IMPORT-FAIL", first_error(stderr + stdout)
+    if re.search(r"\d+ thing\(s\) to fill in", stdout):
+        return "TODO", first_error(stderr)
+    code, stdout, stderr = run([cli, "verify", out, "--against", "sim"] + extra, timeout)
+    return ("VERIFIED", "") if code == 0 else ("VERIFY-FAIL", first_error(stdout + stderr))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cli", required=True)
+    parser.add_argument("--root", default=os.environ.get("PYPTO_EXAMPLES", ""))
+    parser.add_argument("--python", default="")
+    parser.add_argument("--every", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=int, default=300)
+    parser.add_argument("--min-rate", type=float, default=0.0)
+    parser.add_argument("paths", nargs="*")
+    args = parser.parse_args()
+    if not args.root or not os.path.isdir(args.root):
+        print("SKIP: no checkout of hicann/pypto is named (PYPTO_EXAMPLES or --root)")
+        return 77
+    root = Path(args.root)
+    files = []
+    for p in args.paths or ["examples", "models", "python/tests"]:
+        base = root / p
+        candidates = [base] if base.is_file() else sorted(base.rglob("*.py"))
+        files += [f for f in candidates if JIT.search(f.read_text(errors="replace"))]
+    files = files[::max(1, args.every)]
+    jobs = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for f in files:
+            code, stdout, stderr = run([args.cli, "import", str(f), "--list"], 60)
+            kernels = [l.split("\t")[0] for l in stdout.splitlines() if l.strip()]
+            if code != 0 or not kernels:
+                jobs.append((f, None, ("IMPORT-FAIL", first_error(stderr) or "no top-level jit kernel")))
+                continue
+            jobs += [(f, k, None) for k in kernels]
+        with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+            futures = [(f, k, done or pool.submit(one_kernel, args.cli, args.python, str(f), k, scratch, args.timeout))
+                       for f, k, done in jobs]
+            results = [(f, k, r if isinstance(r, tuple) else r.result()) for f, k, r in futures]
+    by_file = {}
+    counts = {}
+    for f, k, (verdict, why) in results:
+        rel = f.relative_to(root)
+        print(f"{verdict:11} {rel}::{k or '-'}" + (f": {why}" if why else ""))
+        counts[verdict] = counts.get(verdict, 0) + 1
+        by_file.setdefault(rel, []).append(verdict)
+    kernels = len(results)
+    verified = counts.get("VERIFIED", 0)
+    good_files = sum(all(v == "VERIFIED" for v in vs) for vs in by_file.values())
+    print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+    print(f"kernels: {verified} of {kernels} verify as imported ({100.0 * verified / max(kernels, 1):.0f}%)")
+    rate = good_files / max(len(by_file), 1)
+    print(f"files: {good_files} of {len(by_file)} verify as imported ({100.0 * rate:.0f}%)")
+    return 1 if rate < args.min_rate else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
