@@ -5,6 +5,7 @@
 #include "cost_trace_panel.h"
 #include "generated_glue_panel.h"
 #include "line_cost_model.h"
+#include "import_kernel_wizard.h"
 #include "new_operator_wizard.h"
 #include "problems_model.h"
 #include "project/new_project.h"
@@ -291,6 +292,7 @@ void MainWindow::createActions()
     QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"),
                                      this, &MainWindow::newOperator);
     newOp->setShortcut(QKeySequence::New);
+    file->addAction(tr("&Import Kernel…"), this, &MainWindow::importKernel);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* close = file->addAction(tr("&Close Project"), this, &MainWindow::closeProject);
@@ -372,6 +374,16 @@ void MainWindow::newOperator()
     if (wizard.exec() == QDialog::Accepted) {
         TrustedFolders::trust(wizard.folder()); // the user just made it from a template
         openProject(wizard.folder());
+    }
+}
+
+void MainWindow::importKernel()
+{
+    if (!confirmDiscard()) return;
+    ImportKernelWizard wizard(this, sampleCopiesFolder());
+    if (wizard.exec() == QDialog::Accepted && !wizard.projectFolder().isEmpty()) {
+        TrustedFolders::trust(wizard.projectFolder()); // its code just ran, at the user's request
+        openProject(wizard.projectFolder());
     }
 }
 

@@ -48,6 +48,7 @@ public:
     bool closeProject();
     // File ▸ New Operator: the wizard, then its project opens.
     void newOperator();
+    void importKernel();
 
     EditorSession& session() { return m_session; }
     ProblemsModel& problems() { return *m_problems; }
