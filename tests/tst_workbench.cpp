@@ -231,7 +231,7 @@ private Q_SLOTS:
         const QString good = kernel->text();
         kernel->setText(
             QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
-        QVERIFY(costs.stamp().isStale()); // the lines may have moved
+        QTRY_VERIFY(costs.stamp().isStale()); // the lines may have moved
         QVERIFY(w.comparePanel().stamp().isStale());
         panel.verifyAction()->trigger(); // saves first
         QVERIFY(finished.wait(60000));
