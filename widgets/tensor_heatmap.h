@@ -44,6 +44,10 @@ protected:
 private:
     QRect mapArea() const;
     QRgb colour(float error) const;
+    // The colour scale's end labels, and the room the scale takes right of the map with them.
+    QString topLabel() const;
+    QString bottomLabel() const;
+    int legendWidth() const;
 
     Tensor m_actual, m_expected;
     SliceSpec m_slice;
