@@ -150,8 +150,7 @@ private Q_SLOTS:
     // code block or table.
     void readmeShowsTheDescriptionAsData()
     {
-        const auto sources =
-            sourcesOf(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
+        const auto sources = sourcesOf(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"));
         const codegen::GlueSource base = sources.glueSource();
         auto readmeDoc = [&](const std::string& doc) {
             OpSpec spec = sources.loaded.spec;

@@ -353,9 +353,9 @@ private Q_SLOTS:
         };
         CodeEditor* kernel = w.session().editor(Document::Kernel);
         auto textLeft = [&] {
-            return std::pair{kernel->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL,
-                                                   0L),
-                             kernel->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET)};
+            return std::pair{
+                kernel->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, 0L),
+                kernel->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET)};
         };
         const QString docks = dockSizes();
         const auto text = textLeft();

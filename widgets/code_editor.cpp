@@ -189,9 +189,9 @@ void CodeEditor::setLineNotes(const std::vector<std::pair<int, QString>>& notes)
                                 QFont(font().family(), font().pointSize() - 1)));
         if (text.size() > widest.size()) widest = text;
     }
-    setMarginWidth(kNoteMargin, widest.isEmpty() ? 0
-                                                 : fontMetrics().horizontalAdvance(
-                                                       widest + QStringLiteral("  ")));
+    setMarginWidth(
+        kNoteMargin,
+        widest.isEmpty() ? 0 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
 }
 
 void CodeEditor::reserveLineNotes(const QString& widest)

@@ -113,9 +113,9 @@ QString TensorHeatmap::bottomLabel() const
 int TensorHeatmap::legendWidth() const
 {
     const QFontMetrics metrics = fontMetrics();
-    const int labels = std::max({metrics.horizontalAdvance(topLabel()),
-                                 metrics.horizontalAdvance(bottomLabel()),
-                                 metrics.horizontalAdvance(tr("log"))});
+    const int labels =
+        std::max({metrics.horizontalAdvance(topLabel()), metrics.horizontalAdvance(bottomLabel()),
+                  metrics.horizontalAdvance(tr("log"))});
     return kLegendGap + kLegendBar + kLegendText + labels + 4;
 }
 

@@ -249,9 +249,8 @@ void TensorDiffPanel::showOutput(const QString& title, const QString& actualPath
             else {
                 loaded.actual = std::move(std::get<Tensor>(actual));
                 loaded.expected = std::move(std::get<Tensor>(expected));
-                loaded.histograms = {
-                    errorHistogram(loaded.actual, loaded.expected),
-                    errorHistogram(loaded.actual, loaded.expected, 20, true)};
+                loaded.histograms = {errorHistogram(loaded.actual, loaded.expected),
+                                     errorHistogram(loaded.actual, loaded.expected, 20, true)};
             }
             return loaded;
         },

@@ -143,11 +143,10 @@ std::string markdownText(const std::string& text)
             const char c = text[k];
             if (c == '\r') continue;
             const bool wordFollows = k + 1 < text.size() && isWordChar(text[k + 1]);
-            const bool marker = (k == start && kLineStart.find(c) != std::string_view::npos &&
-                                 !wordFollows) ||
-                                (k == digits && digits > start && (c == '.' || c == ')') &&
-                                 (k + 1 == text.size() || std::isspace(static_cast<unsigned char>(
-                                                              text[k + 1]))));
+            const bool marker =
+                (k == start && kLineStart.find(c) != std::string_view::npos && !wordFollows) ||
+                (k == digits && digits > start && (c == '.' || c == ')') &&
+                 (k + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[k + 1]))));
             // Autolinks: "scheme://", "www." and "name@host"; an escaped character splits the
             // text an autolink is looked for in.
             const bool address = (c == ':' && text.compare(k + 1, 2, "//") == 0) ||

@@ -174,8 +174,7 @@ ErrorMap computeErrorMap(const Tensor& actual, const Tensor& expected, const Sli
     return map;
 }
 
-ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins,
-                              bool relative)
+ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins, bool relative)
 {
     ErrorHistogram h;
     h.relative = relative;
