@@ -391,6 +391,10 @@ private Q_SLOTS:
         }
         worst.cellClicked(1, 0);
         QCOMPARE(dockSizes(), docks);
+        const std::vector<std::int64_t> marked = diff.heatmap().markedElement();
+        QCOMPARE(marked.size(), std::size_t(2));
+        QCOMPARE(qlonglong(marked[0]),
+                 worst.item(1, 0)->data(Qt::UserRole).toList().at(0).toLongLong());
 
         const ErrorHistogram absolute = diff.histogram();
         QVERIFY(!absolute.relative && !absolute.counts.empty());
@@ -398,6 +402,7 @@ private Q_SLOTS:
         QVERIFY(diff.histogram().relative);
         QVERIFY(diff.histogram().counts != absolute.counts);
         QCOMPARE(diff.histogramView().histogram().counts, diff.histogram().counts);
+        QCOMPARE(diff.heatmap().markedElement(), marked); // still marked on the relative map
         diff.relativeToggle().setChecked(false);
         QCOMPARE(diff.histogramView().histogram().counts, absolute.counts);
         QCOMPARE(dockSizes(), docks);

@@ -26,6 +26,7 @@ public:
     bool logScale() const { return m_log; }
     const ErrorMap& map() const { return m_map; }
     void markElement(std::vector<std::int64_t> index);
+    const std::vector<std::int64_t>& markedElement() const { return m_marked; }
 
     // The map drawn into an image of the given size (what paintEvent shows, minus the legend).
     QImage renderMap(QSize size) const;

@@ -215,6 +215,7 @@ void TensorDiffPanel::showElement(const std::vector<std::int64_t>& element)
         m_fixed->setText(parts.join(QStringLiteral(", ")));
         refresh();
     }
+    m_marked = element;
     m_heatmap->markElement(element);
     const SliceSpec slice = currentSlice();
     const std::size_t rank = element.size();
@@ -282,6 +283,7 @@ void TensorDiffPanel::apply(const QString& title, LoadedOutput loaded,
         m_colAxis->setCurrentIndex(std::max(0, rank - 1));
     }
     m_fixed->clear();
+    m_marked.clear();
     m_worst->setRowCount(int(worst.size()));
     for (int r = 0; r < int(worst.size()); ++r) {
         const WorstElement& w = worst[std::size_t(r)];
@@ -344,6 +346,7 @@ void TensorDiffPanel::clearData()
         box->clear();
     }
     m_fixed->clear();
+    m_marked.clear();
     m_worst->setRowCount(0);
     m_heatmap->setData({}, {}, {}, {});
     m_expectedValues->clear();
@@ -371,6 +374,13 @@ void TensorDiffPanel::refresh()
                        computeErrorMap(m_actual, m_expected, slice, kMaxCells, kMaxCells));
     m_expectedValues->setData(m_expected, m_actual, slice);
     m_actualValues->setData(m_actual, m_expected, slice);
+    // The chosen element stays marked across a toggle or another choice of axes while its
+    // slice is shown.
+    bool inSlice = m_marked.size() == m_actual.shape().size();
+    for (std::size_t a = 0; inSlice && m_marked.size() > 2 && a < m_marked.size(); ++a)
+        inSlice =
+            int(a) == slice.rowAxis || int(a) == slice.colAxis || m_marked[a] == slice.fixed[a];
+    if (inSlice && !m_marked.empty()) m_heatmap->markElement(m_marked);
 }
 
 } // namespace ptowb

@@ -78,6 +78,7 @@ private:
     SliceSpec currentSlice() const;
 
     Tensor m_actual, m_expected;
+    std::vector<std::int64_t> m_marked;         // the worst element last chosen
     std::array<ErrorHistogram, 2> m_histograms; // absolute, relative
     QLabel* m_title = nullptr;
     RunStampLabel* m_stamp = nullptr;
