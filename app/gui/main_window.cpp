@@ -135,7 +135,7 @@ void MainWindow::connectRuns()
             m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
-        if (m_session.isModified())
+        if (m_runs->editedSinceRunStarted())
             m_costPanel->markStale(tr("the files were edited while this run went on"));
         std::vector<std::pair<int, QString>> notes;
         for (const auto& [line, us] : m_costPanel->costs().report().perLine())

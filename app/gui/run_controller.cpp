@@ -256,7 +256,7 @@ void RunController::onFinished(const PipelineResult& result)
         m_compare.showReport(report, m_stamp);
         m_shownTexts = m_runTexts;
         // Edited while it ran: the report is of the files as they were saved when it started.
-        const bool editedMeanwhile = editorTexts() != m_runTexts;
+        const bool editedMeanwhile = editedSinceRunStarted();
         Q_EMIT panelWanted(&m_compare);
         if (const int failing = m_compare.firstFailingRow(); failing >= 0) {
             m_compare.selectRow(failing);

@@ -38,6 +38,8 @@ public:
     void showRow(int row);
     // The results shown no longer match the editors (an edit), or belong to no project.
     void markStale(const QString& why);
+    // The editors no longer hold the text the last run started with.
+    bool editedSinceRunStarted() const { return editorTexts() != m_runTexts; }
     // Generate, Verify, Export and Redeploy when a project is open and nothing runs; Cancel
     // while something does.
     void updateActions();
