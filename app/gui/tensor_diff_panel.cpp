@@ -49,6 +49,46 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_stamp =
         new RunStampLabel(tr("Pick a row of Run and Compare to see where its outputs differ"));
+    m_hover = new QLabel;
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hover->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QWidget* controls = createControls();
+    QWidget* mapPage = createMapPage();
+    QWidget* grids = createValuesPage();
+    m_pages = new QTabWidget;
+    m_pages->setObjectName(QStringLiteral("diffPages"));
+    m_pages->setDocumentMode(true);
+    m_pages->addTab(mapPage, tr("Error map"));
+    m_pages->addTab(grids, tr("Values"));
+    m_pages->setCornerWidget(controls, Qt::TopRightCorner); // a row of its own costs the map
+    m_pages->tabBar()->setUsesScrollButtons(false);
+    m_pages->tabBar()->setElideMode(Qt::ElideNone);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->setSpacing(2);
+    layout->addWidget(m_stamp);
+    layout->addWidget(m_title);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_hover);
+
+    connect(m_heatmap, &TensorHeatmap::hovered, m_hover, &QLabel::setText);
+    connect(m_log, &QCheckBox::toggled, m_heatmap, &TensorHeatmap::setLogScale);
+    connect(m_relative, &QCheckBox::toggled, this, &TensorDiffPanel::refresh);
+    connect(m_relative, &QCheckBox::toggled, this, &TensorDiffPanel::showHistogram);
+    connect(m_rowAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
+    connect(m_colAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
+    connect(m_fixed, &QLineEdit::editingFinished, this, &TensorDiffPanel::refresh);
+    connect(m_worst, &QTableWidget::cellClicked, this,
+            [this](int row, int) { showElement(worstElementAt(row)); });
+    connect(m_worst, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
+        showElement(worstElementAt(row));
+        m_pages->setCurrentIndex(1);
+    });
+}
+
+QWidget* TensorDiffPanel::createControls()
+{
     m_rowAxis = new QComboBox;
     m_colAxis = new QComboBox;
     for (QComboBox* box : {m_rowAxis, m_colAxis}) {
@@ -71,12 +111,15 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
     controlsLayout->addWidget(m_fixed, 1);
     controlsLayout->addWidget(m_relative);
     controlsLayout->addWidget(m_log);
+    return controls;
+}
 
+// The map and its histogram beside the worst elements; the values, which need the width, have a
+// page of their own.
+QWidget* TensorDiffPanel::createMapPage()
+{
     m_heatmap = new TensorHeatmap;
     m_heatmap->setMinimumSize(160, 60);
-    m_hover = new QLabel;
-    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_hover->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_histogramView = new HistogramView;
     m_histogramView->setObjectName(QStringLiteral("errorHistogram"));
     m_worst = new QTableWidget(0, 4);
@@ -100,7 +143,30 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
                              m_worst->style()->pixelMetric(QStyle::PM_ScrollBarExtent) +
                              2 * m_worst->frameWidth());
 
-    // Expected and actual values of the slice side by side, scrolling together.
+    auto* mapColumn = new QWidget;
+    auto* mapLayout = new QVBoxLayout(mapColumn);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    mapLayout->setSpacing(2);
+    mapLayout->addWidget(m_heatmap, 1);
+    mapLayout->addWidget(m_histogramView);
+    auto* worstColumn = new QWidget;
+    auto* worstLayout = new QVBoxLayout(worstColumn);
+    worstLayout->setContentsMargins(0, 0, 0, 0);
+    worstLayout->setSpacing(2);
+    worstLayout->addWidget(new QLabel(tr("Worst elements")));
+    worstLayout->addWidget(m_worst, 1);
+    auto* mapPage = new QSplitter(Qt::Horizontal);
+    mapPage->addWidget(mapColumn);
+    mapPage->addWidget(worstColumn);
+    mapPage->setStretchFactor(0, 1);
+    mapPage->setStretchFactor(1, 0);
+    mapPage->setChildrenCollapsible(false);
+    return mapPage;
+}
+
+// Expected and actual values of the slice side by side, scrolling together.
+QWidget* TensorDiffPanel::createValuesPage()
+{
     m_expectedValues = new SliceValuesModel(this);
     m_actualValues = new SliceValuesModel(this);
     m_expectedView = new QTableView;
@@ -132,57 +198,7 @@ TensorDiffPanel::TensorDiffPanel(QWidget* parent) : QWidget(parent)
         column->addWidget(view);
         gridLayout->addLayout(column);
     }
-
-    // The map and its histogram beside the worst elements; the values, which need the width,
-    // on a page of their own.
-    auto* mapColumn = new QWidget;
-    auto* mapLayout = new QVBoxLayout(mapColumn);
-    mapLayout->setContentsMargins(0, 0, 0, 0);
-    mapLayout->setSpacing(2);
-    mapLayout->addWidget(m_heatmap, 1);
-    mapLayout->addWidget(m_histogramView);
-    auto* worstColumn = new QWidget;
-    auto* worstLayout = new QVBoxLayout(worstColumn);
-    worstLayout->setContentsMargins(0, 0, 0, 0);
-    worstLayout->setSpacing(2);
-    worstLayout->addWidget(new QLabel(tr("Worst elements")));
-    worstLayout->addWidget(m_worst, 1);
-    auto* mapPage = new QSplitter(Qt::Horizontal);
-    mapPage->addWidget(mapColumn);
-    mapPage->addWidget(worstColumn);
-    mapPage->setStretchFactor(0, 1);
-    mapPage->setStretchFactor(1, 0);
-    mapPage->setChildrenCollapsible(false);
-    m_pages = new QTabWidget;
-    m_pages->setObjectName(QStringLiteral("diffPages"));
-    m_pages->setDocumentMode(true);
-    m_pages->addTab(mapPage, tr("Error map"));
-    m_pages->addTab(grids, tr("Values"));
-    m_pages->setCornerWidget(controls, Qt::TopRightCorner); // a row of its own costs the map
-    m_pages->tabBar()->setUsesScrollButtons(false);
-    m_pages->tabBar()->setElideMode(Qt::ElideNone);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->setSpacing(2);
-    layout->addWidget(m_stamp);
-    layout->addWidget(m_title);
-    layout->addWidget(m_pages, 1);
-    layout->addWidget(m_hover);
-
-    connect(m_heatmap, &TensorHeatmap::hovered, m_hover, &QLabel::setText);
-    connect(m_log, &QCheckBox::toggled, m_heatmap, &TensorHeatmap::setLogScale);
-    connect(m_relative, &QCheckBox::toggled, this, &TensorDiffPanel::refresh);
-    connect(m_relative, &QCheckBox::toggled, this, &TensorDiffPanel::showHistogram);
-    connect(m_rowAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
-    connect(m_colAxis, &QComboBox::currentIndexChanged, this, &TensorDiffPanel::refresh);
-    connect(m_fixed, &QLineEdit::editingFinished, this, &TensorDiffPanel::refresh);
-    connect(m_worst, &QTableWidget::cellClicked, this,
-            [this](int row, int) { showElement(worstElementAt(row)); });
-    connect(m_worst, &QTableWidget::cellDoubleClicked, this, [this](int row, int) {
-        showElement(worstElementAt(row));
-        m_pages->setCurrentIndex(1);
-    });
+    return grids;
 }
 
 std::vector<std::int64_t> TensorDiffPanel::worstElementAt(int row) const

@@ -69,6 +69,9 @@ private:
         std::array<ErrorHistogram, 2> histograms; // absolute, relative
         QString error;
     };
+    QWidget* createControls();
+    QWidget* createMapPage();
+    QWidget* createValuesPage();
     void apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst);
     void refresh();
     void clearData();
