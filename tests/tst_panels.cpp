@@ -102,6 +102,10 @@ private Q_SLOTS:
         stamp.setRun(QStringLiteral("demo · Verify on sim · 10:01:00")); // it brought results
         stamp.runEnded();
         QVERIFY(!stamp.isStale());
+        // The edit before that Verify belongs to older results: an Export now ends current.
+        stamp.markRunning(QStringLiteral("Export is running"));
+        stamp.runEnded();
+        QVERIFY2(!stamp.isStale(), qPrintable(stamp.why()));
         stamp.reset();
         QVERIFY(stamp.stamp().isEmpty());
     }

@@ -97,6 +97,7 @@ private Q_SLOTS:
         QVERIFY(!diff.stamp().isStale() && !compare.stamp().isStale());
 
         kernel->setText(good);
+        QTRY_VERIFY(compare.stamp().isStale()); // once the editor has its whole new text
         for (RunStampLabel* stamp : {&diff.stamp(), &compare.stamp(), &w.costPanel().stamp()})
             QVERIFY2(stamp->isStale() && stamp->text().contains(QStringLiteral("kernel.py")),
                      qPrintable(stamp->text()));
@@ -211,6 +212,57 @@ private Q_SLOTS:
         QVERIFY2(!w.comparePanel().stamp().isStale(), qPrintable(w.comparePanel().stamp().text()));
         QVERIFY(!w.diffPanel().stamp().isStale());
         QVERIFY(w.openProject(other.path()));
+    }
+
+    // Only text that differs from what the shown run used makes its results stale: an edit fixed
+    // by the next Verify is forgotten by a later Export, and text put back as it was is no edit.
+    void onlyRealEditsMakeResultsStale()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        const QString original = kernel->text();
+        QVERIFY(verify(w));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.costPanel().stamp().stamp().isEmpty(), 20000);
+        auto staleStamps = [&] {
+            QStringList stale;
+            for (RunStampLabel* stamp :
+                 {&w.comparePanel().stamp(), &w.diffPanel().stamp(), &w.costPanel().stamp()})
+                if (stamp->isStale()) stale << stamp->text();
+            return stale.join(QLatin1Char('\n'));
+        };
+        QCOMPARE(staleStamps(), QString());
+
+        kernel->setText(original + QStringLiteral("# a note\n"));
+        QTRY_VERIFY(w.comparePanel().stamp().isStale());
+        QVERIFY(verify(w));
+        QTRY_COMPARE_WITH_TIMEOUT(staleStamps(), QString(), 20000);
+
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().exportAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY2(w.runs().runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
+        QCOMPARE(staleStamps(), QString());
+        w.runs().exportAction()->trigger(); // and again
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(staleStamps(), QString());
+
+        // The text the run used, typed again: modified, but not another kernel.
+        const QString used = kernel->text();
+        kernel->setText(used);
+        QVERIFY(kernel->isModified());
+        QTest::qWait(50);
+        QCOMPARE(staleStamps(), QString());
+        QString error;
+        QVERIFY(w.session().saveAll(error));
+
+        // Another program puts back the kernel the run did not use: that is a change.
+        QSignalSpy changed(&w.session(), &EditorSession::diskChanged);
+        writeLikeAnotherProgram(w.session().path(Document::Kernel), original.toUtf8());
+        QVERIFY(changed.wait(30000));
+        QTRY_VERIFY2(w.comparePanel().stamp().why().contains(QStringLiteral("kernel.py")),
+                     qPrintable(w.comparePanel().stamp().text()));
     }
 
     // The Log lists each step's start and its result before the next step starts.

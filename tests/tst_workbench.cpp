@@ -25,6 +25,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -231,7 +233,7 @@ private Q_SLOTS:
         const QString good = kernel->text();
         kernel->setText(
             QString(good).replace(QStringLiteral("g * scale"), QStringLiteral("g * scale * 2.0")));
-        QVERIFY(costs.stamp().isStale()); // the lines may have moved
+        QTRY_VERIFY(costs.stamp().isStale()); // the lines may have moved
         QVERIFY(w.comparePanel().stamp().isStale());
         panel.verifyAction()->trigger(); // saves first
         QVERIFY(finished.wait(60000));
@@ -321,6 +323,89 @@ private Q_SLOTS:
                      .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
                  (QStringList{QStringLiteral("scale_gelu-1.0.0"),
                               QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
+    }
+
+    // The window at its default size after a Verify of a sample: the docks keep their size when
+    // results arrive and when a row or a worst element is chosen, the kernel's text stays where
+    // it is when the cost estimates fill its margin, the worst elements show all four columns,
+    // and the histogram follows the Relative toggle.
+    void diffDockAtTheDefaultSize()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy validated(&w.session(), &EditorSession::validated);
+        QVERIFY(w.openProject(copySample(dir, "softmax")));
+        QVERIFY(validated.wait(30000));
+        auto dockSizes = [&] {
+            QCoreApplication::processEvents(); // layouts settle
+            QStringList sizes;
+            for (QDockWidget* dock : w.findChildren<QDockWidget*>())
+                if (dock->isVisible())
+                    sizes << QStringLiteral("%1 %2x%3")
+                                 .arg(dock->objectName())
+                                 .arg(dock->width())
+                                 .arg(dock->height());
+            sizes.sort();
+            return sizes.join(QStringLiteral(", "));
+        };
+        CodeEditor* kernel = w.session().editor(Document::Kernel);
+        auto textLeft = [&] {
+            return std::pair{
+                kernel->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, 0L),
+                kernel->SendScintilla(QsciScintillaBase::SCI_GETXOFFSET)};
+        };
+        const QString docks = dockSizes();
+        const auto text = textLeft();
+
+        QSignalSpy finished(&w.runs().runner(), &PipelineRunner::finished);
+        w.runs().verifyAction()->trigger();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(w.runs().runner().lastResult().ok());
+        const int storeLine = lineOf(kernel->text(), QStringLiteral("y[i:i + 1, :]"));
+        QTRY_VERIFY(!kernel->lineNote(storeLine).isEmpty());
+        QCOMPARE(textLeft(), text);
+        QCOMPARE(dockSizes(), docks);
+
+        TensorDiffPanel& diff = w.diffPanel();
+        RunComparePanel& compare = w.comparePanel();
+        compare.table().clicked(compare.model().index(0, 0));
+        QTRY_VERIFY(diff.hasData());
+        QCOMPARE(dockSizes(), docks);
+        QTableWidget& worst = diff.worstTable();
+        QVERIFY(worst.isVisible() && worst.rowCount() > 1);
+        for (int c = 0; c < worst.columnCount(); ++c) {
+            const int left = worst.columnViewportPosition(c);
+            const QString what = QStringLiteral("column %1 at %2, %3 wide, in %4")
+                                     .arg(c)
+                                     .arg(left)
+                                     .arg(worst.columnWidth(c))
+                                     .arg(worst.viewport()->width());
+            QVERIFY2(left >= 0 && left + worst.columnWidth(c) <= worst.viewport()->width(),
+                     qPrintable(what));
+            QVERIFY2(worst.columnWidth(c) >=
+                         worst.fontMetrics().horizontalAdvance(worst.item(0, c)->text()),
+                     qPrintable(what));
+        }
+        worst.cellClicked(1, 0);
+        QCOMPARE(dockSizes(), docks);
+        const std::vector<std::int64_t> marked = diff.heatmap().markedElement();
+        QCOMPARE(marked.size(), std::size_t(2));
+        QCOMPARE(qlonglong(marked[0]),
+                 worst.item(1, 0)->data(Qt::UserRole).toList().at(0).toLongLong());
+
+        const ErrorHistogram absolute = diff.histogram();
+        QVERIFY(!absolute.relative && !absolute.counts.empty());
+        diff.relativeToggle().setChecked(true);
+        QVERIFY(diff.histogram().relative);
+        QVERIFY(diff.histogram().counts != absolute.counts);
+        QCOMPARE(diff.histogramView().histogram().counts, diff.histogram().counts);
+        QCOMPARE(diff.heatmap().markedElement(), marked); // still marked on the relative map
+        diff.relativeToggle().setChecked(false);
+        QCOMPARE(diff.histogramView().histogram().counts, absolute.counts);
+        QCOMPARE(dockSizes(), docks);
     }
 
     // A large failing case: the run and the display of its diff (4M elements: reading both

@@ -182,16 +182,22 @@ void CodeEditor::setLineNotes(const std::vector<std::pair<int, QString>>& notes)
     m_notes = notes;
     clearMarginText();
     setMarginType(kNoteMargin, QsciScintilla::TextMarginRightJustified);
-    QString widest;
+    QString widest = m_reservedNote;
     for (const auto& [line, text] : notes) {
         setMarginText(line - 1, text,
                       QsciStyle(-1, QString(), QColor(0x80, 0x50, 0x00), paper(),
                                 QFont(font().family(), font().pointSize() - 1)));
         if (text.size() > widest.size()) widest = text;
     }
-    setMarginWidth(kNoteMargin,
-                   notes.empty() ? 0
-                                 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
+    setMarginWidth(
+        kNoteMargin,
+        widest.isEmpty() ? 0 : fontMetrics().horizontalAdvance(widest + QStringLiteral("  ")));
+}
+
+void CodeEditor::reserveLineNotes(const QString& widest)
+{
+    m_reservedNote = widest;
+    setLineNotes(m_notes);
 }
 
 QString CodeEditor::lineNote(int line) const

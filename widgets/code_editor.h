@@ -43,6 +43,9 @@ public:
     // text}. An empty list hides the margin.
     void setLineNotes(const std::vector<std::pair<int, QString>>& notes);
     QString lineNote(int line) const; // 1-based
+    // Keeps the margin as wide as a note like `widest` even without notes, so that the text does
+    // not move right when notes arrive.
+    void reserveLineNotes(const QString& widest);
 
     // Help for the word at a document position: a pypto function or dtype in Python, an op.json
     // key, rule function or criterion in JSON; "" elsewhere. Shown as a tooltip on hover.
@@ -71,6 +74,7 @@ private:
     int m_errorMarker = -1;
     int m_warningMarker = -1;
     std::vector<std::pair<int, QString>> m_notes;
+    QString m_reservedNote;
 };
 
 } // namespace ptowb

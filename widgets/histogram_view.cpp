@@ -12,14 +12,14 @@ HistogramView::HistogramView(QWidget* parent) : QWidget(parent)
 {
     setMouseTracking(true);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    // Always there, empty without data: a view that appeared with the first result would
+    // grow its dock and shrink the editors.
     setFixedHeight(72);
-    hide(); // until there is a histogram to show
 }
 
 void HistogramView::setHistogram(const ErrorHistogram& histogram)
 {
     m_histogram = histogram;
-    setVisible(!m_histogram.counts.empty());
     update();
 }
 
@@ -78,7 +78,9 @@ QString HistogramView::describeBin(std::size_t bin) const
 QString HistogramView::describeAt(QPoint position) const
 {
     const int bin = binAt(position);
-    return bin < 0 ? QString() : tr("|actual − expected| ") + describeBin(std::size_t(bin));
+    if (bin < 0) return {};
+    return (m_histogram.relative ? tr("relative error ") : tr("|actual − expected| ")) +
+           describeBin(std::size_t(bin));
 }
 
 void HistogramView::paintEvent(QPaintEvent*)
@@ -119,7 +121,8 @@ void HistogramView::paintEvent(QPaintEvent*)
     for (auto c : m_histogram.counts)
         largest = std::max<std::uint64_t>(largest, std::uint64_t(c));
     p.drawText(QRect(area.left() + 2, area.top(), area.width() / 2, textHeight), Qt::AlignLeft,
-               tr("max %1 (log)").arg(largest));
+               (m_histogram.relative ? tr("relative error, max %1 (log)") : tr("max %1 (log)"))
+                   .arg(largest));
 }
 
 void HistogramView::mouseMoveEvent(QMouseEvent* event)

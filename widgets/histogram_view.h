@@ -17,6 +17,7 @@ public:
     explicit HistogramView(QWidget* parent = nullptr);
 
     void setHistogram(const ErrorHistogram& histogram);
+    const ErrorHistogram& histogram() const { return m_histogram; }
     // "1e-4..1e-3.5: 22" for the bar under a point, "" elsewhere.
     QString describeAt(QPoint position) const;
     QString describeBin(std::size_t bin) const;

@@ -16,6 +16,7 @@ void RunStampLabel::setRun(const QString& stamp)
     m_stamp = stamp;
     m_why.clear();
     m_running.clear();
+    m_whyBefore.clear(); // a reason of older results would come back when a later run ends
     render();
 }
 
@@ -29,7 +30,8 @@ void RunStampLabel::markStale(const QString& why)
 void RunStampLabel::markRunning(const QString& why)
 {
     if (m_stamp.isEmpty()) return;
-    m_whyBefore = m_why == m_running ? m_whyBefore : m_why;
+    // A run marked while another's mark still shows keeps the reason from before both.
+    if (m_running.isEmpty() || m_why != m_running) m_whyBefore = m_why;
     m_running = why;
     markStale(why);
 }
@@ -47,6 +49,7 @@ void RunStampLabel::reset()
     m_stamp.clear();
     m_why.clear();
     m_running.clear();
+    m_whyBefore.clear();
     render();
 }
 

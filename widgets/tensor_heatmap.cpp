@@ -3,13 +3,16 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 
 namespace ptowb {
 
 namespace {
 
-constexpr int kLegendWidth = 70;
+constexpr int kLegendGap = 12; // between the map and the colour bar
+constexpr int kLegendBar = 16;
+constexpr int kLegendText = 4; // between the bar and its labels
 // A cell is at most this big: a [1, 1] value is a small square, not the whole pane.
 constexpr int kMaxCellPixels = 24;
 constexpr int kMinLegendHeight = 80; // room for both of its labels
@@ -96,9 +99,29 @@ QImage TensorHeatmap::renderMap(QSize size) const
     return grid.scaled(size, Qt::IgnoreAspectRatio, Qt::FastTransformation);
 }
 
+QString TensorHeatmap::topLabel() const
+{
+    return QString::number(m_map.maxError, 'g', 3);
+}
+
+QString TensorHeatmap::bottomLabel() const
+{
+    return m_log ? QString::number(m_map.maxError * 1e-6, 'g', 2) : QStringLiteral("0");
+}
+
+// Wide enough for the labels it shows ("5.96e-08"), which a fixed width cut off.
+int TensorHeatmap::legendWidth() const
+{
+    const QFontMetrics metrics = fontMetrics();
+    const int labels =
+        std::max({metrics.horizontalAdvance(topLabel()), metrics.horizontalAdvance(bottomLabel()),
+                  metrics.horizontalAdvance(tr("log"))});
+    return kLegendGap + kLegendBar + kLegendText + labels + 4;
+}
+
 QRect TensorHeatmap::mapArea() const
 {
-    const QRect room = rect().adjusted(4, 4, -kLegendWidth, -4);
+    const QRect room = rect().adjusted(4, 4, -legendWidth(), -4);
     if (m_map.gridRows <= 0 || m_map.gridCols <= 0) return room;
     return QRect(room.topLeft(), QSize(std::min(room.width(), m_map.gridCols * kMaxCellPixels),
                                        std::min(room.height(), m_map.gridRows * kMaxCellPixels)));
@@ -129,7 +152,7 @@ void TensorHeatmap::paintEvent(QPaintEvent*)
         p.drawEllipse(QPointF(x, y), 7, 7);
     }
     // Legend: the colour scale with its ends labelled.
-    const QRect legend(area.right() + 12, area.top(), 16,
+    const QRect legend(area.right() + kLegendGap, area.top(), kLegendBar,
                        std::max(area.height(), std::min(kMinLegendHeight, rect().height() - 8)));
     for (int y = 0; y < legend.height(); ++y) {
         const double t = 1.0 - double(y) / std::max(1, legend.height() - 1);
@@ -137,14 +160,15 @@ void TensorHeatmap::paintEvent(QPaintEvent*)
         p.drawLine(legend.left(), legend.top() + y, legend.right(), legend.top() + y);
     }
     p.setPen(palette().color(QPalette::Text));
-    const QString top = QString::number(m_map.maxError, 'g', 3);
-    const QString bottom =
-        m_log ? QString::number(m_map.maxError * 1e-6, 'g', 2) : QStringLiteral("0");
-    p.drawText(QRect(legend.right() + 2, legend.top(), kLegendWidth - 30, 16), Qt::AlignLeft, top);
-    p.drawText(QRect(legend.right() + 2, legend.bottom() - 16, kLegendWidth - 30, 16),
-               Qt::AlignLeft, bottom);
-    p.drawText(QRect(legend.left() - 4, legend.bottom() - 40, kLegendWidth, 16), Qt::AlignLeft,
-               m_log ? tr("log") : QString());
+    const int textHeight = fontMetrics().height();
+    const int textLeft = legend.right() + 1 + kLegendText;
+    const int textWidth = rect().right() - textLeft;
+    p.drawText(QRect(textLeft, legend.top(), textWidth, textHeight), Qt::AlignLeft, topLabel());
+    p.drawText(QRect(textLeft, legend.bottom() + 1 - textHeight, textWidth, textHeight),
+               Qt::AlignLeft, bottomLabel());
+    if (m_log)
+        p.drawText(QRect(textLeft, legend.center().y() - textHeight / 2, textWidth, textHeight),
+                   Qt::AlignLeft, tr("log"));
 }
 
 QString TensorHeatmap::describeAt(QPoint position) const

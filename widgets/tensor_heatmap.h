@@ -26,6 +26,7 @@ public:
     bool logScale() const { return m_log; }
     const ErrorMap& map() const { return m_map; }
     void markElement(std::vector<std::int64_t> index);
+    const std::vector<std::int64_t>& markedElement() const { return m_marked; }
 
     // The map drawn into an image of the given size (what paintEvent shows, minus the legend).
     QImage renderMap(QSize size) const;
@@ -44,6 +45,10 @@ protected:
 private:
     QRect mapArea() const;
     QRgb colour(float error) const;
+    // The colour scale's end labels, and the room the scale takes right of the map with them.
+    QString topLabel() const;
+    QString bottomLabel() const;
+    int legendWidth() const;
 
     Tensor m_actual, m_expected;
     SliceSpec m_slice;

@@ -136,7 +136,7 @@ void MainWindow::connectRuns()
             m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
-        if (m_session.isModified())
+        if (m_runs->editedSinceRunStarted())
             m_costPanel->markStale(tr("the files were edited while this run went on"));
         std::vector<std::pair<int, QString>> notes;
         for (const auto& [line, us] : m_costPanel->costs().report().perLine())
@@ -148,14 +148,7 @@ void MainWindow::connectRuns()
     connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel,
             [this](int line) { m_costPanel->showLine(line + 1); });
     // An edit makes every result describe other files: the kernel's lines may have moved too.
-    for (Document d : {Document::Description, Document::Kernel, Document::Reference})
-        connect(m_session.editor(d), &QsciScintilla::textChanged, this, [this, d] {
-            if (!m_session.project() || !m_session.editor(d)->isModified()) return;
-            const QString why =
-                tr("%1 was edited after this run").arg(QFileInfo(m_session.path(d)).fileName());
-            m_runs->markStale(why);
-            m_costPanel->markStale(why);
-        });
+    connect(m_runs, &RunController::edited, m_costPanel, &CostTracePanel::markStale);
     connect(
         &m_session, &EditorSession::diskChanged, this, [this](const QString& path, bool reloaded) {
             statusBar()->showMessage(reloaded

@@ -17,6 +17,7 @@
 #include <QPointer>
 #include <QStyle>
 #include <QWidget>
+#include <utility>
 
 namespace ptowb {
 
@@ -28,6 +29,15 @@ RunController::RunController(QWidget* window, EditorSession& session, RunCompare
         if (!error.isEmpty()) Q_EMIT statusChanged(error);
     });
     connect(&m_compare, &RunComparePanel::rowChosen, this, &RunController::showRow);
+    for (auto d : {EditorSession::Document::Description, EditorSession::Document::Kernel,
+                   EditorSession::Document::Reference})
+        connect(m_session.editor(d), &QsciScintilla::textChanged, this, [this, d] {
+            m_changed[std::size_t(d)] = true;
+            m_editCheck.start();
+        });
+    m_editCheck.setSingleShot(true);
+    m_editCheck.setInterval(0);
+    connect(&m_editCheck, &QTimer::timeout, this, &RunController::checkEdits);
 
     QStyle* s = window->style();
     m_generate =
@@ -117,6 +127,34 @@ void RunController::reset()
     m_compare.reset();
     m_diff.reset();
     m_stamp.clear();
+    m_shownTexts = {};
+    m_changed = {};
+    m_editCheck.stop();
+}
+
+RunController::Texts RunController::editorTexts() const
+{
+    Texts texts;
+    for (int k = 0; k < EditorSession::kDocumentCount; ++k)
+        texts[std::size_t(k)] = m_session.editor(EditorSession::Document(k))->text();
+    return texts;
+}
+
+void RunController::checkEdits()
+{
+    const auto changed = std::exchange(m_changed, {});
+    if (!m_session.project() || m_stamp.isEmpty()) return; // no results to go stale
+    for (int k = 0; k < EditorSession::kDocumentCount; ++k) {
+        const auto document = EditorSession::Document(k);
+        if (!changed[std::size_t(k)] ||
+            m_session.editor(document)->text() == m_shownTexts[std::size_t(k)])
+            continue;
+        const QString why =
+            tr("%1 was edited after this run").arg(QFileInfo(m_session.path(document)).fileName());
+        markStale(why);
+        Q_EMIT edited(why);
+        return;
+    }
 }
 
 void RunController::generate()
@@ -148,6 +186,10 @@ void RunController::redeploy()
 
 void RunController::start(PipelineOptions options, const QString& what)
 {
+    if (m_editCheck.isActive()) { // an edit just made belongs to the results shown until now
+        m_editCheck.stop();
+        checkEdits();
+    }
     if (!m_session.project()) {
         Q_EMIT statusChanged(
             tr("%1: no project is open — open one (Ctrl+O) or create one (Ctrl+N)").arg(what));
@@ -171,6 +213,7 @@ void RunController::start(PipelineOptions options, const QString& what)
         return;
     }
     m_session.closePopups(); // a completion list left open would sit over the results
+    m_runTexts = editorTexts();
     options.sim.timeoutSeconds = SettingsDialog::caseTimeLimit();
     m_what = what;
     m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
@@ -211,8 +254,9 @@ void RunController::onFinished(const PipelineResult& result)
                 .arg(m_session.project()->name(), m_what, QString::fromStdString(report.target),
                      QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
         m_compare.showReport(report, m_stamp);
+        m_shownTexts = m_runTexts;
         // Edited while it ran: the report is of the files as they were saved when it started.
-        const bool editedMeanwhile = m_session.isModified();
+        const bool editedMeanwhile = editedSinceRunStarted();
         Q_EMIT panelWanted(&m_compare);
         if (const int failing = m_compare.firstFailingRow(); failing >= 0) {
             m_compare.selectRow(failing);

@@ -4,6 +4,8 @@
 #include "pipeline_runner.h"
 
 #include <QObject>
+#include <QTimer>
+#include <array>
 
 class QAction;
 class QPlainTextEdit;
@@ -36,6 +38,8 @@ public:
     void showRow(int row);
     // The results shown no longer match the editors (an edit), or belong to no project.
     void markStale(const QString& why);
+    // The editors no longer hold the text the last run started with.
+    bool editedSinceRunStarted() const { return editorTexts() != m_runTexts; }
     // Generate, Verify, Export and Redeploy when a project is open and nothing runs; Cancel
     // while something does.
     void updateActions();
@@ -56,6 +60,8 @@ Q_SIGNALS:
     void verifyStarted(const QString& why);
     // Problems a run found (a description that does not validate, a kernel the simulator rejects).
     void diagnosticsFound(const ptowb::Diagnostics& diagnostics);
+    // An editor's text no longer is what the shown results were made from (`why` says which).
+    void edited(const QString& why);
     // A run simulated the kernel: the first case's trace.json and case folder (with captures),
     // and the run's stamp; both paths empty when the run verified without the simulator.
     void simulated(const QString& tracePath, const QString& caseDir, const QString& stamp);
@@ -63,8 +69,11 @@ Q_SIGNALS:
     void finished(const ptowb::PipelineResult& result);
 
 private:
+    using Texts = std::array<QString, EditorSession::kDocumentCount>;
     void start(PipelineOptions options, const QString& what);
     void onFinished(const PipelineResult& result);
+    void checkEdits();
+    Texts editorTexts() const;
 
     EditorSession& m_session;
     RunComparePanel& m_compare;
@@ -78,6 +87,12 @@ private:
     QAction* m_cancel = nullptr;
     QString m_what;
     QString m_stamp; // of the verification the panels show
+    // The files as the running run and the shown results used them: only text that differs is
+    // an edit (an editor also reports a change when its text is set to what it already was).
+    Texts m_runTexts, m_shownTexts;
+    // Setting an editor's text reports an empty document first: the check waits for the end.
+    QTimer m_editCheck;
+    std::array<bool, EditorSession::kDocumentCount> m_changed{};
 };
 
 } // namespace ptowb

@@ -5,6 +5,7 @@
 #include "work_pool.h"
 
 #include <QWidget>
+#include <array>
 
 class QCheckBox;
 class QComboBox;
@@ -12,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QTableView;
 class QTableWidget;
+class QTabWidget;
 
 namespace ptowb {
 
@@ -20,9 +22,10 @@ class RunStampLabel;
 class SliceValuesModel;
 class TensorHeatmap;
 
-// The Tensor diff dock: the heatmap of one output's error over a chosen 2-D slice, the axis
-// and index choice, linear/log and absolute/relative toggles, the error histogram, and the
-// worst elements (click one to mark it on the map).
+// The Tensor diff dock: the heatmap of one output's error over a chosen 2-D slice with its
+// histogram, beside the worst elements (click one to mark it on the map and centre the values
+// on it, double-click to show them); the values side by side on a page of their own; the axis
+// and index choice, linear/log and absolute/relative toggles.
 class TensorDiffPanel : public QWidget
 {
     Q_OBJECT
@@ -45,7 +48,10 @@ public:
     bool hasData() const { return m_actual.isValid(); }
     TensorHeatmap& heatmap() { return *m_heatmap; }
     QTableWidget& worstTable() { return *m_worst; }
-    const ErrorHistogram& histogram() const { return m_histogram; }
+    // The histogram shown: of the absolute or, with Relative on, the relative error.
+    const ErrorHistogram& histogram() const;
+    QCheckBox& relativeToggle() { return *m_relative; }
+    QTabWidget& pages() { return *m_pages; }
     HistogramView& histogramView() { return *m_histogramView; }
     SliceValuesModel& expectedValues() { return *m_expectedValues; }
     SliceValuesModel& actualValues() { return *m_actualValues; }
@@ -60,16 +66,23 @@ private:
     struct LoadedOutput
     {
         Tensor actual, expected;
-        ErrorHistogram histogram;
+        std::array<ErrorHistogram, 2> histograms; // absolute, relative
         QString error;
     };
+    QWidget* createControls();
+    QWidget* createMapPage();
+    QWidget* createValuesPage();
     void apply(const QString& title, LoadedOutput loaded, const std::vector<WorstElement>& worst);
     void refresh();
     void clearData();
+    void setTitle(const QString& text);
+    void showHistogram();
+    std::vector<std::int64_t> worstElementAt(int row) const;
     SliceSpec currentSlice() const;
 
     Tensor m_actual, m_expected;
-    ErrorHistogram m_histogram;
+    std::vector<std::int64_t> m_marked;         // the worst element last chosen
+    std::array<ErrorHistogram, 2> m_histograms; // absolute, relative
     QLabel* m_title = nullptr;
     RunStampLabel* m_stamp = nullptr;
     QComboBox* m_rowAxis = nullptr;
@@ -86,6 +99,7 @@ private:
     JobTracker<LoadedOutput> m_loader{this};
     QTableView* m_expectedView = nullptr;
     QTableView* m_actualView = nullptr;
+    QTabWidget* m_pages = nullptr;
 };
 
 } // namespace ptowb

@@ -174,16 +174,17 @@ ErrorMap computeErrorMap(const Tensor& actual, const Tensor& expected, const Sli
     return map;
 }
 
-ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins)
+ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins, bool relative)
 {
     ErrorHistogram h;
+    h.relative = relative;
     const double lo = -8, hi = 2;
     for (int k = 0; k <= bins; ++k)
         h.edges.push_back(lo + (hi - lo) * k / bins);
     h.counts.assign(std::size_t(bins) + 2, 0);
     if (actual.shape() != expected.shape()) return h;
     for (std::int64_t k = 0; k < actual.numel(); ++k) {
-        const double err = errorAt(actual, expected, k, false);
+        const double err = errorAt(actual, expected, k, relative);
         if (err == 0)
             ++h.counts[0];
         else if (!std::isfinite(err))

@@ -55,13 +55,16 @@ std::vector<std::int64_t> sliceIndex(const SliceSpec& slice, std::size_t rank, s
 std::int64_t flatIndex(const std::vector<std::int64_t>& shape,
                        const std::vector<std::int64_t>& index);
 
-// Counts of |a - e| over log10-spaced bins from 1e-8 to 1e+2 (exact matches and non-finite
-// errors in their own first and last bins), for the error histogram.
+// Counts of |a - e| (or of the relative error, as SliceSpec::relative defines it) over
+// log10-spaced bins from 1e-8 to 1e+2 (exact matches and non-finite errors in their own first
+// and last bins), for the error histogram.
 struct ErrorHistogram
 {
     std::vector<double> edges;        // bins + 1 edges, log10 scale: -8 ... 2
     std::vector<std::int64_t> counts; // [exact, bins..., non-finite]
+    bool relative = false;
 };
-ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins = 20);
+ErrorHistogram errorHistogram(const Tensor& actual, const Tensor& expected, int bins = 20,
+                              bool relative = false);
 
 } // namespace ptowb
