@@ -191,9 +191,10 @@ void ImportKernelWizard::showResult()
     QStringList lines;
     if (m_result.ok) {
         const int todo = countErrors(m_result.diagnostics);
-        m_status->setText(todo ? tr("Created %1. %n thing(s) are left to fill in; Problems lists them once "
-                                    "the project is open.", nullptr, todo)
+        m_status->setText(todo ? tr("Created %1. Left to fill in: %2 (below); Problems lists them once the "
+                                    "project is open.")
                                      .arg(QString::fromStdString(m_result.projectDir))
+                                     .arg(todo)
                                : tr("Created %1. Finish opens it; Verify runs its cases.")
                                      .arg(QString::fromStdString(m_result.projectDir)));
         lines << tr("Inferred:");

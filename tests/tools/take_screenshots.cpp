@@ -6,6 +6,7 @@
 //
 // Uses its own settings (Qt's test mode), so the user's layout and recent projects stay.
 #include "code_editor.h"
+#include "import_kernel_wizard.h"
 #include "main_window.h"
 #include "python_settings_page.h"
 #include "run_controller.h"
@@ -92,6 +93,18 @@ int main(int argc, char** argv)
              waited += 100)
             settle(100);
         ok = save(settings, out.filePath(QStringLiteral("settings-python.png"))) && ok;
+    }
+    { // File ▸ Import Kernel, on its last page after importing a test kernel file
+        QTemporaryDir projects;
+        ImportKernelWizard wizard(nullptr, projects.path());
+        wizard.resize(760, 520);
+        wizard.setFile(QStringLiteral(PTOWB_SOURCE_DIR "/tests/data/import_kernels/col_sum_numpy.py"));
+        wizard.show();
+        wizard.next();
+        ok = save(wizard, out.filePath(QStringLiteral("import-kernels.png"))) && ok;
+        wizard.next();
+        for (int waited = 0; waited < 120000 && wizard.importRunning(); waited += 100) settle(100);
+        ok = save(wizard, out.filePath(QStringLiteral("import-result.png"))) && ok;
     }
     return ok ? 0 : 1;
 }

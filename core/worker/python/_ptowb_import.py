@@ -7,6 +7,7 @@ file compares with. Running the file is the user's explicit, trusted act (File â
 import ast
 import dataclasses
 import enum
+import importlib
 import inspect
 import math
 import os
@@ -402,8 +403,7 @@ def _install(recorder, module):
     torch = _torch()
     undo = []
     try:  # hooked before the file binds `from numpy.testing import assert_allclose`
-        import numpy  # noqa: F401
-        import numpy.testing  # noqa: F401
+        importlib.import_module("numpy.testing")
     except ImportError:
         pass
 
@@ -441,11 +441,11 @@ def _install(recorder, module):
         undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
         if hasattr(torch, "testing"):
             undo.append(_patch(torch.testing, "assert_close", compare("torch.testing.assert_close", None, None)))
-    numpy = sys.modules.get("numpy")
-    if numpy is not None:
-        undo.append(_patch(numpy, "allclose", compare("numpy.allclose", 1e-5, 1e-8)))
-        undo.append(_patch(numpy, "isclose", compare("numpy.isclose", 1e-5, 1e-8)))
-        undo.append(_patch(numpy.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0)))
+    numpy_module = sys.modules.get("numpy")
+    if numpy_module is not None:
+        undo.append(_patch(numpy_module, "allclose", compare("numpy.allclose", 1e-5, 1e-8)))
+        undo.append(_patch(numpy_module, "isclose", compare("numpy.isclose", 1e-5, 1e-8)))
+        undo.append(_patch(numpy_module.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0)))
 
     # The file's own plain functions: a call with a kernel's input is a golden candidate.
     for name, value in list(vars(module).items() if module is not None else ()):
@@ -525,7 +525,18 @@ def _run(recorder, name, thunk):
         recorder.active = False
 
 
-def _kernels(module, path):
+def _def_line(fn, source):
+    """The line of the kernel's `def` (a decorated function's code starts at its decorator)."""
+    lines = source.splitlines()
+    first = fn.__code__.co_firstlineno
+    for number in range(first, min(first + 50, len(lines)) + 1):
+        stripped = lines[number - 1].lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return number
+    return first
+
+
+def _kernels(module, path, source):
     found = []
     for name, value in vars(module).items():
         if not isinstance(value, JitFunction):
@@ -542,7 +553,8 @@ def _kernels(module, path):
             if p.default is not inspect.Parameter.empty:
                 entry["default"] = _scalar(p.default)
             params.append(entry)
-        found.append({"name": name, "line": fn.__code__.co_firstlineno, "params": params})
+        found.append({"name": name, "line": _def_line(fn, source),
+                      "params": params})
     return found
 
 
@@ -622,7 +634,7 @@ def record(request):
         for u in reversed(undo):
             setattr(*u)
         undo = _install(recorder, module)
-        kernels = _kernels(module, path)
+        kernels = _kernels(module, path, source)
         main = _main_block(tree)
         if main.body:
             main_code = compile(main, path, "exec")
