@@ -42,9 +42,11 @@ std::pair<int, QString> verify(const QString& project)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project, QStringLiteral("--against"), QStringLiteral("sim")});
+    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project,
+                                        QStringLiteral("--against"), QStringLiteral("sim")});
     if (!p.waitForFinished(300000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAll())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAll())};
 }
 
 const Diagnostic* find(const ImportResult& r, const std::string& code)
@@ -57,7 +59,8 @@ const Diagnostic* find(const ImportResult& r, const std::string& code)
 QString describe(const ImportResult& r)
 {
     QString s;
-    for (const auto& d : r.diagnostics) s += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
+    for (const auto& d : r.diagnostics)
+        s += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
     return s;
 }
 
@@ -128,7 +131,8 @@ void TestImport::configKernelVerifiesAsImported()
     QVERIFY(r.referenceFromGolden);
     const QJsonObject op = readOp(out);
     QCOMPARE(op[QStringLiteral("name")].toString(), QStringLiteral("row_norm"));
-    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("file")].toString(), QStringLiteral("row_norm.py"));
+    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("file")].toString(),
+             QStringLiteral("row_norm.py"));
     const QJsonArray inputs = op[QStringLiteral("inputs")].toArray();
     QCOMPARE(inputs.size(), 2);
     QCOMPARE(inputs[0][QStringLiteral("name")].toString(), QStringLiteral("x"));
@@ -139,22 +143,36 @@ void TestImport::configKernelVerifiesAsImported()
     QCOMPARE(output[QStringLiteral("shape")].toString(), QStringLiteral("x.shape"));
     QCOMPARE(output[QStringLiteral("dtype")].toString(), QStringLiteral("x.dtype"));
     // The config: the fields the calls set, not its defaults.
-    const QJsonObject config = op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")].toObject();
+    const QJsonObject config =
+        op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")]
+            .toObject();
     QCOMPARE(config[QStringLiteral("class")].toString(), QStringLiteral("RowNormConfig"));
     const QJsonObject fields = config[QStringLiteral("fields")].toObject();
-    QVERIFY2(fields.keys() == (QStringList{QStringLiteral("eps"), QStringLiteral("tile_rows")}), qPrintable(QJsonDocument(fields).toJson()));
+    QVERIFY2(fields.keys() == (QStringList{QStringLiteral("eps"), QStringLiteral("tile_rows")}),
+             qPrintable(QJsonDocument(fields).toJson()));
     QCOMPARE(fields[QStringLiteral("eps")].toString(), QStringLiteral("1e-05"));
-    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-4);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                 .toDouble(),
+             1e-4);
     // Both of main's calls, with torch's random fills named as fills.
     const QJsonArray cases = op[QStringLiteral("cases")].toArray();
     QCOMPARE(cases.size(), 2);
-    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(), (QJsonArray{16, 64}));
-    QCOMPARE(cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(), (QJsonArray{8, 32}));
-    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString(), QStringLiteral("normal(0, 1)"));
-    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("gamma")][QStringLiteral("fill")].toString(), QStringLiteral("uniform(0, 1)"));
+    QCOMPARE(
+        cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
+        (QJsonArray{16, 64}));
+    QCOMPARE(
+        cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
+        (QJsonArray{8, 32}));
+    QCOMPARE(
+        cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString(),
+        QStringLiteral("normal(0, 1)"));
+    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("gamma")][QStringLiteral("fill")]
+                 .toString(),
+             QStringLiteral("uniform(0, 1)"));
     // The author's file, byte for byte.
     QCOMPARE(readAll(out + QStringLiteral("/row_norm.py")), readAll(data("row_norm.py")));
-    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def row_norm_golden(x: torch.Tensor"));
+    QVERIFY(readAll(out + QStringLiteral("/reference.py"))
+                .contains("def row_norm_golden(x: torch.Tensor"));
 
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
@@ -168,17 +186,25 @@ void TestImport::pytestKernelVerifiesAsImported()
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QJsonObject op = readOp(out);
-    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("name")].toString(), QStringLiteral("scale"));
-    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("type")].toString(), QStringLiteral("float"));
-    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(), QStringLiteral("a.shape"));
+    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("name")].toString(),
+             QStringLiteral("scale"));
+    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("type")].toString(),
+             QStringLiteral("float"));
+    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(),
+             QStringLiteral("a.shape"));
     // The skipped parametrization is left out.
     const QJsonArray cases = op[QStringLiteral("cases")].toArray();
     QCOMPARE(cases.size(), 2);
-    QCOMPARE(cases[1][QStringLiteral("inputs")][QStringLiteral("a")][QStringLiteral("shape")].toArray(), (QJsonArray{12, 32}));
+    QCOMPARE(
+        cases[1][QStringLiteral("inputs")][QStringLiteral("a")][QStringLiteral("shape")].toArray(),
+        (QJsonArray{12, 32}));
     QCOMPARE(cases[0][QStringLiteral("parameters")][QStringLiteral("scale")].toDouble(), 0.5);
-    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-5);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")]
+                 .toDouble(),
+             1e-5);
     // The golden's unannotated parameters are annotated from the calls.
-    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def scaled_add_golden(a: Tensor, b: Tensor, scale: float)"));
+    QVERIFY(readAll(out + QStringLiteral("/reference.py"))
+                .contains("def scaled_add_golden(a: Tensor, b: Tensor, scale: float)"));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }
@@ -194,7 +220,9 @@ void TestImport::inlineExpectedBecomesReference()
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return (x * 2.0 + bias)"), reference.constData());
     const QJsonObject op = readOp(out);
-    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-6);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                 .toDouble(),
+             1e-6);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }
@@ -206,20 +234,25 @@ void TestImport::numpyGoldenLeavesReferenceToWrite()
     const auto r = import(data("col_sum_numpy.py"), out);
     QVERIFY2(r.ok, qPrintable(describe(r)));
     const QJsonObject op = readOp(out);
-    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(), QStringLiteral("[x.shape[0], 1]"));
+    QCOMPARE(op[QStringLiteral("outputs")].toArray()[0][QStringLiteral("shape")].toString(),
+             QStringLiteral("[x.shape[0], 1]"));
     // arange values are not a random fill: the recorded inputs are kept as .npy files.
     const QJsonArray cases = op[QStringLiteral("cases")].toArray();
     QCOMPARE(cases.size(), 2);
-    const QString fill = cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString();
+    const QString fill =
+        cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")].toString();
     QVERIFY2(fill.startsWith(QStringLiteral("file:cases/")), qPrintable(fill));
     QVERIFY(QFile::exists(out + QLatin1Char('/') + fill.mid(5)));
-    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-4);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")]
+                 .toDouble(),
+             1e-4);
     // NumPy is outside the reference subset: a TODO at its line, with the golden kept below.
     const Diagnostic* todo = find(r, "import.reference");
     QVERIFY2(todo, qPrintable(describe(r)));
     QVERIFY(todo->file.ends_with("reference.py"));
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    QCOMPARE(reference.split('\n')[todo->line - 1].trimmed().left(24), QByteArray("raise RuntimeError(\"TODO"));
+    QCOMPARE(reference.split('\n')[todo->line - 1].trimmed().left(24),
+             QByteArray("raise RuntimeError(\"TODO"));
     QVERIFY(reference.contains("# def col_sum_golden"));
 }
 
@@ -229,10 +262,13 @@ void TestImport::fileWithoutKernelIsAnError()
     const QString out = dir.filePath(QStringLiteral("none"));
     const auto r = import(data("no_kernel.py"), out);
     QVERIFY(!r.ok);
-    QVERIFY2(find(r, "import.kernel") && find(r, "import.kernel")->message.find("no @pypto.frontend.jit") != std::string::npos,
+    QVERIFY2(find(r, "import.kernel") &&
+                 find(r, "import.kernel")->message.find("no @pypto.frontend.jit") !=
+                     std::string::npos,
              qPrintable(describe(r)));
     QVERIFY(!QFileInfo::exists(out));
-    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+             QStringList());
 }
 
 void TestImport::failingHostCodeIsReportedAtItsLine()
@@ -268,23 +304,27 @@ void TestImport::neverOverwrites()
 
 void TestImport::shapeRules()
 {
-    auto call = [](std::vector<RecordedTensor> inputs, std::map<std::string, std::int64_t> ints = {}) {
+    auto call = [](std::vector<RecordedTensor> inputs,
+                   std::map<std::string, std::int64_t> ints = {}) {
         return RecordedCall{std::move(inputs), std::move(ints)};
     };
     // matmul over two calls
     std::vector<RecordedCall> mm = {call({{"a", {4, 8}, "float32"}, {"b", {8, 16}, "float32"}}),
                                     call({{"a", {2, 32}, "float32"}, {"b", {32, 5}, "float32"}})};
-    QCOMPARE(inferShapeRule(mm, {{4, 16}, {2, 5}}), std::optional<std::string>("[a.shape[0], b.shape[1]]"));
+    QCOMPARE(inferShapeRule(mm, {{4, 16}, {2, 5}}),
+             std::optional<std::string>("[a.shape[0], b.shape[1]]"));
     // the same shape as an input
     QCOMPARE(inferShapeRule(mm, {{8, 16}, {32, 5}}), std::optional<std::string>("b.shape"));
     // a reduction with keepdim
     QCOMPARE(inferShapeRule(mm, {{4, 1}, {2, 1}}), std::optional<std::string>("[a.shape[0], 1]"));
     // a concatenation
-    QCOMPARE(inferShapeRule(mm, {{4, 24}, {2, 37}}), std::optional<std::string>("[a.shape[0], a.shape[1] + b.shape[1]]"));
+    QCOMPARE(inferShapeRule(mm, {{4, 24}, {2, 37}}),
+             std::optional<std::string>("[a.shape[0], a.shape[1] + b.shape[1]]"));
     // an int parameter
     std::vector<RecordedCall> withParam = {call({{"x", {4, 64}, "float16"}}, {{"channels", 10}}),
                                            call({{"x", {6, 64}, "float16"}}, {{"channels", 20}})};
-    QCOMPARE(inferShapeRule(withParam, {{4, 10}, {6, 20}}), std::optional<std::string>("[x.shape[0], channels]"));
+    QCOMPARE(inferShapeRule(withParam, {{4, 10}, {6, 20}}),
+             std::optional<std::string>("[x.shape[0], channels]"));
     // nothing reproduces it, or the rank changes
     QCOMPARE(inferShapeRule(withParam, {{4, 3}, {6, 7}}), std::nullopt);
     QCOMPARE(inferShapeRule(withParam, {{4}, {6, 1}}), std::nullopt);
@@ -294,11 +334,13 @@ void TestImport::shapeRules()
 
 void TestImport::dtypeAndDimRules()
 {
-    std::vector<RecordedCall> calls = {RecordedCall{{{"x", {4, 64}, "float16"}, {"i", {4}, "int32"}}, {}},
-                                       RecordedCall{{{"x", {8, 32}, "float32"}, {"i", {8}, "int32"}}, {}}};
+    std::vector<RecordedCall> calls = {
+        RecordedCall{{{"x", {4, 64}, "float16"}, {"i", {4}, "int32"}}, {}},
+        RecordedCall{{{"x", {8, 32}, "float32"}, {"i", {8}, "int32"}}, {}}};
     QCOMPARE(inferDtypeRule(calls, {"float16", "float32"}), std::optional<std::string>("x.dtype"));
     QCOMPARE(inferDtypeRule(calls, {"int32", "int32"}), std::optional<std::string>("i.dtype"));
-    QCOMPARE(inferDtypeRule(calls, {"bfloat16", "bfloat16"}), std::optional<std::string>("bfloat16"));
+    QCOMPARE(inferDtypeRule(calls, {"bfloat16", "bfloat16"}),
+             std::optional<std::string>("bfloat16"));
     QCOMPARE(inferDtypeRule(calls, {"bfloat16", "float16"}), std::nullopt);
     QCOMPARE(inferDimRule(calls, {64, 32}), std::optional<std::string>("x.shape[1]"));
     QCOMPARE(inferDimRule(calls, {3, 3}), std::nullopt);
@@ -309,24 +351,39 @@ void TestImport::malformedRecordings()
     using json = nlohmann::json;
     // Wrong types everywhere: an error or a proposal, never a crash or an exception.
     const std::vector<json> bad = {
-        json(), json::array(), json(3), json{{"kernels", 5}},
+        json(),
+        json::array(),
+        json(3),
+        json{{"kernels", 5}},
         json{{"kernels", json::array({json{{"name", 3}, {"params", "x"}}})}},
-        json{{"kernels", json::array({json{{"name", "k"}, {"params", json::array({json{{"name", "x"}}, 7, json::array()})}}})},
-             {"calls", json::array({json{{"kernel", "k"}, {"module_level", true}, {"args", json::array({json{{"name", "x"}, {"kind", "tensor"}, {"shape", "big"}}})}},
-                                     json{{"kernel", "k"}, {"args", 4}}, 5})},
-             {"goldens", json::array({json{{"function", "g"}, {"args", json::array({1, 2})}, {"matches", "all"}}})},
+        json{{"kernels", json::array({json{
+                             {"name", "k"},
+                             {"params", json::array({json{{"name", "x"}}, 7, json::array()})}}})},
+             {"calls",
+              json::array(
+                  {json{{"kernel", "k"},
+                        {"module_level", true},
+                        {"args",
+                         json::array({json{{"name", "x"}, {"kind", "tensor"}, {"shape", "big"}}})}},
+                   json{{"kernel", "k"}, {"args", 4}}, 5})},
+             {"goldens",
+              json::array(
+                  {json{{"function", "g"}, {"args", json::array({1, 2})}, {"matches", "all"}}})},
              {"compares", json::array({json{{"call", 0}, {"output", 4}, {"rtol", "x"}}})},
-             {"golden_sources", json{{"g", 3}}}, {"local_modules", json::array({1, "/etc/passwd"})}},
+             {"golden_sources", json{{"g", 3}}},
+             {"local_modules", json::array({1, "/etc/passwd"})}},
     };
     for (const auto& recording : bad) {
         Proposal p;
         try {
             p = propose(recording, "/tmp/kernel.py", "", "");
         } catch (const std::exception& e) {
-            QFAIL(qPrintable(QStringLiteral("propose threw on %1: %2").arg(QString::fromStdString(recording.dump()), e.what())));
+            QFAIL(qPrintable(QStringLiteral("propose threw on %1: %2")
+                                 .arg(QString::fromStdString(recording.dump()), e.what())));
         }
         QVERIFY(!p.error.empty() || p.op.contains("outputs"));
-        for (const auto& f : p.files) QVERIFY(f.project.find("..") == std::string::npos && f.project.front() != '/');
+        for (const auto& f : p.files)
+            QVERIFY(f.project.find("..") == std::string::npos && f.project.front() != '/');
     }
     // A deep recording.
     json deep = json::array();
@@ -337,9 +394,11 @@ void TestImport::malformedRecordings()
     }
     QVERIFY(!propose(json{{"kernels", deep}}, "/tmp/kernel.py", "", "").error.empty());
     // Several kernels and none chosen, or a name that is not there.
-    json two = {{"kernels", json::array({json{{"name", "a"}, {"params", json::array()}}, json{{"name", "b"}, {"params", json::array()}}})}};
+    json two = {{"kernels", json::array({json{{"name", "a"}, {"params", json::array()}},
+                                         json{{"name", "b"}, {"params", json::array()}}})}};
     QVERIFY(propose(two, "/tmp/kernel.py", "", "").error.find("a, b") != std::string::npos);
-    QVERIFY(propose(two, "/tmp/kernel.py", "c", "").error.find("no jit kernel named 'c'") != std::string::npos);
+    QVERIFY(propose(two, "/tmp/kernel.py", "c", "").error.find("no jit kernel named 'c'") !=
+            std::string::npos);
     QCOMPARE(propose(two, "/tmp/kernel.py", "b", "").kernel, std::string("b"));
 }
 

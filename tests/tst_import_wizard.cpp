@@ -28,11 +28,13 @@ void TestImportWizard::importsAKernelFile()
     ImportKernelWizard wizard(nullptr, dir.path());
     wizard.setFile(QStringLiteral(PTOWB_TEST_DATA "/import_kernels/row_norm.py"));
     // The default project folder: the kernel file's name in the projects folder.
-    QCOMPARE(wizard.findChild<QLineEdit*>(QStringLiteral("importFolder"))->text(), dir.filePath(QStringLiteral("row_norm_op")));
+    QCOMPARE(wizard.findChild<QLineEdit*>(QStringLiteral("importFolder"))->text(),
+             dir.filePath(QStringLiteral("row_norm_op")));
     QVERIFY(wizard.listKernels());
     auto* kernels = wizard.findChild<QListWidget*>(QStringLiteral("importKernels"));
     QCOMPARE(kernels->count(), 1);
-    QVERIFY(kernels->item(0)->text().startsWith(QStringLiteral("row_norm_kernel(x, gamma, out, config)")));
+    QVERIFY(kernels->item(0)->text().startsWith(
+        QStringLiteral("row_norm_kernel(x, gamma, out, config)")));
 
     QSignalSpy finished(&wizard, &ImportKernelWizard::importFinished);
     wizard.startImport();
@@ -40,7 +42,8 @@ void TestImportWizard::importsAKernelFile()
     QVERIFY(finished.wait(300000));
     QCOMPARE(wizard.projectFolder(), dir.filePath(QStringLiteral("row_norm_op")));
     QVERIFY(QFile::exists(dir.filePath(QStringLiteral("row_norm_op/op.json"))));
-    const QString report = wizard.findChild<QPlainTextEdit*>(QStringLiteral("importReport"))->toPlainText();
+    const QString report =
+        wizard.findChild<QPlainTextEdit*>(QStringLiteral("importReport"))->toPlainText();
     QVERIFY2(report.contains(QStringLiteral("output out: shape x.shape")), qPrintable(report));
     QVERIFY2(report.contains(QStringLiteral("reference: row_norm_golden()")), qPrintable(report));
 }
@@ -53,7 +56,8 @@ void TestImportWizard::fileWithoutKernelStaysOnTheFirstPage()
     QVERIFY(!wizard.listKernels());
     bool named = false;
     for (auto* label : wizard.findChildren<QLabel*>())
-        named = named || label->text().contains(QStringLiteral("defines no @pypto.frontend.jit kernel"));
+        named = named ||
+                label->text().contains(QStringLiteral("defines no @pypto.frontend.jit kernel"));
     QVERIFY(named);
     QVERIFY(wizard.projectFolder().isEmpty());
 }

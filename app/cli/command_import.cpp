@@ -8,9 +8,9 @@ namespace ptowb::cli {
 
 namespace {
 
-const char* const kImportUsage =
-    "usage: ptowb-cli import FILE [--function KERNEL] [--out DIR] [--name OP] [--time-limit S] [--python PATH]\n"
-    "       ptowb-cli import FILE --list\n";
+const char* const kImportUsage = "usage: ptowb-cli import FILE [--function KERNEL] [--out DIR] "
+                                 "[--name OP] [--time-limit S] [--python PATH]\n"
+                                 "       ptowb-cli import FILE --list\n";
 
 } // namespace
 
@@ -39,23 +39,29 @@ int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     }
     const auto& kernels = std::get<std::vector<importer::JitKernel>>(listed);
     if (cmd.hasFlag("list")) { // the file's kernels, one per line; nothing runs
-        for (const auto& k : kernels) out << k.name << '\t' << k.line << '\n';
+        for (const auto& k : kernels)
+            out << k.name << '\t' << k.line << '\n';
         return kSuccess;
     }
     if (options.function.empty() && kernels.size() == 1) options.function = kernels[0].name;
-    if (auto v = cmd.values("out"); !v.empty()) options.outDir = v.back();
+    if (auto v = cmd.values("out"); !v.empty())
+        options.outDir = v.back();
     else {
         // Beside the file, named after the kernel: <folder>/<kernel>_op.
-        const std::string base = options.function.empty() ? std::filesystem::path(options.file).stem().string()
-                                                          : options.function;
-        options.outDir = (std::filesystem::path(options.file).parent_path() / (base + "_op")).string();
+        const std::string base = options.function.empty()
+                                     ? std::filesystem::path(options.file).stem().string()
+                                     : options.function;
+        options.outDir =
+            (std::filesystem::path(options.file).parent_path() / (base + "_op")).string();
     }
     err << "ptowb-cli: running " << options.file << "'s own code to record its kernel calls\n";
     const auto result = importer::importKernel(options);
-    for (const auto& d : result.diagnostics) err << formatDiagnostic(d) << '\n';
+    for (const auto& d : result.diagnostics)
+        err << formatDiagnostic(d) << '\n';
     if (!result.ok) return kFailure;
     out << "created " << result.projectDir << " from " << result.kernel << '\n';
-    for (const auto& line : result.inferred) out << "  " << line << '\n';
+    for (const auto& line : result.inferred)
+        out << "  " << line << '\n';
     const int todo = countErrors(result.diagnostics);
     out << (todo ? std::to_string(todo) + " thing(s) to fill in (above); then: ptowb-cli verify "
                  : std::string("next: ptowb-cli verify "))

@@ -67,7 +67,7 @@ int main(int argc, char** argv)
             : std::vector<std::string>{"input",      "param",  "backend",  "case",    "out",
                                        "against",    "json",   "junit",    "package", "platform",
                                        "trace",      "target", "template", "name",    "namespace",
-                                       "time-limit", "python",   "function"};
+                                       "time-limit", "python", "function"};
     if (const std::string error = parseCommandLine(args, valued, cmd); !error.empty()) {
         std::cerr << "ptowb-cli: " << error << '\n';
         return kUsageError;

@@ -52,7 +52,8 @@ private:
 } // namespace
 
 ImportKernelWizard::ImportKernelWizard(QWidget* parent, const QString& projectsFolder)
-    : QWizard(parent), m_projectsFolder(projectsFolder.isEmpty() ? QDir::homePath() : projectsFolder)
+    : QWizard(parent),
+      m_projectsFolder(projectsFolder.isEmpty() ? QDir::homePath() : projectsFolder)
 {
     setWindowTitle(tr("Import Kernel"));
     setOption(QWizard::NoBackButtonOnLastPage);
@@ -88,9 +89,10 @@ ImportKernelWizard::ImportKernelWizard(QWidget* parent, const QString& projectsF
 
     auto* kernelPage = new QWizardPage;
     kernelPage->setTitle(tr("The kernel to import"));
-    kernelPage->setSubTitle(tr("Next runs the file's own __main__ block and test functions with the "
-                               "workbench's pypto to record how they call the kernel: import only a "
-                               "file you trust."));
+    kernelPage->setSubTitle(
+        tr("Next runs the file's own __main__ block and test functions with the "
+           "workbench's pypto to record how they call the kernel: import only a "
+           "file you trust."));
     m_kernels = new QListWidget;
     m_kernels->setObjectName(QStringLiteral("importKernels"));
     auto* kernelLayout = new QVBoxLayout(kernelPage);
@@ -110,13 +112,14 @@ ImportKernelWizard::ImportKernelWizard(QWidget* parent, const QString& projectsF
     setPage(ResultPage, resultPage);
     m_resultPage = ResultPage;
 
-    connect(&m_watcher, &QFutureWatcher<importer::ImportResult>::finished, this, [this, resultPage] {
-        m_result = m_watcher.result();
-        m_running = false;
-        showResult();
-        resultPage->completeChanged();
-        Q_EMIT importFinished();
-    });
+    connect(&m_watcher, &QFutureWatcher<importer::ImportResult>::finished, this,
+            [this, resultPage] {
+                m_result = m_watcher.result();
+                m_running = false;
+                showResult();
+                resultPage->completeChanged();
+                Q_EMIT importFinished();
+            });
 }
 
 ImportKernelWizard::~ImportKernelWizard()
@@ -129,7 +132,9 @@ void ImportKernelWizard::setFile(const QString& file)
 {
     m_file->setText(file);
     if (!m_folderEdited)
-        m_folder->setText(QDir(m_projectsFolder).filePath(QFileInfo(file).completeBaseName() + QStringLiteral("_op")));
+        m_folder->setText(
+            QDir(m_projectsFolder)
+                .filePath(QFileInfo(file).completeBaseName() + QStringLiteral("_op")));
 }
 
 void ImportKernelWizard::setFolder(const QString& folder)
@@ -154,15 +159,18 @@ bool ImportKernelWizard::listKernels()
     }
     const auto& kernels = std::get<std::vector<importer::JitKernel>>(listed);
     if (kernels.empty()) {
-        m_fileError->setText(tr("%1 defines no @pypto.frontend.jit kernel at its top level.").arg(m_file->text()));
+        m_fileError->setText(
+            tr("%1 defines no @pypto.frontend.jit kernel at its top level.").arg(m_file->text()));
         return false;
     }
     for (const auto& k : kernels) {
         QStringList params;
-        for (const auto& p : k.params) params << QString::fromStdString(p);
-        auto* item = new QListWidgetItem(tr("%1(%2)   line %3")
-                                             .arg(QString::fromStdString(k.name), params.join(QStringLiteral(", ")))
-                                             .arg(k.line));
+        for (const auto& p : k.params)
+            params << QString::fromStdString(p);
+        auto* item = new QListWidgetItem(
+            tr("%1(%2)   line %3")
+                .arg(QString::fromStdString(k.name), params.join(QStringLiteral(", ")))
+                .arg(k.line));
         item->setData(Qt::UserRole, QString::fromStdString(k.name));
         m_kernels->addItem(item);
     }
@@ -175,15 +183,18 @@ void ImportKernelWizard::startImport()
     importer::ImportOptions options;
     options.file = m_file->text().toStdString();
     options.outDir = m_folder->text().toStdString();
-    if (auto* item = m_kernels->currentItem()) options.function = item->data(Qt::UserRole).toString().toStdString();
+    if (auto* item = m_kernels->currentItem())
+        options.function = item->data(Qt::UserRole).toString().toStdString();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_running = true;
     m_result = {};
-    m_status->setText(tr("Running %1's own code to record its calls of %2…")
-                          .arg(QFileInfo(m_file->text()).fileName(), QString::fromStdString(options.function)));
+    m_status->setText(
+        tr("Running %1's own code to record its calls of %2…")
+            .arg(QFileInfo(m_file->text()).fileName(), QString::fromStdString(options.function)));
     m_report->clear();
     auto cancel = m_cancel;
-    m_watcher.setFuture(QtConcurrent::run([options, cancel] { return importer::importKernel(options, cancel.get()); }));
+    m_watcher.setFuture(QtConcurrent::run(
+        [options, cancel] { return importer::importKernel(options, cancel.get()); }));
 }
 
 void ImportKernelWizard::showResult()
@@ -191,18 +202,22 @@ void ImportKernelWizard::showResult()
     QStringList lines;
     if (m_result.ok) {
         const int todo = countErrors(m_result.diagnostics);
-        m_status->setText(todo ? tr("Created %1. Left to fill in: %2 (below); Problems lists them once the "
-                                    "project is open.")
-                                     .arg(QString::fromStdString(m_result.projectDir))
-                                     .arg(todo)
-                               : tr("Created %1. Finish opens it; Verify runs its cases.")
-                                     .arg(QString::fromStdString(m_result.projectDir)));
+        m_status->setText(
+            todo ? tr("Created %1. Left to fill in: %2 (below); Problems lists them once the "
+                      "project is open.")
+                       .arg(QString::fromStdString(m_result.projectDir))
+                       .arg(todo)
+                 : tr("Created %1. Finish opens it; Verify runs its cases.")
+                       .arg(QString::fromStdString(m_result.projectDir)));
         lines << tr("Inferred:");
-        for (const auto& line : m_result.inferred) lines << QStringLiteral("  ") + QString::fromStdString(line);
+        for (const auto& line : m_result.inferred)
+            lines << QStringLiteral("  ") + QString::fromStdString(line);
     } else
         m_status->setText(tr("The import failed."));
-    if (!m_result.diagnostics.empty()) lines << QString() << tr("To fill in, and what the file's code reported:");
-    for (const auto& d : m_result.diagnostics) lines << QStringLiteral("  ") + QString::fromStdString(formatDiagnostic(d));
+    if (!m_result.diagnostics.empty())
+        lines << QString() << tr("To fill in, and what the file's code reported:");
+    for (const auto& d : m_result.diagnostics)
+        lines << QStringLiteral("  ") + QString::fromStdString(formatDiagnostic(d));
     m_report->setPlainText(lines.join(QLatin1Char('\n')));
 }
 

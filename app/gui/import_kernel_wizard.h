@@ -1,11 +1,11 @@
 #pragma once
 
+#include "importer/kernel_import.h"
+
 #include <QFutureWatcher>
 #include <QWizard>
 #include <atomic>
 #include <memory>
-
-#include "importer/kernel_import.h"
 
 class QLabel;
 class QLineEdit;

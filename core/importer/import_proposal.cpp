@@ -63,9 +63,12 @@ std::string identifier(const std::string& spelled)
         const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
         out += ok ? c : '_';
     }
-    while (out.find("__") != std::string::npos) out.erase(out.find("__"), 1);
-    while (!out.empty() && out.front() == '_') out.erase(0, 1);
-    while (!out.empty() && out.back() == '_') out.pop_back();
+    while (out.find("__") != std::string::npos)
+        out.erase(out.find("__"), 1);
+    while (!out.empty() && out.front() == '_')
+        out.erase(0, 1);
+    while (!out.empty() && out.back() == '_')
+        out.pop_back();
     if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "case_" + out;
     return out;
 }
@@ -153,9 +156,9 @@ struct Plan
 {
     std::string name;
     Role role = Role::Unknown;
-    std::string type; // a parameter's op.json type
-    std::string rule; // an argument's rule
-    json signature;   // the kernel's parameter
+    std::string type;                // a parameter's op.json type
+    std::string rule;                // an argument's rule
+    json signature;                  // the kernel's parameter
     std::vector<const json*> values; // per kept call, null where the call did not pass it
 };
 
@@ -246,7 +249,8 @@ bool Builder::chooseKernel(const std::string& function)
         return false;
     }
     std::string joined;
-    for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+    for (const auto& n : names)
+        joined += (joined.empty() ? "" : ", ") + n;
     if (function.empty() && kernels.size() > 1) {
         m_p.error = "the file has " + std::to_string(kernels.size()) + " jit kernels (" + joined +
                     "): name the one to import";
@@ -284,7 +288,8 @@ void Builder::classify()
 {
     for (const auto& param : list(*m_kernel, "params")) {
         Plan plan{text(param, "name"), Role::Unknown, "", "", param, {}};
-        for (const auto& [index, call] : m_calls) plan.values.push_back(argument(*call, plan.name));
+        for (const auto& [index, call] : m_calls)
+            plan.values.push_back(argument(*call, plan.name));
         const json* first = nullptr;
         for (auto* v : plan.values)
             if (v && !first) first = v;
@@ -295,14 +300,16 @@ void Builder::classify()
             fillIn("/kernel", Severity::Error, "import.variadic",
                    "the kernel's *" + plan.name + " cannot bind to op.json's inputs by name");
         } else if (!first) {
-            if (hasDefault) plan.role = Role::Default;
+            if (hasDefault)
+                plan.role = Role::Default;
             else if (m_calls.empty() && member(param, "annotation").is_object())
                 plan.role = looksLikeOutput(plan.name) ? Role::Output : Role::Input;
             else
                 plan.role = Role::Unknown;
         } else if (kind == "tensor") {
             bool written = false;
-            for (auto* v : plan.values) written = written || (v && member(*v, "written") == true);
+            for (auto* v : plan.values)
+                written = written || (v && member(*v, "written") == true);
             const std::string fill = text(*first, "fill");
             if (fill == "empty" || (fill == "zeros" && written) ||
                 (written && fill.empty() && looksLikeOutput(plan.name)))
@@ -321,7 +328,8 @@ void Builder::classify()
         if (plan.role == Role::Unknown && member(param, "variadic") != true)
             fillIn("/kernel", hasDefault ? Severity::Warning : Severity::Error, "import.argument",
                    "kernel parameter '" + plan.name + "'" +
-                       (first ? " takes a " + text(*first, "type") + " value, which op.json cannot describe"
+                       (first ? " takes a " + text(*first, "type") +
+                                    " value, which op.json cannot describe"
                               : " was never passed in a recorded call") +
                        ": bind it in kernel.arguments or give it a default");
         m_plans.push_back(std::move(plan));
@@ -336,7 +344,8 @@ std::vector<RecordedCall> Builder::recordedCalls() const
             if (const json* v = p->values[k])
                 calls[k].inputs.push_back({p->name, shapeOf(*v), text(*v, "dtype")});
         for (const Plan* p : plans(Role::Parameter))
-            if (const json* v = p->values[k]; v && p->type == "int" && member(*v, "value").is_number_integer())
+            if (const json* v = p->values[k];
+                v && p->type == "int" && member(*v, "value").is_number_integer())
                 calls[k].ints[p->name] = member(*v, "value").get<std::int64_t>();
     }
     return calls;
@@ -360,10 +369,12 @@ void Builder::describeInputsAndParameters(ojson& op)
             dtypes.push_back(text(annotation, "dtype"));
         if (ranks.empty() && member(annotation, "dims").is_array())
             ranks.insert(member(annotation, "dims").size());
-        if (!dtypes.empty()) input["dtypes"] = dtypes;
+        if (!dtypes.empty())
+            input["dtypes"] = dtypes;
         else
-            fillIn("/inputs/" + std::to_string(op["inputs"].size()), Severity::Error, "import.dtypes",
-                   "input '" + p->name + "': no call or annotation says its dtypes: add \"dtypes\"");
+            fillIn(
+                "/inputs/" + std::to_string(op["inputs"].size()), Severity::Error, "import.dtypes",
+                "input '" + p->name + "': no call or annotation says its dtypes: add \"dtypes\"");
         if (ranks.size() == 1) input["rank"] = *ranks.begin();
         if (p->role == Role::Mutated) input["mutated"] = true;
         op["inputs"].push_back(input);
@@ -372,7 +383,8 @@ void Builder::describeInputsAndParameters(ojson& op)
     for (const Plan* p : plans(Role::Parameter)) {
         ojson param{{"name", p->name}, {"type", p->type}};
         const json& def = member(p->signature, "default");
-        if (def.is_object() && text(def, "kind") == p->type) param["default"] = member(def, "value");
+        if (def.is_object() && text(def, "kind") == p->type)
+            param["default"] = member(def, "value");
         op["parameters"].push_back(param);
     }
     if (op["parameters"].empty()) op.erase("parameters");
@@ -394,7 +406,8 @@ void Builder::describeOutputs(ojson& op)
                 seen.push_back(calls[k]);
             }
         ojson output{{"name", p->name}};
-        if (auto rule = inferShapeRule(seen, shapes)) output["shape"] = *rule;
+        if (auto rule = inferShapeRule(seen, shapes))
+            output["shape"] = *rule;
         else {
             std::string first = "[";
             if (!shapes.empty())
@@ -402,19 +415,24 @@ void Builder::describeOutputs(ojson& op)
                     first += (d ? ", " : "") + std::to_string(shapes[0][d]);
             output["shape"] = first + "]";
             fillIn(pointer + "/shape", Severity::Warning, "import.output-rule",
-                   shapes.empty() ? "output '" + p->name + "': no call was recorded: write its shape rule"
-                                  : "output '" + p->name + "': no rule over the inputs reproduces every "
-                                    "recorded shape; this is the first call's: write the rule");
+                   shapes.empty()
+                       ? "output '" + p->name + "': no call was recorded: write its shape rule"
+                       : "output '" + p->name +
+                             "': no rule over the inputs reproduces every "
+                             "recorded shape; this is the first call's: write the rule");
         }
-        if (auto rule = inferDtypeRule(seen, dtypes)) output["dtype"] = *rule;
+        if (auto rule = inferDtypeRule(seen, dtypes))
+            output["dtype"] = *rule;
         else {
             output["dtype"] = dtypes.empty() ? "float32" : dtypes.front();
             fillIn(pointer + "/dtype", Severity::Warning, "import.output-rule",
-                   "output '" + p->name + "': its dtype follows no input in every recorded call: "
-                   "write the dtype rule");
+                   "output '" + p->name +
+                       "': its dtype follows no input in every recorded call: "
+                       "write the dtype rule");
         }
-        m_p.inferred.push_back("output " + p->name + ": shape " + output["shape"].get<std::string>() +
-                               ", dtype " + output["dtype"].get<std::string>());
+        m_p.inferred.push_back("output " + p->name + ": shape " +
+                               output["shape"].get<std::string>() + ", dtype " +
+                               output["dtype"].get<std::string>());
         op["outputs"].push_back(output);
     }
     if (op["outputs"].empty())
@@ -430,7 +448,8 @@ void Builder::describeArguments(ojson& op)
     for (const Plan& p : m_plans) {
         if (p.role == Role::Argument) {
             std::vector<std::string> dtypes;
-            for (const json* v : p.values) dtypes.push_back(v ? text(*v, "value") : "");
+            for (const json* v : p.values)
+                dtypes.push_back(v ? text(*v, "value") : "");
             auto rule = inferDtypeRule(calls, dtypes);
             arguments[p.name] = rule ? *rule : dtypes.front();
         } else if (p.role == Role::Config) {
@@ -439,7 +458,8 @@ void Builder::describeArguments(ojson& op)
                 if (v && !firstValue) firstValue = v;
             const json& first = *firstValue;
             ojson fields = ojson::object();
-            const json recordedFields = member(first, "fields").is_object() ? member(first, "fields") : json::object();
+            const json recordedFields =
+                member(first, "fields").is_object() ? member(first, "fields") : json::object();
             for (const auto& [field, described] : recordedFields.items()) {
                 bool varies = false, isDefault = true;
                 for (const json* v : p.values) {
@@ -461,7 +481,9 @@ void Builder::describeArguments(ojson& op)
                     std::vector<std::int64_t> values;
                     for (const json* v : p.values) {
                         const json& f = fieldOf(v, field);
-                        values.push_back(member(f, "value").is_number_integer() ? member(f, "value").get<std::int64_t>() : 0);
+                        values.push_back(member(f, "value").is_number_integer()
+                                             ? member(f, "value").get<std::int64_t>()
+                                             : 0);
                     }
                     if (auto rule = inferDimRule(calls, values)) {
                         fields[field] = *rule;
@@ -472,14 +494,16 @@ void Builder::describeArguments(ojson& op)
                 if (!value) {
                     fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
                            "field '" + field + "' of " + text(first, "class") + " holds a " +
-                               text(described, "type") + " value in the recorded calls, which op.json "
+                               text(described, "type") +
+                               " value in the recorded calls, which op.json "
                                "cannot describe: set it in kernel.arguments");
                     continue;
                 }
                 if (varies)
-                    fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
-                           "field '" + field + "' of " + text(first, "class") +
-                               " differs between the recorded calls: the first call's value is used");
+                    fillIn(
+                        "/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
+                        "field '" + field + "' of " + text(first, "class") +
+                            " differs between the recorded calls: the first call's value is used");
                 fields[field] = *value;
             }
             arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};
@@ -501,8 +525,11 @@ void Builder::describeTolerance(ojson& op)
     std::map<std::string, std::pair<double, double>> byDtype;
     for (const auto& c : list(m_recording, "compares")) {
         const int call = number(c, "call", -1);
-        auto kept = std::find_if(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; });
-        if (kept == m_calls.end() || !member(c, "rtol").is_number() || !member(c, "atol").is_number()) continue;
+        auto kept =
+            std::find_if(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; });
+        if (kept == m_calls.end() || !member(c, "rtol").is_number() ||
+            !member(c, "atol").is_number())
+            continue;
         const json* out = argument(*kept->second, text(c, "output"));
         if (!out) continue;
         auto& [rtol, atol] = byDtype[text(*out, "dtype")];
@@ -510,14 +537,16 @@ void Builder::describeTolerance(ojson& op)
         atol = std::max(atol, member(c, "atol").get<double>());
     }
     if (byDtype.empty()) {
-        m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no allclose/assert_close)");
+        m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no "
+                               "allclose/assert_close)");
         return;
     }
     ojson tolerance = ojson::object();
     for (const auto& [dtype, t] : byDtype) {
         tolerance[dtype] = ojson{{"rtol", t.first}, {"atol", t.second}};
-        m_p.inferred.push_back("tolerance " + dtype + ": rtol " + *literal(json{{"kind", "float"}, {"value", t.first}}) +
-                               ", atol " + *literal(json{{"kind", "float"}, {"value", t.second}}) +
+        m_p.inferred.push_back("tolerance " + dtype + ": rtol " +
+                               *literal(json{{"kind", "float"}, {"value", t.first}}) + ", atol " +
+                               *literal(json{{"kind", "float"}, {"value", t.second}}) +
                                " (from the file's comparison)");
     }
     op["tolerance"] = tolerance;
@@ -529,9 +558,11 @@ void Builder::describeCases(ojson& op)
     std::set<std::string> used;
     for (std::size_t k = 0; k < m_calls.size(); ++k) {
         const json& call = *m_calls[k].second;
-        std::string name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry"));
+        std::string name =
+            identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry"));
         for (int n = 2; used.count(name); ++n)
-            name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry")) + "_" + std::to_string(n);
+            name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry")) +
+                   "_" + std::to_string(n);
         used.insert(name);
         m_caseNames.push_back(name);
         ojson c{{"name", name}, {"inputs", ojson::object()}};
@@ -540,7 +571,8 @@ void Builder::describeCases(ojson& op)
             if (!v) continue;
             ojson input{{"shape", shapeOf(*v)}, {"dtype", text(*v, "dtype")}};
             const std::string fill = text(*v, "fill");
-            if (fill == "normal(0, 1)" || fill == "uniform(0, 1)" || fill == "zeros" || fill == "ones")
+            if (fill == "normal(0, 1)" || fill == "uniform(0, 1)" || fill == "zeros" ||
+                fill == "ones")
                 input["fill"] = fill;
             else if (!text(*v, "file").empty()) {
                 const std::string inProject = "cases/" + name + "/" + p->name + ".npy";
@@ -576,21 +608,25 @@ void Builder::writeReference(const std::string& opName)
         tensorNames.push_back(p->name);
     }
     static const std::map<std::string, std::string> pyTypes = {
-        {"int", "int"}, {"float", "float"}, {"bool", "bool"}, {"str", "str"}, {"int[]", "List[int]"},
-        {"float[]", "List[float]"}};
-    for (const Plan* p : plans(Role::Parameter)) signature.push_back(p->name + ": " + pyTypes.at(p->type));
+        {"int", "int"}, {"float", "float"},     {"bool", "bool"},
+        {"str", "str"}, {"int[]", "List[int]"}, {"float[]", "List[float]"}};
+    for (const Plan* p : plans(Role::Parameter))
+        signature.push_back(p->name + ": " + pyTypes.at(p->type));
     const auto outputs = plans(Role::Output);
     std::string returns = "Tensor";
     if (outputs.size() > 1) {
         returns = "Tuple[";
-        for (std::size_t k = 0; k < outputs.size(); ++k) returns += (k ? ", " : "") + std::string("Tensor");
+        for (std::size_t k = 0; k < outputs.size(); ++k)
+            returns += (k ? ", " : "") + std::string("Tensor");
         returns += "]";
     }
     std::string head = "def " + function + "(";
-    for (std::size_t k = 0; k < signature.size(); ++k) head += (k ? ", " : "") + signature[k];
+    for (std::size_t k = 0; k < signature.size(); ++k)
+        head += (k ? ", " : "") + signature[k];
     head += ") -> " + returns + ":\n";
-    const std::string imports = "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
-                                "Tensor\nfrom typing import List, Tuple\n\n\n";
+    const std::string imports =
+        "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
+        "Tensor\nfrom typing import List, Tuple\n\n\n";
 
     // The golden: a function of the file called with this kernel's inputs whose result equals
     // an output (by value), best the one the file's own comparison names.
@@ -598,12 +634,17 @@ void Builder::writeReference(const std::string& opName)
     for (const auto& g : list(m_recording, "goldens"))
         for (const auto& m : list(g, "matches")) {
             const int call = number(m, "call", -1);
-            if (std::none_of(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; })) continue;
-            if (member(m, "close") == true) votes[text(g, "function")] += 2;
-            else votes[text(g, "function")] += 0;
+            if (std::none_of(m_calls.begin(), m_calls.end(),
+                             [&](auto& k) { return k.first == call; }))
+                continue;
+            if (member(m, "close") == true)
+                votes[text(g, "function")] += 2;
+            else
+                votes[text(g, "function")] += 0;
         }
     for (const auto& c : list(m_recording, "compares"))
-        if (!text(c, "golden").empty() && votes.count(text(c, "golden"))) votes[text(c, "golden")] += 3;
+        if (!text(c, "golden").empty() && votes.count(text(c, "golden")))
+            votes[text(c, "golden")] += 3;
     std::string golden;
     int best = 0;
     for (const auto& [fn, v] : votes)
@@ -617,9 +658,10 @@ void Builder::writeReference(const std::string& opName)
     std::string call;
     if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string()) {
         if (writeExpressionReference(imports, head, outputs)) return;
-        reason = "import found no function of the file that its tests call with the kernel's inputs "
-                 "and whose result equals an output, and no comparison whose expected value is "
-                 "computed from the inputs";
+        reason =
+            "import found no function of the file that its tests call with the kernel's inputs "
+            "and whose result equals an output, and no comparison whose expected value is "
+            "computed from the inputs";
     } else {
         // Its arguments: the op's inputs where the call passed the kernel's inputs, parameters
         // where it passed a parameter's value, else the recorded value.
@@ -637,7 +679,8 @@ void Builder::writeReference(const std::string& opName)
             }
             std::string bound;
             for (const Plan* p : plans(Role::Parameter))
-                if (p->values[0] && member(*p->values[0], "value") == member(a, "value") && p->type == kind)
+                if (p->values[0] && member(*p->values[0], "value") == member(a, "value") &&
+                    p->type == kind)
                     if (bound.empty() || p->name == text(a, "param")) bound = p->name;
             if (bound.empty()) {
                 auto value = literal(a);
@@ -652,7 +695,8 @@ void Builder::writeReference(const std::string& opName)
         }
         if (reason.empty()) {
             std::string invocation = golden + "(";
-            for (std::size_t k = 0; k < args.size(); ++k) invocation += (k ? ", " : "") + args[k];
+            for (std::size_t k = 0; k < args.size(); ++k)
+                invocation += (k ? ", " : "") + args[k];
             invocation += ")";
             const json& results = list(*goldenCall, "results");
             std::vector<std::string> parts;
@@ -663,7 +707,8 @@ void Builder::writeReference(const std::string& opName)
                     if (text(m, "output") == outputs[o]->name && member(m, "close") == true)
                         index = number(m, "result", -1);
                 if (index < 0 || std::size_t(index) >= results.size()) {
-                    reason = golden + "() gives no result equal to output '" + outputs[o]->name + "'";
+                    reason =
+                        golden + "() gives no result equal to output '" + outputs[o]->name + "'";
                     break;
                 }
                 std::string part = member(*goldenCall, "tuple") == true
@@ -671,12 +716,14 @@ void Builder::writeReference(const std::string& opName)
                                        : std::string("result");
                 const std::string dtype = text(results[std::size_t(index)], "dtype");
                 const json* out = outputs[o]->values.empty() ? nullptr : outputs[o]->values[0];
-                if (out && text(*out, "dtype") != dtype) part += ".to(torch." + text(*out, "dtype") + ")";
+                if (out && text(*out, "dtype") != dtype)
+                    part += ".to(torch." + text(*out, "dtype") + ")";
                 parts.push_back(part);
             }
             if (reason.empty()) {
                 std::string ret;
-                for (std::size_t k = 0; k < parts.size(); ++k) ret += (k ? ", " : "") + parts[k];
+                for (std::size_t k = 0; k < parts.size(); ++k)
+                    ret += (k ? ", " : "") + parts[k];
                 call = "    result = " + invocation + "\n    return " + ret + "\n";
             }
         }
@@ -711,7 +758,8 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
         for (const auto& [index, call] : m_calls)
             for (const auto& c : list(m_recording, "compares")) {
                 const json& e = member(c, "expression");
-                if (number(c, "call", -1) != index || text(c, "output") != output->name || text(e, "expression").empty())
+                if (number(c, "call", -1) != index || text(c, "output") != output->name ||
+                    text(e, "expression").empty())
                     continue;
                 if (!expression.empty() && expression != text(e, "expression")) return false;
                 if (!expression.empty()) break;
@@ -728,11 +776,14 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
     }
     if (parts.empty()) return false;
     std::string ret;
-    for (std::size_t k = 0; k < parts.size(); ++k) ret += (k ? ", " : "") + parts[k];
-    m_p.reference = imports + head + "    # What " + std::filesystem::path(m_kernelFile).filename().string() +
-                    " line " + std::to_string(line) + " compares the output with.\n    return " + ret + "\n";
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        ret += (k ? ", " : "") + parts[k];
+    m_p.reference = imports + head + "    # What " +
+                    std::filesystem::path(m_kernelFile).filename().string() + " line " +
+                    std::to_string(line) + " compares the output with.\n    return " + ret + "\n";
     m_p.referenceFromGolden = true;
-    m_p.inferred.push_back("reference: the expression the file's test compares with (line " + std::to_string(line) + ")");
+    m_p.inferred.push_back("reference: the expression the file's test compares with (line " +
+                           std::to_string(line) + ")");
     return true;
 }
 
@@ -742,7 +793,8 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     keepCalls();
     classify();
     std::string opName = identifier(requestedName.empty() ? m_p.kernel : requestedName);
-    if (requestedName.empty() && opName.size() > 7 && opName.compare(opName.size() - 7, 7, "_kernel") == 0)
+    if (requestedName.empty() && opName.size() > 7 &&
+        opName.compare(opName.size() - 7, 7, "_kernel") == 0)
         opName.erase(opName.size() - 7);
     const std::string fileName = std::filesystem::path(m_kernelFile).filename().string();
     ojson& op = m_p.op;
@@ -764,19 +816,23 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     for (const auto& module : list(m_recording, "local_modules"))
         if (module.is_string()) {
             std::error_code ec;
-            auto relative = std::filesystem::relative(module.get<std::string>(),
-                                                      std::filesystem::path(m_kernelFile).parent_path(), ec);
+            auto relative = std::filesystem::relative(
+                module.get<std::string>(), std::filesystem::path(m_kernelFile).parent_path(), ec);
             if (!ec && !relative.empty() && *relative.begin() != "..")
                 m_p.files.push_back({module.get<std::string>(), relative.string()});
         }
     std::string ins, params;
-    for (const Plan* p : tensorInputs()) ins += (ins.empty() ? "" : ", ") + p->name + (p->role == Role::Mutated ? " (written: mutated)" : "");
-    for (const Plan* p : plans(Role::Parameter)) params += (params.empty() ? "" : ", ") + p->name + ": " + p->type;
-    m_p.inferred.insert(m_p.inferred.begin(),
-                        {"kernel " + m_p.kernel + " (line " + std::to_string(number(*m_kernel, "line", 1)) + ")",
-                         "inputs: " + (ins.empty() ? std::string("none") : ins),
-                         "parameters: " + (params.empty() ? std::string("none") : params),
-                         std::to_string(m_calls.size()) + " case(s) from the file's own calls"});
+    for (const Plan* p : tensorInputs())
+        ins += (ins.empty() ? "" : ", ") + p->name +
+               (p->role == Role::Mutated ? " (written: mutated)" : "");
+    for (const Plan* p : plans(Role::Parameter))
+        params += (params.empty() ? "" : ", ") + p->name + ": " + p->type;
+    m_p.inferred.insert(
+        m_p.inferred.begin(),
+        {"kernel " + m_p.kernel + " (line " + std::to_string(number(*m_kernel, "line", 1)) + ")",
+         "inputs: " + (ins.empty() ? std::string("none") : ins),
+         "parameters: " + (params.empty() ? std::string("none") : params),
+         std::to_string(m_calls.size()) + " case(s) from the file's own calls"});
     return std::move(m_p);
 }
 
@@ -791,7 +847,8 @@ Proposal propose(const nlohmann::json& recording, const std::string& kernelFile,
 std::vector<std::string> recordedKernels(const nlohmann::json& recording)
 {
     std::vector<std::string> names;
-    for (const auto& k : list(recording, "kernels")) names.push_back(text(k, "name"));
+    for (const auto& k : list(recording, "kernels"))
+        names.push_back(text(k, "name"));
     return names;
 }
 

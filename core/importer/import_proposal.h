@@ -36,7 +36,7 @@ struct Proposal
     int errorCol = 1;
     std::string kernel; // the kernel function the project is for
     nlohmann::ordered_json op;
-    std::string reference;  // reference.py
+    std::string reference; // reference.py
     bool referenceFromGolden = false;
     std::vector<ProjectFile> files;
     std::vector<FillIn> fillIns;

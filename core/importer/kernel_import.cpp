@@ -4,12 +4,12 @@
 #include "importer/import_proposal.h"
 #include "io/atomic_write.h"
 #include "io/remove_tree.h"
-#include "json/json_document.h"
 #include "kernel/kernel_parser.h"
 #include "reference/reference_checker.h"
 #include "spec/op_spec_loader.h"
 #include "worker_client/worker_client.h"
 
+#include "json/json_document.h"
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -24,7 +24,8 @@ namespace {
 
 constexpr std::uintmax_t kMaxKernelFileBytes = 8u << 20;
 
-Diagnostic errorAt(const std::string& file, int line, int col, std::string code, std::string message)
+Diagnostic errorAt(const std::string& file, int line, int col, std::string code,
+                   std::string message)
 {
     Diagnostic d;
     d.file = file;
@@ -45,7 +46,8 @@ std::variant<std::string, Diagnostic> readKernelFile(const std::string& file)
     if (ec || !fs::is_regular_file(file))
         return errorAt(file, 1, 1, "import.file", "cannot read " + file + ": not a file");
     if (size > kMaxKernelFileBytes)
-        return errorAt(file, 1, 1, "import.file", "the file is larger than 8 MiB: not a kernel file");
+        return errorAt(file, 1, 1, "import.file",
+                       "the file is larger than 8 MiB: not a kernel file");
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
@@ -79,7 +81,9 @@ bool isJitDecorator(const kernel::Module& module, const kernel::ExprPtr& decorat
 std::string stagingFolder(const fs::path& out)
 {
     std::random_device random;
-    return (out.parent_path() / ("." + out.filename().string() + ".import-" + std::to_string(random()))).string();
+    return (out.parent_path() /
+            ("." + out.filename().string() + ".import-" + std::to_string(random())))
+        .string();
 }
 
 std::string copyFile(const std::string& from, const fs::path& to)
@@ -105,7 +109,9 @@ std::string pythonStringBody(const std::string& text)
 int todoLine(const std::string& reference)
 {
     const auto at = reference.find("raise RuntimeError(\"TODO");
-    return at == std::string::npos ? 1 : int(std::count(reference.begin(), reference.begin() + long(at), '\n')) + 1;
+    return at == std::string::npos
+               ? 1
+               : int(std::count(reference.begin(), reference.begin() + long(at), '\n')) + 1;
 }
 
 // The proposal's reference, when it cannot be the file's golden as it is: a TODO at its line.
@@ -113,28 +119,34 @@ void checkReference(Proposal& proposal, const std::string& opJson, const std::at
 {
     if (!proposal.referenceFromGolden) return;
     auto loaded = loadOpSpecText(opJson, "op.json", "");
-    const Diagnostics found = checkReferenceBounded(loaded.spec, proposal.reference, "reference.py", cancel);
-    const auto error = std::find_if(found.begin(), found.end(),
-                                    [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    const Diagnostics found =
+        checkReferenceBounded(loaded.spec, proposal.reference, "reference.py", cancel);
+    const auto error = std::find_if(found.begin(), found.end(), [](const Diagnostic& d) {
+        return d.severity == Severity::Error;
+    });
     if (error == found.end()) return;
     std::string commented;
     std::istringstream lines(proposal.reference);
-    for (std::string line; std::getline(lines, line);) commented += "# " + line + "\n";
+    for (std::string line; std::getline(lines, line);)
+        commented += "# " + line + "\n";
     const std::string function = proposal.op["reference"]["function"].get<std::string>();
     std::string head;
     std::istringstream again(proposal.reference);
     for (std::string line; std::getline(again, line);)
         if (line.rfind("def " + function + "(", 0) == 0) head = line;
-    const std::string why = "the file's golden is not in the reference subset (" + error->message + ", line " +
-                            std::to_string(error->line) + " of the proposal below)";
-    proposal.reference = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" + head +
-                         "\n    raise RuntimeError(\"TODO: write what " + proposal.kernel +
-                         " computes, with torch: " + pythonStringBody(why) + "\")\n\n\n" +
-                         "# What import proposed from the file:\n" + commented;
+    const std::string why = "the file's golden is not in the reference subset (" + error->message +
+                            ", line " + std::to_string(error->line) + " of the proposal below)";
+    proposal.reference =
+        "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" + head +
+        "\n    raise RuntimeError(\"TODO: write what " + proposal.kernel +
+        " computes, with torch: " + pythonStringBody(why) + "\")\n\n\n" +
+        "# What import proposed from the file:\n" + commented;
     proposal.referenceFromGolden = false;
     for (auto& line : proposal.inferred)
-        if (line.rfind("reference:", 0) == 0) line = "reference: to be written (the file's golden is not in the reference subset)";
-    proposal.fillIns.push_back({"/reference", Severity::Error, "import.reference", "reference.py is to be written: " + why});
+        if (line.rfind("reference:", 0) == 0)
+            line = "reference: to be written (the file's golden is not in the reference subset)";
+    proposal.fillIns.push_back({"/reference", Severity::Error, "import.reference",
+                                "reference.py is to be written: " + why});
 }
 
 } // namespace
@@ -152,7 +164,8 @@ std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::strin
         for (const auto& decorator : fn.decorators)
             if (isJitDecorator(module, decorator)) {
                 JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}};
-                for (const auto& p : fn.params) k.params.push_back(p.star + p.name);
+                for (const auto& p : fn.params)
+                    k.params.push_back(p.star + p.name);
                 kernels.push_back(std::move(k));
                 break;
             }
@@ -170,16 +183,19 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
     }
     const fs::path out = fs::absolute(options.outDir).lexically_normal();
     std::error_code ec;
-    if (fs::exists(fs::symlink_status(out, ec)) && !(fs::is_directory(out) && fs::is_empty(out, ec))) {
-        result.diagnostics.push_back(errorAt(out.string(), 1, 1, "import.exists",
-                                             "import never overwrites: " + out.string() + " exists and is not empty"));
+    if (fs::exists(fs::symlink_status(out, ec)) &&
+        !(fs::is_directory(out) && fs::is_empty(out, ec))) {
+        result.diagnostics.push_back(
+            errorAt(out.string(), 1, 1, "import.exists",
+                    "import never overwrites: " + out.string() + " exists and is not empty"));
         return result;
     }
     const std::string staging = stagingFolder(out);
     const fs::path recorded = fs::path(staging) / ".recording";
     fs::create_directories(recorded, ec);
     if (ec) {
-        result.diagnostics.push_back(errorAt(out.string(), 1, 1, "import.write", "cannot create " + staging + ": " + ec.message()));
+        result.diagnostics.push_back(errorAt(out.string(), 1, 1, "import.write",
+                                             "cannot create " + staging + ": " + ec.message()));
         return result;
     }
     auto fail = [&](Diagnostic d) {
@@ -198,8 +214,10 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
                                     options.seconds + 60, cancel);
     result.log = answer.value("log", "");
     if (answer.value("status", "") != "ok")
-        return fail(errorAt(file, answer.value("line", 1), answer.value("col", 1), answer.value("code", "import.run"),
-                            "running the file failed: " + answer.value("message", std::string("no answer"))));
+        return fail(errorAt(file, answer.value("line", 1), answer.value("col", 1),
+                            answer.value("code", "import.run"),
+                            "running the file failed: " +
+                                answer.value("message", std::string("no answer"))));
     for (const auto& e : answer.value("errors", json::array())) {
         Diagnostic d = errorAt(file, e.value("line", 1), e.value("col", 1), "import.host-code",
                                e.value("entry", "") + ": " + e.value("message", ""));
@@ -210,20 +228,25 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
     Proposal proposal = propose(answer, file, options.function, options.name);
     result.kernel = proposal.kernel;
     if (!proposal.error.empty())
-        return fail(errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));
+        return fail(
+            errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));
     std::string opJson = proposal.op.dump(2) + "\n";
     checkReference(proposal, opJson, cancel);
 
     for (const auto& f : proposal.files)
         if (std::string e = copyFile(f.source, fs::path(staging) / f.project); !e.empty())
             return fail(errorAt(out.string(), 1, 1, "import.write", e));
-    for (const auto& [name, text] : {std::pair<std::string, std::string>{"op.json", opJson}, {"reference.py", proposal.reference}})
-        if (std::string e = writeAtomically((fs::path(staging) / name).string(), {text}); !e.empty())
+    for (const auto& [name, text] : {std::pair<std::string, std::string>{"op.json", opJson},
+                                     {"reference.py", proposal.reference}})
+        if (std::string e = writeAtomically((fs::path(staging) / name).string(), {text});
+            !e.empty())
             return fail(errorAt(out.string(), 1, 1, "import.write", e));
     removeTree(recorded.string());
     if (fs::exists(out)) fs::remove(out, ec); // empty, checked above
     fs::rename(staging, out, ec);
-    if (ec) return fail(errorAt(out.string(), 1, 1, "import.write", "cannot create " + out.string() + ": " + ec.message()));
+    if (ec)
+        return fail(errorAt(out.string(), 1, 1, "import.write",
+                            "cannot create " + out.string() + ": " + ec.message()));
 
     // What is left to fill in, at the op.json value it concerns.
     const auto document = JsonDocument::parse(opJson, (out / "op.json").string());
@@ -233,8 +256,8 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
         const LineCol at = lines.at(span.begin);
         const bool reference = f.pointer == "/reference";
         Diagnostic d = errorAt((out / (reference ? "reference.py" : "op.json")).string(),
-                               reference ? todoLine(proposal.reference) : at.line, reference ? 5 : at.col,
-                               f.code, f.message);
+                               reference ? todoLine(proposal.reference) : at.line,
+                               reference ? 5 : at.col, f.code, f.message);
         d.severity = f.severity;
         d.pointer = f.pointer;
         result.diagnostics.push_back(d);

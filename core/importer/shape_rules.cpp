@@ -26,7 +26,8 @@ bool matchesEveryCall(const std::vector<RecordedCall>& calls, const Dim& value,
 
 // Dims of inputs, best first for output dim `position`: the same position of each input (counted
 // from the end, so a broadcast or a reduction lines up), then every other dim.
-std::vector<Candidate> dimCandidates(const RecordedCall& first, std::size_t position, std::size_t rank)
+std::vector<Candidate> dimCandidates(const RecordedCall& first, std::size_t position,
+                                     std::size_t rank)
 {
     std::vector<Candidate> same, other;
     for (std::size_t i = 0; i < first.inputs.size(); ++i) {
@@ -35,7 +36,8 @@ std::vector<Candidate> dimCandidates(const RecordedCall& first, std::size_t posi
         for (std::int64_t d = 0; d < inputRank; ++d) {
             Candidate c{input.name + ".shape[" + std::to_string(d) + "]",
                         [i, d](const RecordedCall& call) -> std::optional<std::int64_t> {
-                            if (i >= call.inputs.size() || d >= std::int64_t(call.inputs[i].shape.size()))
+                            if (i >= call.inputs.size() ||
+                                d >= std::int64_t(call.inputs[i].shape.size()))
                                 return std::nullopt;
                             return call.inputs[i].shape[std::size_t(d)];
                         }};
@@ -72,7 +74,8 @@ std::optional<std::string> dimRule(const std::vector<RecordedCall>& calls,
             if (matchesEveryCall(calls, sum, wanted)) return dims[a].rule + " + " + dims[b].rule;
         }
     bool constant = allowConstant;
-    for (auto v : wanted) constant = constant && v == wanted.front();
+    for (auto v : wanted)
+        constant = constant && v == wanted.front();
     if (constant) return std::to_string(wanted.front());
     return std::nullopt;
 }
@@ -95,7 +98,8 @@ std::optional<std::string> inferShapeRule(const std::vector<RecordedCall>& calls
     std::string rule = "[";
     for (std::size_t d = 0; d < rank; ++d) {
         std::vector<std::int64_t> wanted;
-        for (const auto& s : shapes) wanted.push_back(s[d]);
+        for (const auto& s : shapes)
+            wanted.push_back(s[d]);
         auto dim = dimRule(calls, wanted, d, rank, true);
         if (!dim) return std::nullopt;
         rule += (d ? ", " : "") + *dim;

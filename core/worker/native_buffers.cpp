@@ -19,9 +19,9 @@ void bindBufferOps(py::module_& m)
         PyBytes_AsStringAndSize(data.ptr(), &bytes, &size);
         Tensor t(dtypeArg(dtype), shape);
         if (std::size_t(size) != t.byteSize())
-            throw sim::OpError{"a tensor of shape " + sim::shapeText(shape) + " and dtype " + dtype +
-                                   " needs " + std::to_string(t.byteSize()) + " bytes, not " +
-                                   std::to_string(size),
+            throw sim::OpError{"a tensor of shape " + sim::shapeText(shape) + " and dtype " +
+                                   dtype + " needs " + std::to_string(t.byteSize()) +
+                                   " bytes, not " + std::to_string(size),
                                "sim.type"};
         if (size > 0) std::memcpy(t.mutableBytes(), bytes, std::size_t(size));
         return wrap(torchscript::toAten(t));

@@ -98,12 +98,14 @@ int main(int argc, char** argv)
         QTemporaryDir projects;
         ImportKernelWizard wizard(nullptr, projects.path());
         wizard.resize(760, 520);
-        wizard.setFile(QStringLiteral(PTOWB_SOURCE_DIR "/tests/data/import_kernels/col_sum_numpy.py"));
+        wizard.setFile(
+            QStringLiteral(PTOWB_SOURCE_DIR "/tests/data/import_kernels/col_sum_numpy.py"));
         wizard.show();
         wizard.next();
         ok = save(wizard, out.filePath(QStringLiteral("import-kernels.png"))) && ok;
         wizard.next();
-        for (int waited = 0; waited < 120000 && wizard.importRunning(); waited += 100) settle(100);
+        for (int waited = 0; waited < 120000 && wizard.importRunning(); waited += 100)
+            settle(100);
         ok = save(wizard, out.filePath(QStringLiteral("import-result.png"))) && ok;
     }
     return ok ? 0 : 1;
