@@ -66,9 +66,10 @@ struct BlockComparison::State
 
 BlockComparison::BlockComparison(std::vector<std::int64_t> actualShape, DType actualDType,
                                  std::vector<std::int64_t> expectedShape, DType expectedDType,
-                                 const CompareOptions& options)
+                                 const CompareOptions& options, int lanes)
     : m_state(std::make_unique<State>())
 {
+    m_state->partials.resize(std::size_t(std::max(lanes, 1)));
     Comparison& c = m_state->comparison;
     c.actualShape = std::move(actualShape);
     c.expectedShape = std::move(expectedShape);
@@ -90,6 +91,13 @@ void BlockComparison::add(const Tensor& actualBlock, const Tensor& expectedBlock
     comparepass::accumulateBlock(actualBlock, expectedBlock, m_state->done, m_state->options,
                                  m_state->partials);
     m_state->done += actualBlock.numel();
+}
+
+void BlockComparison::addAt(int lane, std::int64_t first, const Tensor& actualBlock,
+                            const Tensor& expectedBlock)
+{
+    comparepass::accumulateRange(actualBlock, expectedBlock, 0, actualBlock.numel(), first,
+                                 m_state->options, m_state->partials[std::size_t(lane)]);
 }
 
 Comparison BlockComparison::finish()

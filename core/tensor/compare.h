@@ -77,21 +77,27 @@ Comparison compareTensors(const Tensor& actual, const Tensor& expected,
                           const CompareOptions& options);
 
 // The same pass fed a block at a time, for data that is read as it is compared (compare_files.h):
-// blocks of both tensors, flat, consecutive and of equal length, then finish(). The result is
-// compareTensors' for the whole, but for the order in which the sums are added.
+// blocks of both tensors, flat and of equal length, then finish(). The result is compareTensors'
+// for the whole, but for the order in which the sums are added.
 class BlockComparison
 {
 public:
+    // `lanes`: how many threads feed it at once through addAt.
     BlockComparison(std::vector<std::int64_t> actualShape, DType actualDType,
                     std::vector<std::int64_t> expectedShape, DType expectedDType,
-                    const CompareOptions& options);
+                    const CompareOptions& options, int lanes = 1);
     ~BlockComparison();
     BlockComparison(const BlockComparison&) = delete;
     BlockComparison& operator=(const BlockComparison&) = delete;
 
     // The shapes match: only then are blocks compared.
     bool comparable() const;
+    // The next block, in order, compared on all of the machine's cores.
     void add(const Tensor& actualBlock, const Tensor& expectedBlock);
+    // A block starting at element `first`, in any order, on the calling thread; threads feeding
+    // blocks at the same time each use a lane of their own. Not mixed with add().
+    void addAt(int lane, std::int64_t first, const Tensor& actualBlock,
+               const Tensor& expectedBlock);
     Comparison finish();
 
 private:

@@ -1,37 +1,12 @@
 #include "tensor/compare_files.h"
 
 #include <algorithm>
-#include <array>
-#include <future>
+#include <atomic>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 namespace ptowb {
-
-namespace {
-
-// One file's two block buffers, and the first elements of one as a tensor.
-class Buffers
-{
-public:
-    Buffers(DType dtype, std::int64_t elements) : m_dtype(dtype)
-    {
-        const std::size_t bytes = std::size_t(elements) * dtypeInfo(dtype).itemSize;
-        for (auto& slot : m_slots)
-            slot.reset(new std::byte[bytes]);
-    }
-    std::byte* data(int slot) { return m_slots[std::size_t(slot)].get(); }
-    Tensor view(int slot, std::int64_t count) const
-    {
-        const auto& buffer = m_slots[std::size_t(slot)];
-        return Tensor::view(m_dtype, {count}, buffer, buffer.get());
-    }
-
-private:
-    DType m_dtype;
-    std::array<std::shared_ptr<std::byte[]>, 2> m_slots;
-};
-
-} // namespace
 
 std::variant<Comparison, std::string> compareNpyFiles(const std::string& actualPath,
                                                       const std::string& expectedPath,
@@ -51,30 +26,57 @@ std::variant<Comparison, std::string> compareNpyFiles(const NpyBlockReader& a,
                                                       const CompareOptions& options,
                                                       std::size_t blockBytes)
 {
-    BlockComparison comparison(a.shape(), a.dtype(), e.shape(), e.dtype(), options);
+    const std::int64_t n = a.numel();
+    const std::size_t itemA = dtypeInfo(a.dtype()).itemSize, itemE = dtypeInfo(e.dtype()).itemSize;
+    const std::int64_t block = std::clamp<std::int64_t>(
+        std::int64_t(blockBytes / std::max(itemA, itemE)), 1, std::max<std::int64_t>(n, 1));
+    const std::int64_t blocks = (n + block - 1) / block;
+    const int threads = int(std::clamp<std::int64_t>(
+        std::int64_t(std::thread::hardware_concurrency()), 1, std::max<std::int64_t>(blocks, 1)));
+    BlockComparison comparison(a.shape(), a.dtype(), e.shape(), e.dtype(), options, threads);
     if (!comparison.comparable()) return comparison.finish();
 
-    const std::int64_t n = a.numel();
-    const auto item = std::max(dtypeInfo(a.dtype()).itemSize, dtypeInfo(e.dtype()).itemSize);
-    const std::int64_t block =
-        std::clamp<std::int64_t>(std::int64_t(blockBytes) / item, 1, std::max<std::int64_t>(n, 1));
-    Buffers bufA(a.dtype(), block), bufE(e.dtype(), block);
-    auto read = [&](int slot, std::int64_t first) {
-        const std::int64_t count = std::min(block, n - first);
-        std::string error = a.read(first, count, bufA.data(slot));
-        if (error.empty()) error = e.read(first, count, bufE.data(slot));
-        return error;
+    // Each thread takes the next block, reads it from both files into buffers of its own and
+    // compares it while it is still in the core's cache: no thread waits for another, and
+    // memory is two blocks per thread.
+    std::atomic<std::int64_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex errorMutex;
+    std::int64_t errorBlock = blocks;
+    std::string error;
+    auto work = [&](int lane) {
+        const std::unique_ptr<std::byte[]> bufA(new std::byte[std::size_t(block) * itemA]);
+        const std::unique_ptr<std::byte[]> bufE(new std::byte[std::size_t(block) * itemE]);
+        // The views own nothing: the buffers outlive them.
+        const std::shared_ptr<const void> none;
+        auto view = [&](DType dtype, std::int64_t count, const std::byte* data) {
+            return Tensor::view(dtype, {count}, std::shared_ptr<const void>(none, data), data);
+        };
+        for (std::int64_t k; !failed && (k = next++) < blocks;) {
+            const std::int64_t first = k * block, count = std::min(block, n - first);
+            std::string why = a.read(first, count, bufA.get());
+            if (why.empty()) why = e.read(first, count, bufE.get());
+            if (!why.empty()) {
+                // The first block that failed names the error, whichever thread got there first.
+                std::lock_guard lock(errorMutex);
+                if (k < errorBlock) {
+                    errorBlock = k;
+                    error = std::move(why);
+                }
+                failed = true;
+                return;
+            }
+            comparison.addAt(lane, first, view(a.dtype(), count, bufA.get()),
+                             view(e.dtype(), count, bufE.get()));
+        }
     };
-    // Block k is read into slot k % 2 while block k - 1 is compared.
-    std::future<std::string> pending;
-    if (n > 0) pending = std::async(std::launch::async, read, 0, std::int64_t(0));
-    for (std::int64_t first = 0, k = 0; first < n; first += block, ++k) {
-        if (std::string error = pending.get(); !error.empty()) return error;
-        const int slot = int(k % 2);
-        if (first + block < n) pending = std::async(std::launch::async, read, 1 - slot, first + block);
-        const std::int64_t count = std::min(block, n - first);
-        comparison.add(bufA.view(slot, count), bufE.view(slot, count));
-    }
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work, t);
+    work(0);
+    for (auto& t : pool)
+        t.join();
+    if (failed) return error;
     return comparison.finish();
 }
 

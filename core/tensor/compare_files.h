@@ -9,13 +9,14 @@
 
 namespace ptowb {
 
-// Bytes of each file read at a time. Two blocks of each file are held (one compared while the
-// next is read), so this bounds the memory a comparison of any two files takes.
-inline constexpr std::size_t kCompareBlockBytes = std::size_t(8) << 20;
+// Bytes of each file a thread reads at a time: small enough that a block is still in the core's
+// cache when it is compared. A thread holds one block of each file, so memory is this much per
+// file and core whatever the files' size.
+inline constexpr std::size_t kCompareBlockBytes = std::size_t(256) << 10;
 
-// compareTensors() over two .npy files, compared as they are read: reading the next block
-// overlaps comparing this one, and memory stays at four blocks whatever the files' size. The
-// files are read, never mapped: one truncated meanwhile is an error naming it, never a crash.
+// compareTensors() over two .npy files, compared as they are read, a block at a time on every
+// core. The files are read, never mapped: one truncated meanwhile is an error naming it (the
+// first block that could not be read), never a crash.
 // Shapes that differ are a comparison (shapesMatch false) read from the headers alone.
 std::variant<Comparison, std::string> compareNpyFiles(const std::string& actualPath,
                                                       const std::string& expectedPath,

@@ -254,31 +254,22 @@ struct ChunkSource
 
 // The sums of n elements whose values are all finite, four lanes at a time: the formulas of
 // Range::add, so every count and maximum is the same and the sums differ only in the order of
-// addition. Returns false, adding nothing, when a value is NaN or Inf.
+// addition. Returns false, adding nothing, when a value is NaN or Inf (then those elements take
+// the per-element path, which accounts for them).
 template <class Source>
 PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, Partial& acc,
                                   double& chunkMaxAbs)
 {
     const int whole = n / 4 * 4;
-    const D4 zero = {0, 0, 0, 0};
-    D4 bad = zero;
-    for (int i = 0; i < whole; i += 4) {
-        D4 a, e;
-        I4 oa, oe;
-        s.load(i, a, e, oa, oe);
-        bad += (a - a) + (e - e); // 0 for finite values, NaN otherwise
-    }
-    for (int k = 0; k < 4; ++k)
-        if (bad[k] != 0) return false;
     for (int i = whole; i < n; ++i) {
         double a, e;
         std::int64_t oa, oe;
         s.one(i, a, e, oa, oe);
         if (!std::isfinite(a) || !std::isfinite(e)) return false;
     }
+    const D4 zero = {0, 0, 0, 0};
     const I4 absMask = {0x7fffffffffffffffll, 0x7fffffffffffffffll, 0x7fffffffffffffffll,
                         0x7fffffffffffffffll};
-    const D4 one = {1, 1, 1, 1};
     D4 sumAbs = zero, sumRel = zero, sumSq = zero, sumAE = zero, sumAA = zero, sumEE = zero,
        sumA = zero, sumE = zero, maxAbs = zero, maxRel = zero;
     I4 mismatches = {0, 0, 0, 0}, within = {0, 0, 0, 0}, maxUlp = {0, 0, 0, 0};
@@ -289,8 +280,8 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         const D4 diff = a - e;
         const D4 absDiff = (D4)((I4)diff & absMask);
         const D4 absE = (D4)((I4)e & absMask);
-        const I4 relevant = absE > limits.floor;
-        const D4 rel = relevant ? absDiff / (relevant ? absE : one) : zero;
+        // Where |e| is at the floor the quotient is dropped (an Inf or NaN of 0/0 included).
+        const D4 rel = (D4)((I4)(absDiff / absE) & (absE > limits.floor));
         sumAbs += absDiff;
         sumRel += rel;
         sumSq += diff * diff;
@@ -303,9 +294,14 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         maxRel = rel > maxRel ? rel : maxRel;
         mismatches -= absDiff > limits.atol + limits.rtol * absE; // a true lane is -1
         within -= rel < 1e-3;
-        const I4 ulp = oa > oe ? oa - oe : oe - oa;
+        I4 ulp = oa - oe;
+        ulp = ulp < 0 ? -ulp : ulp;
         maxUlp = ulp > maxUlp ? ulp : maxUlp;
     }
+    // A NaN or Inf on either side makes a sum of squares non-finite (so may a double overflow,
+    // which the per-element path then takes just as well): the lanes' sums are dropped.
+    for (int k = 0; k < 4; ++k)
+        if (!std::isfinite(sumAA[k] + sumEE[k])) return false;
     for (int k = 0; k < 4; ++k) {
         acc.sumAbs += sumAbs[k];
         acc.sumRel += sumRel[k];
@@ -348,8 +344,15 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
     return true;
 }
 
-// The kernel built twice: with AVX2 where the machine has it, and for any x86-64. Never with
-// FMA, whose fused rounding could move an element across the allclose bound.
+// The kernel built three times: with AVX-512 (for its 32 vector registers: the loop's sums
+// then stay in registers), with AVX2, and for any x86-64. Never with FMA (this file compiles
+// with -ffp-contract=off): a fused rounding could move an element across the allclose bound.
+template <class Source>
+__attribute__((target("avx512f,avx512vl,avx512dq"))) bool
+addFiniteAvx512(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
+{
+    return addFiniteKernel(s, n, limits, acc, chunkMaxAbs);
+}
 template <class Source>
 __attribute__((target("avx2"))) bool addFiniteAvx2(const Source& s, int n, const Limits& limits,
                                                    Partial& acc, double& chunkMaxAbs)
@@ -365,9 +368,12 @@ bool addFiniteBaseline(const Source& s, int n, const Limits& limits, Partial& ac
 template <class Source>
 bool addFinite(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
 {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? addFiniteAvx2(s, n, limits, acc, chunkMaxAbs)
-                : addFiniteBaseline(s, n, limits, acc, chunkMaxAbs);
+    static const int level = __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
+                                 ? 2
+                                 : __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (level == 2) return addFiniteAvx512(s, n, limits, acc, chunkMaxAbs);
+    if (level == 1) return addFiniteAvx2(s, n, limits, acc, chunkMaxAbs);
+    return addFiniteBaseline(s, n, limits, acc, chunkMaxAbs);
 }
 
 // Elements [0, n) of a source, numbered from `first`: the vector loop, then the worst list,
@@ -482,22 +488,29 @@ void Partial::merge(const Partial& o)
     infE += o.infE;
 }
 
+void accumulateRange(const Tensor& actual, const Tensor& expected, std::int64_t begin,
+                     std::int64_t end, std::int64_t offset, const CompareOptions& options,
+                     Partial& partial)
+{
+    const Limits limits{options.relativeFloor, options.atol, options.rtol, options.topK};
+    Range r{{}, partial, limits};
+    if (int(partial.worst.size()) == limits.topK && limits.topK > 0)
+        r.threshold = partial.worst.front().absError;
+    addAny(actual, expected, begin, end, offset, r);
+    partial.merge(r.acc);
+}
+
 void accumulateBlock(const Tensor& actual, const Tensor& expected, std::int64_t offset,
                      const CompareOptions& options, std::vector<Partial>& partials)
 {
-    const Limits limits{options.relativeFloor, options.atol, options.rtol, options.topK};
     const std::int64_t n = actual.numel();
     constexpr std::int64_t kMinPerThread = 1 << 20;
     const auto hardware = std::int64_t(std::max(1u, std::thread::hardware_concurrency()));
     const std::int64_t threads = std::clamp<std::int64_t>(n / kMinPerThread, 1, hardware);
     if (partials.size() < std::size_t(threads)) partials.resize(std::size_t(threads));
     auto work = [&](std::int64_t t) {
-        Partial& p = partials[std::size_t(t)];
-        Range r{{}, p, limits};
-        if (int(p.worst.size()) == limits.topK && limits.topK > 0)
-            r.threshold = p.worst.front().absError;
-        addAny(actual, expected, n * t / threads, n * (t + 1) / threads, offset, r);
-        p.merge(r.acc);
+        accumulateRange(actual, expected, n * t / threads, n * (t + 1) / threads, offset, options,
+                        partials[std::size_t(t)]);
     };
     std::vector<std::thread> pool;
     for (std::int64_t t = 1; t < threads; ++t)

@@ -30,6 +30,12 @@ struct Partial
     void merge(const Partial& other);
 };
 
+// Accumulates elements [begin, end) of the flat blocks, numbered from `offset` + begin, into
+// `partial`, on the calling thread.
+void accumulateRange(const Tensor& actual, const Tensor& expected, std::int64_t begin,
+                     std::int64_t end, std::int64_t offset, const CompareOptions& options,
+                     Partial& partial);
+
 // Accumulates the flat blocks `actual` and `expected` (equal element counts; the dtypes of the
 // whole comparison), whose first element is element `offset` of the whole, into `partials`: one
 // per thread the block is split across, kept from block to block.
