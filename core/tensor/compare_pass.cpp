@@ -166,33 +166,47 @@ struct Range
     }
 };
 
-using D4 = double __attribute__((vector_size(32)));
-using I4 = long long __attribute__((vector_size(32)));
+// W lanes of doubles and of 64-bit integers, and W floats and 32-bit integers to load them from.
+template <int W> struct Lanes;
+template <> struct Lanes<4>
+{
+    using D = double __attribute__((vector_size(32)));
+    using I = long long __attribute__((vector_size(32)));
+    using F = float __attribute__((vector_size(16)));
+    using Bits = int __attribute__((vector_size(16)));
+};
+template <> struct Lanes<8>
+{
+    using D = double __attribute__((vector_size(64)));
+    using I = long long __attribute__((vector_size(64)));
+    using F = float __attribute__((vector_size(32)));
+    using Bits = int __attribute__((vector_size(32)));
+};
+template <int W> using DV = typename Lanes<W>::D;
+template <int W> using IV = typename Lanes<W>::I;
 #define PTOWB_INLINE inline __attribute__((always_inline))
 
-// Where the vector loop reads four elements at a time: their values as double and their
-// ordinals. float and double load straight from the data; other dtypes through a chunk
-// converted first.
+// Where the vector loop reads W elements at a time: their values as double and their ordinals.
+// float and double load straight from the data; other dtypes through a chunk converted first.
 struct FloatSource
 {
     const float* a;
     const float* e;
-    static PTOWB_INLINE void load4(const float* p, D4& value, I4& ordinal)
+    template <int W> static PTOWB_INLINE void loadW(const float* p, DV<W>& value, IV<W>& ordinal)
     {
-        using F4 = float __attribute__((vector_size(16)));
-        using Bits4 = int __attribute__((vector_size(16)));
-        F4 f;
-        Bits4 bits;
+        typename Lanes<W>::F f;
+        typename Lanes<W>::Bits bits;
         std::memcpy(&f, p, sizeof f);
         std::memcpy(&bits, p, sizeof bits);
-        value = __builtin_convertvector(f, D4);
-        const I4 wide = __builtin_convertvector(bits, I4);
+        value = __builtin_convertvector(f, DV<W>);
+        const IV<W> wide = __builtin_convertvector(bits, IV<W>);
         ordinal = wide < 0 ? (long long)std::int32_t(0x80000000u) - wide : wide;
     }
-    PTOWB_INLINE void load(int i, D4& va, D4& ve, I4& oa, I4& oe) const
+    template <int W>
+    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
-        load4(a + i, va, oa);
-        load4(e + i, ve, oe);
+        loadW<W>(a + i, va, oa);
+        loadW<W>(e + i, ve, oe);
     }
     PTOWB_INLINE void one(int i, double& va, double& ve, std::int64_t& oa, std::int64_t& oe) const
     {
@@ -207,17 +221,19 @@ struct DoubleSource
 {
     const double* a;
     const double* e;
-    static PTOWB_INLINE void load4(const double* p, D4& value, I4& ordinal)
+    template <int W>
+    static PTOWB_INLINE void loadW(const double* p, DV<W>& value, IV<W>& ordinal)
     {
-        I4 bits;
+        IV<W> bits;
         std::memcpy(&value, p, sizeof value);
         std::memcpy(&bits, p, sizeof bits);
         ordinal = bits < 0 ? (long long)0x8000000000000000ull - bits : bits;
     }
-    PTOWB_INLINE void load(int i, D4& va, D4& ve, I4& oa, I4& oe) const
+    template <int W>
+    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
-        load4(a + i, va, oa);
-        load4(e + i, ve, oe);
+        loadW<W>(a + i, va, oa);
+        loadW<W>(e + i, ve, oe);
     }
     PTOWB_INLINE void one(int i, double& va, double& ve, std::int64_t& oa, std::int64_t& oe) const
     {
@@ -236,7 +252,8 @@ struct ChunkSource
     alignas(64) std::int64_t ordA[kChunk];
     alignas(64) std::int64_t ordE[kChunk];
 
-    PTOWB_INLINE void load(int i, D4& va, D4& ve, I4& oa, I4& oe) const
+    template <int W>
+    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
         std::memcpy(&va, a + i, sizeof va);
         std::memcpy(&ve, e + i, sizeof ve);
@@ -252,36 +269,37 @@ struct ChunkSource
     }
 };
 
-// The sums of n elements whose values are all finite, four lanes at a time: the formulas of
+// The sums of n elements whose values are all finite, W lanes at a time: the formulas of
 // Range::add, so every count and maximum is the same and the sums differ only in the order of
 // addition. Returns false, adding nothing, when a value is NaN or Inf (then those elements take
 // the per-element path, which accounts for them).
-template <class Source>
+template <int W, class Source>
 PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, Partial& acc,
                                   double& chunkMaxAbs)
 {
-    const int whole = n / 4 * 4;
+    using D = DV<W>;
+    using I = IV<W>;
+    const int whole = n / W * W;
     for (int i = whole; i < n; ++i) {
         double a, e;
         std::int64_t oa, oe;
         s.one(i, a, e, oa, oe);
         if (!std::isfinite(a) || !std::isfinite(e)) return false;
     }
-    const D4 zero = {0, 0, 0, 0};
-    const I4 absMask = {0x7fffffffffffffffll, 0x7fffffffffffffffll, 0x7fffffffffffffffll,
-                        0x7fffffffffffffffll};
-    D4 sumAbs = zero, sumRel = zero, sumSq = zero, sumAE = zero, sumAA = zero, sumEE = zero,
-       sumA = zero, sumE = zero, maxAbs = zero, maxRel = zero;
-    I4 mismatches = {0, 0, 0, 0}, within = {0, 0, 0, 0}, maxUlp = {0, 0, 0, 0};
-    for (int i = 0; i < whole; i += 4) {
-        D4 a, e;
-        I4 oa, oe;
-        s.load(i, a, e, oa, oe);
-        const D4 diff = a - e;
-        const D4 absDiff = (D4)((I4)diff & absMask);
-        const D4 absE = (D4)((I4)e & absMask);
+    const D zero = D{} * 0;
+    const I absMask = I{} + 0x7fffffffffffffffll;
+    D sumAbs = zero, sumRel = zero, sumSq = zero, sumAE = zero, sumAA = zero, sumEE = zero,
+      sumA = zero, sumE = zero, maxAbs = zero, maxRel = zero;
+    I mismatches = I{}, within = I{}, maxUlp = I{};
+    for (int i = 0; i < whole; i += W) {
+        D a, e;
+        I oa, oe;
+        s.template load<W>(i, a, e, oa, oe);
+        const D diff = a - e;
+        const D absDiff = (D)((I)diff & absMask);
+        const D absE = (D)((I)e & absMask);
         // Where |e| is at the floor the quotient is dropped (an Inf or NaN of 0/0 included).
-        const D4 rel = (D4)((I4)(absDiff / absE) & (absE > limits.floor));
+        const D rel = (D)((I)(absDiff / absE) & (absE > limits.floor));
         sumAbs += absDiff;
         sumRel += rel;
         sumSq += diff * diff;
@@ -294,15 +312,15 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         maxRel = rel > maxRel ? rel : maxRel;
         mismatches -= absDiff > limits.atol + limits.rtol * absE; // a true lane is -1
         within -= rel < 1e-3;
-        I4 ulp = oa - oe;
+        I ulp = oa - oe;
         ulp = ulp < 0 ? -ulp : ulp;
         maxUlp = ulp > maxUlp ? ulp : maxUlp;
     }
     // A NaN or Inf on either side makes a sum of squares non-finite (so may a double overflow,
     // which the per-element path then takes just as well): the lanes' sums are dropped.
-    for (int k = 0; k < 4; ++k)
+    for (int k = 0; k < W; ++k)
         if (!std::isfinite(sumAA[k] + sumEE[k])) return false;
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < W; ++k) {
         acc.sumAbs += sumAbs[k];
         acc.sumRel += sumRel[k];
         acc.sumSq += sumSq[k];
@@ -344,26 +362,26 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
     return true;
 }
 
-// The kernel built three times: with AVX-512 (for its 32 vector registers: the loop's sums
-// then stay in registers), with AVX2, and for any x86-64. Never with FMA (this file compiles
+// The kernel built three times: with AVX-512, eight lanes (and 32 vector registers: the loop's
+// sums stay in registers), with AVX2 and for any x86-64, four lanes. Never with FMA (this file compiles
 // with -ffp-contract=off): a fused rounding could move an element across the allclose bound.
 template <class Source>
 __attribute__((target("avx512f,avx512vl,avx512dq"))) bool
 addFiniteAvx512(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
 {
-    return addFiniteKernel(s, n, limits, acc, chunkMaxAbs);
+    return addFiniteKernel<8>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 __attribute__((target("avx2"))) bool addFiniteAvx2(const Source& s, int n, const Limits& limits,
                                                    Partial& acc, double& chunkMaxAbs)
 {
-    return addFiniteKernel(s, n, limits, acc, chunkMaxAbs);
+    return addFiniteKernel<4>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 bool addFiniteBaseline(const Source& s, int n, const Limits& limits, Partial& acc,
                        double& chunkMaxAbs)
 {
-    return addFiniteKernel(s, n, limits, acc, chunkMaxAbs);
+    return addFiniteKernel<4>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 bool addFinite(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
