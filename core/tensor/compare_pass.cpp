@@ -106,21 +106,24 @@ struct Range
     const Limits& limits;
     double threshold = 0;
 
+    // The list is ordered by error, then by index (the earlier element first among equal
+    // errors), so that it holds the same elements however the tensor was split into ranges.
     void keepWorst(double absError, std::int64_t index, double a, double e)
     {
         const int k = limits.topK;
         if (k <= 0) return;
-        auto greater = [](const WorstEntry& x, const WorstEntry& y) {
-            return x.absError > y.absError;
+        auto better = [](const WorstEntry& x, const WorstEntry& y) {
+            return x.absError != y.absError ? x.absError > y.absError : x.index < y.index;
         };
-        auto& worst = out.worst;
+        auto& worst = out.worst; // a heap whose front is the entry to drop first
+        const WorstEntry entry{absError, index, a, e};
         if (int(worst.size()) < k) {
-            worst.push_back({absError, index, a, e});
-            std::push_heap(worst.begin(), worst.end(), greater);
-        } else if (absError > worst.front().absError) {
-            std::pop_heap(worst.begin(), worst.end(), greater);
-            worst.back() = {absError, index, a, e};
-            std::push_heap(worst.begin(), worst.end(), greater);
+            worst.push_back(entry);
+            std::push_heap(worst.begin(), worst.end(), better);
+        } else if (better(entry, worst.front())) {
+            std::pop_heap(worst.begin(), worst.end(), better);
+            worst.back() = entry;
+            std::push_heap(worst.begin(), worst.end(), better);
         }
         if (int(worst.size()) == k) threshold = worst.front().absError;
     }

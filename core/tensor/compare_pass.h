@@ -24,7 +24,7 @@ struct Partial
     std::int64_t maxUlp = 0;
     std::int64_t mismatches = 0, withinThousandth = 0, finite = 0;
     std::int64_t nanA = 0, nanE = 0, infA = 0, infE = 0;
-    std::vector<WorstEntry> worst; // a min-heap on absError of the K largest errors seen
+    std::vector<WorstEntry> worst; // a heap of the K largest errors seen (keepWorst)
 
     // Adds another range's sums and counts; the worst lists are merged by the caller.
     void merge(const Partial& other);
