@@ -16,8 +16,8 @@ using namespace ptowb;
 
 namespace {
 
-Tensor randomTensor(DType dtype, std::int64_t n, unsigned seed, double scale = 1,
-                    double offset = 0, double noise = 0)
+Tensor randomTensor(DType dtype, std::int64_t n, unsigned seed, double scale = 1, double offset = 0,
+                    double noise = 0)
 {
     std::mt19937 rng(seed);
     std::normal_distribution<double> normal(0, 1);
@@ -147,8 +147,8 @@ private Q_SLOTS:
             actual = converted;
         }
         const QString a = save("a.npy", actual), e = save("e.npy", expected);
-        const auto files = compareNpyFiles(a.toStdString(), e.toStdString(), options(),
-                                           std::size_t(blockBytes));
+        const auto files =
+            compareNpyFiles(a.toStdString(), e.toStdString(), options(), std::size_t(blockBytes));
         if (const auto* error = std::get_if<std::string>(&files)) QFAIL(error->c_str());
         const Comparison& streamed = std::get<Comparison>(files);
         QVERIFY(streamed.metrics.mismatchCount > 0);

@@ -60,7 +60,10 @@ class TestReferenceVerdicts : public QObject
         return {p.exitCode(), p.exitStatus() != QProcess::NormalExit,
                 QString::fromUtf8(p.readAll())};
     }
-    void setReference(const QByteArray& body) { writeFile(m_project + "/reference.py", kHead + body); }
+    void setReference(const QByteArray& body)
+    {
+        writeFile(m_project + "/reference.py", kHead + body);
+    }
     QStringList entries() const
     {
         return QDir(m_cache + "/reference-verdicts")
@@ -111,7 +114,8 @@ private Q_SLOTS:
         setReference(kCompileError);
         const CliRun fresh = validate();
         QVERIFY2(!fresh.crashed && fresh.exitCode == 1, qPrintable(fresh.output));
-        QVERIFY2(fresh.output.contains(QStringLiteral("reference.py:6:")), qPrintable(fresh.output));
+        QVERIFY2(fresh.output.contains(QStringLiteral("reference.py:6:")),
+                 qPrintable(fresh.output));
         QCOMPARE(entries().size(), 1);
         setCheckerRunnable(false);
         const CliRun kept = validate();
@@ -176,9 +180,8 @@ private Q_SLOTS:
             forged.replace(at, end - at, "\"answer\": \"{\\\"diagnostics\\\":[]}\"");
             writeFile(path, forged);
         } else if (damage == "other-key") {
-            writeFile(path, QByteArray(text).replace(
-                                QFileInfo(path).completeBaseName().toLatin1(),
-                                QByteArray(64, 'a')));
+            writeFile(path, QByteArray(text).replace(QFileInfo(path).completeBaseName().toLatin1(),
+                                                     QByteArray(64, 'a')));
         } else if (damage == "symlink") {
             const QString target = m_dir.filePath(QStringLiteral("elsewhere.json"));
             writeFile(target, text);

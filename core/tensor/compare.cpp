@@ -141,8 +141,7 @@ Comparison BlockComparison::finish()
     });
     if (int(worst.size()) > options.topK) worst.resize(std::size_t(std::max(options.topK, 0)));
     for (const WorstEntry& w : worst)
-        c.worst.push_back(
-            {unravelIndex(c.actualShape, w.index), w.actual, w.expected, w.absError});
+        c.worst.push_back({unravelIndex(c.actualShape, w.index), w.actual, w.expected, w.absError});
     return c;
 }
 

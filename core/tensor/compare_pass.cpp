@@ -205,8 +205,7 @@ struct FloatSource
         const IV<W> wide = __builtin_convertvector(bits, IV<W>);
         ordinal = wide < 0 ? (long long)std::int32_t(0x80000000u) - wide : wide;
     }
-    template <int W>
-    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
+    template <int W> PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
         loadW<W>(a + i, va, oa);
         loadW<W>(e + i, ve, oe);
@@ -224,16 +223,14 @@ struct DoubleSource
 {
     const double* a;
     const double* e;
-    template <int W>
-    static PTOWB_INLINE void loadW(const double* p, DV<W>& value, IV<W>& ordinal)
+    template <int W> static PTOWB_INLINE void loadW(const double* p, DV<W>& value, IV<W>& ordinal)
     {
         IV<W> bits;
         std::memcpy(&value, p, sizeof value);
         std::memcpy(&bits, p, sizeof bits);
         ordinal = bits < 0 ? (long long)0x8000000000000000ull - bits : bits;
     }
-    template <int W>
-    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
+    template <int W> PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
         loadW<W>(a + i, va, oa);
         loadW<W>(e + i, ve, oe);
@@ -255,8 +252,7 @@ struct ChunkSource
     alignas(64) std::int64_t ordA[kChunk];
     alignas(64) std::int64_t ordE[kChunk];
 
-    template <int W>
-    PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
+    template <int W> PTOWB_INLINE void load(int i, DV<W>& va, DV<W>& ve, IV<W>& oa, IV<W>& oe) const
     {
         std::memcpy(&va, a + i, sizeof va);
         std::memcpy(&ve, e + i, sizeof ve);
@@ -366,8 +362,9 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
 }
 
 // The kernel built three times: with AVX-512, eight lanes (and 32 vector registers: the loop's
-// sums stay in registers), with AVX2 and for any x86-64, four lanes. Never with FMA (this file compiles
-// with -ffp-contract=off): a fused rounding could move an element across the allclose bound.
+// sums stay in registers), with AVX2 and for any x86-64, four lanes. Never with FMA (this file
+// compiles with -ffp-contract=off): a fused rounding could move an element across the allclose
+// bound.
 template <class Source>
 __attribute__((target("avx512f,avx512vl,avx512dq"))) bool
 addFiniteAvx512(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
@@ -389,9 +386,10 @@ bool addFiniteBaseline(const Source& s, int n, const Limits& limits, Partial& ac
 template <class Source>
 bool addFinite(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
 {
-    static const int level = __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq")
-                                 ? 2
-                                 : __builtin_cpu_supports("avx2") ? 1 : 0;
+    static const int level =
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") ? 2
+        : __builtin_cpu_supports("avx2")                                         ? 1
+                                                                                 : 0;
     if (level == 2) return addFiniteAvx512(s, n, limits, acc, chunkMaxAbs);
     if (level == 1) return addFiniteAvx2(s, n, limits, acc, chunkMaxAbs);
     return addFiniteBaseline(s, n, limits, acc, chunkMaxAbs);

@@ -339,8 +339,8 @@ std::variant<NpyBlockReader, std::string> NpyBlockReader::open(const std::string
 }
 
 NpyBlockReader::NpyBlockReader(NpyBlockReader&& other) noexcept
-    : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)),
-      m_dtype(other.m_dtype), m_shape(std::move(other.m_shape)), m_dataOffset(other.m_dataOffset)
+    : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)), m_dtype(other.m_dtype),
+      m_shape(std::move(other.m_shape)), m_dataOffset(other.m_dataOffset)
 {
 }
 
