@@ -1,7 +1,6 @@
 #include "commands.h"
 #include "run/reports.h"
-#include "tensor/compare.h"
-#include "tensor/npy.h"
+#include "tensor/compare_files.h"
 
 #include <cstdlib>
 #include <ostream>
@@ -14,16 +13,17 @@ int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "usage: ptowb-cli compare ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A] [--json]\n";
         return kUsageError;
     }
-    std::vector<Tensor> tensors;
+    // Headers only: the data is read as it is compared.
+    std::vector<NpyBlockReader> files;
     for (const std::string& path : cmd.positional) {
-        auto read = readNpy(path);
-        if (auto* e = std::get_if<std::string>(&read)) {
+        auto opened = NpyBlockReader::open(path);
+        if (auto* e = std::get_if<std::string>(&opened)) {
             err << "ptowb-cli: " << *e << '\n';
             return kUsageError;
         }
-        tensors.push_back(std::move(std::get<Tensor>(read)));
+        files.push_back(std::move(std::get<NpyBlockReader>(opened)));
     }
-    Criteria criteria = defaultCriteria(tensors[1].dtype());
+    Criteria criteria = defaultCriteria(files[1].dtype());
     for (const char* key : {"rtol", "atol"}) {
         const auto values = cmd.values(key);
         if (values.empty()) continue;
@@ -38,7 +38,12 @@ int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     CompareOptions options;
     options.rtol = criteria.rtol;
     options.atol = criteria.atol;
-    const Comparison comparison = compareTensors(tensors[0], tensors[1], options);
+    auto compared = compareNpyFiles(files[0], files[1], options);
+    if (auto* e = std::get_if<std::string>(&compared)) {
+        err << "ptowb-cli: " << *e << '\n';
+        return kUsageError;
+    }
+    const Comparison& comparison = std::get<Comparison>(compared);
     const Verdict verdict = judge(comparison, criteria);
     if (cmd.hasFlag("json")) {
         out << comparisonJson(comparison, verdict).dump(2) << '\n';
@@ -56,6 +61,9 @@ int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err)
                 << "\nNaN " << m.nanActual << "/" << m.nanExpected << "  Inf " << m.infActual << "/"
                 << m.infExpected << " (actual/expected)\n";
         }
+        if (comparison.uniformError)
+            out << "uniform error: " << comparison.uniformError->describe() << " (residual rms "
+                << comparison.uniformError->residualRms << ")\n";
     }
     return verdict.pass ? kSuccess : kFailure;
 }

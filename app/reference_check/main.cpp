@@ -3,7 +3,14 @@
 // request (JSON) on stdin, writes the diagnostics (JSON) on stdout.
 #include "reference/reference_checker.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 int main(int argc, char** argv)
 {
-    return ptowb::runReferenceChecker(argc, argv);
+    const int status = ptowb::runReferenceChecker(argc, argv);
+    // Once the answer is out nothing is left to do, and libtorch's static destructors would
+    // spend a fifth of the check's time (~80 ms) before the process ends.
+    std::fflush(nullptr);
+    std::_Exit(status);
 }

@@ -20,7 +20,9 @@ namespace ptowb {
 //
 // The text checks (checkReferenceSource) run here first: text they refuse never reaches libtorch.
 // Verdicts are remembered by content in this process (the live checks ask again on every pause
-// in typing), limits included, so a runaway reference costs its time once per change.
+// in typing), limits included, so a runaway reference costs its time once per change; those
+// reached by compiling are also kept in the user's cache (reference_verdict_cache.h), so that a
+// later process checking the same reference starts no checker.
 // Once `cancel` is set the checker is killed and the answer is a reference.cancelled error.
 Diagnostics checkReferenceBounded(const OpSpec& spec, const std::string& source,
                                   const std::string& fileName,

@@ -1,6 +1,7 @@
 #include "interpreter/child_process.h"
 #include "reference/reference_check.h"
 #include "reference/reference_checker.h"
+#include "reference/reference_verdict_cache.h"
 #include "worker_client/worker_client.h"
 
 #include <algorithm>
@@ -63,9 +64,9 @@ void remember(const std::string& request, const Diagnostics& diagnostics)
 }
 
 // What the checker says about the request, or why it said nothing.
-Diagnostics askChecker(const std::string& request, const std::atomic<bool>* cancel)
+Diagnostics askChecker(const std::string& checker, const std::string& request,
+                       const std::atomic<bool>* cancel)
 {
-    const std::string checker = referenceCheckerPath();
     if (checker.empty())
         return {problem("reference.py", "reference.engine",
                         "the reference checker (ptowb-reference-check) was not found; set "
@@ -104,6 +105,17 @@ bool has(const Diagnostics& diagnostics, const char* code)
                        [&](const Diagnostic& d) { return d.code == code; });
 }
 
+// Whether the verdict is what compiling the reference says, and so the same on every later
+// check: a limit depends on how busy the machine was, a crash is worth finding afresh (the
+// bounded checker's work), and an engine or cancel error is no verdict at all.
+bool compiledVerdict(const Diagnostics& diagnostics)
+{
+    for (const char* code :
+         {"reference.engine", "reference.cancelled", "reference.limit", "reference.crash"})
+        if (has(diagnostics, code)) return false;
+    return true;
+}
+
 } // namespace
 
 std::string referenceCheckerPath()
@@ -131,11 +143,19 @@ Diagnostics checkReferenceBounded(const OpSpec& spec, const std::string& source,
     if (hasErrors(text)) return text;
     const std::string request = referenceCheckRequest(spec, source);
     if (auto known = remembered(request)) return onFile(std::move(*known), fileName);
-    Diagnostics diagnostics = askChecker(request, cancel);
+    const std::string checker = referenceCheckerPath();
+    const std::string key = checker.empty() ? std::string() : referenceVerdictKey(checker, request);
+    if (!key.empty())
+        if (auto kept = loadReferenceVerdict(key)) {
+            remember(request, *kept);
+            return onFile(std::move(*kept), fileName);
+        }
+    Diagnostics diagnostics = askChecker(checker, request, cancel);
     // A checker that could not start may start next time; a limit is remembered, or every pause
     // in typing would spend it again.
     if (!has(diagnostics, "reference.engine") && !has(diagnostics, "reference.cancelled"))
         remember(request, diagnostics);
+    if (!key.empty() && compiledVerdict(diagnostics)) storeReferenceVerdict(key, diagnostics);
     return onFile(std::move(diagnostics), fileName);
 }
 

@@ -14,16 +14,15 @@ struct EngineHandle
     std::string error;
 };
 
-// Where the module may be: $PTOWB_REFERENCE_MODULE, in the executable's lib/ptowb or beside it
-// (the reference checker lives there), or where the build put it.
-std::vector<std::string> candidatePaths()
+} // namespace
+
+std::vector<std::string> referenceModulePaths(const std::string& executable)
 {
     std::vector<std::string> paths;
     if (const char* env = std::getenv("PTOWB_REFERENCE_MODULE"); env && *env)
         return {env}; // an override, not a hint
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
+    if (!executable.empty()) {
+        const std::filesystem::path exe(executable);
         paths.push_back(
             (exe.parent_path().parent_path() / "lib" / "ptowb" / "libptowb_reference.so").string());
         paths.push_back((exe.parent_path() / "libptowb_reference.so").string());
@@ -34,11 +33,16 @@ std::vector<std::string> candidatePaths()
     return paths;
 }
 
+namespace {
+
 const EngineHandle& engine()
 {
     static const EngineHandle handle = [] {
         EngineHandle h;
-        for (const std::string& path : candidatePaths()) {
+        std::error_code exeError;
+        const auto exe = std::filesystem::read_symlink("/proc/self/exe", exeError);
+        for (const std::string& path :
+             referenceModulePaths(exeError ? std::string() : exe.string())) {
             std::error_code ec;
             if (!std::filesystem::exists(path, ec)) {
                 h.error = path + " does not exist";

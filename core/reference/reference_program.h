@@ -59,6 +59,10 @@ public:
 // The module's one exported symbol: extern "C" const ReferenceEngine* ptowb_reference_engine().
 inline constexpr const char* kReferenceEngineSymbol = "ptowb_reference_engine";
 
+// Where the engine module may be for a process running `executable`, in the order it is looked
+// for: $PTOWB_REFERENCE_MODULE, <exe>/../lib/ptowb, beside the executable, where the build put it.
+std::vector<std::string> referenceModulePaths(const std::string& executable);
+
 // Blanks `import` / `from ... import` lines (keeping line numbers) and records the names they
 // bind: {"F": "torch.nn.functional", "torch": "torch", "gelu": "torch.nn.functional.gelu"}.
 std::string stripImports(const std::string& source,

@@ -85,6 +85,13 @@ nlohmann::ordered_json comparisonJson(const Comparison& c, const Verdict& v)
     metrics["inf_actual"] = m.infActual;
     metrics["inf_expected"] = m.infExpected;
     j["metrics"] = metrics;
+    if (const auto& u = c.uniformError)
+        j["uniform_error"] = {{"summary", u->describe()},
+                              {"scale", number(u->scale)},
+                              {"offset", number(u->offset)},
+                              {"residual_rms", number(u->residualRms)}};
+    else
+        j["uniform_error"] = nullptr;
     j["worst"] = nlohmann::ordered_json::array();
     for (const WorstElement& w : c.worst)
         j["worst"].push_back({{"index", w.index},

@@ -3,6 +3,7 @@
 #include "spec/op_spec.h"
 #include "tensor/tensor.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,6 +46,19 @@ struct WorstElement
     double absError = 0; // +inf where one side is NaN or Inf and the other is not the same
 };
 
+// An error the same for every element: actual ≈ scale × expected + offset, from a
+// least-squares fit of actual against expected over the finite pairs. A kernel off by a factor
+// or by a constant says so in one line, where the metrics alone say only "everything differs".
+struct UniformError
+{
+    double scale = 1;
+    double offset = 0;
+    double residualRms = 0; // of actual − (scale × expected + offset)
+
+    // "actual ≈ 2.000 × expected", "actual ≈ expected + 0.5", "actual ≈ 2.000 × expected − 1"
+    std::string describe() const;
+};
+
 struct Comparison
 {
     std::vector<std::int64_t> actualShape, expectedShape;
@@ -52,11 +66,44 @@ struct Comparison
     bool shapesMatch = true;
     ErrorMetrics metrics; // valid only when shapesMatch
     std::vector<WorstElement> worst;
+    // Named only when elements differ beyond the tolerance (mismatchCount > 0), every pair is
+    // finite, and a scale (≠ 1 beyond rtol) and/or an offset (beyond atol) explains the error:
+    // what is left once it is removed is within the tolerance and at most 1% of the RMSE.
+    std::optional<UniformError> uniformError;
 };
 
 // One pass over both tensors, split across the machine's cores.
 Comparison compareTensors(const Tensor& actual, const Tensor& expected,
                           const CompareOptions& options);
+
+// The same pass fed a block at a time, for data that is read as it is compared (compare_files.h):
+// blocks of both tensors, flat and of equal length, then finish(). The result is compareTensors'
+// for the whole, but for the order in which the sums are added.
+class BlockComparison
+{
+public:
+    // `lanes`: how many threads feed it at once through addAt.
+    BlockComparison(std::vector<std::int64_t> actualShape, DType actualDType,
+                    std::vector<std::int64_t> expectedShape, DType expectedDType,
+                    const CompareOptions& options, int lanes = 1);
+    ~BlockComparison();
+    BlockComparison(const BlockComparison&) = delete;
+    BlockComparison& operator=(const BlockComparison&) = delete;
+
+    // The shapes match: only then are blocks compared.
+    bool comparable() const;
+    // The next block, in order, compared on all of the machine's cores.
+    void add(const Tensor& actualBlock, const Tensor& expectedBlock);
+    // A block starting at element `first`, in any order, on the calling thread; threads feeding
+    // blocks at the same time each use a lane of their own. Not mixed with add().
+    void addAt(int lane, std::int64_t first, const Tensor& actualBlock,
+               const Tensor& expectedBlock);
+    Comparison finish();
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
 
 // The rule a verdict applies: which criteria, with which thresholds.
 struct Criteria

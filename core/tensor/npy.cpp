@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ptowb {
 namespace {
@@ -226,12 +227,9 @@ bool readFully(int fd, std::byte* out, std::size_t length, off_t offset)
     return true;
 }
 
-std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize,
-                                               const NpyExpectation* expected, bool& mismatch)
+// The header of an open file, checked against the file's size.
+std::variant<Layout, std::string> readLayout(int fd, std::uint64_t fileSize)
 {
-    // The header first, then exactly the data it announces: nothing is allocated for a file
-    // whose size does not match, and nothing is mapped, so another process truncating the file
-    // meanwhile gives an error here, never a SIGBUS later.
     std::vector<std::byte> head(std::size_t(std::min<std::uint64_t>(fileSize, 12)));
     if (!readFully(fd, head.data(), head.size(), 0)) return std::string("cannot read the header");
     if (head.size() >= 10 && std::memcmp(head.data(), kMagic, 6) == 0) {
@@ -245,7 +243,16 @@ std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize,
         if (!readFully(fd, head.data(), head.size(), 0))
             return std::string("the file shrank while it was read");
     }
-    auto layout = parseLayout(head.data(), head.size(), fileSize);
+    return parseLayout(head.data(), head.size(), fileSize);
+}
+
+std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize,
+                                               const NpyExpectation* expected, bool& mismatch)
+{
+    // The header first, then exactly the data it announces: nothing is allocated for a file
+    // whose size does not match, and nothing is mapped, so another process truncating the file
+    // meanwhile gives an error here, never a SIGBUS later.
+    auto layout = readLayout(fd, fileSize);
     if (auto* e = std::get_if<std::string>(&layout)) return *e;
     Layout& l = std::get<Layout>(layout);
     if (expected && (l.dtype != expected->dtype || l.shape != expected->shape)) {
@@ -268,19 +275,8 @@ std::variant<Tensor, std::string> readOpenFile(int fd, std::uint64_t fileSize,
                         bytes);
 }
 
-} // namespace
-
-static std::variant<Tensor, std::string> parseMapped(const std::byte* data, std::size_t size,
-                                                     std::shared_ptr<const void> owner)
-{
-    auto layout = parseLayout(data, size, size);
-    if (auto* e = std::get_if<std::string>(&layout)) return *e;
-    Layout& l = std::get<Layout>(layout);
-    return Tensor::view(l.dtype, std::move(l.shape), std::move(owner), data + l.dataOffset);
-}
-
-static std::variant<Tensor, std::string> readNpyFile(const std::string& path,
-                                                     const NpyExpectation* expected)
+// Opens `path` for reading when it is a non-empty regular file: the descriptor, or why not.
+std::variant<int, std::string> openRegular(const std::string& path, std::uint64_t& size)
 {
     // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused just below.
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
@@ -296,11 +292,77 @@ static std::variant<Tensor, std::string> readNpyFile(const std::string& path,
         ::close(fd);
         return path + ": empty file";
     }
+    size = std::uint64_t(st.st_size);
+    return fd;
+}
+
+} // namespace
+
+static std::variant<Tensor, std::string> parseMapped(const std::byte* data, std::size_t size,
+                                                     std::shared_ptr<const void> owner)
+{
+    auto layout = parseLayout(data, size, size);
+    if (auto* e = std::get_if<std::string>(&layout)) return *e;
+    Layout& l = std::get<Layout>(layout);
+    return Tensor::view(l.dtype, std::move(l.shape), std::move(owner), data + l.dataOffset);
+}
+
+static std::variant<Tensor, std::string> readNpyFile(const std::string& path,
+                                                     const NpyExpectation* expected)
+{
+    std::uint64_t size = 0;
+    auto opened = openRegular(path, size);
+    if (auto* e = std::get_if<std::string>(&opened)) return *e;
+    const int fd = std::get<int>(opened);
     bool mismatch = false;
-    auto result = readOpenFile(fd, std::uint64_t(st.st_size), expected, mismatch);
+    auto result = readOpenFile(fd, size, expected, mismatch);
     ::close(fd);
     if (auto* e = std::get_if<std::string>(&result)) *e = path + (mismatch ? " " : ": ") + *e;
     return result;
+}
+
+std::variant<NpyBlockReader, std::string> NpyBlockReader::open(const std::string& path)
+{
+    std::uint64_t size = 0;
+    auto opened = openRegular(path, size);
+    if (auto* e = std::get_if<std::string>(&opened)) return *e;
+    NpyBlockReader reader;
+    reader.m_fd = std::get<int>(opened);
+    reader.m_path = path;
+    auto layout = readLayout(reader.m_fd, size);
+    if (auto* e = std::get_if<std::string>(&layout)) return path + ": " + *e;
+    Layout& l = std::get<Layout>(layout);
+    reader.m_dtype = l.dtype;
+    reader.m_shape = std::move(l.shape);
+    reader.m_dataOffset = l.dataOffset;
+    return reader;
+}
+
+NpyBlockReader::NpyBlockReader(NpyBlockReader&& other) noexcept
+    : m_fd(std::exchange(other.m_fd, -1)), m_path(std::move(other.m_path)), m_dtype(other.m_dtype),
+      m_shape(std::move(other.m_shape)), m_dataOffset(other.m_dataOffset)
+{
+}
+
+NpyBlockReader::~NpyBlockReader()
+{
+    if (m_fd >= 0) ::close(m_fd);
+}
+
+std::int64_t NpyBlockReader::numel() const
+{
+    return elementCount(m_shape);
+}
+
+std::string NpyBlockReader::read(std::int64_t first, std::int64_t count, std::byte* out) const
+{
+    const auto item = std::int64_t(dtypeInfo(m_dtype).itemSize);
+    if (first < 0 || count < 0 || first + count > numel())
+        return m_path + ": elements " + std::to_string(first) + ".." +
+               std::to_string(first + count) + " are outside the file";
+    if (!readFully(m_fd, out, std::size_t(count * item), off_t(m_dataOffset) + off_t(first * item)))
+        return m_path + ": the file shrank while it was read";
+    return {};
 }
 
 std::variant<Tensor, std::string> readNpy(const std::string& path)

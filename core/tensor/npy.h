@@ -26,6 +26,32 @@ struct NpyExpectation
     std::string who = "expected"; // who expects it: "the case says"
 };
 std::variant<Tensor, std::string> readNpy(const std::string& path, const NpyExpectation& expected);
+// A .npy file read a block at a time, for a pass over data that need not be held at once
+// (compare_files.h). Read like readNpy, never mapped: the header is checked against the file's
+// size when it opens, and a file that shrinks later is an error from read(), never a SIGBUS.
+class NpyBlockReader
+{
+public:
+    static std::variant<NpyBlockReader, std::string> open(const std::string& path);
+    NpyBlockReader(NpyBlockReader&& other) noexcept;
+    NpyBlockReader& operator=(NpyBlockReader&&) = delete;
+    ~NpyBlockReader();
+
+    DType dtype() const { return m_dtype; }
+    const std::vector<std::int64_t>& shape() const { return m_shape; }
+    std::int64_t numel() const;
+    // Reads elements [first, first + count) into `out`, room for `count` elements: "" or why not.
+    std::string read(std::int64_t first, std::int64_t count, std::byte* out) const;
+
+private:
+    NpyBlockReader() = default;
+    int m_fd = -1;
+    std::string m_path;
+    DType m_dtype = DType::Float32;
+    std::vector<std::int64_t> m_shape;
+    std::size_t m_dataOffset = 0;
+};
+
 // Parses an in-memory file (the bytes must outlive the returned tensor's use, so they are copied).
 std::variant<Tensor, std::string> parseNpy(std::span<const std::byte> file);
 

@@ -145,9 +145,14 @@ void Tensor::set(std::int64_t k, double v)
 
 std::vector<std::int64_t> Tensor::unravel(std::int64_t k) const
 {
-    std::vector<std::int64_t> index(m_shape.size());
-    for (std::size_t d = m_shape.size(); d-- > 0;) {
-        const std::int64_t extent = std::max<std::int64_t>(m_shape[d], 1);
+    return unravelIndex(m_shape, k);
+}
+
+std::vector<std::int64_t> unravelIndex(const std::vector<std::int64_t>& shape, std::int64_t k)
+{
+    std::vector<std::int64_t> index(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        const std::int64_t extent = std::max<std::int64_t>(shape[d], 1);
         index[d] = k % extent;
         k /= extent;
     }

@@ -66,4 +66,7 @@ private:
 
 std::string describe(const Tensor& tensor); // "float16[4, 64]"
 
+// The multi-dimensional index of flat element k (C order) of a tensor of `shape`.
+std::vector<std::int64_t> unravelIndex(const std::vector<std::int64_t>& shape, std::int64_t k);
+
 } // namespace ptowb
