@@ -107,11 +107,15 @@ void RunController::showRow(int row)
         return QString::fromStdString(
             runfolder::outputPath(runfolder::caseDir(runDir, c.caseName), check.name));
     };
-    m_diff.showOutput(
-        QStringLiteral("%1 / %2: %3 vs %4")
-            .arg(caseName, QString::fromStdString(check.name),
-                 QString::fromStdString(report.target), QString::fromStdString(report.reference)),
-        path(report.targetRunDir), path(report.referenceRunDir), check.comparison.worst, m_stamp);
+    QString title = QStringLiteral("%1 / %2: %3 vs %4")
+                        .arg(caseName, QString::fromStdString(check.name),
+                             QString::fromStdString(report.target),
+                             QString::fromStdString(report.reference));
+    // An error the same everywhere (a scale, an offset) is said first: it names the bug.
+    if (const auto& uniform = check.comparison.uniformError)
+        title += QStringLiteral(" — ") + QString::fromStdString(uniform->describe());
+    m_diff.showOutput(title, path(report.targetRunDir), path(report.referenceRunDir),
+                      check.comparison.worst, m_stamp);
     if (m_compare.stamp().isStale()) m_diff.markStale(m_compare.stamp().why());
     Q_EMIT panelWanted(&m_diff);
 }
