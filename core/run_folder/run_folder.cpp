@@ -78,6 +78,7 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
         r.costEstimateUs >= 0
             ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", kTraceFile}}
             : nlohmann::ordered_json();
+    j["cost"] = r.cost;
     return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
 

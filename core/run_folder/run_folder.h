@@ -21,6 +21,9 @@ struct RunRecord
     int exitCode = 0;
     double durationSeconds = 0;
     double costEstimateUs = -1; // the simulator's estimate for the target platform; < 0: none
+    // run.json's "cost": whose cost model counted the case's device cycles ({"source": "ptowb"
+    // or "pypto 0.2.0", "total_cycles": N, "pipes": {...}, ...}); null when none did.
+    nlohmann::ordered_json cost;
     std::string error;
     Diagnostics diagnostics; // where in a project file the case failed, when that is known
     std::string stderrTail;

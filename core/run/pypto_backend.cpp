@@ -1,0 +1,151 @@
+#include "run/pypto_backend.h"
+
+#include "cost/pypto_report.h"
+#include "interpreter/interpreter.h"
+#include "io/atomic_write.h"
+#include "run/process_runner.h"
+#include "run/sim_backend.h"
+#include "worker_client/worker_client.h"
+
+#include <QStringList>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ptowb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kDriver = "ptowb_pypto_run.py";
+constexpr const char* kRequestFile = "pypto_request.json";
+constexpr const char* kAnswerFile = "pypto_answer.json";
+// PyPTO's answer and report are small; anything larger is not theirs.
+constexpr std::uintmax_t kMaxReadBytes = std::uintmax_t(16) << 20;
+
+std::string readSmallFile(const fs::path& path)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    if (ec || size > kMaxReadBytes) return {};
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string relativeTo(const fs::path& path, const fs::path& base)
+{
+    return path.lexically_relative(base).generic_string();
+}
+
+Diagnostic rejection(const nlohmann::json& answer, const std::string& file)
+{
+    Diagnostic d;
+    d.file = file;
+    d.line = answer.value("line", 1);
+    d.col = answer.value("col", 1);
+    d.endLine = answer.value("end_line", d.line);
+    d.endCol = answer.value("end_col", d.col);
+    d.code = answer.value("code", "pypto.rejected");
+    d.message = answer.value("message", "PyPTO rejected the kernel");
+    return d;
+}
+
+} // namespace
+
+std::string pyptoUnavailable(const std::string& chosen, std::string& python, std::string& version)
+{
+    auto found = interpreter::kernelInterpreter(chosen);
+    if (auto* e = std::get_if<std::string>(&found)) return *e;
+    const interpreter::Interpreter& it = std::get<interpreter::Interpreter>(found);
+    if (it.pypto.empty())
+        return "the backend pypto-sim runs the real PyPTO package, and the Python interpreter " +
+               it.path +
+               " has none (install it there with `pip install pypto`, or choose one that has it "
+               "with --python, PTOWB_PYTHON or Settings > Python interpreter)";
+    python = it.path;
+    version = it.pypto;
+    return {};
+}
+
+RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                               const std::vector<rules::Value>& params, const std::string& caseDir,
+                               RunRecord record, std::vector<Tensor>&,
+                               const std::atomic<bool>* cancel)
+{
+    auto built =
+        kernelRunRequest(spec, inputs, params, caseDir, record, m_source, m_file, m_options);
+    if (auto* e = std::get_if<std::string>(&built)) {
+        record.status = "error";
+        record.error = *e;
+        return record;
+    }
+    const fs::path dir(caseDir);
+    const fs::path outputRoot = dir / kPyptoOutputFolder;
+    const fs::path answerPath = dir / kAnswerFile;
+    // A previous run's output must not pass for this one's.
+    std::error_code ec;
+    fs::remove_all(outputRoot, ec);
+    fs::remove(answerPath, ec);
+    nlohmann::json request = std::move(std::get<nlohmann::json>(built));
+    request["run_mode"] = "sim";
+    request["output_dir"] = outputRoot.string();
+    request["result_file"] = answerPath.string();
+    request["memory_limit_mb"] = worker::WorkerClient::defaultMemoryLimitMb();
+    const std::string requestPath = (dir / kRequestFile).string();
+    if (std::string e = writeAtomically(requestPath, {request.dump()}); !e.empty()) {
+        record.status = "error";
+        record.error = e;
+        return record;
+    }
+    const std::string driver =
+        (fs::path(interpreter::workerLibDir()) / "python" / kDriver).string();
+    // -E, as the kernel worker: PYTHONPATH and PYTHONHOME choose nothing; the driver takes its
+    // own folder off the import path and adds the kernel's folder last.
+    const QStringList argv{QString::fromStdString(m_python), QStringLiteral("-E"),
+                           QString::fromStdString(driver), QString::fromStdString(requestPath)};
+    const ProcessOutcome p =
+        runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
+    record.interpreter = {{"executable", m_python}};
+    if (!recordProcessOutcome(p, "PyPTO (" + m_python + ")", m_options.timeoutSeconds, record))
+        return record;
+    const nlohmann::json answer = nlohmann::json::parse(readSmallFile(answerPath), nullptr, false);
+    if (!answer.is_object()) {
+        record.status = "error";
+        record.error = "PyPTO (" + m_python + ") exited with status " + std::to_string(p.exitCode) +
+                       " and no answer; see stderr.log in " + caseDir;
+        return record;
+    }
+    if (answer.contains("pypto")) record.interpreter["pypto"] = answer["pypto"];
+    if (answer.value("status", "") != "ok") {
+        record.status = "error";
+        if (answer.contains("line")) {
+            record.diagnostics = {rejection(answer, m_file)};
+            record.error = formatDiagnostic(record.diagnostics.front());
+        } else {
+            record.error = answer.value("message", "PyPTO failed");
+        }
+        return record;
+    }
+    const fs::path output = answer.value("output", "");
+    const std::string report = readSmallFile(output / cost::kPyptoReportFile);
+    const auto parsed = cost::parsePyptoReport(report);
+    if (output.empty() || !parsed) {
+        record.status = "error";
+        record.error = "PyPTO ran the kernel but wrote no cost report (" +
+                       std::string(cost::kPyptoReportFile) + ") under " + outputRoot.string();
+        return record;
+    }
+    record.cost = {{"source", "pypto " + answer.value("pypto", std::string())},
+                   {"run_mode", "sim"},
+                   {"total_cycles", parsed->totalCycles},
+                   {"pipes", cost::pipesJson(parsed->pipes)},
+                   {"report", relativeTo(output / cost::kPyptoReportFile, dir)},
+                   {"swimlane", relativeTo(output / cost::kPyptoSwimlaneFile, dir)}};
+    record.status = "ok";
+    return record;
+}
+
+} // namespace ptowb
