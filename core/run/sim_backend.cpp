@@ -37,8 +37,9 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
     return text;
 }
 
-// run.json's "cost" of our own estimate, in the target's cycles like PyPTO's: the total and the
-// cycles of each unit (vector, cube, memory, scalar) summed over the kernel's lines.
+// run.json's "cost" of our own estimate, in the target's cycles like PyPTO's: the total (the
+// platform's launch cost and every op's), and the cycles of each unit (vector, cube, memory,
+// scalar) summed over the kernel's lines.
 nlohmann::ordered_json ptowbCost(const std::string& platformFile, double totalUs,
                                  const std::string& trace)
 {
@@ -53,9 +54,11 @@ nlohmann::ordered_json ptowbCost(const std::string& platformFile, double totalUs
             unitUs[u] += line.unitUs[u];
     for (int u = 0; u < 4; ++u)
         units[cost::unitName(cost::UnitKind(u))] = std::llround(unitUs[u] * cyclesPerUs);
+    const long long launch = std::llround(platform.launchCycles);
     return nlohmann::ordered_json{{"source", "ptowb"},
                                   {"soc", platform.name},
-                                  {"total_cycles", std::llround(totalUs * cyclesPerUs)},
+                                  {"total_cycles", launch + std::llround(totalUs * cyclesPerUs)},
+                                  {"launch_cycles", launch},
                                   {"unit_cycles", units}};
 }
 
