@@ -141,6 +141,18 @@ private Q_SLOTS:
         QCOMPARE(open.count(), 1);
         QCOMPARE(open.first().at(0).toString(), expected);
 
+        // run.json is data: a swimlane path that leaves the case folder is not offered.
+        QVERIFY(writeFile(
+            theirs + "/run.json",
+            record({{"source", "pypto 0.2.0"},
+                    {"total_cycles", 1},
+                    {"swimlane", "../../20261202-120000-verify-sim/rows8/trace.json"}})));
+        panel.showRun(trace, ours, {QStringLiteral("x")}, QStringLiteral("softmax · 12:00"),
+                      theirs);
+        QVERIFY(shown.wait(30000));
+        QVERIFY(view.swimlanePath().isEmpty());
+        QVERIFY(view.openButton().isHidden());
+
         // No pypto-sim run of the case: how to make one, our figure, and no button.
         panel.showRun(trace, ours, {QStringLiteral("x")}, QStringLiteral("softmax · 12:01"), {});
         QVERIFY(shown.wait(30000));

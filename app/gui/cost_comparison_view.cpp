@@ -111,10 +111,13 @@ void CostComparisonView::setCosts(const QString& caseName, const nlohmann::order
     m_summary->setText(text);
     m_swimlane.clear();
     if (havePypto && pypto.contains("swimlane") && !pyptoCaseDir.isEmpty()) {
-        const QString path =
-            QDir(pyptoCaseDir)
-                .filePath(QString::fromStdString(pypto.value("swimlane", std::string())));
-        if (QFileInfo(path).isFile()) m_swimlane = QDir::cleanPath(path);
+        // run.json is data: its path must stay inside the case folder, and no link is followed.
+        const QString folder = QDir::cleanPath(pyptoCaseDir);
+        const QString path = QDir::cleanPath(
+            QDir(folder).filePath(QString::fromStdString(pypto.value("swimlane", std::string()))));
+        const QFileInfo file(path);
+        if (path.startsWith(folder + QLatin1Char('/')) && file.isFile() && !file.isSymLink())
+            m_swimlane = path;
     }
     m_path->setText(m_swimlane.isEmpty() ? QString()
                                          : tr("Swimlane: %1").arg(m_swimlane.toHtmlEscaped()));

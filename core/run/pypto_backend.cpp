@@ -133,10 +133,15 @@ RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& in
         }
         return record;
     }
-    const fs::path output = answer.value("output", "");
-    const std::string report = readSmallFile(output / cost::kPyptoReportFile);
-    const auto parsed = cost::parsePyptoReport(report);
-    if (output.empty() || !parsed) {
+    // The driver names PyPTO's output folder: one directly inside the case's, never elsewhere.
+    fs::path output = fs::path(answer.value("output", "")).lexically_normal();
+    if (output.parent_path() != outputRoot.lexically_normal() ||
+        fs::symlink_status(output, ec).type() != fs::file_type::directory)
+        output.clear();
+    const auto parsed =
+        output.empty() ? std::nullopt
+                       : cost::parsePyptoReport(readSmallFile(output / cost::kPyptoReportFile));
+    if (!parsed) {
         record.status = "error";
         record.error = "PyPTO ran the kernel but wrote no cost report (" +
                        std::string(cost::kPyptoReportFile) + ") under " + outputRoot.string();
