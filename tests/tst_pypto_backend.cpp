@@ -3,7 +3,8 @@
 // run.json; a kernel PyPTO rejects, at its line; verify against it, which compares nothing; an
 // interpreter without pypto, in one message; and the simulator's own "cost" in the same form.
 // The real PyPTO runs where PTOWB_PYPTO_PYTHON has it (tests/tools/pypto_venv.sh); those
-// functions are skipped elsewhere.
+// functions are skipped elsewhere. The `npu` backend runs through PyPTO's public API against
+// the stand-ins of tests/data/npu_fake in a throw-away venv: it has not run on an NPU.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -53,6 +54,26 @@ bool hasPypto(const QString& python)
     return p.waitForFinished(60000) && p.readAllStandardOutput().trimmed() == "True";
 }
 
+// A venv of the system Python (its torch) with tests/data/npu_fake/site in its site-packages.
+QString fakeNpuVenv(const QTemporaryDir& dir)
+{
+    const QString venv = dir.filePath(QStringLiteral("venv"));
+    QProcess p;
+    p.start(QStringLiteral("/usr/bin/python3"),
+            {"-m", "venv", "--system-site-packages", "--without-pip", venv});
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) return {};
+    const QStringList libs =
+        QDir(venv + QStringLiteral("/lib")).entryList({"python3*"}, QDir::Dirs);
+    if (libs.isEmpty()) return {};
+    const QString site =
+        venv + QStringLiteral("/lib/") + libs.first() + QStringLiteral("/site-packages");
+    QProcess copy;
+    copy.start(QStringLiteral("/bin/cp"),
+               {"-r", QStringLiteral(PTOWB_TEST_DATA "/npu_fake/site/."), site});
+    if (!copy.waitForFinished(60000) || copy.exitCode() != 0) return {};
+    return venv + QStringLiteral("/bin/python");
+}
+
 } // namespace
 
 class TestPyptoBackend : public QObject
@@ -72,6 +93,39 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("pip install pypto")), qPrintable(r.err));
         QCOMPARE(r.err.count(QStringLiteral("ptowb-cli:")), 1);
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("rows8"))));
+    }
+
+    void npuNeedsTorchNpu()
+    {
+        QTemporaryDir dir;
+        Run r = cli({"run", project("softmax"), "--backend", "npu", "--python", "/usr/bin/python3",
+                     "--out", dir.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("backend npu runs the real PyPTO")),
+                 qPrintable(r.err));
+        if (!hasPypto(m_python)) return;
+        r = cli({"run", project("softmax"), "--backend", "npu", "--python", m_python, "--out",
+                 dir.path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(m_python + QStringLiteral(" has no torch_npu")), qPrintable(r.err));
+    }
+
+    void npuOutputsAreCompared()
+    {
+        QTemporaryDir dir;
+        const QString python = fakeNpuVenv(dir);
+        QVERIFY(!python.isEmpty());
+        const QString copy = dir.filePath(QStringLiteral("project"));
+        QVERIFY(QDir().mkpath(copy));
+        for (const char* f : {"op.json", "kernel.py", "reference.py"})
+            QVERIFY(QFile::copy(QStringLiteral(PTOWB_TEST_DATA "/npu_fake/project/") + f,
+                                copy + '/' + QLatin1String(f)));
+        const Run r = cli({"verify", copy, "--against", "npu", "--python", python});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        // Every output and the mutated input, of the fp32 and the bfloat16 case.
+        QCOMPARE(r.out.count(QStringLiteral("PASS  ")), 4);
+        QVERIFY2(r.out.contains(QStringLiteral("PASS  bf16/acc")), qPrintable(r.out));
+        QVERIFY2(r.err.contains(QStringLiteral("scale_add vs npu: PASS")), qPrintable(r.err));
     }
 
     void simulatorRecordsItsCycles()

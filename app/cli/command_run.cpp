@@ -57,7 +57,7 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const char* usage =
-        "ptowb-cli run <project> --backend ref|sim|pypto-sim|NAME [--case C] [--out DIR] "
+        "ptowb-cli run <project> --backend ref|sim|pypto-sim|npu|NAME [--case C] [--out DIR] "
         "[--platform P] [--trace FILE] [--capture] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;

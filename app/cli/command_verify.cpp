@@ -10,7 +10,7 @@ namespace ptowb::cli {
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     const char* usage =
-        "ptowb-cli verify <project> [--against sim|pypto-sim|NAME] [--case C] [--json FILE] "
+        "ptowb-cli verify <project> [--against sim|pypto-sim|npu|NAME] [--case C] [--json FILE] "
         "[--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
     auto project = openProjectArgument(cmd, usage, err);
     if (!project) return kUsageError;

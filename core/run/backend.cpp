@@ -211,12 +211,13 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const Pro
             simOptions.timeoutSeconds);
         return choice;
     }
-    if (name == "pypto-sim") {
-        std::string python, version;
-        choice.error = pyptoUnavailable(worker::WorkerClient::chosenPython(), python, version);
+    if (name == "pypto-sim" || name == "npu") {
+        const auto mode = name == "npu" ? PyptoBackend::Mode::Npu : PyptoBackend::Mode::Sim;
+        std::string python;
+        choice.error = pyptoUnavailable(mode, worker::WorkerClient::chosenPython(), python);
         if (choice.error.empty())
-            choice.backend = std::make_unique<PyptoSimBackend>(
-                texts.kernel, (std::filesystem::path(projectDir) / spec.kernel.file).string(),
+            choice.backend = std::make_unique<PyptoBackend>(
+                mode, texts.kernel, (std::filesystem::path(projectDir) / spec.kernel.file).string(),
                 simOptions, python);
         return choice;
     }
@@ -224,7 +225,7 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const Pro
         choice.backend = std::make_unique<ExternalBackend>(*runner, projectDir);
         return choice;
     }
-    std::vector<std::string> known{"ref", "sim", "pypto-sim"};
+    std::vector<std::string> known{"ref", "sim", "pypto-sim", "npu"};
     for (const auto& n : runners.names())
         known.push_back(n);
     choice.error = "no backend named '" + name + "'" + didYouMean(name, known) +

@@ -113,8 +113,8 @@ struct BackendChoice
     std::string error;                // e.g. no such runner
 };
 
-// "ref", "sim" (the built-in simulator, with `simOptions`), "pypto-sim" (the real PyPTO in the
-// chosen interpreter, run/pypto_backend.h) or the name of a configured runner.
+// "ref", "sim" (the built-in simulator, with `simOptions`), "pypto-sim" or "npu" (the real PyPTO
+// in the chosen interpreter, run/pypto_backend.h) or the name of a configured runner.
 BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,
                           const RunnerConfigs& runners, const SimRunOptions& simOptions = {});
 

@@ -55,25 +55,32 @@ Diagnostic rejection(const nlohmann::json& answer, const std::string& file)
 
 } // namespace
 
-std::string pyptoUnavailable(const std::string& chosen, std::string& python, std::string& version)
+std::string pyptoUnavailable(PyptoBackend::Mode mode, const std::string& chosen,
+                             std::string& python)
 {
     auto found = interpreter::kernelInterpreter(chosen);
     if (auto* e = std::get_if<std::string>(&found)) return *e;
     const interpreter::Interpreter& it = std::get<interpreter::Interpreter>(found);
+    const bool npu = mode == PyptoBackend::Mode::Npu;
+    const std::string how = " (choose one with --python, PTOWB_PYTHON or Settings > Python "
+                            "interpreter)";
     if (it.pypto.empty())
-        return "the backend pypto-sim runs the real PyPTO package, and the Python interpreter " +
-               it.path +
+        return std::string("the backend ") + (npu ? "npu" : "pypto-sim") +
+               " runs the real PyPTO package, and the Python interpreter " + it.path +
                " has none (install it there with `pip install pypto`, or choose one that has it "
                "with --python, PTOWB_PYTHON or Settings > Python interpreter)";
+    if (npu && it.torchNpu.empty())
+        return "the backend npu runs PyPTO on an NPU through torch_npu, and the Python "
+               "interpreter " +
+               it.path + " has no torch_npu: this is no NPU host, or not its Python" + how;
     python = it.path;
-    version = it.pypto;
     return {};
 }
 
-RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
-                               const std::vector<rules::Value>& params, const std::string& caseDir,
-                               RunRecord record, std::vector<Tensor>&,
-                               const std::atomic<bool>* cancel)
+RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                            const std::vector<rules::Value>& params, const std::string& caseDir,
+                            RunRecord record, std::vector<Tensor>& outputs,
+                            const std::atomic<bool>* cancel)
 {
     auto built =
         kernelRunRequest(spec, inputs, params, caseDir, record, m_source, m_file, m_options);
@@ -90,7 +97,7 @@ RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& in
     fs::remove_all(outputRoot, ec);
     fs::remove(answerPath, ec);
     nlohmann::json request = std::move(std::get<nlohmann::json>(built));
-    request["run_mode"] = "sim";
+    request["run_mode"] = m_mode == Mode::Npu ? "npu" : "sim";
     request["output_dir"] = outputRoot.string();
     request["result_file"] = answerPath.string();
     request["memory_limit_mb"] = worker::WorkerClient::defaultMemoryLimitMb();
@@ -133,9 +140,22 @@ RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& in
         }
         return record;
     }
+    record.error.clear(); // an abort after the answer was written
+    if (m_mode == Mode::Npu) return readWorkerOutputs(caseDir, spec, std::move(record), outputs);
+    if (!readCostModel(answer, caseDir, record)) return record;
+    record.status = "ok";
+    return record;
+}
+
+bool PyptoBackend::readCostModel(const nlohmann::json& answer, const std::string& caseDir,
+                                 RunRecord& record) const
+{
+    const fs::path dir(caseDir);
+    const fs::path outputRoot = (dir / kPyptoOutputFolder).lexically_normal();
     // The driver names PyPTO's output folder: one directly inside the case's, never elsewhere.
+    std::error_code ec;
     fs::path output = fs::path(answer.value("output", "")).lexically_normal();
-    if (output.parent_path() != outputRoot.lexically_normal() ||
+    if (output.parent_path() != outputRoot ||
         fs::symlink_status(output, ec).type() != fs::file_type::directory)
         output.clear();
     const auto parsed =
@@ -145,7 +165,7 @@ RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& in
         record.status = "error";
         record.error = "PyPTO ran the kernel but wrote no cost report (" +
                        std::string(cost::kPyptoReportFile) + ") under " + outputRoot.string();
-        return record;
+        return false;
     }
     record.cost = {{"source", "pypto " + answer.value("pypto", std::string())},
                    {"run_mode", "sim"},
@@ -153,9 +173,7 @@ RunRecord PyptoSimBackend::run(const OpSpec& spec, const std::vector<Tensor>& in
                    {"pipes", cost::pipesJson(parsed->pipes)},
                    {"report", relativeTo(output / cost::kPyptoReportFile, dir)},
                    {"swimlane", relativeTo(output / cost::kPyptoSwimlaneFile, dir)}};
-    record.status = "ok";
-    record.error.clear();
-    return record;
+    return true;
 }
 
 } // namespace ptowb

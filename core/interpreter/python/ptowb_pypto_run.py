@@ -6,7 +6,9 @@ and values, the run mode and where the answer goes. PyPTO prints freely to stdou
 the answer is a JSON file, written once at the end.
 
 RunMode.SIM writes no output values: what it gives is PyPTO's CostModel output, written under
-TILE_FWK_OUTPUT_DIR (set here to a folder inside the case folder), whose path the answer names."""
+TILE_FWK_OUTPUT_DIR (set here to a folder inside the case folder), whose path the answer names.
+RunMode.NPU runs the kernel on the device torch_npu gives (tensors moved with Tensor.npu()) and
+writes the outputs, and the mutated inputs, back to the case's outputs/ folder."""
 import json
 import os
 import sys
@@ -104,6 +106,17 @@ def _pypto_dtype(pypto, name):
     return getattr(pypto, _DTYPES.get(name, name))
 
 
+def _save(numpy, torch, path, tensor):
+    tensor = tensor.cpu().contiguous()
+    if tensor.dtype == torch.bfloat16:  # stored as raw bits
+        array = tensor.view(torch.int16).numpy().view(numpy.uint16)
+    else:
+        array = tensor.numpy()
+    tmp = path + ".part.npy"
+    numpy.save(tmp, array)
+    os.replace(tmp, path)
+
+
 def _call(request, module, pypto, torch, numpy):
     import inspect
     case_dir = request["case_dir"]
@@ -123,6 +136,9 @@ def _call(request, module, pypto, torch, numpy):
     for out in request["outputs"]:
         dtype = getattr(torch, out["dtype"])
         tensors[out["name"]] = torch.zeros(out["shape"], dtype=dtype)
+    npu = request["run_mode"] == "npu"
+    if npu:
+        tensors = {name: t.npu() for name, t in tensors.items()}
     # PyPTO takes the tensors by position, in the signature's order, and the rest by name.
     positional, named = [], {}
     values = dict(request.get("params", {}))
@@ -133,6 +149,11 @@ def _call(request, module, pypto, torch, numpy):
         elif name in values:
             named[name] = values[name]
     fn(*positional, **named)
+    if npu:
+        folder = os.path.join(case_dir, "outputs")
+        os.makedirs(folder, exist_ok=True)
+        for name in [o["name"] for o in request["outputs"]] + list(request.get("mutated", [])):
+            _save(numpy, torch, os.path.join(folder, name + ".npy"), tensors[name])
     return original
 
 
@@ -168,6 +189,18 @@ def main():
         _answer(result, {"status": "error", "code": "pypto.import",
                          "message": f"pypto does not import in {sys.executable}: {_message(exc)}"})
         return 3
+    if request["run_mode"] == "npu":
+        try:
+            import torch_npu  # noqa: F401  (registers the device with torch)
+            available = torch.npu.is_available()
+        except BaseException as exc:
+            _answer(result, {"status": "error", "code": "pypto.npu",
+                             "message": f"torch_npu does not import in {sys.executable}: {_message(exc)}"})
+            return 3
+        if not available:
+            _answer(result, {"status": "error", "code": "pypto.npu",
+                             "message": f"torch_npu in {sys.executable} sees no NPU device"})
+            return 3
     path = request["kernel_file"]
     line = 1
     try:
