@@ -142,11 +142,11 @@ private Q_SLOTS:
         QCOMPARE(open.first().at(0).toString(), expected);
 
         // run.json is data: a swimlane path that leaves the case folder is not offered.
-        QVERIFY(writeFile(
-            theirs + "/run.json",
-            record({{"source", "pypto 0.2.0"},
-                    {"total_cycles", 1},
-                    {"swimlane", "../../20261202-120000-verify-sim/rows8/trace.json"}})));
+        QVERIFY(
+            writeFile(theirs + "/run.json",
+                      record({{"source", "pypto 0.2.0"},
+                              {"total_cycles", 1},
+                              {"swimlane", "../../20261202-120000-verify-sim/rows8/trace.json"}})));
         panel.showRun(trace, ours, {QStringLiteral("x")}, QStringLiteral("softmax · 12:00"),
                       theirs);
         QVERIFY(shown.wait(30000));
