@@ -134,8 +134,9 @@ def _call(request, module, pypto, torch, numpy):
         tensors[name] = _tensor(torch, numpy, os.path.join(case_dir, "inputs", name + ".npy"),
                                 shape.get("dtype", ""))
     for out in request["outputs"]:
-        dtype = getattr(torch, out["dtype"])
-        tensors[out["name"]] = torch.zeros(out["shape"], dtype=dtype)
+        # What op.json says an output holds before the call (its "init"), else zeros.
+        tensors[out["name"]] = torch.full(out["shape"], float(out.get("init", 0)),
+                                          dtype=getattr(torch, out["dtype"]))
     npu = request["run_mode"] == "npu"
     if npu:
         tensors = {name: t.npu() for name, t in tensors.items()}
@@ -154,7 +155,6 @@ def _call(request, module, pypto, torch, numpy):
         os.makedirs(folder, exist_ok=True)
         for name in [o["name"] for o in request["outputs"]] + list(request.get("mutated", [])):
             _save(numpy, torch, os.path.join(folder, name + ".npy"), tensors[name])
-    return original
 
 
 def _newest_output(root):
