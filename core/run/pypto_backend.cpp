@@ -113,8 +113,14 @@ RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& input
     // own folder off the import path and adds the kernel's folder last.
     const QStringList argv{QString::fromStdString(m_python), QStringLiteral("-E"),
                            QString::fromStdString(driver), QString::fromStdString(requestPath)};
-    const ProcessOutcome p =
+    ProcessOutcome p =
         runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
+    // PyPTO 0.2.0 now and then corrupts its heap and aborts, the same case running the next time:
+    // a crash before any answer runs the case once more.
+    if (p.status == ProcessOutcome::Status::Crashed && !fs::exists(answerPath, ec)) {
+        fs::remove_all(outputRoot, ec);
+        p = runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
+    }
     record.interpreter = {{"executable", m_python}};
     const nlohmann::json answer = nlohmann::json::parse(readSmallFile(answerPath), nullptr, false);
     // PyPTO 0.2.0 sometimes corrupts its heap and aborts after its work is done and the answer
