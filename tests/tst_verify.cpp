@@ -522,7 +522,8 @@ private slots:
     void usageErrors()
     {
         QCOMPARE(verify("nosuch").exitCode, 2);
-        QVERIFY(verify("nosuch").err.contains("available: 'ref', 'sim', 'close'"));
+        QVERIFY(
+            verify("nosuch").err.contains("available: 'ref', 'sim', 'pypto-sim', 'npu', 'close'"));
         QCOMPARE(cli({"verify", m_project, "--against", "close", "--case", "nosuch"}).exitCode, 2);
         QCOMPARE(cli({"run", m_project}).exitCode, 2);
         QCOMPARE(cli({"compare", "/nonexistent.npy", "/nonexistent.npy"}).exitCode, 2);

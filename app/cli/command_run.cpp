@@ -56,8 +56,9 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
 
 int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli run <project> --backend ref|sim|NAME [--case C] [--out DIR] "
-                        "[--platform P] [--trace FILE] [--capture] [--time-limit S]";
+    const char* usage =
+        "ptowb-cli run <project> --backend ref|sim|pypto-sim|npu|NAME [--case C] [--out DIR] "
+        "[--platform P] [--trace FILE] [--capture] [--time-limit S]";
     RunnableProject p;
     if (int code = loadRunnableProject(cmd, usage, err, p); code >= 0) return code;
     const std::optional<Project>& project = p.project;
@@ -98,6 +99,9 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
             if (r.record.costEstimateUs >= 0)
                 out << ", estimated " << formatDuration(r.record.costEstimateUs * 1e-6)
                     << " on the device";
+            if (const auto& cost = r.record.cost; cost.contains("total_cycles"))
+                out << ", " << cost["total_cycles"].get<std::int64_t>() << " cycles by "
+                    << cost.value("source", std::string());
             out << ") -> " << r.dir << '\n';
             continue;
         }

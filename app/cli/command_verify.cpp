@@ -9,8 +9,9 @@ namespace ptowb::cli {
 
 int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
-    const char* usage = "ptowb-cli verify <project> [--against sim|NAME] [--case C] [--json FILE] "
-                        "[--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
+    const char* usage =
+        "ptowb-cli verify <project> [--against sim|pypto-sim|npu|NAME] [--case C] [--json FILE] "
+        "[--junit FILE] [--platform P] [--trace FILE] [--time-limit S]";
     auto project = openProjectArgument(cmd, usage, err);
     if (!project) return kUsageError;
     // The app's Verify: validate, generate, verify. Against the named target, else the first
@@ -49,7 +50,11 @@ int runVerify(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     if (!writeReport("json", verificationJson(report).dump(2) + "\n") ||
         !writeReport("junit", verificationJUnit(report)))
         return kUsageError;
-    err << report.op << " vs " << report.target << ": " << (report.pass() ? "PASS" : "FAIL")
+    const bool costOnly = report.cases.front().costOnly; // the target produces no values
+    err << report.op << " vs " << report.target << ": "
+        << (!report.pass() ? "FAIL"
+            : costOnly     ? "RAN (cost only, nothing compared)"
+                           : "PASS")
         << " (runs in " << report.targetRunDir << ")\n";
     return report.pass() ? kSuccess : kFailure;
 }

@@ -1,5 +1,6 @@
 #include "cost_trace_panel.h"
 
+#include "cost_comparison_view.h"
 #include "line_cost_model.h"
 #include "project/atomic_file.h"
 #include "run_stamp_label.h"
@@ -7,6 +8,7 @@
 #include "tensor/npy.h"
 #include "tensor_heatmap.h"
 
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -81,35 +83,45 @@ CostTracePanel::CostTracePanel(QWidget* parent) : QWidget(parent)
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
     splitter->setSizes({600, 400});
+    m_comparison = new CostComparisonView;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_stamp);
+    layout->addWidget(m_comparison);
     layout->addWidget(splitter, 1);
 }
 
 void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
-                             const QStringList& kernelLines, const QString& stamp)
+                             const QStringList& kernelLines, const QString& stamp,
+                             const QString& pyptoCaseDir)
 {
     if (tracePath.isEmpty()) m_stamp->reset(); // at once: it must not name a closed project's run
     m_runLoader.start(
-        [tracePath, caseDir](const std::atomic<bool>&) {
+        [tracePath, caseDir, pyptoCaseDir](const std::atomic<bool>&) {
             LoadedRun run;
             if (!tracePath.isEmpty()) {
                 QByteArray text;
                 if (readTextFile(tracePath, text, run.error))
                     run.report = cost::costReportFromTrace(text.toStdString());
             }
-            if (!caseDir.isEmpty()) run.captures = runfolder::listCaptures(caseDir.toStdString());
+            if (!caseDir.isEmpty()) {
+                run.captures = runfolder::listCaptures(caseDir.toStdString());
+                run.ours = runfolder::readCost(caseDir.toStdString());
+            }
+            if (!pyptoCaseDir.isEmpty())
+                run.pypto = runfolder::readCost(pyptoCaseDir.toStdString());
             return run;
         },
-        [this, tracePath, kernelLines, stamp](LoadedRun run) {
-            applyRun(tracePath, kernelLines, stamp, std::move(run));
+        [this, tracePath, caseDir, kernelLines, stamp, pyptoCaseDir](LoadedRun run) {
+            applyRun(tracePath, caseDir, kernelLines, stamp, pyptoCaseDir, std::move(run));
         });
 }
 
-void CostTracePanel::applyRun(const QString& tracePath, const QStringList& kernelLines,
-                              const QString& stamp, LoadedRun run)
+void CostTracePanel::applyRun(const QString& tracePath, const QString& caseDir,
+                              const QStringList& kernelLines, const QString& stamp,
+                              const QString& pyptoCaseDir, LoadedRun run)
 {
+    m_comparison->setCosts(QFileInfo(caseDir).fileName(), run.ours, run.pypto, pyptoCaseDir);
     m_costs->setReport(run.report, kernelLines);
     if (stamp.isEmpty() || run.report.events.empty())
         m_stamp->reset();

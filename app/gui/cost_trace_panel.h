@@ -13,6 +13,7 @@ class QTableView;
 
 namespace ptowb {
 
+class CostComparisonView;
 class LineCostModel;
 class RunStampLabel;
 class TensorHeatmap;
@@ -21,7 +22,8 @@ class TensorHeatmap;
 // expensive first; click a row to go to the line), and the intermediate value a kernel line
 // computed in that run (its stats and a heatmap of |value|), chosen by the kernel editor's
 // cursor line; a line inside a loop has one value per iteration, picked with the iteration box
-// (the last one first).
+// (the last one first). Above them, the case's estimate beside PyPTO's CostModel when a
+// pypto-sim run of the same case exists (CostComparisonView).
 class CostTracePanel : public QWidget
 {
     Q_OBJECT
@@ -31,9 +33,10 @@ public:
 
     // The trace.json of a simulated case, the case folder (for its captures), and the kernel's
     // source lines, read off the GUI thread (runShown says when); `stamp` names the run. An
-    // empty trace path clears the panel.
+    // empty trace path clears the panel. `pyptoCaseDir`: the pypto-sim run of the same case, for
+    // the comparison ("" when there is none).
     void showRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines,
-                 const QString& stamp);
+                 const QString& stamp, const QString& pyptoCaseDir = {});
     // Shows what a kernel line (1-based) computed, loaded off the GUI thread
     // (intermediateShown says when); returns false when the run captured nothing there.
     bool showLine(int line);
@@ -42,6 +45,7 @@ public:
     RunStampLabel& stamp() { return *m_stamp; }
 
     LineCostModel& costs() { return *m_costs; }
+    CostComparisonView& comparison() { return *m_comparison; }
     QTableView& costTable() { return *m_table; }
     TensorHeatmap& intermediateMap() { return *m_map; }
     QString intermediateText() const;
@@ -57,6 +61,7 @@ private:
     {
         cost::CostReport report;
         std::vector<runfolder::CaptureFile> captures;
+        nlohmann::ordered_json ours, pypto; // run.json "cost" of the case and its pypto-sim run
         QString error;
     };
     struct LoadedCapture
@@ -67,8 +72,8 @@ private:
         ErrorMap magnitude;
         QString error;
     };
-    void applyRun(const QString& tracePath, const QStringList& kernelLines, const QString& stamp,
-                  LoadedRun run);
+    void applyRun(const QString& tracePath, const QString& caseDir, const QStringList& kernelLines,
+                  const QString& stamp, const QString& pyptoCaseDir, LoadedRun run);
     void showCapture(int index); // into m_lineCaptures
     void applyCapture(LoadedCapture capture);
 
@@ -79,6 +84,7 @@ private:
     RunStampLabel* m_stamp = nullptr;
     LineCostModel* m_costs = nullptr;
     QLabel* m_summary = nullptr;
+    CostComparisonView* m_comparison = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_intermediateTitle = nullptr;
     QSpinBox* m_iteration = nullptr;

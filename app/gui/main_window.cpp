@@ -2,6 +2,7 @@
 
 #include "code_editor.h"
 #include "command_palette.h"
+#include "cost_comparison_view.h"
 #include "cost_trace_panel.h"
 #include "generated_glue_panel.h"
 #include "line_cost_model.h"
@@ -22,6 +23,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDesktopServices>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -39,6 +41,7 @@
 #include <QTabWidget>
 #include <QToolBar>
 #include <QTreeView>
+#include <QUrl>
 
 namespace ptowb {
 
@@ -143,6 +146,8 @@ void MainWindow::connectRuns()
             notes.push_back({line, formatMicroseconds(us)});
         m_session.editor(Document::Kernel)->setLineNotes(notes);
     });
+    connect(&m_costPanel->comparison(), &CostComparisonView::openRequested, this,
+            [](const QString& path) { QDesktopServices::openUrl(QUrl::fromLocalFile(path)); });
     connect(m_costPanel, &CostTracePanel::lineActivated, this,
             [this](int line) { jumpTo(m_session.path(Document::Kernel), line, 1); });
     connect(m_session.editor(Document::Kernel), &CodeEditor::cursorPositionChanged, m_costPanel,
@@ -172,7 +177,12 @@ void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir
                                 const QString& stamp)
 {
     CodeEditor* kernel = m_session.editor(Document::Kernel);
-    m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp);
+    const QString pypto = m_session.project() && !caseDir.isEmpty()
+                              ? QString::fromStdString(runfolder::latestCaseDir(
+                                    m_session.project()->runsFolder().toStdString(), "pypto-sim",
+                                    QFileInfo(caseDir).fileName().toStdString()))
+                              : QString();
+    m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp, pypto);
     int line = 0, index = 0;
     kernel->getCursorPosition(&line, &index);
     m_costPanel->showLine(line + 1);

@@ -28,6 +28,10 @@ Platform loadPlatform(const std::string& path, std::string& error)
         p.cubeFlopsPerCycle = json.at("cube_fp16_flops_per_cycle").get<double>();
         p.clockGHz = json.at("clock_ghz").get<double>();
         p.memoryGBps = json.at("memory_gbps").get<double>();
+        p.vectorOpCycles = json.value("vector_op_cycles", 0.0);
+        p.cubeOpCycles = json.value("cube_op_cycles", 0.0);
+        p.memoryOpCycles = json.value("memory_op_cycles", 0.0);
+        p.launchCycles = json.value("launch_cycles", 0.0);
         p.source = json.value("source", "");
     } catch (const std::exception& e) {
         error = path + ": " + e.what();
@@ -36,6 +40,9 @@ Platform loadPlatform(const std::string& path, std::string& error)
     if (p.cores < 1 || p.unifiedBufferBytes <= 0 || p.vectorElementsPerCycle <= 0 ||
         p.cubeFlopsPerCycle <= 0 || p.clockGHz <= 0 || p.memoryGBps <= 0)
         error = path + ": every throughput must be positive";
+    else if (p.vectorOpCycles < 0 || p.cubeOpCycles < 0 || p.memoryOpCycles < 0 ||
+             p.launchCycles < 0)
+        error = path + ": no fixed cost may be negative";
     return p;
 }
 
@@ -60,7 +67,8 @@ void CostModel::vector(int line, const std::string& what, std::int64_t elements,
                        CostReport& report) const
 {
     const double rate = m_platform.vectorElementsPerCycle * (itemSize >= 4 ? 0.5 : 1.0);
-    add(line, what, UnitKind::Vector, double(elements) / rate / (m_platform.clockGHz * 1e3),
+    add(line, what, UnitKind::Vector,
+        (m_platform.vectorOpCycles + double(elements) / rate) / (m_platform.clockGHz * 1e3),
         report);
 }
 
@@ -69,13 +77,18 @@ void CostModel::cube(int line, const std::string& what, std::int64_t m, std::int
 {
     const double flops = 2.0 * double(m) * double(n) * double(k);
     add(line, what, UnitKind::Cube,
-        flops / m_platform.cubeFlopsPerCycle / (m_platform.clockGHz * 1e3), report);
+        (m_platform.cubeOpCycles + flops / m_platform.cubeFlopsPerCycle) /
+            (m_platform.clockGHz * 1e3),
+        report);
 }
 
 void CostModel::memory(int line, const std::string& what, std::int64_t bytes,
                        CostReport& report) const
 {
-    add(line, what, UnitKind::Memory, double(bytes) / (m_platform.memoryGBps * 1e3), report);
+    add(line, what, UnitKind::Memory,
+        m_platform.memoryOpCycles / (m_platform.clockGHz * 1e3) +
+            double(bytes) / (m_platform.memoryGBps * 1e3),
+        report);
 }
 
 std::vector<std::pair<int, double>> CostReport::perLine() const

@@ -18,6 +18,13 @@ struct Platform
     double cubeFlopsPerCycle = 0;      // per core, fp16 multiply-adds x 2
     double clockGHz = 1;
     double memoryGBps = 1;
+    // Fixed costs, in cycles, that throughput alone misses: issuing one op on each unit, and
+    // starting the kernel (scheduling its tasks). Optional in the file (0); a platform calibrated
+    // against PyPTO's CostModel sets them (tests/tools/calibrate_cost.py).
+    double vectorOpCycles = 0;
+    double cubeOpCycles = 0;
+    double memoryOpCycles = 0;
+    double launchCycles = 0;
     std::string source; // where the numbers come from
 };
 

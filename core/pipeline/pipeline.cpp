@@ -324,6 +324,9 @@ bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
     const std::string ranIn = who.is_object() && who.contains("description")
                                   ? " (in " + who["description"].get<std::string>() + ")"
                                   : std::string();
+    if (report.pass() && !target.backend->producesValues())
+        return finish(Status::Done, "every case ran; " + m_options.against +
+                                        " produces no values, so nothing was compared");
     if (report.pass()) {
         if (m_options.caseFilter.empty()) // one case passing is no pass of the op
             m_state.record("verify", verifyKey);

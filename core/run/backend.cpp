@@ -3,6 +3,7 @@
 #include "diag/suggest.h"
 #include "reference/reference_checker.h"
 #include "run/process_runner.h"
+#include "run/pypto_backend.h"
 #include "run/sim_backend.h"
 #include "spec/inference.h"
 #include "worker_client/worker_client.h"
@@ -112,6 +113,36 @@ RunRecord ReferenceBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
     return readWorkerOutputs(caseDir, spec, std::move(record), outputs);
 }
 
+bool recordProcessOutcome(const ProcessOutcome& p, const std::string& who, double timeoutSeconds,
+                          RunRecord& record)
+{
+    record.durationSeconds = p.seconds;
+    record.exitCode = p.exitCode;
+    record.stderrTail = p.stderrTail.toStdString();
+    switch (p.status) {
+    case ProcessOutcome::Status::FailedToStart:
+        record.status = "error";
+        record.error = who + ": " + p.error.toStdString();
+        return false;
+    case ProcessOutcome::Status::TimedOut:
+        record.status = "timeout";
+        record.error = who + " did not finish within " + std::to_string(int(timeoutSeconds)) +
+                       " s and was stopped";
+        return false;
+    case ProcessOutcome::Status::Cancelled:
+        record.status = "cancelled";
+        record.error = who + " was cancelled";
+        return false;
+    case ProcessOutcome::Status::Crashed:
+        record.status = "crashed";
+        record.error = who + " crashed";
+        return false;
+    case ProcessOutcome::Status::Finished:
+        break;
+    }
+    return true;
+}
+
 RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
                                const std::vector<rules::Value>&, const std::string& caseDir,
                                RunRecord record, std::vector<Tensor>& outputs,
@@ -136,31 +167,8 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
 
     const ProcessOutcome p =
         runProcess(argv, QString::fromStdString(caseDir), m_runner.timeoutSeconds, cancel);
-    record.durationSeconds = p.seconds;
-    record.exitCode = p.exitCode;
-    record.stderrTail = p.stderrTail.toStdString();
     const std::string who = "runner '" + m_runner.name + "'";
-    switch (p.status) {
-    case ProcessOutcome::Status::FailedToStart:
-        record.status = "error";
-        record.error = who + ": " + p.error.toStdString();
-        return record;
-    case ProcessOutcome::Status::TimedOut:
-        record.status = "timeout";
-        record.error = who + " did not finish within " +
-                       std::to_string(int(m_runner.timeoutSeconds)) + " s and was stopped";
-        return record;
-    case ProcessOutcome::Status::Cancelled:
-        record.status = "cancelled";
-        record.error = who + " was cancelled";
-        return record;
-    case ProcessOutcome::Status::Crashed:
-        record.status = "crashed";
-        record.error = who + " crashed";
-        return record;
-    case ProcessOutcome::Status::Finished:
-        break;
-    }
+    if (!recordProcessOutcome(p, who, m_runner.timeoutSeconds, record)) return record;
     if (p.exitCode != 0) {
         record.status = "error";
         record.error = who + " exited with status " + std::to_string(p.exitCode);
@@ -203,11 +211,21 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const Pro
             simOptions.timeoutSeconds);
         return choice;
     }
+    if (name == "pypto-sim" || name == "npu") {
+        const auto mode = name == "npu" ? PyptoBackend::Mode::Npu : PyptoBackend::Mode::Sim;
+        std::string python;
+        choice.error = pyptoUnavailable(mode, worker::WorkerClient::chosenPython(), python);
+        if (choice.error.empty())
+            choice.backend = std::make_unique<PyptoBackend>(
+                mode, texts.kernel, (std::filesystem::path(projectDir) / spec.kernel.file).string(),
+                simOptions, python);
+        return choice;
+    }
     if (const RunnerConfig* runner = runners.find(name)) {
         choice.backend = std::make_unique<ExternalBackend>(*runner, projectDir);
         return choice;
     }
-    std::vector<std::string> known{"ref", "sim"};
+    std::vector<std::string> known{"ref", "sim", "pypto-sim", "npu"};
     for (const auto& n : runners.names())
         known.push_back(n);
     choice.error = "no backend named '" + name + "'" + didYouMean(name, known) +

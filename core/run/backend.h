@@ -20,6 +20,9 @@ class Backend
 public:
     virtual ~Backend() = default;
     virtual std::string name() const = 0;
+    // False for a backend that only measures (pypto-sim: PyPTO's cost model writes no values):
+    // verify then compares nothing and reports its cost.
+    virtual bool producesValues() const { return true; }
     // Fills `outputs` and returns the finished record (status ok or why not).
     virtual RunRecord run(const OpSpec& spec, const std::vector<Tensor>& inputs,
                           const std::vector<rules::Value>& params, const std::string& caseDir,
@@ -36,6 +39,13 @@ RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunR
 // The request's "input_shapes": what the worker compares each input file's header with before
 // reading it.
 nlohmann::json inputShapesJson(const RunRecord& record);
+
+struct ProcessOutcome;
+// For the backends that run a process (runners, the real PyPTO): the outcome's duration, exit
+// code and stderr tail into `record`; false, with the record's status and error saying why
+// (`who` "did not finish within ...", "crashed", ...), when the process did not finish.
+bool recordProcessOutcome(const ProcessOutcome& outcome, const std::string& who,
+                          double timeoutSeconds, RunRecord& record);
 
 // What the `ref` backend runs: the reference and the description it binds to, as text.
 struct ReferenceSources
@@ -103,7 +113,8 @@ struct BackendChoice
     std::string error;                // e.g. no such runner
 };
 
-// "ref", "sim" (the built-in simulator, with `simOptions`) or the name of a configured runner.
+// "ref", "sim" (the built-in simulator, with `simOptions`), "pypto-sim" or "npu" (the real PyPTO
+// in the chosen interpreter, run/pypto_backend.h) or the name of a configured runner.
 BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,
                           const RunnerConfigs& runners, const SimRunOptions& simOptions = {});
 

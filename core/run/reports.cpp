@@ -49,6 +49,16 @@ std::string format(const char* pattern, double v)
     return buf;
 }
 
+// "58002 cycles (pypto 0.2.0); pypto-sim produces no values, nothing compared".
+std::string costOnlyLine(const VerificationReport& r, const CaseVerification& c)
+{
+    std::string line;
+    if (c.cost.is_object() && c.cost.contains("total_cycles"))
+        line = std::to_string(c.cost["total_cycles"].get<std::int64_t>()) + " cycles (" +
+               c.cost.value("source", std::string()) + "); ";
+    return line + r.target + " produces no values, nothing compared";
+}
+
 } // namespace
 
 nlohmann::ordered_json comparisonJson(const Comparison& c, const Verdict& v)
@@ -119,6 +129,8 @@ nlohmann::ordered_json verificationJson(const VerificationReport& r)
             cj["error"] = c.error;
             cj["stderr_tail"] = c.stderrTail;
         }
+        if (c.costOnly) cj["compared"] = false;
+        if (!c.cost.is_null()) cj["cost"] = c.cost;
         cj["outputs"] = nlohmann::ordered_json::object();
         for (const OutputCheck& o : c.outputs)
             cj["outputs"][o.name] = comparisonJson(o.comparison, o.verdict);
@@ -133,9 +145,9 @@ std::string verificationJUnit(const VerificationReport& r)
     double seconds = 0;
     for (const CaseVerification& c : r.cases) {
         seconds += c.seconds;
-        if (!c.error.empty()) {
+        if (!c.error.empty() || c.costOnly) {
             ++tests;
-            ++errors;
+            errors += !c.error.empty();
             continue;
         }
         for (const OutputCheck& o : c.outputs) {
@@ -158,6 +170,12 @@ std::string verificationJUnit(const VerificationReport& r)
             x += "      <error message=\"" + xmlEscape(c.error) + "\">" + xmlEscape(c.stderrTail) +
                  "</error>\n";
             x += "    </testcase>\n";
+            continue;
+        }
+        if (c.costOnly) {
+            x += "    <testcase classname=\"" + classname + "\" name=\"cost\" time=\"" +
+                 format("%.3f", c.seconds) + "\">\n      <system-out>" +
+                 xmlEscape(costOnlyLine(r, c)) + "</system-out>\n    </testcase>\n";
             continue;
         }
         for (const OutputCheck& o : c.outputs) {
@@ -187,6 +205,10 @@ std::string verificationSummary(const VerificationReport& r)
                     "      stderr: " +
                     c.stderrTail.substr(c.stderrTail.size() > 400 ? c.stderrTail.size() - 400 : 0) +
                     "\n";
+            continue;
+        }
+        if (c.costOnly) {
+            out += "COST  " + c.caseName + ": " + costOnlyLine(r, c) + "\n";
             continue;
         }
         for (const OutputCheck& o : c.outputs) {

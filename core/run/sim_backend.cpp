@@ -1,5 +1,6 @@
 #include "run/sim_backend.h"
 
+#include "cost/cost_model.h"
 #include "io/atomic_write.h"
 #include "run_folder/run_folder.h"
 #include "spec/inference.h"
@@ -7,6 +8,7 @@
 #include "worker_client/worker_client.h"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 
 namespace ptowb {
@@ -35,20 +37,46 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
     return text;
 }
 
+// run.json's "cost" of our own estimate, in the target's cycles like PyPTO's: the total (the
+// platform's launch cost and every op's), and the cycles of each unit (vector, cube, memory,
+// scalar) summed over the kernel's lines.
+nlohmann::ordered_json ptowbCost(const std::string& platformFile, double totalUs,
+                                 const std::string& trace)
+{
+    std::string error;
+    const cost::Platform platform = cost::loadPlatform(platformFile, error);
+    if (!error.empty()) return nullptr;
+    const double cyclesPerUs = platform.clockGHz * 1000;
+    nlohmann::ordered_json units = nlohmann::ordered_json::object();
+    double unitUs[4] = {0, 0, 0, 0};
+    for (const cost::LineCost& line : cost::costReportFromTrace(trace).byLine())
+        for (int u = 0; u < 4; ++u)
+            unitUs[u] += line.unitUs[u];
+    for (int u = 0; u < 4; ++u)
+        units[cost::unitName(cost::UnitKind(u))] = std::llround(unitUs[u] * cyclesPerUs);
+    const long long launch = std::llround(platform.launchCycles);
+    return nlohmann::ordered_json{{"source", "ptowb"},
+                                  {"soc", platform.name},
+                                  {"total_cycles", launch + std::llround(totalUs * cyclesPerUs)},
+                                  {"launch_cycles", launch},
+                                  {"unit_cycles", units}};
+}
+
 } // namespace
 
 std::variant<nlohmann::json, std::string>
-SimBackend::request(const OpSpec& spec, const std::vector<Tensor>& inputs,
-                    const std::vector<rules::Value>& params, const std::string& caseDir,
-                    const RunRecord& record) const
+kernelRunRequest(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                 const std::vector<rules::Value>& params, const std::string& caseDir,
+                 const RunRecord& record, const std::string& source, const std::string& file,
+                 const SimRunOptions& options)
 {
     nlohmann::json request = {{"op", "run"},
                               {"case_dir", caseDir},
-                              {"kernel_file", m_file},
-                              {"source", m_source},
+                              {"kernel_file", file},
+                              {"source", source},
                               {"function", spec.kernel.function},
-                              {"capture", m_options.capture},
-                              {"platform_file", m_options.platformFile}};
+                              {"capture", options.capture},
+                              {"platform_file", options.platformFile}};
     request["inputs"] = nlohmann::json::array();
     for (const auto& input : spec.inputs)
         request["inputs"].push_back(input.name);
@@ -80,7 +108,8 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
                           RunRecord record, std::vector<Tensor>& outputs,
                           const std::atomic<bool>* cancel)
 {
-    auto built = request(spec, inputs, params, caseDir, record);
+    auto built =
+        kernelRunRequest(spec, inputs, params, caseDir, record, m_source, m_file, m_options);
     if (auto* e = std::get_if<std::string>(&built)) {
         record.status = "error";
         record.error = *e;
@@ -101,9 +130,9 @@ RunRecord SimBackend::run(const OpSpec& spec, const std::vector<Tensor>& inputs,
     }
     if (answer.contains("trace")) {
         record.costEstimateUs = answer.value("cost_total_us", 0.0);
-        if (std::string e = writeAtomically(runfolder::tracePath(caseDir),
-                                            {answer["trace"].get<std::string>()});
-            !e.empty()) {
+        const std::string& trace = answer["trace"].get_ref<const std::string&>();
+        record.cost = ptowbCost(m_options.platformFile, record.costEstimateUs, trace);
+        if (std::string e = writeAtomically(runfolder::tracePath(caseDir), {trace}); !e.empty()) {
             record.status = "error";
             record.error = e;
             return record;

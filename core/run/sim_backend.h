@@ -7,6 +7,15 @@
 
 namespace ptowb {
 
+// The request that runs one case of the kernel: what the kernel worker takes, and what the
+// driver of the real PyPTO (run/pypto_backend.h) reads. The reason when the case's kernel
+// arguments do not evaluate.
+std::variant<nlohmann::json, std::string>
+kernelRunRequest(const OpSpec& spec, const std::vector<Tensor>& inputs,
+                 const std::vector<rules::Value>& params, const std::string& caseDir,
+                 const RunRecord& record, const std::string& source, const std::string& file,
+                 const SimRunOptions& options);
+
 // `sim`: the kernel file run as Python by the kernel worker process with the workbench's `pypto`
 // module (worker/kernel_worker.h). With a platform it also writes the case's cost estimate into
 // run.json and its trace into trace.json; with capture, the last value each kernel line computed
@@ -25,12 +34,6 @@ public:
                   const std::atomic<bool>* cancel) override;
 
 private:
-    // The worker's run request; the reason when the case's kernel arguments do not evaluate.
-    std::variant<nlohmann::json, std::string> request(const OpSpec& spec,
-                                                      const std::vector<Tensor>& inputs,
-                                                      const std::vector<rules::Value>& params,
-                                                      const std::string& caseDir,
-                                                      const RunRecord& record) const;
     std::string m_source;
     std::string m_file;
     SimRunOptions m_options;

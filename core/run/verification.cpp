@@ -138,6 +138,7 @@ std::vector<CaseRun> runCases(const OpSpec& spec, const std::string& projectDir,
 
 bool CaseVerification::pass() const
 {
+    if (costOnly) return error.empty();
     if (!error.empty() || outputs.empty()) return false;
     for (const auto& o : outputs)
         if (!o.verdict.pass) return false;
@@ -163,6 +164,25 @@ VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Bac
         (std::filesystem::path(runsRoot) / (id + "-" + reference.name())).string();
     report.targetRunDir = (std::filesystem::path(runsRoot) / (id + "-" + target.name())).string();
 
+    if (!target.producesValues()) {
+        report.referenceRunDir.clear();
+        options.runDir = report.targetRunDir;
+        for (const CaseRun& run : runCases(spec, projectDir, target, options)) {
+            CaseVerification v;
+            v.caseName = run.caseName;
+            v.costOnly = true;
+            v.seconds = run.record.durationSeconds;
+            v.stderrTail = run.record.stderrTail;
+            v.cost = run.record.cost;
+            report.cancelled = report.cancelled || run.record.status == "cancelled";
+            if (!run.ok()) {
+                v.error = run.record.error;
+                v.diagnostics = run.record.diagnostics;
+            }
+            report.cases.push_back(std::move(v));
+        }
+        return report;
+    }
     // Progress counts both passes: the reference first, then the target.
     auto progress = options.progress;
     RunOptions refOptions = options;
@@ -183,6 +203,7 @@ VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Bac
         v.caseName = expected[k].caseName;
         v.seconds = actual[k].record.durationSeconds;
         v.stderrTail = actual[k].record.stderrTail;
+        v.cost = actual[k].record.cost;
         if (actual[k].record.status == "cancelled" || expected[k].record.status == "cancelled")
             report.cancelled = true;
         if (!expected[k].ok()) {

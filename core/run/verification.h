@@ -68,6 +68,11 @@ struct CaseVerification
     std::string stderrTail;
     double seconds = 0;
     std::vector<OutputCheck> outputs;
+    // The target's run.json "cost" (its cost model's cycles), when it has one.
+    nlohmann::ordered_json cost;
+    // The target produces no values (pypto-sim): nothing was compared, and the case passes
+    // when it ran.
+    bool costOnly = false;
     bool pass() const;
 };
 
@@ -84,7 +89,8 @@ struct VerificationReport
 };
 
 // Runs the reference and the target on the same inputs and compares every output under the
-// op's tolerance. `runsRoot` receives one run folder per backend.
+// op's tolerance. `runsRoot` receives one run folder per backend. A target that produces no
+// values (Backend::producesValues) runs alone: its cases report their cost and compare nothing.
 VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Backend& reference,
                           Backend& target, const std::string& runsRoot, RunOptions options);
 

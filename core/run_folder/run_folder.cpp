@@ -78,6 +78,7 @@ std::string writeRecord(const std::string& dir, const RunRecord& r)
         r.costEstimateUs >= 0
             ? nlohmann::ordered_json{{"total_us", r.costEstimateUs}, {"trace", kTraceFile}}
             : nlohmann::ordered_json();
+    j["cost"] = r.cost;
     return writeAtomically((fs::path(dir) / "run.json").string(), {j.dump(2), "\n"});
 }
 
@@ -170,6 +171,48 @@ int pruneRuns(const std::string& runsRoot, std::size_t keep)
     for (std::size_t k = keep; k < runs.size(); ++k)
         if (fs::remove_all(runs[k].second, ec) > 0 && !ec) ++removed;
     return removed;
+}
+
+nlohmann::ordered_json readCost(const std::string& caseDir)
+{
+    // run.json is small; a larger one is not a run folder's.
+    constexpr std::uintmax_t kMaxRecordBytes = std::uintmax_t(16) << 20;
+    const fs::path path = fs::path(caseDir) / "run.json";
+    std::error_code ec;
+    if (fs::symlink_status(path, ec).type() != fs::file_type::regular ||
+        fs::file_size(path, ec) > kMaxRecordBytes || ec)
+        return nullptr;
+    std::ifstream in(path, std::ios::binary);
+    const auto record = nlohmann::ordered_json::parse(in, nullptr, false);
+    if (!record.is_object() || !record.contains("cost") || !record["cost"].is_object())
+        return nullptr;
+    return record["cost"];
+}
+
+std::string latestCaseDir(const std::string& runsRoot, const std::string& backend,
+                          const std::string& caseName)
+{
+    static const std::regex kRunId(R"(^[0-9]{8}-[0-9]{6}-.+$)");
+    const std::string suffix = "-" + backend;
+    std::string newest, found;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(runsRoot, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.symlink_status(ec).type() != fs::file_type::directory ||
+            !std::regex_match(name, kRunId) || name.size() <= suffix.size() ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const fs::path record = entry.path() / caseName / "run.json";
+        if (fs::symlink_status(entry.path() / caseName, ec).type() != fs::file_type::directory ||
+            fs::symlink_status(record, ec).type() != fs::file_type::regular)
+            continue;
+        // Run ids begin with their time, so the greatest name is the newest run.
+        if (name > newest) {
+            newest = name;
+            found = (entry.path() / caseName).string();
+        }
+    }
+    return found;
 }
 
 std::string inputPath(const std::string& caseDir, const std::string& input)

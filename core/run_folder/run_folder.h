@@ -21,6 +21,9 @@ struct RunRecord
     int exitCode = 0;
     double durationSeconds = 0;
     double costEstimateUs = -1; // the simulator's estimate for the target platform; < 0: none
+    // run.json's "cost": whose cost model counted the case's device cycles ({"source": "ptowb"
+    // or "pypto 0.2.0", "total_cycles": N, "pipes": {...}, ...}); null when none did.
+    nlohmann::ordered_json cost;
     std::string error;
     Diagnostics diagnostics; // where in a project file the case failed, when that is known
     std::string stderrTail;
@@ -77,6 +80,15 @@ struct CaptureFile
 // Removes all but the `keep` most recent run folders (by modification time) under runsRoot;
 // only folders named like run ids are touched. Returns how many were removed.
 int pruneRuns(const std::string& runsRoot, std::size_t keep);
+// The "cost" run.json of a case folder records (RunRecord::cost); null when it has none or
+// cannot be read.
+nlohmann::ordered_json readCost(const std::string& caseDir);
+
+// The case folder <run>/<caseName> of the most recent run (by its id's time) under runsRoot made
+// by `backend` ("pypto-sim": a run of it, or the target of a verify against it) that holds a
+// run.json; "" when there is none. Symbolic links are not followed.
+std::string latestCaseDir(const std::string& runsRoot, const std::string& backend,
+                          const std::string& caseName);
 std::string capturePath(const std::string& caseDir, int line, const std::string& name,
                         int execution);
 std::vector<CaptureFile> listCaptures(const std::string& caseDir); // by line, then execution
