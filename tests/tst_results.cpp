@@ -88,6 +88,9 @@ private Q_SLOTS:
         QVERIFY(verify(w));
         QCOMPARE(compare.model().failures(), 2);
         QTRY_VERIFY(diff.hasData());
+        // The kernel's error is the same factor everywhere: the diff says so.
+        QVERIFY2(diff.titleText().contains(QString::fromUtf8("actual ≈ 2.000 × expected")),
+                 qPrintable(diff.titleText()));
         // The trace, like the diff, loads off the GUI thread.
         QTRY_VERIFY_WITH_TIMEOUT(!w.costPanel().stamp().stamp().isEmpty(), 20000);
         QVERIFY2(compare.stamp().stamp().startsWith(w.session().project()->name()) &&
