@@ -16,7 +16,8 @@ bool chooseInterpreter(const CommandLine& cmd, std::ostream& err)
         [&err](const std::string& message) { err << "ptowb-cli: " << message << '\n'; });
     // Commands that run kernel.py (or the reference, which runs beside it) check the interpreter
     // first, so a missing or unsuitable one is one message and a usage error, not a case error.
-    static const std::set<std::string> kRunsKernels = {"run", "verify", "export", "redeploy", "import"};
+    static const std::set<std::string> kRunsKernels = {"run", "verify", "export", "redeploy",
+                                                       "import"};
     if (!kRunsKernels.count(cmd.command)) return true;
     auto found = interpreter::kernelInterpreter(chosen);
     if (auto* e = std::get_if<std::string>(&found)) {

@@ -70,6 +70,14 @@ CostComparisonView::CostComparisonView(QWidget* parent) : QWidget(parent)
     m_open->setToolTip(tr("Opens PyPTO's merged_swimlane.json with the desktop's viewer; it is "
                           "Perfetto's JSON (ui.perfetto.dev opens it too)"));
     connect(m_open, &QPushButton::clicked, this, [this] { Q_EMIT openRequested(m_swimlane); });
+    // The dock keeps its size when results arrive: the summary has room for its three lines from
+    // the start (the whole text in its tooltip), and the swimlane row keeps its place while hidden.
+    m_summary->setFixedHeight(3 * m_summary->fontMetrics().lineSpacing() + 4);
+    for (QWidget* w : {static_cast<QWidget*>(m_path), static_cast<QWidget*>(m_open)}) {
+        QSizePolicy policy = w->sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        w->setSizePolicy(policy);
+    }
     auto* pathRow = new QHBoxLayout;
     pathRow->setContentsMargins(0, 0, 0, 0);
     pathRow->addWidget(m_path, 1);
@@ -109,6 +117,7 @@ void CostComparisonView::setCosts(const QString& caseName, const nlohmann::order
     if (!havePypto && haveOurs)
         text += tr("<br>Our estimate (%1): <b>%2</b> cycles.").arg(source(ours), cycles(ours));
     m_summary->setText(text);
+    m_summary->setToolTip(text);
     m_swimlane.clear();
     if (havePypto && pypto.contains("swimlane") && !pyptoCaseDir.isEmpty()) {
         // run.json is data: its path must stay inside the case folder, and no link is followed.

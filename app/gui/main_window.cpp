@@ -5,8 +5,8 @@
 #include "cost_comparison_view.h"
 #include "cost_trace_panel.h"
 #include "generated_glue_panel.h"
-#include "line_cost_model.h"
 #include "import_kernel_wizard.h"
+#include "line_cost_model.h"
 #include "new_operator_wizard.h"
 #include "problems_model.h"
 #include "project/new_project.h"
@@ -295,7 +295,8 @@ void MainWindow::createActions()
     QAction* newOp = file->addAction(s->standardIcon(QStyle::SP_FileIcon), tr("&New Operator…"),
                                      this, &MainWindow::newOperator);
     newOp->setShortcut(QKeySequence::New);
-    file->addAction(tr("&Import Kernel…"), this, &MainWindow::importKernel);
+    QAction* importKernel = file->addAction(tr("&Import Kernel…"), this, &MainWindow::importKernel);
+    importKernel->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     QAction* close = file->addAction(tr("&Close Project"), this, &MainWindow::closeProject);
