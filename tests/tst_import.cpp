@@ -85,6 +85,7 @@ private Q_SLOTS:
     void configKernelVerifiesAsImported();
     void pytestKernelVerifiesAsImported();
     void inlineExpectedBecomesReference();
+    void literalExpectedNamedByTheKernel();
     void numpyGoldenLeavesReferenceToWrite();
     void fileWithoutKernelIsAnError();
     void failingHostCodeIsReportedAtItsLine();
@@ -223,6 +224,25 @@ void TestImport::inlineExpectedBecomesReference()
     QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
                  .toDouble(),
              1e-6);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::literalExpectedNamedByTheKernel()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("abs"));
+    const auto r = import(data("abs_literal.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (torch.abs(x))"), reference.constData());
+    // The literal input values are kept as they were.
+    const QJsonObject op = readOp(out);
+    QVERIFY(op[QStringLiteral("cases")]
+                .toArray()[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")]
+                .toString()
+                .startsWith(QStringLiteral("file:")));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -292,11 +292,57 @@ class Recorder:
         slicer = _Slicer(self, function, frame.f_locals, call)
         tree = slicer.resolve(compare.args[arg_index], compare.lineno, 0)
         if not slicer.used:
-            return None
+            # A literal expected value: the torch function the kernel is named after, when it
+            # gives exactly that value from the call's inputs.
+            named = self._named_function(call, expected)
+            return dict(named, line=compare.lineno) if named else None
         out = {"expression": ast.unparse(tree), "line": compare.lineno, "inputs": sorted(slicer.used)}
         if _is_tensor(expected):
             out["dtype"] = _dtype_name(expected)
         return out
+
+    def _named_function(self, call, expected):
+        """`torch.abs(x)` for abs_kernel(x, out) compared with a literal [1, 8, 2]: a word of the
+        kernel's name that is a torch function, called with the call's inputs and scalars in
+        the kernel's order, whose result equals the expected value of this call."""
+        torch = _torch()
+        recorded = self.calls[call] if 0 <= call < len(self.calls) else None
+        if torch is None or recorded is None:
+            return None
+        try:
+            import numpy as np
+            wanted = torch.as_tensor(np.asarray(expected)) if not _is_tensor(expected) else expected.detach().cpu()
+        except Exception:  # noqa: BLE001 - what cannot be a tensor names nothing
+            return None
+        tensors = {name: self._input_tensor(call, name) for name in
+                   [a["name"] for a in recorded["args"] if a.get("kind") == "tensor"]}
+        args, names = [], []
+        for a in recorded["args"]:
+            if a.get("kind") == "tensor" and tensors.get(a["name"]) is not None:
+                args.append(tensors[a["name"]].detach().cpu())
+                names.append(a["name"])
+            elif a.get("kind") in ("int", "float", "bool"):
+                args.append(a["value"])
+                names.append(repr(a["value"]))
+        for word in recorded["kernel"].split("_"):
+            fn = getattr(torch, word, None)
+            if not word.isidentifier() or not callable(fn) or word in ("empty", "zeros", "ones", "rand", "randn"):
+                continue
+            try:
+                got = fn(*args)
+                if _is_tensor(got) and got.shape == wanted.shape and torch.allclose(
+                        got.double(), wanted.double(), rtol=1e-3, atol=1e-5, equal_nan=True):
+                    return {"expression": f"torch.{word}({', '.join(names)})",
+                            "inputs": [n for n in names if n in tensors], "dtype": _dtype_name(got)}
+            except Exception:  # noqa: BLE001 - a function that does not take these arguments
+                continue
+        return None
+
+    def _input_tensor(self, call, name):
+        for oid, where in self.inputs.items():
+            if where == (call, name):
+                return next((t for t in self.keep if id(t) == oid), None)
+        return None
 
     def _output_of(self, value):
         if _is_tensor(value):
