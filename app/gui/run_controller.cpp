@@ -107,10 +107,10 @@ void RunController::showRow(int row)
         return QString::fromStdString(
             runfolder::outputPath(runfolder::caseDir(runDir, c.caseName), check.name));
     };
-    QString title = QStringLiteral("%1 / %2: %3 vs %4")
-                        .arg(caseName, QString::fromStdString(check.name),
-                             QString::fromStdString(report.target),
-                             QString::fromStdString(report.reference));
+    QString title =
+        QStringLiteral("%1 / %2: %3 vs %4")
+            .arg(caseName, QString::fromStdString(check.name),
+                 QString::fromStdString(report.target), QString::fromStdString(report.reference));
     // An error the same everywhere (a scale, an offset) is said first: it names the bug.
     if (const auto& uniform = check.comparison.uniformError)
         title += QStringLiteral(" — ") + QString::fromStdString(uniform->describe());
