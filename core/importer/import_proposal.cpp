@@ -1,6 +1,7 @@
 #include "importer/import_proposal.h"
 
 #include "importer/shape_rules.h"
+#include "project/new_project.h"
 
 #include <algorithm>
 #include <charconv>
@@ -71,21 +72,6 @@ std::string identifier(const std::string& spelled)
         out.pop_back();
     if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "case_" + out;
     return out;
-}
-
-std::string opTypeOf(const std::string& name)
-{
-    std::string out;
-    bool upper = true;
-    for (char c : name) {
-        if (c == '_') {
-            upper = true;
-            continue;
-        }
-        out += upper && c >= 'a' && c <= 'z' ? char(c - 'a' + 'A') : c;
-        upper = false;
-    }
-    return out.empty() || !(out[0] >= 'A' && out[0] <= 'Z') ? "Op" + out : out;
 }
 
 // A value as a rule literal: rules are op.json's one language for computed arguments.
@@ -801,7 +787,7 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     op["format"] = "ptowb-op/1";
     op["name"] = opName;
     op["namespace"] = "pto";
-    op["op_type"] = opTypeOf(opName);
+    op["op_type"] = opTypeFor(opName);
     op["version"] = "1.0.0";
     op["doc"] = m_p.kernel + " of " + fileName + ", imported";
     op["kernel"] = ojson{{"file", fileName}, {"function", m_p.kernel}};
