@@ -87,6 +87,7 @@ private Q_SLOTS:
     void inlineExpectedBecomesReference();
     void literalExpectedNamedByTheKernel();
     void numpyGoldenLeavesReferenceToWrite();
+    void importFromInsideTheKernelFolder();
     void fileWithoutKernelIsAnError();
     void failingHostCodeIsReportedAtItsLine();
     void neverOverwrites();
@@ -274,6 +275,23 @@ void TestImport::numpyGoldenLeavesReferenceToWrite()
     QCOMPARE(reference.split('\n')[todo->line - 1].trimmed().left(24),
              QByteArray("raise RuntimeError(\"TODO"));
     QVERIFY(reference.contains("# def col_sum_golden"));
+}
+
+void TestImport::importFromInsideTheKernelFolder()
+{
+    // Authors run from their kernel's folder: nothing of the workbench's own is taken for a
+    // module of the project.
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(data("row_norm.py"), dir.filePath(QStringLiteral("row_norm.py"))));
+    const QString previous = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const auto r =
+        import(dir.filePath(QStringLiteral("row_norm.py")), dir.filePath(QStringLiteral("op")));
+    QDir::setCurrent(previous);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(
+        QDir(dir.filePath(QStringLiteral("op"))).entryList({QStringLiteral("*.py")}, QDir::Files),
+        (QStringList{QStringLiteral("reference.py"), QStringLiteral("row_norm.py")}));
 }
 
 void TestImport::fileWithoutKernelIsAnError()

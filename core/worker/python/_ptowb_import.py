@@ -693,10 +693,12 @@ def record(request):
                 golden_sources[name] = _annotated_source(source, [name], recorder.goldens)
             except (SyntaxError, ValueError, RecursionError):
                 continue
-        local = sorted({os.path.abspath(m.__file__) for m in list(sys.modules.values())
-                        if isinstance(getattr(m, "__file__", None), str)
-                        and os.path.abspath(m.__file__).startswith(recorder.folder + os.sep)
-                        and os.path.abspath(m.__file__) != path})
+        # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
+        # which a relative reading would place in the current folder.
+        local = sorted({m.__file__ for m in list(sys.modules.values())
+                        if isinstance(getattr(m, "__file__", None), str) and os.path.isabs(m.__file__)
+                        and os.path.isfile(m.__file__) and m.__file__.startswith(recorder.folder + os.sep)
+                        and m.__file__ != path})
         for g in recorder.goldens:
             for r in g["results"]:
                 if r:
