@@ -3,15 +3,18 @@
 // swimlane's path and the button that asks to open it; and the run-folder look-up that finds
 // the newest pypto-sim run of a case.
 #include "cost/cost_model.h"
+#include "cost/pypto_line_cycles.h"
 #include "cost/pypto_report.h"
 #include "cost_comparison_view.h"
 #include "cost_trace_panel.h"
+#include "line_cost_model.h"
 #include "run_folder/run_folder.h"
 
 #include <QDir>
 #include <QFile>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -50,6 +53,46 @@ Average MTE_OUT Usage............................:    800.74    1.38%
 ===============ASC++ MachineModel Report End================
 )";
 
+// program.json and the pipe swimlane as PyPTO 0.2.0 shapes them, cut to what the mapping reads:
+// op 10063 and 10064 come from kernel line 13, 10070 from line 12, 10090 from another file, and
+// the synchronisation op names no line.
+std::string program(const std::string& kernel)
+{
+    return nlohmann::json{
+        {"functions",
+         {{{"func_magicname", "TENSOR_softmax_kernel_2"}, {"operations", nlohmann::json::array()}},
+          {{"func_magicname", "TENSOR_LOOP_ROWS_Unroll1_PATH0_hiddenfunc0_8"},
+           {"operations",
+            {{{"opmagic", 10063}, {"opcode", "COPY_IN"}, {"file", kernel}, {"line", 13}},
+             {{"opmagic", 10064}, {"opcode", "COPY_IN"}, {"file", kernel}, {"line", 13}},
+             {{"opmagic", 10070}, {"opcode", "EXP"}, {"file", kernel}, {"line", 12}},
+             {{"opmagic", 10090}, {"opcode", "ADD"}, {"file", "/elsewhere/parser.py"}, {"line", 9}},
+             {{"opmagic", 10094}, {"opcode", "SYNC_SRC"}}}}}}}}
+        .dump();
+}
+
+std::string pipeSwimlane()
+{
+    auto log = [](int start, int end, const std::string& op) {
+        return nlohmann::json{{"execStart", start}, {"execEnd", end}, {"tileOp", op}};
+    };
+    return nlohmann::json::array(
+               {{{"blockIdx", 0}, {"coreType", "AIC"}},
+                {{"blockIdx", 24},
+                 {"coreType", "AIV"},
+                 {"pipeLogs",
+                  {{"MTE_IN",
+                    {log(3627, 5035, "10063 COPY_IN 13 DDR_[0,0][8,256] TO UB"),
+                     log(5037, 6445, "10064 COPY_IN 13 DDR_[0,0][8,256] TO UB")}},
+                   {"VECTOR_ALU",
+                    {log(7000, 7100, "10070 EXP"), log(7200, 7210, "10090 ADD"),
+                     log(7300, 7301, "10094 SYNC_SRC"), log(7400, 7300, "10070 EXP")}}}}},
+                {{"blockIdx", 25},
+                 {"coreType", "AIV"},
+                 {"pipeLogs", {{"VECTOR_ALU", {log(0, 50, "10070 EXP")}}}}}})
+        .dump();
+}
+
 } // namespace
 
 class TestCostComparison : public QObject
@@ -69,6 +112,79 @@ private Q_SLOTS:
         QVERIFY(qAbs(report->pipes[2].share - 0.0993) < 1e-9);
         QCOMPARE(report->pipes[2].name, std::string("mte_in"));
         QVERIFY(!cost::parsePyptoReport("no report here\nTotal Steps: 3\n"));
+    }
+
+    void mapsCyclesToKernelLines()
+    {
+        QTemporaryDir dir;
+        const std::string kernel = dir.filePath(QStringLiteral("kernel.py")).toStdString();
+        // The kernel as the run spelled it, and as the test does: the same file.
+        const std::string spelled = dir.path().toStdString() + "/./sub/../kernel.py";
+        const auto mapped = cost::mapPyptoCyclesToLines(program(spelled), pipeSwimlane(), kernel);
+        QVERIFY(std::holds_alternative<cost::PyptoLineMap>(mapped));
+        const auto& map = std::get<cost::PyptoLineMap>(mapped);
+        QCOMPARE(int(map.lines.size()), 2);
+        QCOMPARE(map.lines[0].line, 12);
+        QCOMPARE(map.lines[0].busyCycles, std::int64_t(100 + 50)); // two cores; a negative span
+        QCOMPARE(map.lines[1].line, 13);                           // is not a duration
+        QCOMPARE(map.lines[1].busyCycles, std::int64_t(1408 + 1408));
+        QCOMPARE(map.lines[1].byPipe.at("MTE_IN"), std::int64_t(2816));
+        QCOMPARE(map.unmappedCycles, std::int64_t(10 + 1)); // the other file's op, the sync
+
+        // What run.json keeps reads back as the app uses it.
+        const nlohmann::ordered_json cost{{"lines", cost::lineCyclesJson(map)}};
+        const auto byLine = cost::busyCyclesByLine(cost);
+        QCOMPARE(int(byLine.size()), 2);
+        QCOMPARE(byLine.at(13), std::int64_t(2816));
+    }
+
+    void malformedSwimlanesMapNothing()
+    {
+        const std::string kernel = "/k/kernel.py";
+        const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+        struct Bad
+        {
+            std::string program, swim;
+        };
+        const std::vector<Bad> errors{
+            {"", pipeSwimlane()},
+            {program(kernel), ""},
+            {program(kernel).substr(0, 40), pipeSwimlane()},
+            {program(kernel), pipeSwimlane().substr(0, 99)},
+            {"[]", pipeSwimlane()},
+            {R"({"functions": 3})", pipeSwimlane()},
+            {program(kernel), R"({"pipeLogs": []})"},
+            {deep, pipeSwimlane()},
+        };
+        for (const Bad& bad : errors) {
+            const auto mapped = cost::mapPyptoCyclesToLines(bad.program, bad.swim, kernel);
+            QVERIFY(std::holds_alternative<std::string>(mapped));
+            QVERIFY(!std::get<std::string>(mapped).empty());
+        }
+        // Wrong types inside are skipped, never thrown.
+        const std::string oddProgram = R"({"functions": [1, "x", {"operations": 5},
+            {"operations": [null, {"opmagic": "1", "file": "/k/kernel.py", "line": 3},
+             {"opmagic": 7, "file": 5, "line": 3}, {"opmagic": 8, "file": "/k/kernel.py",
+              "line": -4}, {"opmagic": 9, "file": "/k/kernel.py", "line": 1e300},
+             {"opmagic": 10, "file": "/k/kernel.py", "line": 6}]}]})";
+        const std::string oddSwim = R"([1, {"pipeLogs": 3}, {"pipeLogs": {"V": 4, "W": [2,
+            {"execStart": "0", "execEnd": 5, "tileOp": "10 X"},
+            {"execStart": 0, "execEnd": 18446744073709551615, "tileOp": "10 X"},
+            {"execStart": 0, "execEnd": 7, "tileOp": 10},
+            {"execStart": 0, "execEnd": 9, "tileOp": "-10 X"},
+            {"execStart": 0, "execEnd": 11, "tileOp": "10 X"}]}}])";
+        const auto mapped = cost::mapPyptoCyclesToLines(oddProgram, oddSwim, kernel);
+        QVERIFY(std::holds_alternative<cost::PyptoLineMap>(mapped));
+        const auto& map = std::get<cost::PyptoLineMap>(mapped);
+        QCOMPARE(int(map.lines.size()), 1);
+        QCOMPARE(map.lines[0].line, 6);
+        QCOMPARE(map.lines[0].busyCycles, std::int64_t(11));
+        QCOMPARE(map.unmappedCycles, std::int64_t(7 + 9));
+        // A run.json whose "lines" is malformed gives the app nothing to show, not a crash.
+        for (const char* odd : {R"({"lines": 3})", R"({"lines": [1, {"line": "3"}, {"line": 0,
+                 "busy_cycles": 5}, {"line": 4, "busy_cycles": -1}]})",
+                                "[]", "null"})
+            QVERIFY(cost::busyCyclesByLine(nlohmann::ordered_json::parse(odd)).empty());
     }
 
     void findsNewestPyptoRun()
@@ -105,10 +221,14 @@ private Q_SLOTS:
                                   {"total_cycles", 29001},
                                   {"unit_cycles", {{"vector", 16000}, {"memory", 3001}}},
                                   {"launch_cycles", 10000}})));
-        QVERIFY(writeFile(theirs + "/run.json", record({{"source", "pypto 0.2.0"},
-                                                        {"total_cycles", parsed->totalCycles},
-                                                        {"pipes", cost::pipesJson(parsed->pipes)},
-                                                        {"swimlane", swimlane}})));
+        QVERIFY(
+            writeFile(theirs + "/run.json", record({{"source", "pypto 0.2.0"},
+                                                    {"total_cycles", parsed->totalCycles},
+                                                    {"pipes", cost::pipesJson(parsed->pipes)},
+                                                    {"swimlane", swimlane},
+                                                    {"lines",
+                                                     {{{"line", 3}, {"busy_cycles", 3000}},
+                                                      {{"line", 9}, {"busy_cycles", 1000}}}}})));
         QVERIFY(
             writeFile(theirs + "/" + QString::fromStdString(swimlane), "{\"traceEvents\": []}"));
         cost::CostReport report;
@@ -132,6 +252,11 @@ private Q_SLOTS:
         QVERIFY2(!text.contains(QStringLiteral("cube 0")),
                  qPrintable(text)); // unused pipes left out
         QVERIFY2(text.contains(QStringLiteral("Case rows8")), qPrintable(text));
+        // PyPTO's cycles of line 3 beside our estimate of it.
+        QVERIFY(!panel.costTable().isColumnHidden(LineCostModel::PyptoColumn));
+        const QModelIndex pyptoCell = panel.costs().index(0, LineCostModel::PyptoColumn);
+        QCOMPARE(pyptoCell.data().toString(),
+                 QStringLiteral("%1 (75.0%)").arg(QLocale().toString(3000)));
         const QString expected = QDir::cleanPath(theirs + "/" + QString::fromStdString(swimlane));
         QCOMPARE(view.swimlanePath(), expected);
         QVERIFY(text.contains(expected));
@@ -161,6 +286,8 @@ private Q_SLOTS:
         QVERIFY2(view.text().contains(QLocale().toString(29001)), qPrintable(view.text()));
         QVERIFY(view.openButton().isHidden());
         QVERIFY(view.swimlanePath().isEmpty());
+        QVERIFY(panel.costTable().isColumnHidden(LineCostModel::PyptoColumn));
+        QVERIFY(panel.costs().index(0, LineCostModel::PyptoColumn).data().isNull());
     }
 };
 

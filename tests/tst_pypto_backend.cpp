@@ -165,6 +165,17 @@ private Q_SLOTS:
         QCOMPARE(total.match(QString::fromUtf8(report.readAll())).captured(1).toLongLong(), cycles);
         QVERIFY(QFileInfo(caseDir + '/' + cost.value("swimlane").toString()).isFile());
         QVERIFY(cost.value("pipes").toObject().contains(QStringLiteral("vector")));
+        // The pipe swimlane's cycles land on the softmax kernel's lines: its exp, amax and the
+        // store (PyPTO books the row's copies to the statement that consumes them).
+        QSet<int> lines;
+        qint64 mapped = 0;
+        for (const QJsonValue& line : cost.value("lines").toArray()) {
+            lines.insert(line.toObject().value("line").toInt());
+            mapped += qint64(line.toObject().value("busy_cycles").toDouble());
+        }
+        QVERIFY2(lines.contains(11) && lines.contains(12) && lines.contains(13),
+                 qPrintable(QJsonDocument(cost).toJson()));
+        QVERIFY(mapped > cycles); // busy cycles of every pipe of every core, not the wall time
         // No values: the outputs folder holds nothing.
         QVERIFY(QDir(caseDir + QStringLiteral("/outputs")).isEmpty());
         QVERIFY2(r.out.contains(QStringLiteral("cycles by pypto")), qPrintable(r.out));

@@ -3,6 +3,7 @@
 #include "text/duration.h"
 
 #include <QColor>
+#include <QLocale>
 #include <algorithm>
 
 namespace ptowb {
@@ -25,6 +26,16 @@ void LineCostModel::setReport(const cost::CostReport& report, const QStringList&
     for (const auto& line : m_lines)
         m_total += line.totalUs;
     endResetModel();
+}
+
+void LineCostModel::setPyptoCycles(std::map<int, std::int64_t> cyclesByLine)
+{
+    m_pypto = std::move(cyclesByLine);
+    m_pyptoTotal = 0;
+    for (const auto& [line, cycles] : m_pypto)
+        m_pyptoTotal += cycles;
+    if (!m_lines.empty())
+        Q_EMIT dataChanged(index(0, PyptoColumn), index(rowCount() - 1, PyptoColumn));
 }
 
 int LineCostModel::rowCount(const QModelIndex& parent) const
@@ -73,6 +84,13 @@ QVariant LineCostModel::data(const QModelIndex& index, int role) const
         return formatMicroseconds(line.totalUs);
     case ShareColumn:
         return QStringLiteral("%1%").arg(share * 100, 0, 'f', 1);
+    case PyptoColumn: {
+        const auto pypto = m_pypto.find(line.line);
+        if (pypto == m_pypto.end() || m_pyptoTotal <= 0) return {};
+        return QStringLiteral("%1 (%2%)")
+            .arg(QLocale().toString(qlonglong(pypto->second)))
+            .arg(100.0 * double(pypto->second) / double(m_pyptoTotal), 0, 'f', 1);
+    }
     default:
         return {};
     }
@@ -83,9 +101,13 @@ QVariant LineCostModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == OpsColumn)
         return tr("Operations the line issued: a line in a loop issues one per iteration");
+    if (role == Qt::ToolTipRole && section == PyptoColumn)
+        return tr("PyPTO's CostModel (the latest pypto-sim run of this case): the busy cycles of "
+                  "every pipe of every core on the tile ops this line made, and their share of "
+                  "all the cycles PyPTO attributed to kernel lines");
     if (role != Qt::DisplayRole) return {};
-    static const char* const kHeaders[] = {"Line", "Statement", "Ops",   "Vector",
-                                           "Cube", "Memory",    "Total", "Share"};
+    static const char* const kHeaders[] = {"Line",   "Statement", "Ops",   "Vector", "Cube",
+                                           "Memory", "Total",     "Share", "PyPTO"};
     return section >= 0 && section < ColumnCount ? tr(kHeaders[section]) : QVariant();
 }
 

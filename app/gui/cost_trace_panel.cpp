@@ -1,5 +1,6 @@
 #include "cost_trace_panel.h"
 
+#include "cost/pypto_line_cycles.h"
 #include "cost_comparison_view.h"
 #include "line_cost_model.h"
 #include "project/atomic_file.h"
@@ -123,6 +124,9 @@ void CostTracePanel::applyRun(const QString& tracePath, const QString& caseDir,
 {
     m_comparison->setCosts(QFileInfo(caseDir).fileName(), run.ours, run.pypto, pyptoCaseDir);
     m_costs->setReport(run.report, kernelLines);
+    auto pypto = cost::busyCyclesByLine(run.pypto);
+    m_table->setColumnHidden(LineCostModel::PyptoColumn, pypto.empty());
+    m_costs->setPyptoCycles(std::move(pypto));
     if (stamp.isEmpty() || run.report.events.empty())
         m_stamp->reset();
     else

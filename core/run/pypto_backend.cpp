@@ -1,5 +1,6 @@
 #include "run/pypto_backend.h"
 
+#include "cost/pypto_line_cycles.h"
 #include "cost/pypto_report.h"
 #include "interpreter/interpreter.h"
 #include "io/atomic_write.h"
@@ -23,12 +24,14 @@ constexpr const char* kRequestFile = "pypto_request.json";
 constexpr const char* kAnswerFile = "pypto_answer.json";
 // PyPTO's answer and report are small; anything larger is not theirs.
 constexpr std::uintmax_t kMaxReadBytes = std::uintmax_t(16) << 20;
+// Its program and pipe swimlane grow with the kernel's tiles; past this the lines are not mapped.
+constexpr std::uintmax_t kMaxSwimlaneBytes = std::uintmax_t(256) << 20;
 
-std::string readSmallFile(const fs::path& path)
+std::string readSmallFile(const fs::path& path, std::uintmax_t limit = kMaxReadBytes)
 {
     std::error_code ec;
     const auto size = fs::file_size(path, ec);
-    if (ec || size > kMaxReadBytes) return {};
+    if (ec || size > limit) return {};
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
@@ -179,6 +182,16 @@ bool PyptoBackend::readCostModel(const nlohmann::json& answer, const std::string
                    {"pipes", cost::pipesJson(parsed->pipes)},
                    {"report", relativeTo(output / cost::kPyptoReportFile, dir)},
                    {"swimlane", relativeTo(output / cost::kPyptoSwimlaneFile, dir)}};
+    // Per kernel line where the swimlane allows; a run without it still has its totals.
+    auto lines = cost::mapPyptoCyclesToLines(
+        readSmallFile(output / cost::kPyptoProgramFile, kMaxSwimlaneBytes),
+        readSmallFile(output / cost::kPyptoPipeSwimlaneFile, kMaxSwimlaneBytes), m_file);
+    if (auto* map = std::get_if<cost::PyptoLineMap>(&lines)) {
+        record.cost["lines"] = cost::lineCyclesJson(*map);
+        record.cost["unmapped_busy_cycles"] = map->unmappedCycles;
+    } else {
+        record.cost["lines_unmapped_because"] = std::get<std::string>(lines);
+    }
     return true;
 }
 
