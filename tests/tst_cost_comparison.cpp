@@ -252,6 +252,7 @@ private Q_SLOTS:
         QVERIFY2(!text.contains(QStringLiteral("cube 0")),
                  qPrintable(text)); // unused pipes left out
         QVERIFY2(text.contains(QStringLiteral("Case rows8")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("PyPTO simulates")), qPrintable(text)); // same soc
         // PyPTO's cycles of line 3 beside our estimate of it.
         QVERIFY(!panel.costTable().isColumnHidden(LineCostModel::PyptoColumn));
         const QModelIndex pyptoCell = panel.costs().index(0, LineCostModel::PyptoColumn);
@@ -265,6 +266,13 @@ private Q_SLOTS:
         view.openButton().click();
         QCOMPARE(open.count(), 1);
         QCOMPARE(open.first().at(0).toString(), expected);
+
+        // Our estimate for another soc says so, and how to compare like with like.
+        view.setCosts(QStringLiteral("rows8"),
+                      {{"source", "ptowb"}, {"soc", "KirinX90"}, {"total_cycles", 448}},
+                      {{"source", "pypto 0.2.0"}, {"total_cycles", 58002}}, {});
+        QVERIFY2(view.text().contains(QStringLiteral("PyPTO simulates Ascend910B2")),
+                 qPrintable(view.text()));
 
         // run.json is data: a swimlane path that leaves the case folder is not offered.
         QVERIFY(

@@ -1,5 +1,7 @@
 #include "verification_model.h"
 
+#include "run/reports.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -43,10 +45,14 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
     const CaseVerification& c = m_report.cases[row.caseIndex];
     const OutputCheck* check =
         row.outputIndex >= 0 ? &c.outputs[std::size_t(row.outputIndex)] : nullptr;
-    const bool pass = check && check->verdict.pass;
+    // A target without values (pypto-sim) only measured the case: neither pass nor fail.
+    const bool measured = !check && c.costOnly && c.error.empty();
+    const bool pass = (check && check->verdict.pass) || measured;
     if (role == PassRole) return pass;
     if (role == Qt::BackgroundRole && index.column() == VerdictColumn)
-        return QBrush(pass ? QColor(0xc8, 0xf0, 0xc8) : QColor(0xf8, 0xc8, 0xc8));
+        return QBrush(measured ? QColor(0xd8, 0xe4, 0xf4)
+                      : pass   ? QColor(0xc8, 0xf0, 0xc8)
+                               : QColor(0xf8, 0xc8, 0xc8));
     if (role == Qt::TextAlignmentRole && index.column() >= MaxAbsColumn &&
         index.column() <= MismatchColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -58,6 +64,7 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
     case OutputColumn:
         return check ? QString::fromStdString(check->name) : QStringLiteral("—");
     case VerdictColumn:
+        if (measured) return tr("COST");
         return check ? (pass ? tr("PASS") : tr("FAIL")) : tr("ERROR");
     case MaxAbsColumn:
         return check && check->comparison.shapesMatch
@@ -75,6 +82,7 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
                    ? number(check->comparison.metrics.mismatchRatio)
                    : QVariant();
     case ReasonColumn:
+        if (measured) return QString::fromStdString(costOnlyLine(m_report, c));
         if (!check) return QString::fromStdString(c.error);
         return QString::fromStdString(check->verdict.reason + " [" + check->verdict.rule + "]");
     }
@@ -89,7 +97,8 @@ QVariant VerificationModel::headerData(int section, Qt::Orientation orientation,
                                            "Max rel", "Cosine", "Mismatch", "Reason"};
     static const char* const kTips[] = {"The case of op.json",
                                         "The output (or mutated input) compared",
-                                        "PASS, FAIL or ERROR (the case could not run)",
+                                        "PASS, FAIL, ERROR (the case could not run) or COST "
+                                        "(a target without values only measured it)",
                                         "Largest |actual - expected|",
                                         "Largest |actual - expected| / |expected|",
                                         "Cosine similarity of actual and expected",

@@ -59,5 +59,6 @@ int runRedeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+int runBackends(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
 } // namespace ptowb::cli

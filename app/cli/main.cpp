@@ -13,13 +13,14 @@ commands:
   validate <project>                       check op.json, its rules, kernel and reference
   infer <project> --input NAME=SHAPE[:DTYPE]... [--param NAME=VALUE]...
                                            evaluate the shape/dtype rules; print JSON
-  run <project> --backend ref|sim|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture] [--time-limit S]
+  run <project> --backend ref|sim|pypto-sim|npu|NAME [--case C] [--out DIR] [--platform P] [--trace FILE] [--capture] [--time-limit S]
                                            run the cases; write the run folder (sim: the built-in simulator)
   compare ACTUAL.npy EXPECTED.npy [--rtol R] [--atol A] [--json]
                                            metrics and verdict for two tensors
-  verify <project> [--against sim|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]
-                                           validate, generate, then the reference against sim or a runner
-                                           (default: the first runner of runners.json, else sim)
+  verify <project> [--against sim|pypto-sim|npu|NAME] [--case C] [--json FILE] [--junit FILE] [--platform P] [--trace FILE] [--time-limit S]
+                                           validate, generate, then the reference against sim, the real
+                                           PyPTO or a runner (default: the first runner of runners.json, else sim)
+  backends <project> [--python PY]         what --against and --backend can use here, and why not
   generate <project> [--out DIR]           validate, then write the torch, ONNX and CANN glue (default
                                            <project>/.ptowb/glue; the previous generation is kept beside it)
   export <project> [--out DIR] [--archive] [--against sim|NAME] [--force]
@@ -38,7 +39,7 @@ commands:
                                            make a project of an existing kernel file: runs the file's own
                                            main and tests to record its kernel calls (default DIR: <kernel>_op beside it)
 
-Commands that run kernel.py (run, verify, export, redeploy, import) take --python PATH: the Python
+Commands that run kernel.py (run, verify, export, redeploy, import) and backends take --python PATH: the Python
 interpreter to run it in (default: $PTOWB_PYTHON, else the system Python the workbench was built
 with). Any CPython 3.9 or newer with torch 1.13 or newer; the kernel worker is built for a new
 interpreter or torch once, on first use.
@@ -87,6 +88,7 @@ int main(int argc, char** argv)
     if (cmd.command == "deploy") return runDeploy(cmd, std::cout, std::cerr);
     if (cmd.command == "new") return runNew(cmd, std::cout, std::cerr);
     if (cmd.command == "import") return runImport(cmd, std::cout, std::cerr);
+    if (cmd.command == "backends") return runBackends(cmd, std::cout, std::cerr);
     std::cerr << "ptowb-cli: unknown command '" << cmd.command << "'\n\n" << kUsage;
     return kUsageError;
 }

@@ -1,5 +1,7 @@
 #include "cost_comparison_view.h"
 
+#include "cost/pypto_report.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -107,6 +109,13 @@ void CostComparisonView::setCosts(const QString& caseName, const nlohmann::order
             const double mine = double(ours.value("total_cycles", std::int64_t(0)));
             text += tr("; our estimate (%1) <b>%2</b>").arg(source(ours), cycles(ours));
             if (theirs > 0) text += tr(", %1× PyPTO's").arg(mine / theirs, 0, 'f', 2);
+            const std::string soc = ours.value("soc", std::string());
+            if (!soc.empty() && soc != cost::kPyptoSimulatedPlatform)
+                text +=
+                    tr(" (ours is for %1, PyPTO simulates %2: <code>verify --platform %2</code> "
+                       "compares like with like)")
+                        .arg(QString::fromStdString(soc).toHtmlEscaped(),
+                             QLatin1String(cost::kPyptoSimulatedPlatform));
         }
         text += QStringLiteral(".");
         if (const QString pipes = pyptoPipes(pypto); !pipes.isEmpty())

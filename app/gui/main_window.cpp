@@ -17,6 +17,7 @@
 #include "settings_dialog.h"
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
+#include "verify_target_box.h"
 #include "welcome_page.h"
 #include "work_pool.h"
 
@@ -122,6 +123,9 @@ void MainWindow::createEditors()
 void MainWindow::connectRuns()
 {
     m_runs = new RunController(this, m_session, *m_comparePanel, *m_diffPanel, *m_log);
+    m_verifyTarget = new VerifyTargetBox(this);
+    connect(m_verifyTarget, &VerifyTargetBox::targetChanged, m_runs,
+            &RunController::setVerifyTarget);
     connect(m_runs, &RunController::statusChanged, m_status, &QLabel::setText);
     connect(m_runs, &RunController::panelWanted, this, [this](QWidget* panel) {
         if (auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget())) dock->raise();
@@ -137,6 +141,9 @@ void MainWindow::connectRuns()
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
         if (result.tracePath.isEmpty() && result.verification.cases.empty())
             m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
+        // A target without values (pypto-sim) measured: its news is in Cost/trace.
+        if (!result.verification.cases.empty() && result.verification.cases.front().costOnly)
+            if (auto* dock = qobject_cast<QDockWidget*>(m_costPanel->parentWidget())) dock->raise();
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
         if (m_runs->editedSinceRunStarted())
@@ -174,13 +181,13 @@ QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QS
 }
 
 void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir,
-                                const QString& stamp)
+                                const QString& caseName, const QString& stamp)
 {
     CodeEditor* kernel = m_session.editor(Document::Kernel);
-    const QString pypto = m_session.project() && !caseDir.isEmpty()
+    const QString pypto = m_session.project() && !caseName.isEmpty()
                               ? QString::fromStdString(runfolder::latestCaseDir(
                                     m_session.project()->runsFolder().toStdString(), "pypto-sim",
-                                    QFileInfo(caseDir).fileName().toStdString()))
+                                    caseName.toStdString()))
                               : QString();
     m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp, pypto);
     int line = 0, index = 0;
@@ -218,6 +225,7 @@ void MainWindow::showSettings()
 {
     SettingsDialog dialog(this);
     dialog.exec();
+    refreshVerifyTargets(); // the interpreter or the runners may have changed
 }
 
 // Every dock of the window, in one place: the project tree, Problems, and the panels of a run.
@@ -366,6 +374,7 @@ void MainWindow::createActions()
     bar->addAction(validate);
     bar->addAction(m_runs->generateAction());
     bar->addAction(m_runs->verifyAction());
+    bar->addWidget(m_verifyTarget);
     bar->addAction(m_runs->exportAction());
     bar->addAction(m_runs->redeployAction());
     bar->addAction(m_runs->cancelAction());
@@ -425,6 +434,7 @@ bool MainWindow::openProject(const QString& folderOrFile)
     showWelcome(false);
     forgetResults();
     m_gluePanel->reload(project.glueFolder());
+    refreshVerifyTargets();
     RecentProjects::add(project.folder());
     RecentProjects::markOpening(project.folder());
     m_opening = true;
@@ -497,6 +507,12 @@ bool MainWindow::closeProject()
     showWelcome(true);
     updateTitle();
     return true;
+}
+
+void MainWindow::refreshVerifyTargets()
+{
+    m_verifyTarget->refresh(m_session.project() ? m_session.project()->runnerConfigFiles()
+                                                : std::vector<std::string>{});
 }
 
 // Results of another project (or of none) must not be shown as this one's.
@@ -581,6 +597,7 @@ void MainWindow::updateTitle()
     // Nothing to save, check or run on the welcome page.
     for (QAction* action : m_projectActions)
         action->setEnabled(m_session.project().has_value());
+    m_verifyTarget->setEnabled(m_session.project().has_value());
     m_runs->updateActions();
     // Each editor's tab says whether its file has unsaved edits.
     for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {

@@ -23,6 +23,7 @@ class ProblemsModel;
 class RunComparePanel;
 class RunController;
 class TensorDiffPanel;
+class VerifyTargetBox;
 class WelcomePage;
 
 // The workbench window: kernel and op description side by side, project tree, Problems.
@@ -54,6 +55,7 @@ public:
     ProblemsModel& problems() { return *m_problems; }
     QTreeView& problemsView() { return *m_problemsView; }
     RunController& runs() { return *m_runs; }
+    VerifyTargetBox& verifyTarget() { return *m_verifyTarget; }
     RunComparePanel& comparePanel() { return *m_comparePanel; }
     TensorDiffPanel& diffPanel() { return *m_diffPanel; }
     QPlainTextEdit& log() { return *m_log; }
@@ -79,6 +81,7 @@ private:
     void createActions();
     void showWelcome(bool shown);
     void forgetResults();
+    void refreshVerifyTargets(); // the project's runners, the interpreter chosen in Settings
     // True, and says why in the status bar, while a run is in progress.
     bool refuseWhileRunning(const QString& what);
     void rebuildRecentMenu();
@@ -91,7 +94,8 @@ private:
     void restoreLayout();
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& objectName,
                          Qt::DockWidgetArea area);
-    void showSimulation(const QString& tracePath, const QString& caseDir, const QString& stamp);
+    void showSimulation(const QString& tracePath, const QString& caseDir, const QString& caseName,
+                        const QString& stamp);
 
     EditorSession m_session;
     ProblemsModel* m_problems = nullptr;
@@ -115,6 +119,7 @@ private:
     QLabel* m_cursorPosition = nullptr;
     UnsavedChangesPrompt m_prompt;
     RunController* m_runs = nullptr;
+    VerifyTargetBox* m_verifyTarget = nullptr;
     bool m_opening = false; // a project opened, its first check not finished
 };
 

@@ -12,6 +12,7 @@
 
 #include <QAction>
 #include <QDateTime>
+#include <QDir>
 #include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QPointer>
@@ -168,10 +169,17 @@ void RunController::generate()
     start(options, tr("Generate"));
 }
 
+void RunController::setVerifyTarget(const QString& name, bool producesValues)
+{
+    m_against = name.isEmpty() ? QStringLiteral("sim") : name;
+    m_againstProducesValues = producesValues;
+}
+
 void RunController::verify()
 {
     PipelineOptions options;
     options.stopAfter = PipelineStep::Verify;
+    options.against = m_against.toStdString();
     options.sim.capture = true; // the kernel editor shows each line's value from this run
     start(options, tr("Verify"));
 }
@@ -180,12 +188,20 @@ void RunController::exportPackage()
 {
     PipelineOptions options;
     options.stopAfter = PipelineStep::Export;
+    options.against = exportTarget();
     start(options, tr("Export"));
 }
 
 void RunController::redeploy()
 {
-    start({}, tr("Redeploy"));
+    PipelineOptions options;
+    options.against = exportTarget();
+    start(options, tr("Redeploy"));
+}
+
+std::string RunController::exportTarget() const
+{
+    return m_againstProducesValues ? m_against.toStdString() : std::string("sim");
 }
 
 void RunController::start(PipelineOptions options, const QString& what)
@@ -231,6 +247,21 @@ void RunController::start(PipelineOptions options, const QString& what)
     }
 }
 
+void RunController::showNewestSimulation(const QString& caseName)
+{
+    const std::string caseDir = runfolder::latestCaseDir(
+        m_session.project()->runsFolder().toStdString(), "verify-sim", caseName.toStdString());
+    if (caseDir.empty()) {
+        Q_EMIT simulated({}, {}, caseName, {});
+        return;
+    }
+    const QString dir = QString::fromStdString(caseDir);
+    const QString trace = QDir(dir).filePath(QStringLiteral("trace.json"));
+    Q_EMIT simulated(QFileInfo::exists(trace) ? trace : QString(), dir, caseName,
+                     tr("%1 · the newest simulator run (%2)")
+                         .arg(m_session.project()->name(), QFileInfo(dir).dir().dirName()));
+}
+
 void RunController::updateActions()
 {
     const bool running = m_runner.isRunning();
@@ -265,6 +296,11 @@ void RunController::onFinished(const PipelineResult& result)
         if (const int failing = m_compare.firstFailingRow(); failing >= 0) {
             m_compare.selectRow(failing);
             showRow(failing);
+        } else if (report.cases.front().costOnly) {
+            m_diff.showMessage(tr("Nothing compared"),
+                               tr("%1 produces no values: its cycles are in Cost/trace")
+                                   .arg(QString::fromStdString(report.target)),
+                               m_stamp);
         } else {
             m_diff.showMessage(tr("Every output passes"),
                                tr("pick a row of Run and Compare to see its difference"), m_stamp);
@@ -277,10 +313,15 @@ void RunController::onFinished(const PipelineResult& result)
         markStale(tr("the last %1 stopped at %2").arg(m_what.toLower(), lastStep));
     }
     if (hasErrors(diagnostics)) Q_EMIT diagnosticsFound(diagnostics);
-    if (!result.tracePath.isEmpty())
-        Q_EMIT simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath(), m_stamp);
-    else if (verified) // verified on a runner: no estimate, and the last one no longer applies
-        Q_EMIT simulated({}, {}, m_stamp);
+    const bool costOnly = verified && result.verification.cases.front().costOnly;
+    if (!result.tracePath.isEmpty()) {
+        const QString caseDir = QFileInfo(result.tracePath).absolutePath();
+        Q_EMIT simulated(result.tracePath, caseDir, QFileInfo(caseDir).fileName(), m_stamp);
+    } else if (costOnly) {
+        showNewestSimulation(QString::fromStdString(result.verification.cases.front().caseName));
+    } else if (verified) { // verified on a runner: no estimate, and the last one no longer applies
+        Q_EMIT simulated({}, {}, {}, m_stamp);
+    }
     const QString why = last ? QString::fromStdString(last->message) : QString();
     QString summary =
         result.ok() ? tr("%1 succeeded").arg(m_what)
@@ -291,7 +332,10 @@ void RunController::onFinished(const PipelineResult& result)
         last->status == StepResult::Status::NotRun)
         summary = tr("%1: exported, nothing deployed — %2")
                       .arg(m_what, QString::fromStdString(last->message));
-    if (verified)
+    if (costOnly && result.ok())
+        summary += tr(" — %1 measured the cases, nothing compared (its cycles are in Cost/trace)")
+                       .arg(QString::fromStdString(result.verification.target));
+    else if (verified)
         summary += m_compare.model().failures() == 0
                        ? tr(" — all %1 outputs pass").arg(m_compare.model().rowCount())
                        : tr(" — %1 of %2 outputs fail")

@@ -45,6 +45,10 @@ public:
     void updateActions();
     void reset();
 
+    // What Verify runs the kernel with (the toolbar's choice, run/backend.h). A target without
+    // values (pypto-sim) only measures, so Export and Redeploy still verify on the simulator.
+    void setVerifyTarget(const QString& name, bool producesValues);
+
     void generate();
     void verify();
     void exportPackage();
@@ -62,15 +66,22 @@ Q_SIGNALS:
     void diagnosticsFound(const ptowb::Diagnostics& diagnostics);
     // An editor's text no longer is what the shown results were made from (`why` says which).
     void edited(const QString& why);
-    // A run simulated the kernel: the first case's trace.json and case folder (with captures),
-    // and the run's stamp; both paths empty when the run verified without the simulator.
-    void simulated(const QString& tracePath, const QString& caseDir, const QString& stamp);
+    // What Cost/trace shows after a run: the first case's trace.json and case folder (with
+    // captures) of the simulator's run, the case's name (for the same case's PyPTO run) and a
+    // stamp naming the simulator run; both paths empty when there is no simulator run to show.
+    // A run against a target without values (pypto-sim) names the newest simulator run of the
+    // case, so PyPTO's figures appear beside our estimate.
+    void simulated(const QString& tracePath, const QString& caseDir, const QString& caseName,
+                   const QString& stamp);
     // Every finished run, whatever it did (the glue may have been regenerated).
     void finished(const ptowb::PipelineResult& result);
 
 private:
     using Texts = std::array<QString, EditorSession::kDocumentCount>;
     void start(PipelineOptions options, const QString& what);
+    std::string exportTarget() const; // what Export and Redeploy verify on
+    // Cost/trace after a run without values: the newest simulator run of the case.
+    void showNewestSimulation(const QString& caseName);
     void onFinished(const PipelineResult& result);
     void checkEdits();
     Texts editorTexts() const;
@@ -86,6 +97,8 @@ private:
     QAction* m_redeploy = nullptr;
     QAction* m_cancel = nullptr;
     QString m_what;
+    QString m_against = QStringLiteral("sim");
+    bool m_againstProducesValues = true;
     QString m_stamp; // of the verification the panels show
     // The files as the running run and the shown results used them: only text that differs is
     // an edit (an editor also reports a change when its text is set to what it already was).

@@ -32,6 +32,10 @@ inline constexpr const char* kPyptoReportFile =
     "CostModelSimulationOutput/_simulate.stat.report.txt";
 inline constexpr const char* kPyptoSwimlaneFile = "CostModelSimulationOutput/merged_swimlane.json";
 
+// The workbench platform that describes the machine PyPTO 0.2.0's CostModel simulates
+// (_simulate.config.ini: deviceArch = A2A3): our estimate compares with PyPTO's on it.
+inline constexpr const char* kPyptoSimulatedPlatform = "Ascend910B2";
+
 // The report read from its text; nullopt when it names no total cycles.
 std::optional<PyptoCostReport> parsePyptoReport(const std::string& text);
 

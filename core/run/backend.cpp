@@ -185,6 +185,43 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
     return record;
 }
 
+namespace {
+
+struct BuiltinTarget
+{
+    const char* name;
+    const char* description;
+    bool producesValues;
+};
+// Every backend verify can target besides the runners; makeBackend makes each of them.
+constexpr BuiltinTarget kBuiltinTargets[] = {
+    {"sim", "the built-in simulator: outputs, our cost estimate and every line's value", true},
+    {"pypto-sim", "the real PyPTO's CostModel (RunMode.SIM): its cycles, no values", false},
+    {"npu", "the real PyPTO on an NPU (RunMode.NPU) through torch_npu", true},
+};
+
+} // namespace
+
+std::vector<VerifyTarget> verifyTargets(const RunnerConfigs& runners)
+{
+    std::vector<VerifyTarget> targets;
+    for (const BuiltinTarget& builtin : kBuiltinTargets) {
+        VerifyTarget target{builtin.name, builtin.description, {}, builtin.producesValues};
+        const std::string name = builtin.name;
+        if (name != "sim") {
+            std::string python;
+            target.unavailable =
+                pyptoUnavailable(name == "npu" ? PyptoBackend::Mode::Npu : PyptoBackend::Mode::Sim,
+                                 worker::WorkerClient::chosenPython(), python);
+        }
+        targets.push_back(std::move(target));
+    }
+    for (const RunnerConfig& runner : runners.runners)
+        targets.push_back(
+            {runner.name, runner.kind + " runner from " + runner.sourceFile, {}, true});
+    return targets;
+}
+
 BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,
                           const RunnerConfigs& runners, const SimRunOptions& simOptions)
 {
@@ -225,7 +262,9 @@ BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const Pro
         choice.backend = std::make_unique<ExternalBackend>(*runner, projectDir);
         return choice;
     }
-    std::vector<std::string> known{"ref", "sim", "pypto-sim", "npu"};
+    std::vector<std::string> known{"ref"};
+    for (const auto& builtin : kBuiltinTargets)
+        known.push_back(builtin.name);
     for (const auto& n : runners.names())
         known.push_back(n);
     choice.error = "no backend named '" + name + "'" + didYouMean(name, known) +

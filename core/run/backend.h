@@ -113,6 +113,20 @@ struct BackendChoice
     std::string error;                // e.g. no such runner
 };
 
+// What verify can run the kernel with, and whether it can here: the app's and `ptowb-cli
+// backends`' list.
+struct VerifyTarget
+{
+    std::string name;           // what --against and makeBackend take
+    std::string description;    // "the built-in simulator", "runner from runners.json", ...
+    std::string unavailable;    // why it cannot run here (the interpreter, no NPU); "" when it can
+    bool producesValues = true; // false: verify compares nothing and reports the cost only
+};
+
+// The built-in simulator, the real PyPTO (pypto-sim, npu) in the chosen Python interpreter
+// (probed, so not for the GUI thread), and every configured runner, in that order.
+std::vector<VerifyTarget> verifyTargets(const RunnerConfigs& runners);
+
 // "ref", "sim" (the built-in simulator, with `simOptions`), "pypto-sim" or "npu" (the real PyPTO
 // in the chosen interpreter, run/pypto_backend.h) or the name of a configured runner.
 BackendChoice makeBackend(const std::string& name, const OpSpec& spec, const ProjectTexts& texts,

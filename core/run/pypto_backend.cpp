@@ -9,6 +9,7 @@
 #include "worker_client/worker_client.h"
 
 #include <QStringList>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -56,6 +57,67 @@ Diagnostic rejection(const nlohmann::json& answer, const std::string& file)
     return d;
 }
 
+// PyPTO 0.2.0 compiles into its output folder with g++ through a shell, the path unquoted: a
+// path with a space or a shell character fails ("input file '/tmp/PTO' is the same as output
+// file"), and the app's sample copies live in "Documents/PTO Workbench". Such a case's output is
+// written in a scratch folder of the system's temporary folder and moved into the case's after.
+bool shellSafe(const std::string& path)
+{
+    return path.find_first_of(" \t\n'\"\\$`;&|<>(){}*?[]#~!") == std::string::npos;
+}
+
+class PyptoOutputFolder
+{
+public:
+    explicit PyptoOutputFolder(fs::path caseOutput) : m_final(std::move(caseOutput))
+    {
+        if (shellSafe(m_final.string())) return;
+        std::error_code ec;
+        std::string pattern = (fs::temp_directory_path(ec) / "ptowb-pypto-XXXXXX").string();
+        if (ec || !shellSafe(pattern) || !mkdtemp(pattern.data())) {
+            m_error = "PyPTO cannot write its output under " + m_final.string() +
+                      " (its compiler is given the path unquoted, and it has a space or a shell "
+                      "character), nor under the temporary folder: set TMPDIR to a folder "
+                      "without one";
+            return;
+        }
+        m_scratch = pattern;
+    }
+    ~PyptoOutputFolder()
+    {
+        std::error_code ec;
+        if (!m_scratch.empty()) fs::remove_all(m_scratch, ec);
+    }
+    PyptoOutputFolder(const PyptoOutputFolder&) = delete;
+    PyptoOutputFolder& operator=(const PyptoOutputFolder&) = delete;
+
+    const std::string& error() const { return m_error; }
+    // Where PyPTO writes.
+    fs::path path() const { return m_scratch.empty() ? m_final : m_scratch; }
+    // Moves what PyPTO wrote into the case folder, and the answer's "output" with it.
+    void keep(nlohmann::json& answer)
+    {
+        if (m_scratch.empty()) return;
+        std::error_code ec;
+        fs::remove_all(m_final, ec);
+        fs::rename(m_scratch, m_final, ec);
+        if (ec) { // another file system
+            ec.clear();
+            fs::copy(m_scratch, m_final, fs::copy_options::recursive, ec);
+        }
+        if (answer.is_object() && answer.contains("output") && answer["output"].is_string()) {
+            const fs::path output = answer["output"].get<std::string>();
+            const fs::path inside = output.lexically_normal().lexically_relative(m_scratch);
+            if (!inside.empty() && *inside.begin() != "..")
+                answer["output"] = (m_final / inside).string();
+        }
+    }
+
+private:
+    fs::path m_final, m_scratch;
+    std::string m_error;
+};
+
 } // namespace
 
 std::string pyptoUnavailable(PyptoBackend::Mode mode, const std::string& chosen,
@@ -93,11 +155,17 @@ RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& input
         return record;
     }
     const fs::path dir(caseDir);
-    const fs::path outputRoot = dir / kPyptoOutputFolder;
+    PyptoOutputFolder output(dir / kPyptoOutputFolder);
+    if (!output.error().empty()) {
+        record.status = "error";
+        record.error = output.error();
+        return record;
+    }
+    const fs::path outputRoot = output.path();
     const fs::path answerPath = dir / kAnswerFile;
     // A previous run's output must not pass for this one's.
     std::error_code ec;
-    fs::remove_all(outputRoot, ec);
+    fs::remove_all(dir / kPyptoOutputFolder, ec);
     fs::remove(answerPath, ec);
     nlohmann::json request = std::move(std::get<nlohmann::json>(built));
     request["run_mode"] = m_mode == Mode::Npu ? "npu" : "sim";
@@ -125,7 +193,8 @@ RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& input
         p = runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
     }
     record.interpreter = {{"executable", m_python}};
-    const nlohmann::json answer = nlohmann::json::parse(readSmallFile(answerPath), nullptr, false);
+    nlohmann::json answer = nlohmann::json::parse(readSmallFile(answerPath), nullptr, false);
+    output.keep(answer);
     // PyPTO 0.2.0 sometimes corrupts its heap and aborts after its work is done and the answer
     // written: that answer stands.
     const bool answered = answer.is_object() && answer.value("status", "") == "ok";

@@ -49,6 +49,8 @@ std::string format(const char* pattern, double v)
     return buf;
 }
 
+} // namespace
+
 // "58002 cycles (pypto 0.2.0); pypto-sim produces no values, nothing compared".
 std::string costOnlyLine(const VerificationReport& r, const CaseVerification& c)
 {
@@ -58,8 +60,6 @@ std::string costOnlyLine(const VerificationReport& r, const CaseVerification& c)
                c.cost.value("source", std::string()) + "); ";
     return line + r.target + " produces no values, nothing compared";
 }
-
-} // namespace
 
 nlohmann::ordered_json comparisonJson(const Comparison& c, const Verdict& v)
 {

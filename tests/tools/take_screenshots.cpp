@@ -1,8 +1,9 @@
 // The screenshots in docs/screenshots: the window at 1400×860 and 1920×1080 with a failing
 // verify of a sample (Run and Compare, Tensor diff, the editors), the welcome page at 1400×860,
-// and Settings ▸ Python interpreter.
+// and Settings ▸ Python interpreter; given a Python with PyPI's pypto, the softmax sample verified
+// on the simulator and then on pypto-sim (Cost/trace with both models, per line too).
 //
-//     QT_QPA_PLATFORM=offscreen take_screenshots OUTPUT_FOLDER
+//     QT_QPA_PLATFORM=offscreen take_screenshots OUTPUT_FOLDER [PYTHON_WITH_PYPTO]
 //
 // Uses its own settings (Qt's test mode), so the user's layout and recent projects stay.
 #include "code_editor.h"
@@ -13,6 +14,8 @@
 #include "settings_dialog.h"
 #include "tensor_diff_panel.h"
 #include "trusted_folders.h"
+#include "verify_target_box.h"
+#include "worker_client/worker_client.h"
 
 #include <QAction>
 #include <QApplication>
@@ -36,6 +39,14 @@ void settle(int ms)
     QEventLoop loop;
     QTimer::singleShot(ms, &loop, &QEventLoop::quit);
     loop.exec();
+}
+
+void runAndWait(MainWindow& w, QAction* action)
+{
+    QEventLoop done;
+    QObject::connect(&w.runs().runner(), &PipelineRunner::finished, &done, &QEventLoop::quit);
+    action->trigger();
+    done.exec();
 }
 
 bool save(QWidget& widget, const QString& path)
@@ -81,6 +92,25 @@ int main(int argc, char** argv)
         settle(1500);                  // the diff and the trace load off the GUI thread
         w.statusBar()->clearMessage(); // "Copied the sample to /tmp/…"
         ok = save(w, out.filePath(QStringLiteral("workbench-%1.png").arg(suffix))) && ok;
+    }
+    if (argc > 2) {
+        worker::WorkerClient::choosePython(argv[2]);
+        QTemporaryDir copies;
+        QSettings().setValue(QStringLiteral("samples/folder"), copies.path());
+        MainWindow w;
+        w.resize(1400, 860);
+        w.show();
+        if (!w.openSample(QStringLiteral(PTOWB_SOURCE_DIR "/projects/softmax"))) return 1;
+        settle(3000); // the target list asks the interpreter
+        VerifyTargetBox& box = w.verifyTarget();
+        for (const char* target : {"sim", "pypto-sim"}) {
+            box.setCurrentIndex(box.findData(QLatin1String(target)));
+            Q_EMIT box.activated(box.currentIndex());
+            runAndWait(w, w.runs().verifyAction());
+        }
+        settle(1500);
+        w.statusBar()->clearMessage();
+        ok = save(w, out.filePath(QStringLiteral("verify-pypto-sim.png"))) && ok;
     }
     {
         SettingsDialog settings;
