@@ -86,6 +86,7 @@ private Q_SLOTS:
     void pytestKernelVerifiesAsImported();
     void inlineExpectedBecomesReference();
     void literalExpectedNamedByTheKernel();
+    void maxDifferenceBoundIsTheTolerance();
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
     void fileWithoutKernelIsAnError();
@@ -244,6 +245,24 @@ void TestImport::literalExpectedNamedByTheKernel()
                 .toArray()[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")]
                 .toString()
                 .startsWith(QStringLiteral("file:")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::maxDifferenceBoundIsTheTolerance()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("silu"));
+    const auto r = import(data("silu_max_diff.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("def silu_golden"), reference.constData());
+    // `assert max_diff < 5e-2` over `(out - expected).abs().max()`: atol 0.05, no rtol.
+    const QJsonObject fp32 =
+        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")].toObject();
+    QCOMPARE(fp32[QStringLiteral("atol")].toDouble(), 5e-2);
+    QCOMPARE(fp32[QStringLiteral("rtol")].toDouble(), 0.0);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

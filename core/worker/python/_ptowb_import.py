@@ -267,11 +267,22 @@ class Recorder:
                 self.compares.append(entry)
                 return
 
-    def _expression(self, arg_index, call, expected):
-        """What the test compares the output with, written over the kernel's inputs: the compared
-        expression with the test's local names replaced by what they were assigned (a backward
-        slice of the test function), the kernel's input tensors by the op's input names and plain
-        values by their values. None when it depends on no input (a literal expected tensor)."""
+    def difference(self, a, b):
+        """`a - b` with a kernel output: PyPTO's examples check `max_diff = (out - expected)
+        .abs().max()` against a number (`assert max_diff < 1e-1`), an atol with no rtol."""
+        if not (id(a) in self.outputs or id(b) in self.outputs):
+            return
+        found = self._test_function()
+        if found is None:
+            return
+        function, line, _ = found
+        bound = _difference_bound(function, line)
+        if bound is not None:
+            self.compare_call("max_abs_difference", a, b, 0.0, bound)
+
+    def _test_function(self):
+        """The AST of the file's function running now, the line it is at and its frame; None
+        outside the file."""
         frame = sys._getframe()
         while frame is not None and frame.f_code.co_filename != self.path:
             frame = frame.f_back
@@ -282,8 +293,17 @@ class Recorder:
         line, name = frame.f_lineno, frame.f_code.co_name
         function = next((n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and n.name == name and n.lineno <= line <= n.end_lineno), None)
-        if function is None:
+        return (function, line, frame) if function is not None else None
+
+    def _expression(self, arg_index, call, expected):
+        """What the test compares the output with, written over the kernel's inputs: the compared
+        expression with the test's local names replaced by what they were assigned (a backward
+        slice of the test function), the kernel's input tensors by the op's input names and plain
+        values by their values. None when it depends on no input (a literal expected tensor)."""
+        found = self._test_function()
+        if found is None:
             return None
+        function, line, frame = found
         compare = next((n for n in ast.walk(function) if isinstance(n, ast.Call) and n.lineno <= line <= n.end_lineno
                         and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
                         in ("allclose", "assert_allclose", "assert_close", "isclose")), None)
@@ -361,6 +381,49 @@ class Recorder:
                     except Exception:  # noqa: BLE001
                         continue
         return None
+
+
+def _calls_method(node, names):
+    """Whether the expression applies each of `names` as a method or a torch/numpy function."""
+    seen = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            called = getattr(n.func, "attr", None) or getattr(n.func, "id", None)
+            if called in names:
+                seen.add(called)
+    return seen == set(names)
+
+
+def _difference_bound(function, line):
+    """The number a maximum absolute difference computed at `line` is asserted below:
+    `name = (a - b).abs().max()...` there, and `name < 0.1` (or `<=`, or `0.1 > name`) in the same
+    function. None when the line is no such assignment or nothing bounds it."""
+    target = None
+    for n in ast.walk(function):
+        if isinstance(n, ast.Assign) and n.lineno <= line <= n.end_lineno and len(n.targets) == 1 \
+                and isinstance(n.targets[0], ast.Name) and _calls_method(n.value, ("abs", "max")):
+            target = n.targets[0].id
+    if target is None:
+        return None
+
+    def number(node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
+                and not isinstance(node.value, bool) and node.value > 0:
+            return float(node.value)
+        return None
+    for n in ast.walk(function):
+        if not isinstance(n, ast.Compare) or len(n.ops) != 1:
+            continue
+        left, op, right = n.left, n.ops[0], n.comparators[0]
+        if isinstance(left, ast.Name) and left.id == target and isinstance(op, (ast.Lt, ast.LtE)):
+            bound = number(right)
+        elif isinstance(right, ast.Name) and right.id == target and isinstance(op, (ast.Gt, ast.GtE)):
+            bound = number(left)
+        else:
+            continue
+        if bound is not None:
+            return bound
+    return None
 
 
 class _Unresolved(Exception):
@@ -483,6 +546,13 @@ def _install(recorder, module):
                 return tagged
             undo.append(_patch(torch, factory, make))
 
+        def subtract(original):
+            def difference(a, b):
+                if recorder.active and not in_kernel_call[0] and recorder.outputs:
+                    recorder.difference(a, b)
+                return original(a, b)
+            return difference
+        undo.append(_patch(torch.Tensor, "__sub__", subtract))
         undo.append(_patch(torch, "allclose", compare("torch.allclose", 1e-5, 1e-8)))
         undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
         if hasattr(torch, "testing"):
