@@ -1,0 +1,90 @@
+#pragma once
+
+// The proposal's builder, shared by its two halves: import_proposal.cpp makes op.json (inputs,
+// outputs, parameters, arguments, tolerance, cases) and reference_proposal.cpp writes
+// reference.py. Internal to core/importer.
+#include "importer/import_proposal.h"
+#include "importer/shape_rules.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ptowb::importer {
+
+// What one kernel parameter becomes in the op.
+enum class Role
+{
+    Input,
+    Mutated,
+    Output,
+    Parameter,
+    Argument, // a rule in kernel.arguments (a dim, a dtype)
+    Config,   // a dataclass in kernel.arguments
+    Default,  // left to the kernel's default
+    Unknown
+};
+
+struct Plan
+{
+    std::string name;
+    Role role = Role::Unknown;
+    std::string type;                          // a parameter's op.json type
+    std::string rule;                          // an argument's rule
+    nlohmann::json signature;                  // the kernel's parameter
+    std::vector<const nlohmann::json*> values; // per kept call, null where the call did not pass it
+};
+
+class Builder
+{
+public:
+    Builder(const nlohmann::json& recording, const std::string& kernelFile)
+        : m_recording(recording), m_kernelFile(kernelFile)
+    {
+    }
+
+    Proposal run(const std::string& function, const std::string& name);
+
+private:
+    bool chooseKernel(const std::string& function);
+    void keepCalls();
+    void classify();
+    std::vector<RecordedCall> recordedCalls() const;
+    void describeInputsAndParameters(nlohmann::ordered_json& op);
+    void describeOutputs(nlohmann::ordered_json& op);
+    void describeArguments(nlohmann::ordered_json& op);
+    void describeTolerance(nlohmann::ordered_json& op);
+    void describeCases(nlohmann::ordered_json& op);
+    void writeReference(const std::string& opName);
+    bool writeExpressionReference(const std::string& imports, const std::string& head,
+                                  const std::vector<const Plan*>& outputs);
+    void fillIn(std::string pointer, Severity severity, std::string code, std::string message)
+    {
+        m_p.fillIns.push_back({std::move(pointer), severity, std::move(code), std::move(message)});
+    }
+    std::vector<const Plan*> plans(Role role) const
+    {
+        std::vector<const Plan*> out;
+        for (const auto& p : m_plans)
+            if (p.role == role) out.push_back(&p);
+        return out;
+    }
+    std::vector<const Plan*> tensorInputs() const
+    {
+        std::vector<const Plan*> out;
+        for (const auto& p : m_plans)
+            if (p.role == Role::Input || p.role == Role::Mutated) out.push_back(&p);
+        return out;
+    }
+
+    const nlohmann::json& m_recording;
+    std::string m_kernelFile;
+    Proposal m_p;
+    const nlohmann::json* m_kernel = nullptr;
+    std::vector<std::pair<int, const nlohmann::json*>> m_calls; // recording index, call
+    std::vector<Plan> m_plans;
+    std::vector<std::string> m_caseNames;
+};
+
+} // namespace ptowb::importer

@@ -1,0 +1,200 @@
+#include "importer/import_builder.h"
+#include "importer/recording_json.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+namespace ptowb::importer {
+
+using json = nlohmann::json;
+
+void Builder::writeReference(const std::string& opName)
+{
+    const std::string function = opName + "_reference";
+    std::vector<std::string> signature, tensorNames;
+    for (const Plan* p : tensorInputs()) {
+        signature.push_back(p->name + ": Tensor");
+        tensorNames.push_back(p->name);
+    }
+    static const std::map<std::string, std::string> pyTypes = {
+        {"int", "int"}, {"float", "float"},     {"bool", "bool"},
+        {"str", "str"}, {"int[]", "List[int]"}, {"float[]", "List[float]"}};
+    for (const Plan* p : plans(Role::Parameter))
+        signature.push_back(p->name + ": " + pyTypes.at(p->type));
+    const auto outputs = plans(Role::Output);
+    std::string returns = "Tensor";
+    if (outputs.size() > 1) {
+        returns = "Tuple[";
+        for (std::size_t k = 0; k < outputs.size(); ++k)
+            returns += (k ? ", " : "") + std::string("Tensor");
+        returns += "]";
+    }
+    std::string head = "def " + function + "(";
+    for (std::size_t k = 0; k < signature.size(); ++k)
+        head += (k ? ", " : "") + signature[k];
+    head += ") -> " + returns + ":\n";
+    const std::string imports =
+        "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
+        "Tensor\nfrom typing import List, Tuple\n\n\n";
+
+    // The golden: a function of the file called with this kernel's inputs whose result equals
+    // an output (by value), best the one the file's own comparison names.
+    std::map<std::string, int> votes;
+    for (const auto& g : list(m_recording, "goldens"))
+        for (const auto& m : list(g, "matches")) {
+            const int call = number(m, "call", -1);
+            if (std::none_of(m_calls.begin(), m_calls.end(),
+                             [&](auto& k) { return k.first == call; }))
+                continue;
+            if (member(m, "close") == true)
+                votes[text(g, "function")] += 2;
+            else
+                votes[text(g, "function")] += 0;
+        }
+    for (const auto& c : list(m_recording, "compares"))
+        if (!text(c, "golden").empty() && votes.count(text(c, "golden")))
+            votes[text(c, "golden")] += 3;
+    std::string golden;
+    int best = 0;
+    for (const auto& [fn, v] : votes)
+        if (v > best) best = v, golden = fn;
+    const json& sources = member(m_recording, "golden_sources");
+    const json* goldenCall = nullptr;
+    for (const auto& g : list(m_recording, "goldens"))
+        if (text(g, "function") == golden && !goldenCall) goldenCall = &g;
+
+    std::string reason;
+    std::string call;
+    if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string()) {
+        if (writeExpressionReference(imports, head, outputs)) return;
+        reason =
+            "import found no function of the file that its tests call with the kernel's inputs "
+            "and whose result equals an output, and no comparison whose expected value is "
+            "computed from the inputs";
+    } else {
+        // Its arguments: the op's inputs where the call passed the kernel's inputs, parameters
+        // where it passed a parameter's value, else the recorded value.
+        std::vector<std::string> args;
+        for (const auto& a : list(*goldenCall, "args")) {
+            const std::string kind = text(a, "kind");
+            if (kind == "tensor") {
+                const std::string input = text(a, "input");
+                if (std::find(tensorNames.begin(), tensorNames.end(), input) == tensorNames.end()) {
+                    reason = golden + "() takes a tensor that is not one of the kernel's inputs";
+                    break;
+                }
+                args.push_back(input);
+                continue;
+            }
+            std::string bound;
+            for (const Plan* p : plans(Role::Parameter))
+                if (p->values[0] && member(*p->values[0], "value") == member(a, "value") &&
+                    p->type == kind)
+                    if (bound.empty() || p->name == text(a, "param")) bound = p->name;
+            if (bound.empty()) {
+                auto value = literal(a);
+                if (!value) {
+                    reason = golden + "() takes '" + text(a, "param") + "', a " + text(a, "type") +
+                             " value the reference cannot be given";
+                    break;
+                }
+                bound = *value;
+            }
+            args.push_back(bound);
+        }
+        if (reason.empty()) {
+            std::string invocation = golden + "(";
+            for (std::size_t k = 0; k < args.size(); ++k)
+                invocation += (k ? ", " : "") + args[k];
+            invocation += ")";
+            const json& results = list(*goldenCall, "results");
+            std::vector<std::string> parts;
+            for (std::size_t o = 0; o < outputs.size() && reason.empty(); ++o) {
+                // The result that equals output o in the recorded calls.
+                int index = outputs.size() == 1 && results.size() == 1 ? 0 : -1;
+                for (const auto& m : list(*goldenCall, "matches"))
+                    if (text(m, "output") == outputs[o]->name && member(m, "close") == true)
+                        index = number(m, "result", -1);
+                if (index < 0 || std::size_t(index) >= results.size()) {
+                    reason =
+                        golden + "() gives no result equal to output '" + outputs[o]->name + "'";
+                    break;
+                }
+                std::string part = member(*goldenCall, "tuple") == true
+                                       ? "result[" + std::to_string(index) + "]"
+                                       : std::string("result");
+                const std::string dtype = text(results[std::size_t(index)], "dtype");
+                const json* out = outputs[o]->values.empty() ? nullptr : outputs[o]->values[0];
+                if (out && text(*out, "dtype") != dtype)
+                    part += ".to(torch." + text(*out, "dtype") + ")";
+                parts.push_back(part);
+            }
+            if (reason.empty()) {
+                std::string ret;
+                for (std::size_t k = 0; k < parts.size(); ++k)
+                    ret += (k ? ", " : "") + parts[k];
+                call = "    result = " + invocation + "\n    return " + ret + "\n";
+            }
+        }
+    }
+    if (reason.empty()) {
+        m_p.reference = imports + "# " + golden + ", from " +
+                        std::filesystem::path(m_kernelFile).filename().string() + " line " +
+                        std::to_string(number(*goldenCall, "line", 1)) +
+                        ", as the file's tests call it.\n" +
+                        member(sources, golden.c_str()).get<std::string>() + "\n\n\n" + head + call;
+        m_p.referenceFromGolden = true;
+        m_p.inferred.push_back("reference: " + golden + "() of the file");
+        return;
+    }
+    m_p.reference = imports + head + "    raise RuntimeError(\"TODO: write what " + m_p.kernel +
+                    " computes, with torch: " + reason + "\")\n";
+    fillIn("/reference", Severity::Error, "import.reference",
+           "reference.py is to be written: " + reason);
+}
+
+// The reference as the expression each output is compared with in the file's test (recorded
+// over the op's inputs), for the first kept call that compares it.
+bool Builder::writeExpressionReference(const std::string& imports, const std::string& head,
+                                       const std::vector<const Plan*>& outputs)
+{
+    std::vector<std::string> parts;
+    int line = 0;
+    for (const Plan* output : outputs) {
+        // Every kept call that compares this output must compare it with the same expression:
+        // one that differs (a flag changes what is expected) is no reference for all cases.
+        std::string found, expression;
+        for (const auto& [index, call] : m_calls)
+            for (const auto& c : list(m_recording, "compares")) {
+                const json& e = member(c, "expression");
+                if (number(c, "call", -1) != index || text(c, "output") != output->name ||
+                    text(e, "expression").empty())
+                    continue;
+                if (!expression.empty() && expression != text(e, "expression")) return false;
+                if (!expression.empty()) break;
+                expression = text(e, "expression");
+                found = "(" + expression + ")";
+                const json* out = argument(*call, output->name);
+                if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
+                    found += ".to(torch." + text(*out, "dtype") + ")";
+                line = line ? line : number(e, "line", 1);
+                break;
+            }
+        if (found.empty()) return false;
+        parts.push_back(found);
+    }
+    if (parts.empty()) return false;
+    std::string ret;
+    for (std::size_t k = 0; k < parts.size(); ++k)
+        ret += (k ? ", " : "") + parts[k];
+    m_p.reference = imports + head + "    # What " +
+                    std::filesystem::path(m_kernelFile).filename().string() + " line " +
+                    std::to_string(line) + " compares the output with.\n    return " + ret + "\n";
+    m_p.referenceFromGolden = true;
+    m_p.inferred.push_back("reference: the expression the file's test compares with (line " +
+                           std::to_string(line) + ")");
+    return true;
+}
+
+} // namespace ptowb::importer
