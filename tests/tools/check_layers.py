@@ -97,16 +97,21 @@ def source_files(folder):
                 yield os.path.join(root, f)
 
 
+def closure(starts, neighbours):
+    """`starts` and everything `neighbours` leads to from them."""
+    seen = set()
+    stack = list(starts)
+    while stack:
+        current = stack.pop()
+        if current not in seen:
+            seen.add(current)
+            stack += neighbours(current)
+    return seen
+
+
 def reachable(layers, start):
     """The layers `start` links, directly or not, itself included."""
-    seen = {start}
-    stack = [start]
-    while stack:
-        for used in layers[stack.pop()]['uses']:
-            if used not in seen:
-                seen.add(used)
-                stack.append(used)
-    return seen
+    return closure([start], lambda layer: layers[layer]['uses'])
 
 
 def leaves_folder(where, line, included, failures):
@@ -132,17 +137,6 @@ def check_core(source_dir, build_dir, cxx, declared, failures):
     if len(probes) < 2:
         failures.append(f'only {len(probes)} folders have headers: nothing to check')
 
-    def closure(names):
-        seen = set()
-        stack = list(names)
-        while stack:
-            n = stack.pop()
-            if n in seen:
-                continue
-            seen.add(n)
-            stack += folders[n]['public']
-        return seen
-
     for name, entry in sorted(folders.items()):
         named = entry['public'] + entry['private']
         for dep in named:
@@ -157,7 +151,7 @@ def check_core(source_dir, build_dir, cxx, declared, failures):
         if not flag_sets:
             failures.append(f'core/{name}: no compile command in compile_commands.json')
             continue
-        expected = {name} | closure(named)
+        expected = {name} | closure(named, lambda n: folders[n]['public'])
         expected &= set(probes)
         for flags in flag_sets:
             seen = visible_folders(cxx, os.path.join(core, name), list(flags), probes)
@@ -214,17 +208,6 @@ def check_targets(source_dir, declared, failures):
             return [folders[name]['layer']]
         return [t for t, entry in targets.items() if entry['folder'] == name]
 
-    # The files each target answers for: its sources, and the headers of its folder.
-    files = {}
-    names_of_folder = {}
-    for target, entry in targets.items():
-        folder = entry['folder']
-        names_of_folder.setdefault(folder, set()).update(entry['names'])
-        files[target] = [os.path.join(folder, s) for s in entry['sources']]
-    headers = {folder: sorted(os.path.join(folder, f)
-                              for f in os.listdir(os.path.join(source_dir, folder)) if f.endswith('.h'))
-               for folder in outer_folders}
-
     def included_folders(path, own):
         """(line, folder) of each include of `path` that leaves its own folder."""
         found = []
@@ -241,6 +224,23 @@ def check_targets(source_dir, declared, failures):
                     found.append((line, holders[0]))
         return found
 
+    # A folder's headers answer to what any target of the folder names.
+    names_of_folder = {}
+    for entry in targets.values():
+        names_of_folder.setdefault(entry['folder'], set()).update(entry['names'])
+    included_by_headers = {}
+    for folder in sorted(outer_folders):
+        included_by_headers[folder] = set()
+        for f in sorted(os.listdir(os.path.join(source_dir, folder))):
+            if not f.endswith('.h'):
+                continue
+            path = os.path.join(folder, f)
+            for line, other in included_folders(path, folder):
+                included_by_headers[folder].add(other)
+                if other not in names_of_folder[folder]:
+                    failures.append(f'{path}:{line}: includes {other}/, which no target of '
+                                    f'{folder}/ names')
+
     for target, entry in sorted(targets.items()):
         own = entry['folder']
         linked = reachable_target(layers, targets, target) - {target}
@@ -252,19 +252,14 @@ def check_targets(source_dir, declared, failures):
             elif not linked & set(owners):
                 failures.append(f'{target} names {name}, of {", ".join(owners)}, which '
                                 f'{target} does not link')
-        included = set()
-        for path in files[target]:
-            for line, folder in included_folders(path, own):
-                included.add(folder)
-                if folder not in entry['names']:
-                    failures.append(f'{path}:{line}: includes {folder}/, which {target} does '
+        included = set(included_by_headers[own])
+        for source in entry['sources']:
+            path = os.path.join(own, source)
+            for line, other in included_folders(path, own):
+                included.add(other)
+                if other not in entry['names']:
+                    failures.append(f'{path}:{line}: includes {other}/, which {target} does '
                                     'not name')
-        for path in headers[own]:
-            for line, folder in included_folders(path, own):
-                included.add(folder)
-                if folder not in names_of_folder[own]:
-                    failures.append(f'{path}:{line}: includes {folder}/, which no target of '
-                                    f'{own}/ names')
         for name in entry['names']:
             if name not in included:
                 failures.append(f'{target} names {name} but includes nothing of it')
@@ -272,18 +267,7 @@ def check_targets(source_dir, declared, failures):
 
 def reachable_target(layers, targets, start):
     """The layers and targets a target outside core/ links, directly or not, itself included."""
-    seen = {start}
-    stack = [start]
-    while stack:
-        current = stack.pop()
-        if current in layers:
-            seen |= reachable(layers, current)
-            continue
-        for used in targets[current]['uses']:
-            if used not in seen:
-                seen.add(used)
-                stack.append(used)
-    return seen
+    return closure([start], lambda t: (layers[t] if t in layers else targets[t])['uses'])
 
 
 def check_loads(source_dir, declared, failures):
@@ -307,7 +291,8 @@ def check_loads(source_dir, declared, failures):
         for path in source_files(os.path.join(source_dir, top)):
             where = os.path.relpath(path, source_dir)
             parts = where.split(os.sep)
-            if DLOPEN.search(read(path)) and not (top == 'core' and folders.get(parts[1], {}).get('loads')):
+            declares = top == 'core' and folders.get(parts[1], {}).get('loads')
+            if DLOPEN.search(read(path)) and not declares:
                 failures.append(f'{where} opens a module at run time: declare it in its folder\'s '
                                 'LOADS, where the layers test shows it')
 
