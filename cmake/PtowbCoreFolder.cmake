@@ -1,21 +1,22 @@
 # One target per core folder.
-#   ptowb_core_folder(NAME [QT] SOURCES … PUBLIC … PRIVATE … PUBLIC_LIBS … PRIVATE_LIBS …)
+#   ptowb_core_folder(NAME [QT] SOURCES … PUBLIC … PRIVATE … PUBLIC_LIBS … PRIVATE_LIBS … LOADS …)
 # makes core_NAME, an OBJECT library whose sources see the headers of their own folder, of the
 # folders they name, and of the folders those name PUBLIC: each folder has an include root of its
 # own (a folder holding one link, NAME -> core/NAME), so "NAME/x.h" resolves there and an include
-# of any other folder fails to compile (tests/tools/check_core_folders.py also fails an include of a
+# of any other folder fails to compile (tests/tools/check_layers.py also fails an include of a
 # folder only a named one brings along). PUBLIC: folders the folder's headers include; PRIVATE: folders only its
 # sources include. PUBLIC_LIBS and PRIVATE_LIBS: third-party libraries, in the same sense; the
 # folder's layer links them. QT: the folder uses Qt6::Core, with QT_NO_KEYWORDS (Q_SIGNALS,
 # Q_EMIT), so that its sources can include libtorch headers, which clash with Qt's `slots` and
 # `signals` macros. Compiler messages name a folder's headers by its include root
-# (include_roots/NAME/NAME/x.h).
+# (include_roots/NAME/NAME/x.h). LOADS: the MODULE layers its sources open at run time (dlopen):
+# an arrow no link shows, declared so that the layers test knows it, checks it and draws it.
 #
 # The link units are the layers, libraries made of their folders' objects:
 #   ptowb_layer(NAME [MODULE] FOLDERS … USES …)
 # USES: the layers it links, the only ones whose folders its folders may name.
 function(ptowb_core_folder name)
-  cmake_parse_arguments(ARG "QT" "" "SOURCES;PUBLIC;PRIVATE;PUBLIC_LIBS;PRIVATE_LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "QT" "" "SOURCES;PUBLIC;PRIVATE;PUBLIC_LIBS;PRIVATE_LIBS;LOADS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "ptowb_core_folder(${name}): unexpected ${ARG_UNPARSED_ARGUMENTS}")
   endif()
@@ -51,6 +52,7 @@ function(ptowb_core_folder name)
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_GENERATED_${name} ${generated})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_${name} ${ARG_PUBLIC})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_${name} ${ARG_PRIVATE})
+  set_property(GLOBAL PROPERTY PTOWB_FOLDER_LOADS_${name} ${ARG_LOADS})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PUBLIC_LIBS_${name} ${ARG_PUBLIC_LIBS})
   set_property(GLOBAL PROPERTY PTOWB_FOLDER_PRIVATE_LIBS_${name} ${ARG_PRIVATE_LIBS})
   set_property(GLOBAL APPEND PROPERTY PTOWB_CORE_FOLDERS ${name})
@@ -116,13 +118,14 @@ function(ptowb_layer name)
   set_property(GLOBAL PROPERTY PTOWB_LAYER_SOURCES_${name} ${sources})
   set_property(GLOBAL PROPERTY PTOWB_LAYER_GENERATED_${name} ${generated})
   set_property(GLOBAL PROPERTY PTOWB_LAYER_USES_${name} ${ARG_USES})
+  set_property(GLOBAL PROPERTY PTOWB_LAYER_MODULE_${name} ${ARG_MODULE})
   set_property(GLOBAL APPEND PROPERTY PTOWB_LAYERS ${name})
   set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX POSITION_INDEPENDENT_CODE ON AUTOMOC OFF)
 endfunction()
 
 # Fails the configure step when a folder of core/ makes no target, is in no layer, or when a
-# source file of core/ is in no folder's target or outside the folders. Writes what was declared to core_folders.json,
-# which tests/tools/check_core_folders.py holds the compiler's view of the folders to.
+# source file of core/ is in no folder's target or outside the folders. What was declared goes to
+# layers.json (cmake/PtowbLayers.cmake), which the layers test holds the sources to.
 function(ptowb_check_core_folders)
   file(GLOB entries LIST_DIRECTORIES true RELATIVE ${PROJECT_SOURCE_DIR}/core ${PROJECT_SOURCE_DIR}/core/*)
   get_property(folders GLOBAL PROPERTY PTOWB_CORE_FOLDERS)
@@ -149,32 +152,4 @@ function(ptowb_check_core_folders)
       endif()
     endforeach()
   endforeach()
-
-  get_property(layers GLOBAL PROPERTY PTOWB_LAYERS)
-  set(json "{\n  \"layers\": {")
-  set(separator "")
-  foreach(layer IN LISTS layers)
-    get_property(uses GLOBAL PROPERTY PTOWB_LAYER_USES_${layer})
-    list(TRANSFORM uses REPLACE "^(.+)$" "\"\\1\"")
-    list(JOIN uses ", " uses)
-    string(APPEND json "${separator}\n    \"${layer}\": {\"uses\": [${uses}]}")
-    set(separator ",")
-  endforeach()
-  string(APPEND json "\n  },\n  \"folders\": {")
-  set(separator "")
-  foreach(folder IN LISTS folders)
-    get_property(layer GLOBAL PROPERTY PTOWB_FOLDER_LAYER_${folder})
-    string(APPEND json "${separator}\n    \"${folder}\": {\"layer\": \"${layer}\"")
-    foreach(kind PUBLIC PRIVATE)
-      get_property(deps GLOBAL PROPERTY PTOWB_FOLDER_${kind}_${folder})
-      list(TRANSFORM deps REPLACE "^(.+)$" "\"\\1\"")
-      list(JOIN deps ", " deps)
-      string(TOLOWER ${kind} key)
-      string(APPEND json ", \"${key}\": [${deps}]")
-    endforeach()
-    string(APPEND json "}")
-    set(separator ",")
-  endforeach()
-  string(APPEND json "\n  }\n}\n")
-  file(WRITE ${PROJECT_BINARY_DIR}/core_folders.json "${json}")
 endfunction()

@@ -1,11 +1,34 @@
 #include "problems_model.h"
 
-#include <QApplication>
 #include <QFileInfo>
-#include <QStyle>
+#include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 #include <algorithm>
 
 namespace ptowb {
+namespace {
+
+// The icon theme's message-box icon, which is what a style shows on a themed desktop; where the
+// theme has none, a dot in the severity's colour. Drawn here, not asked of a QStyle: the model
+// links Qt Gui alone.
+QIcon severityIcon(Severity severity)
+{
+    const bool error = severity == Severity::Error;
+    const QString themed =
+        error ? QStringLiteral("dialog-error") : QStringLiteral("dialog-warning");
+    if (QIcon::hasThemeIcon(themed)) return QIcon::fromTheme(themed);
+    QPixmap dot(16, 16);
+    dot.fill(Qt::transparent);
+    QPainter painter(&dot);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(error ? QColor(0xd3, 0x2f, 0x2f) : QColor(0xf5, 0xa6, 0x23));
+    painter.drawEllipse(QRectF(2, 2, 12, 12));
+    return QIcon(dot);
+}
+
+} // namespace
 
 void ProblemsModel::setDiagnostics(Diagnostics diagnostics)
 {
@@ -58,9 +81,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::DecorationRole:
         if (index.column() != SeverityColumn) return {};
-        return QApplication::style()->standardIcon(d.severity == Severity::Error
-                                                       ? QStyle::SP_MessageBoxCritical
-                                                       : QStyle::SP_MessageBoxWarning);
+        return severityIcon(d.severity);
     case Qt::ToolTipRole:
         return QString::fromStdString(formatDiagnostic(d));
     case FileRole:
