@@ -121,6 +121,33 @@ private Q_SLOTS:
         QVERIFY(!model.headerData(0, Qt::Vertical).isValid());
     }
 
+    // PyPTO's busy cycles beside our estimate: blank without a pypto-sim run, and for a line
+    // PyPTO booked nothing to; a change of them is a change of that column only.
+    void pyptoCyclesBesideTheEstimate()
+    {
+        LineCostModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setReport(report(), kKernel);
+        QVERIFY(cell(model, 0, LineCostModel::PyptoColumn).isNull());
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setPyptoCycles({{4, 3000}, {2, 1000}, {7, 0}});
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.first().at(0).toModelIndex().column(), int(LineCostModel::PyptoColumn));
+        QCOMPARE(changed.first().at(1).toModelIndex().column(), int(LineCostModel::PyptoColumn));
+        // Rows stay most expensive first by our estimate: line 4, 2, 9.
+        QCOMPARE(cell(model, 0, LineCostModel::PyptoColumn).toString(),
+                 QStringLiteral("%1 (75.0%)").arg(QLocale().toString(3000)));
+        QCOMPARE(cell(model, 1, LineCostModel::PyptoColumn).toString(),
+                 QStringLiteral("%1 (25.0%)").arg(QLocale().toString(1000)));
+        QVERIFY(cell(model, 2, LineCostModel::PyptoColumn).isNull());
+        QVERIFY(!model.headerData(LineCostModel::PyptoColumn, Qt::Horizontal, Qt::ToolTipRole)
+                     .toString()
+                     .isEmpty());
+        model.setPyptoCycles({});
+        QVERIFY(cell(model, 0, LineCostModel::PyptoColumn).isNull());
+    }
+
     void formatsMicroseconds()
     {
         QCOMPARE(formatMicroseconds(12.34), QStringLiteral("12.3 µs"));

@@ -123,6 +123,34 @@ private Q_SLOTS:
             !model.index(0, VerificationModel::CaseColumn).data(Qt::TextAlignmentRole).isValid());
     }
 
+    // A target without values (pypto-sim) measured its cases: COST with its cycles, neither a
+    // pass nor a failure; one that could not run stays an ERROR.
+    void measuredCasesAreNeitherPassNorFail()
+    {
+        VerificationReport measured;
+        measured.target = "pypto-sim";
+        CaseVerification ran;
+        ran.caseName = "rows8";
+        ran.costOnly = true;
+        ran.cost = {{"source", "pypto 0.2.0"}, {"total_cycles", 58002}};
+        CaseVerification rejected = ran;
+        rejected.caseName = "wide";
+        rejected.error = "PyPTO 0.2.0: no pypto.tanh";
+        measured.cases = {ran, rejected};
+        VerificationModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setReport(measured);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(text(model, 0, VerificationModel::VerdictColumn), QStringLiteral("COST"));
+        QCOMPARE(text(model, 0, VerificationModel::ReasonColumn),
+                 QStringLiteral("58002 cycles (pypto 0.2.0); pypto-sim produces no values, nothing "
+                                "compared"));
+        QVERIFY(model.index(0, 0).data(VerificationModel::PassRole).toBool());
+        QCOMPARE(text(model, 1, VerificationModel::VerdictColumn), QStringLiteral("ERROR"));
+        QCOMPARE(model.failures(), 1);
+    }
+
     void headersAndTheirTooltips()
     {
         VerificationModel model;
