@@ -80,7 +80,8 @@ private Q_SLOTS:
                      ("the table lacks " + name + ": run tests/tools/pypto_api_table.py").c_str());
             std::vector<std::string> params(api->params.begin(), api->params.end()),
                 keywords(api->keywordOnly.begin(), api->keywordOnly.end());
-            QVERIFY2(params == e["params"].get<std::vector<std::string>>() &&
+            QVERIFY2(api->category == e["category"].get<std::string>() &&
+                         params == e["params"].get<std::vector<std::string>>() &&
                          keywords == e["keyword_only"].get<std::vector<std::string>>() &&
                          api->required == e["required"].get<int>() &&
                          api->variadic == e["variadic"].get<bool>() &&
