@@ -96,6 +96,36 @@ private Q_SLOTS:
             QVERIFY(kernel::isPyptoConstant(c.get<std::string>()));
     }
 
+    // The reference checks read these: the first token of each logical line, and a carriage
+    // return as TorchScript reads it (a blank) or as Python does (a line end).
+    void logicalLineStartsAndCarriageReturns()
+    {
+        std::vector<std::string> starts;
+        for (const auto& tok : lex("a = 1; b = (2,\n 3)\nif a:\n    c = 4\n"))
+            if (tok.startsLine) starts.push_back(tok.text);
+        QCOMPARE(starts, (std::vector<std::string>{"a", "if", "c"}));
+        Diagnostics d;
+        const auto blank = tokenize("a\rb\n", "r.py", d, CarriageReturn::Blank);
+        QCOMPARE(blank[1].text, std::string("b"));
+        QCOMPARE(blank[1].pos.line, 1);
+        QCOMPARE(blank[1].pos.col, 3);
+        QVERIFY(!blank[1].startsLine);
+        const auto lineEnd = tokenize("a\rb\n", "k.py", d);
+        QCOMPARE(lineEnd[2].text, std::string("b"));
+        QCOMPARE(lineEnd[2].pos.line, 2);
+        QVERIFY(lineEnd[2].startsLine);
+        QVERIFY(d.empty());
+    }
+
+    // A text of stray characters is a bounded number of problems, not one per character.
+    void lexerErrorsAreBounded()
+    {
+        Diagnostics d;
+        lex(std::string(100000, '$'), &d);
+        QCOMPARE(d.size(), std::size_t(100));
+        QCOMPARE(d.front().message, std::string("invalid character '$'"));
+    }
+
     void numbersAndStrings()
     {
         const auto t =
