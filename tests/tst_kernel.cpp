@@ -80,7 +80,8 @@ private Q_SLOTS:
                      ("the table lacks " + name + ": run tests/tools/pypto_api_table.py").c_str());
             std::vector<std::string> params(api->params.begin(), api->params.end()),
                 keywords(api->keywordOnly.begin(), api->keywordOnly.end());
-            QVERIFY2(params == e["params"].get<std::vector<std::string>>() &&
+            QVERIFY2(api->category == e["category"].get<std::string>() &&
+                         params == e["params"].get<std::vector<std::string>>() &&
                          keywords == e["keyword_only"].get<std::vector<std::string>>() &&
                          api->required == e["required"].get<int>() &&
                          api->variadic == e["variadic"].get<bool>() &&
@@ -93,6 +94,36 @@ private Q_SLOTS:
         QCOMPARE(answer["constants"].size(), kernel::pyptoConstants().size());
         for (const auto& c : answer["constants"])
             QVERIFY(kernel::isPyptoConstant(c.get<std::string>()));
+    }
+
+    // The reference checks read these: the first token of each logical line, and a carriage
+    // return as TorchScript reads it (a blank) or as Python does (a line end).
+    void logicalLineStartsAndCarriageReturns()
+    {
+        std::vector<std::string> starts;
+        for (const auto& tok : lex("a = 1; b = (2,\n 3)\nif a:\n    c = 4\n"))
+            if (tok.startsLine) starts.push_back(tok.text);
+        QCOMPARE(starts, (std::vector<std::string>{"a", "if", "c"}));
+        Diagnostics d;
+        const auto blank = tokenize("a\rb\n", "r.py", d, CarriageReturn::Blank);
+        QCOMPARE(blank[1].text, std::string("b"));
+        QCOMPARE(blank[1].pos.line, 1);
+        QCOMPARE(blank[1].pos.col, 3);
+        QVERIFY(!blank[1].startsLine);
+        const auto lineEnd = tokenize("a\rb\n", "k.py", d);
+        QCOMPARE(lineEnd[2].text, std::string("b"));
+        QCOMPARE(lineEnd[2].pos.line, 2);
+        QVERIFY(lineEnd[2].startsLine);
+        QVERIFY(d.empty());
+    }
+
+    // A text of stray characters is a bounded number of problems, not one per character.
+    void lexerErrorsAreBounded()
+    {
+        Diagnostics d;
+        lex(std::string(100000, '$'), &d);
+        QCOMPARE(d.size(), std::size_t(100));
+        QCOMPARE(d.front().message, std::string("invalid character '$'"));
     }
 
     void numbersAndStrings()

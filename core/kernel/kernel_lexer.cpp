@@ -97,11 +97,18 @@ private:
 
     void push(TokenKind kind, std::string text, Pos pos, Pos end)
     {
-        m_tokens.push_back({kind, std::move(text), pos, end});
+        const bool layout = kind == TokenKind::Newline || kind == TokenKind::Indent ||
+                            kind == TokenKind::Dedent || kind == TokenKind::End;
+        m_tokens.push_back({kind, std::move(text), pos, end, !layout && m_lineStarts});
+        if (!layout) m_lineStarts = false;
+        if (kind == TokenKind::Newline) m_lineStarts = true;
     }
 
+    // Python stops at its first error; the first kMaxErrors are plenty, and a text of 16 MiB
+    // of stray characters must not become millions of diagnostics.
     void error(Pos pos, std::string message, std::string code = "kernel.syntax")
     {
+        if (m_diagnostics.size() - m_firstDiagnostic >= kMaxErrors) return;
         m_diagnostics.push_back(diagnosticAt(m_file, pos, std::move(code), std::move(message)));
     }
 
@@ -381,7 +388,9 @@ private:
         advance();
     }
 
+    static constexpr std::size_t kMaxErrors = 100;
     static constexpr int kMaxNestedStrings = 150;
+    bool m_lineStarts = true; // the next token that is no layout starts a logical line
     int m_nestedStrings = 0;
     std::string_view m_src;
     const std::string& m_file;
@@ -413,17 +422,18 @@ Diagnostic diagnosticAt(const std::string& file, Pos pos, std::string code, std:
 }
 
 std::vector<Token> tokenize(std::string_view source, const std::string& file,
-                            Diagnostics& diagnostics)
+                            Diagnostics& diagnostics, CarriageReturn carriageReturn)
 {
     if (source.find('\r') == std::string_view::npos) return Lexer(source, file, diagnostics).run();
-    // Python reads \r\n and a lone \r as \n, also after a backslash that continues a line.
     std::string lf;
     lf.reserve(source.size());
     for (std::size_t k = 0; k < source.size(); ++k)
         if (source[k] != '\r')
             lf += source[k];
+        else if (carriageReturn == CarriageReturn::Blank)
+            lf += ' '; // in its place, so lines and columns stay the text's
         else if (k + 1 >= source.size() || source[k + 1] != '\n')
-            lf += '\n';
+            lf += '\n'; // Python reads \r\n and a lone \r as \n, also after a backslash
     return Lexer(lf, file, diagnostics).run();
 }
 

@@ -9,8 +9,9 @@ namespace ptowb::kernel {
 
 // One function of the workbench's `pypto` module (core/worker/python/pypto), with PyPTO's
 // parameter names and order: positional-or-keyword parameters, of which the first `required`
-// must be given, then keyword-only ones. The table is printed from the module itself by
-// tests/tools/pypto_api_table.py, and tst_kernel checks that the two agree.
+// must be given, then keyword-only ones. The module declares each function's category beside it;
+// the table is printed from the module itself by tests/tools/pypto_api_table.py, and tst_kernel
+// checks that the two agree.
 struct ApiFunction
 {
     std::string_view name;

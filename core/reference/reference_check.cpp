@@ -1,6 +1,6 @@
 #include "reference/reference_check.h"
 
-#include "reference/python_tokenizer.h"
+#include "kernel/kernel_lexer.h"
 
 #include <algorithm>
 #include <string_view>
@@ -10,9 +10,8 @@ namespace ptowb {
 
 namespace {
 
-using pytokens::Tok;
-using pytokens::Token;
-using pytokens::Tokenizer;
+using Tok = kernel::TokenKind;
+using kernel::Token;
 
 struct Forbidden
 {
@@ -79,17 +78,25 @@ bool isOperator(const Token& t)
 class Checker
 {
 public:
-    Checker(const std::string& source, const std::string& file) : m_tokens(source), m_file(file) {}
+    Checker(const std::string& source, const std::string& file) : m_source(source), m_file(file) {}
 
     Diagnostics run()
     {
+        // TorchScript reports what does not tokenize; these checks read the tokens there are.
+        Diagnostics syntax;
+        std::vector<Token> tokens =
+            kernel::tokenize(m_source, m_file, syntax, kernel::CarriageReturn::Blank);
         std::vector<Token> statement;
         std::vector<int> indents{0};
+        int depth = 0; // of brackets
         bool indentReported = false, bracketReported = false;
-        while (true) {
-            Token t = m_tokens.next();
+        for (Token& t : tokens) {
+            if (t.kind == Tok::Indent || t.kind == Tok::Dedent) continue; // read from columns
+            if (t.kind == Tok::Op && (t.text == "(" || t.text == "[" || t.text == "{")) ++depth;
+            if (t.kind == Tok::Op && (t.text == ")" || t.text == "]" || t.text == "}") && depth > 0)
+                --depth;
             if (t.kind == Tok::Op && (t.text == "(" || t.text == "[" || t.text == "{") &&
-                m_tokens.depth() > kMaxReferenceBrackets && !bracketReported) {
+                depth > kMaxReferenceBrackets && !bracketReported) {
                 error(t, "reference.too-deep",
                       "brackets nest more than " + std::to_string(kMaxReferenceBrackets) +
                           " levels deep");
@@ -100,9 +107,9 @@ public:
                 continue; // the rest of the file cannot be read as statements
             }
             if (t.startsLine) {
-                while (t.col - 1 < indents.back())
+                while (t.pos.col - 1 < indents.back())
                     indents.pop_back();
-                if (t.col - 1 > indents.back()) indents.push_back(t.col - 1);
+                if (t.pos.col - 1 > indents.back()) indents.push_back(t.pos.col - 1);
                 if (int(indents.size()) - 1 > kMaxReferenceIndents && !indentReported) {
                     error(t, "reference.too-deep",
                           "blocks nest more than " + std::to_string(kMaxReferenceIndents) +
@@ -110,9 +117,8 @@ public:
                     indentReported = true;
                 }
             }
-            const bool endsStatement =
-                t.kind == Tok::End || t.kind == Tok::Newline ||
-                (t.kind == Tok::Op && t.text == ";" && m_tokens.depth() == 0);
+            const bool endsStatement = t.kind == Tok::End || t.kind == Tok::Newline ||
+                                       (t.kind == Tok::Op && t.text == ";" && depth == 0);
             if (!endsStatement) {
                 statement.push_back(std::move(t));
                 continue;
@@ -133,9 +139,9 @@ private:
     {
         Diagnostic d;
         d.file = m_file;
-        d.line = d.endLine = at.line;
-        d.col = at.col;
-        d.endCol = at.col + std::max(1, int(at.text.size()));
+        d.line = d.endLine = at.pos.line;
+        d.col = at.pos.col;
+        d.endCol = at.pos.col + std::max(1, int(at.text.size()));
         d.code = std::move(code);
         d.message = std::move(message);
         m_diagnostics.push_back(std::move(d));
@@ -150,16 +156,16 @@ private:
         if (isImport) {
             checkImport(s);
             // One placement error per line: `import a; import b` says it at the first ';'.
-            if ((!s[0].startsLine || s[0].col != 1) && s[0].line != m_placementReported) {
+            if ((!s[0].startsLine || s[0].pos.col != 1) && s[0].pos.line != m_placementReported) {
                 error(s[0], "reference.import",
                       "an import must start a line of its own, at the top level of the file");
-                m_placementReported = s[0].line;
+                m_placementReported = s[0].pos.line;
             }
-            if (terminator.kind == Tok::Op && terminator.line != m_placementReported) {
+            if (terminator.kind == Tok::Op && terminator.pos.line != m_placementReported) {
                 error(terminator, "reference.import",
                       "an import must be on a line of its own: import lines are not compiled, so "
                       "the rest of this line would vanish");
-                m_placementReported = terminator.line;
+                m_placementReported = terminator.pos.line;
             }
             return;
         }
@@ -275,7 +281,7 @@ private:
         }
     }
 
-    Tokenizer m_tokens;
+    const std::string& m_source;
     const std::string& m_file;
     Diagnostics m_diagnostics;
     int m_placementReported = 0; // the last line that has an import placement error

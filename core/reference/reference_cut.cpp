@@ -1,4 +1,4 @@
-#include "reference/python_tokenizer.h"
+#include "kernel/kernel_lexer.h"
 #include "reference/reference_checker.h"
 
 #include <algorithm>
@@ -9,9 +9,8 @@ namespace ptowb {
 
 namespace {
 
-using pytokens::Tok;
-using pytokens::Token;
-using pytokens::Tokenizer;
+using Tok = kernel::TokenKind;
+using kernel::Token;
 
 struct Statement
 {
@@ -40,13 +39,13 @@ std::vector<std::vector<Token>> logicalLines(const std::string& source)
 {
     std::vector<std::vector<Token>> lines;
     std::vector<Token> current;
-    Tokenizer tokens(source);
-    while (true) {
-        Token t = tokens.next();
+    Diagnostics syntax; // TorchScript reports it; the cut needs only the lines
+    for (Token& t :
+         kernel::tokenize(source, "reference.py", syntax, kernel::CarriageReturn::Blank)) {
+        if (t.kind == Tok::Indent || t.kind == Tok::Dedent) continue; // read from columns
         if (t.kind == Tok::End || t.kind == Tok::Newline) {
             if (!current.empty()) lines.push_back(std::move(current));
             current.clear();
-            if (t.kind == Tok::End) break;
             continue;
         }
         current.push_back(std::move(t));
@@ -108,16 +107,16 @@ std::vector<Function> functions(const std::string& source)
     bool inFunction = false;
     for (const auto& line : logicalLines(source)) {
         const Token& first = line.front();
-        if (first.col == 1) {
-            if (inFunction) out.back().lastLine = first.line - 1;
+        if (first.pos.col == 1) {
+            if (inFunction) out.back().lastLine = first.pos.line - 1;
             inFunction = first.kind == Tok::Name && first.text == "def";
             if (inFunction) out.emplace_back();
             continue;
         }
         if (!inFunction || !first.startsLine) continue;
         Function& f = out.back();
-        if (f.bodyCol == 0) f.bodyCol = first.col;
-        if (first.col == f.bodyCol) f.body.push_back({first.line, assignedNames(line)});
+        if (f.bodyCol == 0) f.bodyCol = first.pos.col;
+        if (first.pos.col == f.bodyCol) f.body.push_back({first.pos.line, assignedNames(line)});
     }
     if (inFunction) out.back().lastLine = lineCount(source);
     return out;

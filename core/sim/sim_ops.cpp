@@ -3,11 +3,10 @@
 #include "sim/sim_ops.h"
 
 #include "rules/shape_functions.h"
+#include "sim/sim_kernels.h"
 #include "torchscript/torchscript.h"
 
 #include <cmath>
-#include <functional>
-#include <map>
 
 namespace ptowb::sim {
 
@@ -70,70 +69,6 @@ at::Tensor widened(const at::Tensor& t)
 
 namespace {
 
-using Unary = std::function<at::Tensor(const at::Tensor&)>;
-using Binary = std::function<at::Tensor(const at::Tensor&, const at::Tensor&)>;
-
-// Ops whose result is not in the operand's dtype.
-bool givesBool(const std::string& name)
-{
-    return name == "isnan" || name == "isinf" || name == "isfinite" || name == "logical_not";
-}
-
-const std::map<std::string, Unary>& unaryTable()
-{
-    static const std::map<std::string, Unary> table = {
-        {"abs", [](const at::Tensor& x) { return x.abs(); }},
-        {"exp", [](const at::Tensor& x) { return x.exp(); }},
-        {"exp2", [](const at::Tensor& x) { return x.exp2(); }},
-        {"expm1", [](const at::Tensor& x) { return x.expm1(); }},
-        {"log", [](const at::Tensor& x) { return x.log(); }},
-        {"log1p", [](const at::Tensor& x) { return x.log1p(); }},
-        {"log2", [](const at::Tensor& x) { return x.log2(); }},
-        {"log10", [](const at::Tensor& x) { return x.log10(); }},
-        {"sqrt", [](const at::Tensor& x) { return x.sqrt(); }},
-        {"rsqrt", [](const at::Tensor& x) { return x.rsqrt(); }},
-        {"reciprocal", [](const at::Tensor& x) { return x.reciprocal(); }},
-        {"neg", [](const at::Tensor& x) { return x.neg(); }},
-        {"sigmoid", [](const at::Tensor& x) { return x.sigmoid(); }},
-        {"tanh", [](const at::Tensor& x) { return x.tanh(); }},
-        {"relu", [](const at::Tensor& x) { return x.relu(); }},
-        {"sin", [](const at::Tensor& x) { return x.sin(); }},
-        {"cos", [](const at::Tensor& x) { return x.cos(); }},
-        {"tan", [](const at::Tensor& x) { return x.tan(); }},
-        {"asin", [](const at::Tensor& x) { return x.asin(); }},
-        {"acos", [](const at::Tensor& x) { return x.acos(); }},
-        {"atan", [](const at::Tensor& x) { return x.atan(); }},
-        {"sinh", [](const at::Tensor& x) { return x.sinh(); }},
-        {"cosh", [](const at::Tensor& x) { return x.cosh(); }},
-        {"asinh", [](const at::Tensor& x) { return x.asinh(); }},
-        {"acosh", [](const at::Tensor& x) { return x.acosh(); }},
-        {"atanh", [](const at::Tensor& x) { return x.atanh(); }},
-        {"erf", [](const at::Tensor& x) { return x.erf(); }},
-        {"erfc", [](const at::Tensor& x) { return x.erfc(); }},
-        {"ceil", [](const at::Tensor& x) { return x.is_floating_point() ? x.ceil() : x; }},
-        {"floor", [](const at::Tensor& x) { return x.is_floating_point() ? x.floor() : x; }},
-        {"trunc", [](const at::Tensor& x) { return x.is_floating_point() ? x.trunc() : x; }},
-        {"round", [](const at::Tensor& x) { return x.is_floating_point() ? x.round() : x; }},
-        {"sign", [](const at::Tensor& x) { return x.sign(); }},
-        {"square", [](const at::Tensor& x) { return x * x; }},
-        {"gelu", [](const at::Tensor& x) { return at::gelu(x); }},
-        {"silu", [](const at::Tensor& x) { return at::silu(x); }},
-        {"isnan", [](const at::Tensor& x) { return x.isnan(); }},
-        {"isinf", [](const at::Tensor& x) { return x.isinf(); }},
-        {"isfinite", [](const at::Tensor& x) { return x.isfinite(); }},
-        {"logical_not", [](const at::Tensor& x) { return x.logical_not(); }},
-        {"bitwise_not",
-         [](const at::Tensor& x) {
-             if (x.is_floating_point())
-                 throw OpError{"pypto.bitwise_not needs an integer or bool tensor, got " +
-                                   dtypeText(x),
-                               "sim.type"};
-             return x.bitwise_not();
-         }},
-    };
-    return table;
-}
-
 at::Tensor integerOnly(const char* fn, const at::Tensor& x)
 {
     if (x.is_floating_point())
@@ -143,61 +78,165 @@ at::Tensor integerOnly(const char* fn, const at::Tensor& x)
     return x;
 }
 
-const std::map<std::string, Binary>& binaryTable()
+// Rounding an integer leaves it as it is.
+at::Tensor roundedToInteger(const at::Tensor& x, at::Tensor (at::Tensor::*round)() const)
 {
-    static const std::map<std::string, Binary> table = {
-        {"add", [](const at::Tensor& x, const at::Tensor& y) { return x + y; }},
-        {"sub", [](const at::Tensor& x, const at::Tensor& y) { return x - y; }},
-        {"mul", [](const at::Tensor& x, const at::Tensor& y) { return x * y; }},
-        {"div",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return x.is_floating_point() ? x / y : at::div(x, y, "trunc");
-         }},
-        {"true_div", [](const at::Tensor& x,
-                        const at::Tensor& y) { return x.to(at::kFloat) / y.to(at::kFloat); }},
-        {"floor_divide",
-         [](const at::Tensor& x, const at::Tensor& y) { return at::div(x, y, "floor"); }},
-        {"remainder", [](const at::Tensor& x, const at::Tensor& y) { return at::remainder(x, y); }},
-        {"fmod", [](const at::Tensor& x, const at::Tensor& y) { return at::fmod(x, y); }},
-        {"pow", [](const at::Tensor& x, const at::Tensor& y) { return at::pow(x, y); }},
-        {"maximum", [](const at::Tensor& x, const at::Tensor& y) { return at::maximum(x, y); }},
-        {"minimum", [](const at::Tensor& x, const at::Tensor& y) { return at::minimum(x, y); }},
-        {"hypot", [](const at::Tensor& x, const at::Tensor& y) { return at::hypot(x, y); }},
-        {"atan2", [](const at::Tensor& x, const at::Tensor& y) { return at::atan2(x, y); }},
-        {"copysign", [](const at::Tensor& x, const at::Tensor& y) { return at::copysign(x, y); }},
-        {"logical_and",
-         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_and(x, y); }},
-        {"logical_or",
-         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_or(x, y); }},
-        {"logical_xor",
-         [](const at::Tensor& x, const at::Tensor& y) { return at::logical_xor(x, y); }},
-        {"bitwise_and",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return integerOnly("bitwise_and", x).bitwise_and(integerOnly("bitwise_and", y));
-         }},
-        {"bitwise_or",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return integerOnly("bitwise_or", x).bitwise_or(integerOnly("bitwise_or", y));
-         }},
-        {"bitwise_xor",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return integerOnly("bitwise_xor", x).bitwise_xor(integerOnly("bitwise_xor", y));
-         }},
-        {"bitwise_left_shift",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return at::bitwise_left_shift(integerOnly("bitwise_left_shift", x), y);
-         }},
-        {"bitwise_right_shift",
-         [](const at::Tensor& x, const at::Tensor& y) {
-             return at::bitwise_right_shift(integerOnly("bitwise_right_shift", x), y);
-         }},
-    };
-    return table;
+    return x.is_floating_point() ? (x.*round)() : x;
 }
 
-bool isLogical(const std::string& name)
+at::Tensor computeUnary(UnaryKernel kernel, const at::Tensor& x)
 {
-    return name.rfind("logical_", 0) == 0;
+    using K = UnaryKernel;
+    switch (kernel) {
+    case K::abs:
+        return x.abs();
+    case K::acos:
+        return x.acos();
+    case K::acosh:
+        return x.acosh();
+    case K::asin:
+        return x.asin();
+    case K::asinh:
+        return x.asinh();
+    case K::atan:
+        return x.atan();
+    case K::atanh:
+        return x.atanh();
+    case K::bitwise_not:
+        if (x.is_floating_point())
+            throw OpError{"pypto.bitwise_not needs an integer or bool tensor, got " + dtypeText(x),
+                          "sim.type"};
+        return x.bitwise_not();
+    case K::ceil:
+        return roundedToInteger(x, &at::Tensor::ceil);
+    case K::cos:
+        return x.cos();
+    case K::cosh:
+        return x.cosh();
+    case K::erf:
+        return x.erf();
+    case K::erfc:
+        return x.erfc();
+    case K::exp:
+        return x.exp();
+    case K::exp2:
+        return x.exp2();
+    case K::expm1:
+        return x.expm1();
+    case K::floor:
+        return roundedToInteger(x, &at::Tensor::floor);
+    case K::isfinite:
+        return x.isfinite();
+    case K::isnan:
+        return x.isnan();
+    case K::log:
+        return x.log();
+    case K::log10:
+        return x.log10();
+    case K::log1p:
+        return x.log1p();
+    case K::log2:
+        return x.log2();
+    case K::logical_not:
+        return x.logical_not();
+    case K::neg:
+        return x.neg();
+    case K::reciprocal:
+        return x.reciprocal();
+    case K::relu:
+        return x.relu();
+    case K::rsqrt:
+        return x.rsqrt();
+    case K::sigmoid:
+        return x.sigmoid();
+    case K::sign:
+        return x.sign();
+    case K::sin:
+        return x.sin();
+    case K::sinh:
+        return x.sinh();
+    case K::sqrt:
+        return x.sqrt();
+    case K::tan:
+        return x.tan();
+    case K::tanh:
+        return x.tanh();
+    case K::trunc:
+        return roundedToInteger(x, &at::Tensor::trunc);
+    }
+    __builtin_unreachable(); // every kernel returns above
+}
+
+at::Tensor computeBinary(BinaryKernel kernel, const at::Tensor& x, const at::Tensor& y)
+{
+    using K = BinaryKernel;
+    switch (kernel) {
+    case K::add:
+        return x + y;
+    case K::atan2:
+        return at::atan2(x, y);
+    case K::bitwise_and:
+        return integerOnly("bitwise_and", x).bitwise_and(integerOnly("bitwise_and", y));
+    case K::bitwise_left_shift:
+        return at::bitwise_left_shift(integerOnly("bitwise_left_shift", x), y);
+    case K::bitwise_or:
+        return integerOnly("bitwise_or", x).bitwise_or(integerOnly("bitwise_or", y));
+    case K::bitwise_right_shift:
+        return at::bitwise_right_shift(integerOnly("bitwise_right_shift", x), y);
+    case K::bitwise_xor:
+        return integerOnly("bitwise_xor", x).bitwise_xor(integerOnly("bitwise_xor", y));
+    case K::copysign:
+        return at::copysign(x, y);
+    case K::div:
+        return x.is_floating_point() ? x / y : at::div(x, y, "trunc");
+    case K::floor_divide:
+        return at::div(x, y, "floor");
+    case K::fmod:
+        return at::fmod(x, y);
+    case K::hypot:
+        return at::hypot(x, y);
+    case K::logical_and:
+        return at::logical_and(x, y);
+    case K::maximum:
+        return at::maximum(x, y);
+    case K::minimum:
+        return at::minimum(x, y);
+    case K::mul:
+        return x * y;
+    case K::pow:
+        return at::pow(x, y);
+    case K::remainder:
+        return at::remainder(x, y);
+    case K::sub:
+        return x - y;
+    }
+    __builtin_unreachable(); // every kernel returns above
+}
+
+at::Tensor computeCompare(CompareKernel kernel, const at::Tensor& x, const at::Tensor& y)
+{
+    using K = CompareKernel;
+    switch (kernel) {
+    case K::eq:
+        return x == y;
+    case K::ge:
+        return x >= y;
+    case K::gt:
+        return x > y;
+    case K::le:
+        return x <= y;
+    case K::lt:
+        return x < y;
+    case K::ne:
+        return x != y;
+    }
+    __builtin_unreachable(); // every kernel returns above
+}
+
+// A bool result (isnan, logical_and, ...) is the answer itself, not a value to round.
+at::Tensor roundedUnlessBool(const at::Tensor& result, at::ScalarType dtype)
+{
+    return result.scalar_type() == at::kBool ? result : rounded(result, dtype);
 }
 
 // The dtype both operands take: two tensors promote as torch does; a number takes the tensor's
@@ -243,11 +282,8 @@ const at::Tensor& shaped(const at::Tensor& r, const Operand& a, const Operand& b
 
 at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
 {
-    const auto it = unaryTable().find(name);
-    if (it == unaryTable().end())
-        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
-    const at::Tensor w = it->second(widened(x));
-    const at::Tensor r = givesBool(name) ? w : rounded(w, x.scalar_type());
+    const at::Tensor r =
+        roundedUnlessBool(computeUnary(unaryKernel(name), widened(x)), x.scalar_type());
     s.checkTile(x, {x}, r, "pypto." + name);
     s.vectorCost("pypto." + name, x);
     return r;
@@ -255,27 +291,24 @@ at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
 
 at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals)
 {
-    if (decimals == 0) return unaryOp(s, "round", x);
-    s.checkTile(x, {x}, x, "pypto.round");
-    s.vectorCost("pypto.round", x, 3);
     const double scale = std::pow(10.0, double(decimals));
-    return rounded((widened(x) * scale).round() / scale, x.scalar_type());
+    const at::Tensor r =
+        decimals == 0 ? rounded(roundedToInteger(widened(x), &at::Tensor::round), x.scalar_type())
+                      : rounded((widened(x) * scale).round() / scale, x.scalar_type());
+    s.checkTile(x, {x}, r, "pypto.round");
+    s.vectorCost("pypto.round", x, decimals == 0 ? 1 : 3);
+    return r;
 }
 
 at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, const Operand& b)
 {
-    const auto it = binaryTable().find(name);
-    if (it == binaryTable().end())
-        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
+    const BinaryKernel kernel = binaryKernel(name);
     if (!a.tensor && !b.tensor)
         throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
     checkBroadcast(a, b, "pypto." + name);
     const at::ScalarType type = operandType(a, b);
-    const at::Tensor r = it->second(operandTensor(a, type), operandTensor(b, type));
-    const at::Tensor result =
-        isLogical(name)
-            ? r
-            : rounded(r, name == "true_div" && !at::isFloatingType(type) ? at::kFloat : type);
+    const at::Tensor r = computeBinary(kernel, operandTensor(a, type), operandTensor(b, type));
+    const at::Tensor result = roundedUnlessBool(r, type);
     std::vector<at::Tensor> operands;
     for (const Operand* o : {&a, &b})
         if (o->tensor) operands.push_back(*o->tensor);
@@ -286,26 +319,12 @@ at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, cons
 
 at::Tensor compareOp(SimState& s, const std::string& name, const Operand& a, const Operand& b)
 {
+    const CompareKernel kernel = compareKernel(name);
     if (!a.tensor && !b.tensor)
         throw OpError{"pypto." + name + " needs at least one tensor operand", "sim.type"};
     checkBroadcast(a, b, "pypto." + name);
     const at::ScalarType type = operandType(a, b);
-    const at::Tensor x = operandTensor(a, type), y = operandTensor(b, type);
-    at::Tensor r;
-    if (name == "eq")
-        r = x == y;
-    else if (name == "ne")
-        r = x != y;
-    else if (name == "lt")
-        r = x < y;
-    else if (name == "le")
-        r = x <= y;
-    else if (name == "gt")
-        r = x > y;
-    else if (name == "ge")
-        r = x >= y;
-    else
-        throw OpError{"not supported by the simulator: pypto." + name, "sim.unsupported"};
+    const at::Tensor r = computeCompare(kernel, operandTensor(a, type), operandTensor(b, type));
     s.vectorCost("pypto." + name, shaped(r, a, b));
     return r;
 }

@@ -1,5 +1,6 @@
 // Reductions, matmul, casts and data movement of the simulator.
 #include "rules/shape_functions.h"
+#include "sim/sim_kernels.h"
 #include "sim/sim_ops.h"
 #include "torchscript/torchscript.h"
 
@@ -9,38 +10,52 @@ namespace ptowb::sim {
 
 namespace {
 
-at::Tensor reduceDim(const SimState& s, const std::string& name, const at::Tensor& x,
-                     std::int64_t dim)
+// One tile's partial result, and how two partials combine: sums and products are rounded to
+// the dtype at each step, as the device's vector unit does.
+at::Tensor partialOf(ReduceKernel kernel, const at::Tensor& w, std::int64_t dim)
+{
+    switch (kernel) {
+    case ReduceKernel::amax:
+        return std::get<0>(w.max(dim, true));
+    case ReduceKernel::amin:
+        return std::get<0>(w.min(dim, true));
+    case ReduceKernel::prod:
+        return w.prod(dim, true);
+    case ReduceKernel::sum:
+        return w.sum(dim, true);
+    }
+    __builtin_unreachable(); // every kernel returns above
+}
+
+at::Tensor combined(ReduceKernel kernel, const at::Tensor& acc, const at::Tensor& p)
+{
+    switch (kernel) {
+    case ReduceKernel::amax:
+        return at::maximum(acc, p);
+    case ReduceKernel::amin:
+        return at::minimum(acc, p);
+    case ReduceKernel::prod:
+        return rounded(widened(acc) * widened(p), acc.scalar_type());
+    case ReduceKernel::sum:
+        return rounded(widened(acc) + widened(p), acc.scalar_type());
+    }
+    __builtin_unreachable(); // every kernel returns above
+}
+
+at::Tensor reduceDim(const SimState& s, ReduceKernel kernel, const at::Tensor& x, std::int64_t dim)
 {
     const std::int64_t size = x.size(dim);
     const std::int64_t tile = s.vecTile.size() >= std::size_t(x.dim())
                                   ? std::max<std::int64_t>(1, s.vecTile[std::size_t(dim)])
                                   : size;
     auto partial = [&](const at::Tensor& chunk) {
-        const at::Tensor w = widened(chunk);
-        at::Tensor r;
-        if (name == "sum")
-            r = w.sum(dim, true);
-        else if (name == "prod")
-            r = w.prod(dim, true);
-        else if (name == "amax")
-            r = std::get<0>(w.max(dim, true));
-        else
-            r = std::get<0>(w.min(dim, true));
-        return rounded(r, x.scalar_type());
+        return rounded(partialOf(kernel, widened(chunk), dim), x.scalar_type());
     };
     if (size == 0) return partial(x);
     at::Tensor acc;
     for (std::int64_t start = 0; start < size; start += tile) {
         const at::Tensor p = partial(x.narrow(dim, start, std::min(tile, size - start)));
-        if (!acc.defined())
-            acc = p;
-        else if (name == "sum")
-            acc = rounded(widened(acc) + widened(p), x.scalar_type());
-        else if (name == "prod")
-            acc = rounded(widened(acc) * widened(p), x.scalar_type());
-        else
-            acc = name == "amax" ? at::maximum(acc, p) : at::minimum(acc, p);
+        acc = acc.defined() ? combined(kernel, acc, p) : p;
     }
     return acc;
 }
@@ -79,6 +94,7 @@ at::Tensor window(const at::Tensor& x, const std::vector<std::int64_t>& shape,
 at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
                     std::vector<std::int64_t> dims, bool keepdim)
 {
+    const ReduceKernel kernel = reduceKernel(name);
     const std::string fn = "pypto." + name;
     if (dims.empty())
         for (std::int64_t d = 0; d < x.dim(); ++d)
@@ -95,7 +111,7 @@ at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
     if (x.dim() == 0) return x.clone();
     at::Tensor acc = x;
     for (auto it = dims.rbegin(); it != dims.rend(); ++it)
-        acc = reduceDim(s, name, acc, *it);
+        acc = reduceDim(s, kernel, acc, *it);
     if (!keepdim)
         for (auto it = dims.rbegin(); it != dims.rend(); ++it)
             acc = acc.squeeze(*it);
@@ -105,12 +121,19 @@ at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
 at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x,
                        std::optional<std::int64_t> dim, bool keepdim)
 {
+    const ArgReduceKernel kernel = argReduceKernel(name);
     const std::string fn = "pypto." + name;
     s.vectorCost(fn, x);
     const at::Tensor w = widened(x);
-    if (!dim) return name == "argmax" ? w.argmax() : w.argmin();
-    const std::int64_t d = normalizedDim(*dim, x.dim(), fn);
-    return name == "argmax" ? w.argmax(d, keepdim) : w.argmin(d, keepdim);
+    c10::optional<std::int64_t> d; // none: over every element, and keepdim does not apply
+    if (dim) d = normalizedDim(*dim, x.dim(), fn);
+    switch (kernel) {
+    case ArgReduceKernel::argmax:
+        return w.argmax(d, d.has_value() && keepdim);
+    case ArgReduceKernel::argmin:
+        return w.argmin(d, d.has_value() && keepdim);
+    }
+    __builtin_unreachable(); // every kernel returns above
 }
 
 at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim)

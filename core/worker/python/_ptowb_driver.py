@@ -300,8 +300,9 @@ def _api(request):
                 continue
             if getattr(value, "__module__", "").split(".")[0] != "pypto":
                 continue
-            entry = {"name": prefix + name, "params": [], "required": 0, "keyword_only": [], "variadic": False,
-                     "var_keywords": False, "simulated": not getattr(value, "_ptowb_unsupported", False)}
+            entry = {"name": prefix + name, "category": value._ptowb_category, "params": [], "required": 0,
+                     "keyword_only": [], "variadic": False, "var_keywords": False,
+                     "simulated": not getattr(value, "_ptowb_unsupported", False)}
             for p in inspect.signature(value).parameters.values():
                 if p.kind == p.VAR_POSITIONAL:
                     entry["variadic"] = True

@@ -6,7 +6,7 @@ import contextlib as _contextlib
 import _ptowb_sim as _sim
 
 from pypto._enums import LogLevel
-from pypto._errors import not_simulated, not_simulated_class
+from pypto._errors import category, not_simulated, not_simulated_class
 from pypto._symbolic import ScalarInt as _ScalarInt
 from pypto._tensor import _index, _ints
 
@@ -33,6 +33,7 @@ def _loop_range(args):
     raise TypeError(f"loop() takes 1 to 3 positional arguments but {len(args)} were given")
 
 
+@category("control")
 def loop(*args, **kwargs):
     start, stop, step = _loop_range(args)
     if step == 0:
@@ -43,6 +44,7 @@ def loop(*args, **kwargs):
         yield _LoopIndex(v, k == 0, k == last)
 
 
+@category("control")
 def loop_unroll(*args, **kwargs):
     start, stop, step = _loop_range(args)
     factors = sorted(set(kwargs.pop("unroll_list", [1])), reverse=True)
@@ -57,43 +59,52 @@ def loop_unroll(*args, **kwargs):
         next_start = stop - left
 
 
+@category("control")
 def is_loop_begin(scalar):
     return bool(getattr(scalar, "begin", False))
 
 
+@category("control")
 def is_loop_end(scalar):
     return bool(getattr(scalar, "end", False))
 
 
+@category("control")
 def cond(scalar, file=None, lineno=None):
     if (file is None) != (lineno is None):
         raise ValueError("file and lineno must be provided together or omitted")
     return bool(scalar)
 
 
+@category("control")
 @_contextlib.contextmanager
 def function(name, *args):
     """`with pypto.function("MAIN", a, b):` names a graph function in PyPTO; here the body just runs."""
     yield None
 
 
+@category("control")
 def min(a, b):
     return _builtins.min(_index(a), _index(b))
 
 
+@category("control")
 def max(a, b):
     return _builtins.max(_index(a), _index(b))
 
 
+@category("control")
 def ceildiv(a, b):
     return -(-_index(a) // _index(b))
 
 
 # --- tiling (_controller.py) ---
+@category("control")
 def set_vec_tile_shapes(*shapes):
     _sim.set_vec_tile(_ints(shapes))
 
 
+@category("control")
 def get_vec_tile_shapes():
     return list(_sim.vec_tile())
 
@@ -101,10 +112,12 @@ def get_vec_tile_shapes():
 _cube_tiles = []
 
 
+@category("control")
 def set_cube_tile_shapes(m, k, n, enable_split_k=False):
     _cube_tiles[:] = [list(m), list(k), list(n), bool(enable_split_k)]
 
 
+@category("control")
 def get_cube_tile_shapes():
     return tuple(_cube_tiles)
 
@@ -112,14 +125,17 @@ def get_cube_tile_shapes():
 _conv_tiles = []
 
 
+@category("option")
 def set_conv_tile_shapes(tile_l1_info, tile_l0_info=None):
     _conv_tiles[:] = [tile_l1_info, tile_l0_info, tile_l0_info is not None]
 
 
+@category("option")
 def get_conv_tile_shapes():
     return tuple(_conv_tiles)
 
 
+@category("option")
 def set_matrix_size(size):
     _recorded_options.append(("set_matrix_size", (size,), {}))
 
@@ -137,70 +153,86 @@ def _recorded(group):
     return dict(_options.get(group, {}))
 
 
+@category("option")
 def set_print_options(*, edgeitems=3, precision=4, threshold=10, linewidth=10):
     _record("print", dict(edgeitems=edgeitems, precision=precision, threshold=threshold, linewidth=linewidth))
 
 
+@category("option")
 def set_pass_options(*, pg_skip_partition=None, pg_upper_bound=None, vec_nbuffer_setting=None,
                      cube_l1_reuse_setting=None, cube_nbuffer_setting=None, sg_set_scope=None, sg_set_ooo_scope=None,
                      ooo_sched_mode=None, auto_mix_partition=None, sg_set_tunevf_mode=None, enable_slice=None):
     _record("pass", dict(locals()))
 
 
+@category("option")
 def get_pass_options():
     return _recorded("pass")
 
 
+@category("option")
 def set_host_options(*, compile_stage=None, compile_monitor_enable=None, compile_timeout=None,
                      compile_timeout_stage=None, compile_monitor_print_interval=None):
     _record("host", dict(locals()))
 
 
+@category("option")
 def get_host_options():
     return _recorded("host")
 
 
+@category("option")
 def set_codegen_options(*, support_dynamic_aligned=None, soc_version=None, enable_pmu_trace=None, vf_options=None):
     _record("codegen", dict(locals()))
 
 
+@category("option")
 def get_codegen_options():
     return _recorded("codegen")
 
 
+@category("option")
 def set_verify_options(*, enable_pass_verify=None, pass_verify_save_tensor=None, pass_verify_save_tensor_dir=None,
                        pass_verify_pass_filter=None, pass_verify_error_tol=None):
     _record("verify", dict(locals()))
 
 
+@category("option")
 def get_verify_options():
     return _recorded("verify")
 
 
+@category("option")
 def set_debug_options(*, compile_debug_mode=None, runtime_debug_mode=None, dump_pass_graph=None):
     _record("debug", dict(locals()))
 
 
+@category("option")
 def get_debug_options():
     return _recorded("debug")
 
 
+@category("option")
 def set_semantic_label(label):
     _recorded_options.append(("set_semantic_label", (label,), {}))
 
 
+@category("option")
 def reset_options():
     _options.clear()
 
 
+@category("option")
 def get_global_config(key):
     return _options.get("global", {}).get(key)
 
 
+@category("option")
 def set_global_config(key, value):
     _record("global", {key: value})
 
 
+@category("option")
 def set_options(codegen_options=None, host_options=None, pass_options=None, runtime_options=None, verify_options=None,
                 debug_options=None, operation_options=None, vec_tile_shapes=None, cube_tile_shapes=None,
                 conv_tile_shapes=None, matrix_size=None):
@@ -221,6 +253,7 @@ def _cube_tile_values(value):
     return list(value) + [False] * (4 - len(value))
 
 
+@category("option")
 def get_options_tree():
     return {group: dict(values) for group, values in _options.items()}
 
@@ -269,7 +302,7 @@ class ConvTile:
 
 
 ConfigScope = not_simulated_class("ConfigScope")
-get_current_scope = not_simulated("get_current_scope", "")
+get_current_scope = not_simulated("get_current_scope", "", "option")
 
 
 # --- pass configuration (pass_config.py) ---
@@ -286,22 +319,27 @@ class PassConfigs:
 _pass_configs = {}
 
 
+@category("option")
 def set_pass_default_config(key, value):
     _pass_configs[(None, None, key)] = value
 
 
+@category("option")
 def get_pass_default_config(key, default_value):
     return _pass_configs.get((None, None, key), default_value)
 
 
+@category("option")
 def set_pass_config(strategy, identifier, key, value):
     _pass_configs[(strategy, identifier, key)] = value
 
 
+@category("option")
 def get_pass_config(strategy, identifier, key, default_value):
     return _pass_configs.get((strategy, identifier, key), get_pass_default_config(key, default_value))
 
 
+@category("option")
 def get_pass_configs(strategy, identifier):
     dump = get_pass_config(strategy, identifier, "KEY_DUMP_GRAPH", False)
     return PassConfigs({"dumpGraph": dump})
@@ -309,12 +347,12 @@ def get_pass_configs(strategy, identifier):
 
 # --- graph functions and verification (functions.py, runtime.py, converter.py): graph mode only ---
 Function = not_simulated_class("Function")
-get_current_function = not_simulated("get_current_function", "")
-get_last_function = not_simulated("get_last_function", "")
+get_current_function = not_simulated("get_current_function", "", "option")
+get_last_function = not_simulated("get_last_function", "", "option")
 verify = not_simulated("verify", "func, inputs, outputs, goldens, *args, codegen_options=None, host_options=None, "
-                                 "pass_options=None, verify_options=None, **kwargs")
-set_verify_golden_data = not_simulated("set_verify_golden_data", "in_out_tensors=None, goldens=None")
-from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, tensor_format=None, dtype=None")
+                                 "pass_options=None, verify_options=None, **kwargs", "option")
+set_verify_golden_data = not_simulated("set_verify_golden_data", "in_out_tensors=None, goldens=None", "option")
+from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, tensor_format=None, dtype=None", "data")
 
 
 class _Platform:
@@ -349,22 +387,31 @@ def _log(level, message):
         print(f"[pypto {level.name}] {message}")
 
 
+@category("option")
 def log_debug(message): _log(LogLevel.DEBUG, message)
+@category("option")
 def log_info(message): _log(LogLevel.INFO, message)
+@category("option")
 def log_warn(message): _log(LogLevel.WARN, message)
+@category("option")
 def log_error(message): _log(LogLevel.ERROR, message)
+@category("option")
 def log_fatal(message): _log(LogLevel.FATAL, message)
+@category("option")
 def log_event(message): _log(LogLevel.EVENT, message)
 
 
+@category("option")
 def set_log_level(level):
     _log_level[0] = LogLevel(level)
 
 
+@category("option")
 def get_log_level():
     return _log_level[0]
 
 
+@category("control")
 def raise_error(error_type, message):
     known = {"InternalError": InternalError}
     error = known.get(error_type) or getattr(_builtins, error_type, None)
@@ -373,11 +420,13 @@ def raise_error(error_type, message):
     raise error(message)
 
 
+@category("control")
 def check(condition, message):
     if not condition:
         raise_error("ValueError", message)
 
 
+@category("control")
 def internal_check(condition, message):
     if not condition:
         raise_error("InternalError", message)

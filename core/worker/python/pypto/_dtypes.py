@@ -1,6 +1,8 @@
 """PyPTO's dtypes, and the workbench dtype each one is simulated as (None: not simulated)."""
 import enum
 
+from pypto._errors import category
+
 
 class DataType(enum.Enum):
     """pypto.DataType; each value is the workbench dtype a simulated dtype is computed in, or a
@@ -60,6 +62,7 @@ def dtype_of(sim_name):
     return _BY_SIM_NAME[sim_name]
 
 
+@category("control")
 def bytes_of(dtype):
     if not isinstance(dtype, DataType) or dtype.value not in _BYTES:
         raise ValueError(f"pypto.bytes_of needs a pypto dtype with a size, got {dtype!r}")

@@ -1,5 +1,6 @@
-"""The simulator's error, and the stand-ins for PyPTO names it does not run: each exists, so a
-kernel that imports or mentions it loads, and using it is an error at the kernel's calling line."""
+"""The simulator's error, the category every public function declares beside its signature, and
+the stand-ins for PyPTO names the simulator does not run: each exists, so a kernel that imports or
+mentions it loads, and using it is an error at the kernel's calling line."""
 import ast as _ast
 import inspect as _inspect
 
@@ -7,6 +8,22 @@ import _ptowb_sim as _sim
 
 # An op the simulator cannot run as called; reported at the kernel line that called it.
 SimulatorError = _sim.SimulatorError
+
+
+# What a function is, for hover help (core/kernel/pypto_api.cpp): the worker's `api` request
+# reports it, and the API table is printed from that answer.
+CATEGORIES = ("elementwise", "comparison", "reduction", "matmul", "data", "control", "option")
+
+
+def category(name):
+    """Declares the category of the public function it decorates."""
+    if name not in CATEGORIES:
+        raise ValueError(f"unknown category {name!r}")
+
+    def declare(fn):
+        fn._ptowb_category = name
+        return fn
+    return declare
 
 
 def not_simulated_message(name):
@@ -43,15 +60,16 @@ def _signature(params):
     return _inspect.Signature(out)
 
 
-def not_simulated(name, params):
-    """A function of PyPTO's API that the simulator does not run, with PyPTO's parameters."""
+def not_simulated(name, params, kind):
+    """A function of PyPTO's API that the simulator does not run, with PyPTO's parameters and its
+    category `kind`."""
     def stub(*args, **kwargs):
         raise SimulatorError(not_simulated_message(name))
     stub.__name__ = name.rpartition(".")[2]
     stub.__qualname__ = stub.__name__
     stub.__signature__ = _signature(params)
     stub._ptowb_unsupported = True
-    return stub
+    return category(kind)(stub)
 
 
 def not_simulated_class(name):

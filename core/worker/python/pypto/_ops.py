@@ -7,7 +7,7 @@ import _ptowb_sim as _sim
 
 from pypto._dtypes import DataType, sim_dtype as _sim_dtype
 from pypto._enums import CastMode, PrecisionType, SaturationMode, ScatterMode, SIM_CAST_MODE, TopKAlgo
-from pypto._errors import SimulatorError, not_simulated, not_simulated_class, not_simulated_message
+from pypto._errors import SimulatorError, category, not_simulated, not_simulated_class, not_simulated_message
 from pypto._tensor import Element, Tensor, _index, _ints, _operand, _wrap
 
 
@@ -33,90 +33,153 @@ def _times(other, alpha):
     return mul(other, alpha) if isinstance(other, Tensor) else other * alpha
 
 
+@category("elementwise")
 def add(input_tensor, other, *, alpha=1): return _binary("add", input_tensor, _times(other, alpha))
+@category("elementwise")
 def sub(input_tensor, other, *, alpha=1): return _binary("sub", input_tensor, _times(other, alpha))
+@category("elementwise")
 def mul(input_tensor, other): return _binary("mul", input_tensor, other)
+@category("elementwise")
 def div(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("div", input, other)
+@category("elementwise")
 def fmod(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("fmod", input, other)
+@category("elementwise")
 def remainder(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("remainder", input, other)
+@category("elementwise")
 def pow(base, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("pow", base, other)
+@category("elementwise")
 def hypot(self, other): return _binary("hypot", self, other)
+@category("elementwise")
 def atan2(y, x): return _binary("atan2", y, x)
+@category("elementwise")
 def copysign(input, other): return _binary("copysign", input, other)
+@category("elementwise")
 def maximum(input, other): return _binary("maximum", input, other)
+@category("elementwise")
 def minimum(input, other): return _binary("minimum", input, other)
+@category("elementwise")
 def bitwise_and(self, other): return _binary("bitwise_and", self, other)
+@category("elementwise")
 def bitwise_or(input1, input2): return _binary("bitwise_or", input1, input2)
+@category("elementwise")
 def bitwise_xor(first, second): return _binary("bitwise_xor", first, second)
+@category("elementwise")
 def bitwise_left_shift(input, other): return _binary("bitwise_left_shift", input, other)
+@category("elementwise")
 def bitwise_right_shift(input, other): return _binary("bitwise_right_shift", input, other)
+@category("elementwise")
 def logical_and(input, other): return _binary("logical_and", input, other)
+@category("elementwise")
 def floor_div(input, other): return _binary("floor_divide", input, other)
+@category("elementwise")
 def ceil_div(self, other): return neg(floor_div(neg(self), other))
 
 
+@category("elementwise")
 def axpy_(y, x, alpha=1.0):
     y.move(add(y, mul(x, alpha)))
     return y
 
 
+@category("elementwise")
 def exp(input, precision_type=PrecisionType.INTRINSIC): return _unary("exp", input)
+@category("elementwise")
 def log(input, precision_type=PrecisionType.INTRINSIC): return _unary("log", input)
+@category("elementwise")
 def log2(input, precision_type=PrecisionType.INTRINSIC): return _unary("log2", input)
+@category("elementwise")
 def log10(input, precision_type=PrecisionType.INTRINSIC): return _unary("log10", input)
+@category("elementwise")
 def sqrt(input, precision_type=PrecisionType.INTRINSIC): return _unary("sqrt", input)
+@category("elementwise")
 def rsqrt(input, precision_type=PrecisionType.INTRINSIC): return _unary("rsqrt", input)
+@category("elementwise")
 def reciprocal(a, precision_type=PrecisionType.HIGH_PRECISION): return _unary("reciprocal", a)
+@category("elementwise")
 def round(input, decimals=0): return _wrap(_sim.round(_t(input, "round"), _index(decimals)))
+@category("elementwise")
 def exp2(input): return _unary("exp2", input)
+@category("elementwise")
 def expm1(input): return _unary("expm1", input)
+@category("elementwise")
 def log1p(input): return _unary("log1p", input)
+@category("elementwise")
 def sin(self): return _unary("sin", self)
+@category("elementwise")
 def cos(self): return _unary("cos", self)
+@category("elementwise")
 def tan(x): return _unary("tan", x)
+@category("elementwise")
 def asin(self): return _unary("asin", self)
+@category("elementwise")
 def acos(self): return _unary("acos", self)
+@category("elementwise")
 def atan(self): return _unary("atan", self)
+@category("elementwise")
 def sinh(input): return _unary("sinh", input)
+@category("elementwise")
 def cosh(input): return _unary("cosh", input)
+@category("elementwise")
 def tanh(a): return _unary("tanh", a)
+@category("elementwise")
 def asinh(input): return _unary("asinh", input)
+@category("elementwise")
 def acosh(input): return _unary("acosh", input)
+@category("elementwise")
 def atanh(input): return _unary("atanh", input)
+@category("elementwise")
 def erf(self): return _unary("erf", self)
+@category("elementwise")
 def erfc(input): return _unary("erfc", input)
+@category("elementwise")
 def sign(a): return _unary("sign", a)
+@category("elementwise")
 def abs(a): return _unary("abs", a)
+@category("elementwise")
 def relu(a): return _unary("relu", a)
+@category("elementwise")
 def neg(a): return _unary("neg", a)
+@category("elementwise")
 def ceil(input): return _unary("ceil", input)
+@category("elementwise")
 def floor(input): return _unary("floor", input)
+@category("elementwise")
 def trunc(input): return _unary("trunc", input)
+@category("elementwise")
 def sigmoid(input): return _unary("sigmoid", input)
+@category("elementwise")
 def logical_not(input): return _unary("logical_not", input)
+@category("elementwise")
 def bitwise_not(self): return _unary("bitwise_not", self)
+@category("elementwise")
 def isfinite(self): return _unary("isfinite", self)
+@category("elementwise")
 def isnan(self): return _unary("isnan", self)
 
 
+@category("elementwise")
 def signbit(a):
     if a.dtype in (DataType.DT_UINT8, DataType.DT_UINT16, DataType.DT_UINT32, DataType.DT_UINT64, DataType.DT_BOOL):
         return full(a.shape, False, DataType.DT_BOOL)
     return lt(a, 0)
 
 
+@category("elementwise")
 def lrelu(other, negative_slope=0.01):
     return where(ge(other, 0), other, mul(other, negative_slope))
 
 
+@category("elementwise")
 def prelu(self, weight):
     return where(ge(self, 0), self, mul(self, weight))
 
 
+@category("elementwise")
 def clip(input, min=None, max=None):
     return _wrap(_sim.clip(_t(input, "clip"), None if min is None else _operand(min), None if max is None else _operand(max)))
 
 
+@category("elementwise")
 def cbrt(self):
     return mul(sign(self), pow(abs(self), 1.0 / 3.0))
 
@@ -126,15 +189,23 @@ def _compare(name, input, other):
     return _wrap(_sim.compare(name, _operand(input), _operand(other)))
 
 
+@category("comparison")
 def eq(input, other): return _compare("eq", input, other)
+@category("comparison")
 def ne(input, other): return _compare("ne", input, other)
+@category("comparison")
 def lt(input, other): return _compare("lt", input, other)
+@category("comparison")
 def le(input, other): return _compare("le", input, other)
+@category("comparison")
 def gt(input, other): return _compare("gt", input, other)
+@category("comparison")
 def ge(input, other): return _compare("ge", input, other)
+@category("comparison")
 def greater(input, other): return _compare("gt", input, other)
 
 
+@category("comparison")
 def where(condition, input, other):
     return _wrap(_sim.where(_t(condition, "where"), _operand(input), _operand(other)))
 
@@ -148,23 +219,31 @@ def _dims(dim):
     return [_index(dim)]
 
 
+@category("reduction")
 def sum(input, dim, keepdim=False): return _wrap(_sim.reduce("sum", _t(input, "sum"), _dims(dim), bool(keepdim)))
+@category("reduction")
 def amax(input, dim, keepdim=False): return _wrap(_sim.reduce("amax", _t(input, "amax"), _dims(dim), bool(keepdim)))
+@category("reduction")
 def amin(input, dim, keepdim=False): return _wrap(_sim.reduce("amin", _t(input, "amin"), _dims(dim), bool(keepdim)))
+@category("reduction")
 def prod(self, dim, keepdim=False): return _wrap(_sim.reduce("prod", _t(self, "prod"), _dims(dim), bool(keepdim)))
 
 
+@category("reduction")
 def argmax(input, dim=-1, keepdim=False):
     return _wrap(_sim.argreduce("argmax", _t(input, "argmax"), None if dim is None else _index(dim), bool(keepdim)))
 
 
+@category("reduction")
 def argmin(input, dim=-1, keepdim=False):
     return _wrap(_sim.argreduce("argmin", _t(input, "argmin"), None if dim is None else _index(dim), bool(keepdim)))
 
 
+@category("reduction")
 def softmax(input, dim): return _wrap(_sim.softmax(_t(input, "softmax"), _index(dim)))
 
 
+@category("reduction")
 def var(input, dim=None, correction=1, keepdim=False):
     dims = _dims(dim) or list(_builtins.range(len(input.shape)))
     count = 1
@@ -175,6 +254,7 @@ def var(input, dim=None, correction=1, keepdim=False):
     return div(sum(mul(centered, centered), dims, keepdim=keepdim), _builtins.max(count - correction, 0))
 
 
+@category("reduction")
 def rms_norm(input, gamma=None, epsilon=1e-06):
     squares = mul(input, input)
     mean = div(sum(squares, -1, keepdim=True), input.shape[-1])
@@ -182,17 +262,20 @@ def rms_norm(input, gamma=None, epsilon=1e-06):
     return out if gamma is None else mul(out, gamma)
 
 
+@category("reduction")
 def topk(input, k, dim=None, largest=True, algo=TopKAlgo.MERGE_SORT):
     values, indices = _sim.topk(_t(input, "topk"), _index(k), -1 if dim is None else _index(dim), bool(largest))
     return _wrap(values), _wrap(indices)
 
 
+@category("reduction")
 def argsort(input, dim=None, descending=False):
     _, indices = _sim.sort(_t(input, "argsort"), -1 if dim is None else _index(dim), bool(descending))
     return _wrap(indices)
 
 
 # --- matmul (op/matmul.py) ---
+@category("matmul")
 def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=False, extend_params=None):
     params = dict(extend_params or {})
     bias = params.pop("bias_tensor", None)
@@ -208,12 +291,14 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
 
 
 # --- data movement (operation.py, op/indexing.py, op/joining.py, op/mutating.py) ---
+@category("data")
 def cast(input, dtype, mode=CastMode.CAST_NONE, satmode=SaturationMode.OFF):
     if mode not in SIM_CAST_MODE:
         raise SimulatorError(not_simulated_message(f"cast with {mode!r}"))
     return _wrap(_sim.cast(_t(input, "cast"), _sim_dtype(dtype), SIM_CAST_MODE[mode]))
 
 
+@category("data")
 def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
     if dtype is not None and dtype != input.dtype:
         raise SimulatorError(not_simulated_message("view with a dtype (a reinterpreting view)"))
@@ -222,6 +307,7 @@ def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
     return _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
 
 
+@category("data")
 def assemble(*args, parallel=False):
     if len(args) == 3:
         src, offsets, dst = args
@@ -235,6 +321,7 @@ def assemble(*args, parallel=False):
     raise TypeError(f"assemble() takes (src, offsets, dst) or (srcs, dst), got {len(args)} positional arguments")
 
 
+@category("data")
 def atomic_add(src, offsets, dst):
     # dst[offsets : offsets + src.shape] += src; a kernel runs one core at a time here, so the
     # accumulation order is the program's.
@@ -243,20 +330,30 @@ def atomic_add(src, offsets, dst):
     _sim.assemble(_t(add(region, src), "atomic_add"), offsets, _t(dst, "atomic_add"))
 
 
+@category("data")
 def reshape(input, shape, *, valid_shape=None, inplace=False):
     return _wrap(_sim.reshape(_t(input, "reshape"), _ints(shape)))
 
 
+@category("data")
 def clone(input): return _wrap(_sim.clone(_t(input, "clone")))
+@category("data")
 def unsqueeze(input, dim): return _wrap(_sim.unsqueeze(_t(input, "unsqueeze"), _index(dim)))
+@category("data")
 def permute(input_tensor, dims): return _wrap(_sim.permute(_t(input_tensor, "permute"), _ints(dims)))
+@category("data")
 def transpose(input, dim0, dim1): return _wrap(_sim.transpose(_t(input, "transpose"), _index(dim0), _index(dim1)))
+@category("data")
 def expand_clone(input, shape, *, valid_shape=None): return _wrap(_sim.expand(_t(input, "expand_clone"), _ints(shape)))
+@category("data")
 def concat(tensors, dim=0): return _wrap(_sim.concat([_t(t, "concat") for t in tensors], _index(dim)))
+@category("data")
 def gather(input, dim, index): return _wrap(_sim.gather(_t(input, "gather"), _index(dim), _t(index, "gather")))
+@category("data")
 def index_select(input, dim, index): return _wrap(_sim.index_select(_t(input, "index_select"), _index(dim), _t(index, "index_select")))
 
 
+@category("option")
 def get_scatter_mode(reduce):
     modes = {None: ScatterMode.NONE, "add": ScatterMode.ADD, "multiply": ScatterMode.MULTIPLY}
     if reduce not in modes:
@@ -264,26 +361,31 @@ def get_scatter_mode(reduce):
     return modes[reduce]
 
 
+@category("data")
 def scatter(input, dim, index, src, *, reduce=None):
     get_scatter_mode(reduce)
     return _wrap(_sim.scatter(_t(input, "scatter"), _index(dim), _t(index, "scatter"), _operand(src), reduce or ""))
 
 
+@category("data")
 def scatter_(input, dim, index, src, *, reduce=None):
     input.move(scatter(input, dim, index, src, reduce=reduce))
     return input
 
 
+@category("data")
 def scatter_update(input, dim, index, src):
     return scatter(input, dim, index, src)
 
 
+@category("data")
 def pad(x, padding, mode='constant', value=0):
     if mode != 'constant':
         raise SimulatorError(not_simulated_message(f"pad with mode={mode!r}"))
     return _wrap(_sim.pad(_t(x, "pad"), _ints(padding), float(_operand(value))))
 
 
+@category("data")
 def one_hot(input, num_classes): return _wrap(_sim.one_hot(_t(input, "one_hot"), _index(num_classes)))
 
 
@@ -304,6 +406,7 @@ def _even_odd(pairs):
     return reshape(even, shape), reshape(odd, shape)
 
 
+@category("data")
 def interleave(input, other):
     # The stream input[0], other[0], input[1], other[1], ... split at its middle.
     if input.shape != other.shape or input.dtype != other.dtype:
@@ -317,6 +420,7 @@ def interleave(input, other):
     return (view(stream, input.shape, offsets), view(stream, input.shape, offsets[:-1] + [cols]))
 
 
+@category("data")
 def deinterleave(input, other=None):
     # The even and the odd elements of the stream: `input` alone, or input followed by other.
     if other is not None:
@@ -333,11 +437,13 @@ def _bitcast(x, dtype, fn):
     return _wrap(_sim.bitcast(_t(x, fn), _sim_dtype(dtype)))
 
 
+@category("data")
 def pack(input):
     # The tensor's bytes, flattened, as uint8 (little-endian, as on the device).
     return _bitcast(input, DataType.DT_UINT8, "pack")
 
 
+@category("data")
 def unpack(input, dtype):
     if input.dtype != DataType.DT_UINT8 or len(input.shape) != 1:
         raise SimulatorError(f"pypto.unpack needs a 1-D DT_UINT8 tensor, got {input.shape} {input.dtype!r}")
@@ -352,17 +458,21 @@ def _triangle(input, diagonal, keep):
     return where(keep(sub(j, i), _index(diagonal)), input, 0)
 
 
+@category("data")
 def triu(input, diagonal=0): return _triangle(input, diagonal, ge)
+@category("data")
 def tril(input, diagonal=0): return _triangle(input, diagonal, le)
 
 
 # --- creation (op/creation.py) ---
+@category("data")
 def convert_to_element(value):
     if isinstance(value, int):
         return Element(DataType.DT_INT32 if -2**31 <= value < 2**31 else DataType.DT_INT64, value)
     return Element(DataType.DT_FP32, value)
 
 
+@category("data")
 def full(size, fill_value, dtype, *, valid_shape=None):
     return _wrap(_sim.full(_ints(size), float(_operand(fill_value)), _sim_dtype(dtype)))
 
@@ -373,10 +483,13 @@ def _size(size):
     return _ints(size)
 
 
+@category("data")
 def zeros(*size, dtype=None): return _wrap(_sim.full(_size(size), 0.0, _sim_dtype(dtype or DataType.DT_FP32)))
+@category("data")
 def ones(*size, dtype=None): return _wrap(_sim.full(_size(size), 1.0, _sim_dtype(dtype or DataType.DT_FP32)))
 
 
+@category("data")
 def arange(*args):
     if not 1 <= len(args) <= 3:
         raise ValueError(f"The length of args should in [1, 2, 3], but got {len(args)}.")
@@ -392,41 +505,43 @@ def arange(*args):
 
 
 # --- pass verification (op/verify.py): the simulator computes every value already ---
+@category("option")
 def pass_verify_print(*values, cond=1):
     pass
 
 
+@category("option")
 def pass_verify_save(tensor, fname, cond=1, **kwargs):
     pass
 
 
 # PyPTO ops the simulator does not run: calling one is an error at the calling line.
 conv = not_simulated("conv", "input_conv, weight, out_dtype, strides, paddings, dilations, *, groups=1, "
-                             "transposed=False, output_paddings=None, extend_params=None")
+                             "transposed=False, output_paddings=None, extend_params=None", "matmul")
 ConvParams = not_simulated_class("ConvParams")
 scaled_mm = not_simulated("scaled_mm", "mat_a, mat_b, out_dtype, scale_a, scale_b, *, a_trans=False, b_trans=False, "
                                        "scale_a_trans=False, scale_b_trans=False, c_matrix_nz=False, "
-                                       "extend_params=None")
-quantize = not_simulated("quantize", "input, scale, otype, axis, zero_points=None")
-dequantize = not_simulated("dequantize", "input, scale, otype, axis, zero_points=None")
+                                       "extend_params=None", "matmul")
+quantize = not_simulated("quantize", "input, scale, otype, axis, zero_points=None", "data")
+dequantize = not_simulated("dequantize", "input, scale, otype, axis, zero_points=None", "data")
 quant_mx = not_simulated("quant_mx", "input, quant_dtype=DataType.DT_FP8E4M3, "
-                                     "mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1, performance_mode=True")
-uniform = not_simulated("uniform", "shape, key, counter, alg, dtype")
-uniform_impl = not_simulated("uniform_impl", "key, counter0, counter1, shape, rounds=10, dtype=None")
-normal = not_simulated("normal", "shape, key, counter, alg, dtype")
-sort32 = not_simulated("sort32", "input, index=None")
-mrgsort = not_simulated("mrgsort", "input, mergesize")
-gathermask = not_simulated("gathermask", "self, pattern_mode")
-index_put_ = not_simulated("index_put_", "input, indices, values, accumulate=False")
-index_add = not_simulated("index_add", "input, dim, index, source, *, alpha=1")
-index_add_ = not_simulated("index_add_", "input, dim, index, source, *, alpha=1")
-index_add_ub = not_simulated("index_add_ub", "input, dim, index, source, *, alpha=1")
-index_add__ub = not_simulated("index_add__ub", "input, dim, index, source, *, alpha=1")
-gcd = not_simulated("gcd", "input, other")
-expand_exp_dif = not_simulated("expand_exp_dif", "input, other")
-fillpad = not_simulated("fillpad", "x, mode='constant', value=0")
-cumsum = not_simulated("cumsum", "input, dim")
-cumprod = not_simulated("cumprod", "input, dim")
+                                     "mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1, performance_mode=True", "data")
+uniform = not_simulated("uniform", "shape, key, counter, alg, dtype", "data")
+uniform_impl = not_simulated("uniform_impl", "key, counter0, counter1, shape, rounds=10, dtype=None", "data")
+normal = not_simulated("normal", "shape, key, counter, alg, dtype", "data")
+sort32 = not_simulated("sort32", "input, index=None", "reduction")
+mrgsort = not_simulated("mrgsort", "input, mergesize", "reduction")
+gathermask = not_simulated("gathermask", "self, pattern_mode", "data")
+index_put_ = not_simulated("index_put_", "input, indices, values, accumulate=False", "data")
+index_add = not_simulated("index_add", "input, dim, index, source, *, alpha=1", "data")
+index_add_ = not_simulated("index_add_", "input, dim, index, source, *, alpha=1", "data")
+index_add_ub = not_simulated("index_add_ub", "input, dim, index, source, *, alpha=1", "data")
+index_add__ub = not_simulated("index_add__ub", "input, dim, index, source, *, alpha=1", "data")
+gcd = not_simulated("gcd", "input, other", "elementwise")
+expand_exp_dif = not_simulated("expand_exp_dif", "input, other", "elementwise")
+fillpad = not_simulated("fillpad", "x, mode='constant', value=0", "data")
+cumsum = not_simulated("cumsum", "input, dim", "reduction")
+cumprod = not_simulated("cumprod", "input, dim", "reduction")
 
 
 # --- slice assignment: PyPTO's Tensor.__setitem__ ---

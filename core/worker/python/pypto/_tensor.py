@@ -263,11 +263,11 @@ class Tensor:
             raise TypeError(f"'{type(other).__name__}' type cannot be moved to Tensor")
         _sim.copy_into(other._h, self._h)
 
-    base = not_simulated("Tensor.base", "self")
-    logical_tensor = not_simulated("Tensor.logical_tensor", "self")
-    set_logical_tensor = not_simulated("Tensor.set_logical_tensor", "self, logical_tensor")
-    from_base = classmethod(not_simulated("Tensor.from_base", "cls, base"))
-    from_logical_tensor = classmethod(not_simulated("Tensor.from_logical_tensor", "cls, logical_tensor"))
+    base = not_simulated("Tensor.base", "self", "data")
+    logical_tensor = not_simulated("Tensor.logical_tensor", "self", "data")
+    set_logical_tensor = not_simulated("Tensor.set_logical_tensor", "self, logical_tensor", "data")
+    from_base = classmethod(not_simulated("Tensor.from_base", "cls, base", "data"))
+    from_logical_tensor = classmethod(not_simulated("Tensor.from_logical_tensor", "cls, logical_tensor", "data"))
 
     def add(self, other): return _ops.add(self, other)
     def axpy_(self, x, alpha=1.0): return _ops.axpy_(self, x, alpha)

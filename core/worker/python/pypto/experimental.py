@@ -3,9 +3,10 @@ from pypto import _ops
 from pypto._control import _record, _recorded
 from pypto._dtypes import DataType as _DataType
 from pypto._enums import CastMode as _CastMode
-from pypto._errors import not_simulated as _not_simulated
+from pypto._errors import category as _category, not_simulated as _not_simulated
 
 
+@_category("reduction")
 def online_softmax(scores, scale):
     """One block of an online softmax over dim 0 of scores [k_len, q_len]: the exponentials of the
     scaled scores less their column max (as DT_BF16), the column max and the column sum (DT_FP32)."""
@@ -17,6 +18,7 @@ def online_softmax(scores, scale):
     return _ops.cast(exps, _DataType.DT_BF16, _CastMode.CAST_ROUND), column_max, column_sum
 
 
+@_category("reduction")
 def online_softmax_update(previous_max, previous_sum, previous_output, current_max, current_sum, current_output):
     """Merges a block's statistics (from online_softmax) into the running ones: the new max, the
     sum and the unnormalised output, each side rescaled by exp(its max - the new max)."""
@@ -28,25 +30,28 @@ def online_softmax_update(previous_max, previous_sum, previous_output, current_m
     return updated_max, updated_sum, updated_output
 
 
+@_category("matmul")
 def transposed_batchmatmul(tensor_a, tensor_b, out_dtype):
     """tensor_a (M, B, K) taken as (B, M, K), times tensor_b (B, K, N), given back as (M, B, N)."""
     product = _ops.matmul(_ops.transpose(tensor_a, 0, 1), tensor_b, out_dtype)
     return _ops.transpose(product, 0, 1)
 
 
+@_category("option")
 def set_operation_options(*, force_combine_axis=None, combine_axis=None):
     _record("operation", dict(locals()))
 
 
+@_category("option")
 def get_operation_options():
     return _recorded("operation")
 
 
 gather_in_l1 = _not_simulated("experimental.gather_in_l1", "src, indices, block_table, block_size, size, "
-                                                           "is_b_matrix, is_trans")
-gather_in_ub = _not_simulated("experimental.gather_in_ub", "param, indices, block_table, block_size, axis")
-nop = _not_simulated("experimental.nop", "in_tensors")
+                                                           "is_b_matrix, is_trans", "data")
+gather_in_ub = _not_simulated("experimental.gather_in_ub", "param, indices, block_table, block_size, axis", "data")
+nop = _not_simulated("experimental.nop", "in_tensors", "data")
 shmem_load = _not_simulated("experimental.shmem_load", "src, src_pe, shape=None, offsets=None, *, pred=None, "
-                                                       "valid_shape=None")
+                                                       "valid_shape=None", "data")
 shmem_store = _not_simulated("experimental.shmem_store", "src, offsets, dst, dst_pe, *, put_op=AtomicType.SET, "
-                                                         "pred=None")
+                                                         "pred=None", "data")

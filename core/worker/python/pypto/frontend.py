@@ -2,6 +2,7 @@
 jit function is the Python function itself, with its options kept for the run record."""
 import functools as _functools
 
+from pypto._errors import category as _category
 from pypto._symbolic import SymbolicScalar  # noqa: F401 - part of PyPTO's frontend namespace
 
 
@@ -15,6 +16,7 @@ class _JitFunction:
         return self.fn(*args, **kwargs)
 
 
+@_category("control")
 def jit(func=None, *, host_options=None, codegen_options=None, pass_options=None, runtime_options=None,
         verify_options=None, debug_options=None, new_ir=True, create_new_logical_tensor=False,
         infer_controlflow_shape=None, use_cache=True):
@@ -29,6 +31,7 @@ def jit(func=None, *, host_options=None, codegen_options=None, pass_options=None
     return lambda f: _JitFunction(f, options)
 
 
+@_category("control")
 def _package_jit(func=None, *, host_options=None, codegen_options=None, pass_options=None, runtime_options=None,
                  verify_options=None, debug_options=None, new_ir=True, create_new_logical_tensor=False):
     """pypto.jit: HEAD's alias of frontend.jit (0.2.0 has no pypto.jit, so none of its options)."""
@@ -40,6 +43,7 @@ def _package_jit(func=None, *, host_options=None, codegen_options=None, pass_opt
 _package_jit.__name__ = _package_jit.__qualname__ = "jit"
 
 
+@_category("control")
 def function(func=None):
     # `@function` and `@function()`: a helper PyPTO inlines into the kernel; here it is just called.
     if func is not None:
@@ -47,6 +51,7 @@ def function(func=None):
     return lambda f: f
 
 
+@_category("control")
 def dynamic(name):
     return SymbolicScalar(name)
 
