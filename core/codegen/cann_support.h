@@ -18,12 +18,4 @@ std::string cannSupportIncludes();
 // and a comparison that needs one is unknown, so a constraint on it is deferred, not failed.
 std::string cannRuleSupport();
 
-// Reading the attributes of an ONNX node as Ascend's parser hands them to a plugin: one string
-// attribute "attribute" holding JSON (parser/common/convert/message2operator.cc, pb2json.cc).
-std::string cannPluginSupport();
-
-// The two halves of cannRuleSupport, one per source file.
-std::string cannRuleSupportValues();
-std::string cannRuleSupportLists();
-
 } // namespace ptowb::codegen

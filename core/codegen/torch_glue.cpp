@@ -4,230 +4,14 @@
 #include "codegen/cann_support.h"
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
+#include "codegen/templates.h"
 #include "reference/reference_check.h"
 #include "reference/reference_program.h"
 #include "text/template_text.h"
 
 namespace ptowb::codegen {
 
-const char* referenceResolverText(); // core/torchscript/reference_resolver.h, embedded at build
-
 namespace {
-
-constexpr const char* kCMakeTemplate = R"CMAKE(@HEADER@
-# The libtorch op library of @QUALIFIED@, from libtorch and the standard library alone. Build it
-# against any libtorch: an installed one (Debian's), or the one a Python torch ships, named by
-# its package folder (not torch.utils.cmake_prefix_path: with that, a libtorch installed on the
-# system is found before the one beside the Python package):
-#   cmake -S <package>/torch -B <build> \
-#     -DCMAKE_PREFIX_PATH="$(python3 -c 'import os, torch; print(os.path.dirname(torch.__file__))')"
-#   cmake --build <build>
-# and load it with torch.ops.load_library("<build>/lib@PACKAGE@.so") or by linking it.
-# -DPTOWB_DIR=<folder of ptowbConfig.cmake> adds PTOWB_BACKEND=sim (the kernel in ptowb's
-# simulator); it needs the libtorch ptowb was built with.
-cmake_minimum_required(VERSION 3.18)
-project(@PACKAGE@ LANGUAGES CXX)
-set(CMAKE_CXX_STANDARD 17)
-set(CMAKE_CXX_STANDARD_REQUIRED ON)
-
-find_package(Torch REQUIRED)
-add_library(@PACKAGE@ SHARED @SOURCE@)
-target_link_libraries(@PACKAGE@ PRIVATE ${TORCH_LIBRARIES})
-separate_arguments(torch_flags UNIX_COMMAND "${TORCH_CXX_FLAGS}") # the ABI libtorch was built with
-target_compile_options(@PACKAGE@ PRIVATE ${torch_flags})
-
-set(PTOWB_DIR "" CACHE PATH "folder holding ptowbConfig.cmake, for PTOWB_BACKEND=sim")
-if(PTOWB_DIR)
-  find_package(ptowb CONFIG REQUIRED HINTS "${PTOWB_DIR}")
-  target_link_libraries(@PACKAGE@ PRIVATE ptowb::ptowb_sim)
-  target_compile_definitions(@PACKAGE@ PRIVATE PTOWB_WITH_SIM)
-endif()
-)CMAKE";
-
-constexpr const char* kSourceTemplate = R"CPP(@HEADER@
-// The libtorch op library of @QUALIFIED@: the schema, a Meta kernel that evaluates the
-// description's shape and dtype rules, and a CPU kernel that runs the embedded reference. It
-// needs libtorch and the standard library only. PTOWB_BACKEND chooses the CPU implementation:
-// ref (the reference, the default) or, when built with PTOWB_DIR, sim (the kernel file, run by
-// the workbench's simulator).
-#include <ATen/ATen.h>
-#include <torch/library.h>
-#include <torch/version.h>
-@RESOLVER@
-#ifdef PTOWB_WITH_SIM
-#include "sim/simulator.h"
-#endif
-
-@SUPPORT_INCLUDES@
-#include <algorithm>
-#include <cstdlib>
-#include <iterator>
-#include <map>
-#include <string_view>
-#include <tuple>
-@RULE_SUPPORT@
-namespace {
-
-const char* const kQualifiedName = @QUALIFIED_LIT@;
-const char* const kSchema = @SCHEMA_LIT@;
-const char* const kReferenceFunction = @REFERENCE_FUNCTION_LIT@;
-// reference.py with its import lines blanked (line numbers kept), and what those lines bound:
-// on CPU the deployed op computes exactly what the workbench checked.
-const std::string kReferenceSource = @REFERENCE_LIT@;
-const ptowb_reference::Aliases kReferenceAliases{@REFERENCE_ALIASES@};
-// The operators the reference may call, sorted: the workbench's allow-list, as it checked the
-// reference.
-const char* const kReferenceAllowed[] = {
-    @REFERENCE_ALLOWED@};
-#ifdef PTOWB_WITH_SIM
-// The kernel file, verbatim: what PTOWB_BACKEND=sim runs.
-const char* const kKernelFile = @KERNEL_FILE_LIT@;
-const char* const kKernelFunction = @KERNEL_FUNCTION_LIT@;
-const std::string kKernelSource = @KERNEL_LIT@;
-#endif
-
-[[noreturn]] void fail(const std::string& message);
-@DTYPE_SWITCHES@
-#ifdef PTOWB_WITH_SIM
-// A rule's value as the kernel worker takes it (op.json's kernel arguments).
-std::string argumentJson(const ptowb_Rt::Bool& v) { return ptowb::sim::jsonText(v.value); }
-std::string argumentJson(const ptowb_Rt::Int& v) { return ptowb::sim::jsonText(v.value); }
-std::string argumentJson(const ptowb_Rt::Float& v) { return ptowb::sim::jsonText(v.value); }
-std::string argumentJson(const ptowb_Rt::Str& v) { return ptowb::sim::jsonText(v.value); }
-std::string argumentJson(const ptowb_Rt::Shape& v)
-{
-    std::vector<std::int64_t> items;
-    for (const auto& item : v.items) items.push_back(item.value);
-    return ptowb::sim::jsonText(items);
-}
-std::string argumentJson(const ptowb_Rt::Floats& v)
-{
-    std::vector<double> items;
-    for (const auto& item : v.items) items.push_back(item.value);
-    return ptowb::sim::jsonText(items);
-}
-std::string argumentJson(const ptowb_Rt::DT& v) { return ptowb::sim::dtypeJsonText(dtypeName(v.value)); }
-
-// What an output holds before the kernel runs: op.json's init, else NaN (zero for integers).
-at::Tensor initialOutput(const std::vector<std::int64_t>& shape, at::ScalarType dtype, double init)
-{
-    const bool floating = at::isFloatingType(dtype);
-    return at::full(shape, std::isnan(init) && !floating ? 0.0 : init, at::TensorOptions().dtype(dtype));
-}
-#endif
-
-[[noreturn]] void fail(const std::string& message) { TORCH_CHECK(false, kQualifiedName, ": ", message); }
-
-// The constraint checks end in `return failure(message);`.
-[[noreturn]] void failure(const std::string& message) { fail(message); }
-
-// Under torch.compile(dynamic=True) a fake tensor's sizes are symbolic; the rules work on
-// int64, so each symbolic size is specialized to its value (a guard: another size recompiles).
-std::vector<std::int64_t> sizesOf(const at::Tensor& t)
-{
-#if TORCH_VERSION_MAJOR >= 2
-    std::vector<std::int64_t> sizes;
-    for (const c10::SymInt& d : t.sym_sizes()) sizes.push_back(d.guard_int(__FILE__, __LINE__));
-    return sizes;
-#else
-    return t.sizes().vec();
-#endif
-}
-
-ptowb_Rt::Tensor ruleTensor(const at::Tensor& t)
-{
-    ptowb_Rt::Tensor r;
-    r.dtype = fromTorch(t.scalar_type());
-    r.shape = ptowb_Rt::fromGeDims(sizesOf(t));
-    return r;
-}
-
-void checkInput(const char* name, const at::Tensor& tensor, std::initializer_list<at::ScalarType> dtypes, std::int64_t rank)
-{
-    bool allowed = false;
-    std::string names;
-    for (at::ScalarType d : dtypes) {
-        allowed = allowed || tensor.scalar_type() == d;
-        names += std::string(names.empty() ? "" : ", ") + c10::toString(d);
-    }
-    if (!allowed)
-        fail(std::string("input '") + name + "' has dtype " + c10::toString(tensor.scalar_type()) + "; the op accepts " + names);
-    if (rank >= 0 && tensor.dim() != rank)
-        fail(std::string("input '") + name + "' has rank " + std::to_string(tensor.dim()) + "; the op needs rank " + std::to_string(rank));
-}
-
-struct OutputType
-{
-    std::vector<std::int64_t> shape;
-    at::ScalarType dtype;
-};
-
-OutputType outputType(const char* name, const ptowb_Rt::Shape& shape, const ptowb_Rt::DT& dtype)
-{
-    const std::vector<std::int64_t> dims = ptowb_Rt::toGeDims(shape);
-    for (std::int64_t d : dims)
-        if (d < 0) fail(std::string("the shape rule of output '") + name + "' gives an unknown or negative size");
-    if (!dtype.known) fail(std::string("the dtype rule of output '") + name + "' gives no dtype");
-    return {dims, toTorch(dtype.value)};
-}
-
-const char* backendName()
-{
-    const char* name = std::getenv("PTOWB_BACKEND");
-    return name && *name ? name : "ref";
-}
-
-std::shared_ptr<torch::jit::CompilationUnit> referenceUnit()
-{
-    static const auto unit = [] {
-        auto dtypes = std::make_shared<ptowb_reference::DTypeNames>(ptowb_reference::DTypeNames{@DTYPE_NAMES@});
-        return ptowb_reference::compile(kReferenceSource, kReferenceAliases, dtypes, [](const std::string& kind, int line, int col) {
-            const bool allowed = std::binary_search(std::begin(kReferenceAllowed), std::end(kReferenceAllowed), kind,
-                                                    [](const auto& a, const auto& b) { return std::string_view(a) < std::string_view(b); });
-            if (!allowed)
-                fail("reference.py:" + std::to_string(line) + ":" + std::to_string(col) + ": the reference calls " + kind +
-                     ", which is not among the operators a reference may use");
-        });
-    }();
-    return unit;
-}
-
-std::vector<at::Tensor> checkedOutputs(const c10::IValue& result, const std::vector<OutputType>& expected)
-{
-    std::vector<at::Tensor> tensors;
-    if (result.isTensor()) tensors.push_back(result.toTensor());
-    else if (result.isTuple())
-        for (const auto& element : result.toTupleRef().elements()) tensors.push_back(element.toTensor());
-    if (tensors.size() != expected.size())
-        fail("the reference returned " + std::to_string(tensors.size()) + " tensors; the op has " + std::to_string(expected.size()) + " outputs");
-    for (std::size_t k = 0; k < tensors.size(); ++k)
-        if (tensors[k].sizes().vec() != expected[k].shape || tensors[k].scalar_type() != expected[k].dtype)
-            fail("the reference gave output " + std::to_string(k) + " shape " + c10::str(tensors[k].sizes()) + " " +
-                 c10::toString(tensors[k].scalar_type()) + "; the rules give " + c10::str(at::IntArrayRef(expected[k].shape)) + " " +
-                 c10::toString(expected[k].dtype));
-    return tensors;
-}
-
-@GENERATED@
-// The op is registered when this library loads, unless it exists already because the package's
-// Python module was imported first: that definition then stands and this library adds nothing,
-// where a second definition would abort the process.
-const bool kRegistered = [] {
-    if (c10::Dispatcher::singleton().findSchema(c10::OperatorName(kQualifiedName, "")).has_value()) return false;
-    static torch::Library definition(torch::Library::FRAGMENT, @NAMESPACE_LIT@, c10::nullopt, __FILE__, __LINE__);
-    definition.def(kSchema);
-    static torch::Library cpu(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::CPU, __FILE__, __LINE__);
-    cpu.impl(@NAME_LIT@, &cpuKernel);
-    static torch::Library meta(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::Meta, __FILE__, __LINE__);
-    meta.impl(@NAME_LIT@, &metaKernel);
-    // Meta tensors pass the autograd key first; this op has no gradient, so go straight on.
-    static torch::Library autogradMeta(torch::Library::IMPL, @NAMESPACE_LIT@, c10::DispatchKey::AutogradMeta, __FILE__, __LINE__);
-    autogradMeta.impl(@NAME_LIT@, torch::CppFunction::makeFallthrough());
-    return true;
-}();
-
-} // namespace
-)CPP";
 
 // How a dispatcher argument of this type becomes the value the reference is called with.
 std::string fromDispatcher(ParamType type, const std::string& name)
@@ -483,34 +267,34 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                       ", at::ScalarType::" + std::string(info.torchCpp) + "}";
 
     const std::string cpp = fillTemplate(
-        kSourceTemplate, {
-                             {"HEADER", headerComment("//", facts)},
-                             {"QUALIFIED", facts.qualifiedName},
-                             {"RESOLVER", resolverText()},
-                             {"SUPPORT_INCLUDES", cannSupportIncludes()},
-                             {"RULE_SUPPORT", cannRuleSupport()},
-                             {"DTYPE_SWITCHES", torchDTypeSwitches()},
-                             {"DTYPE_NAMES", dtypeNames},
-                             {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
-                             {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
-                             {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
-                             {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
-                             {"REFERENCE_ALIASES", aliasList},
-                             {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
-                             {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
-                             {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
-                             {"KERNEL_LIT", cppStringLiteral(source.kernel)},
-                             {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
-                             {"NAME_LIT", cppCharLiteral(spec.name)},
-                             {"GENERATED", gen},
-                         });
+        torchOpTemplate(), {
+                               {"HEADER", headerComment("//", facts)},
+                               {"QUALIFIED", facts.qualifiedName},
+                               {"RESOLVER", resolverText()},
+                               {"SUPPORT_INCLUDES", cannSupportIncludes()},
+                               {"RULE_SUPPORT", cannRuleSupport()},
+                               {"DTYPE_SWITCHES", torchDTypeSwitches()},
+                               {"DTYPE_NAMES", dtypeNames},
+                               {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
+                               {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
+                               {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
+                               {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
+                               {"REFERENCE_ALIASES", aliasList},
+                               {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
+                               {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
+                               {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
+                               {"KERNEL_LIT", cppStringLiteral(source.kernel)},
+                               {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
+                               {"NAME_LIT", cppCharLiteral(spec.name)},
+                               {"GENERATED", gen},
+                           });
     const std::string cmake =
-        fillTemplate(kCMakeTemplate, {
-                                         {"HEADER", headerComment("#", facts)},
-                                         {"QUALIFIED", facts.qualifiedName},
-                                         {"PACKAGE", facts.packageName},
-                                         {"SOURCE", sourceFile},
-                                     });
+        fillTemplate(torchCMakeListsTemplate(), {
+                                                    {"HEADER", headerComment("#", facts)},
+                                                    {"QUALIFIED", facts.qualifiedName},
+                                                    {"PACKAGE", facts.packageName},
+                                                    {"SOURCE", sourceFile},
+                                                });
     return {{"torch/CMakeLists.txt", cmake}, {"torch/" + sourceFile, cpp}};
 }
 
