@@ -88,41 +88,39 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
                   std::to_string(info.onnxElementType) + ";\n";
     }
 
-    std::string gen = "void inferTypesAndShapes(onnx::InferenceContext& ctx)\n{\n";
+    std::string readInputs, unknownDimChecks, infer;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" +
-               std::to_string(k) + ")};\n";
+        readInputs += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" +
+                      std::to_string(k) + ")};\n";
     for (std::size_t k = 0; k < spec.params.size(); ++k)
-        gen += readAttribute(spec.params[k], names.params[k]);
-    gen += "    const bool unknownDims = false";
+        readInputs += readAttribute(spec.params[k], names.params[k]);
     for (const auto& n : names.inputs)
-        gen += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
-    gen += ";\n";
+        unknownDimChecks += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
     for (const auto& c : spec.constraints) {
-        gen += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
-        gen += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
-        gen += "            fail_shape_inference(kQualifiedName, \": \", " +
-               cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
-                                                  : c.message) +
-               ");\n";
-        gen += "    });\n";
+        infer += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
+        infer += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
+        infer += "            fail_shape_inference(kQualifiedName, \": \", " +
+                 cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
+                                                    : c.message) +
+                 ");\n";
+        infer += "    });\n";
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const OutputSpec& out = spec.outputs[k];
         const std::string index = std::to_string(k);
-        gen += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
-        gen += "        ctx.getOutputType(" + index +
-               ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
-               emitCpp(out.dtype->root(), names) + "));\n    });\n";
-        gen += "    if (unknownDims)\n";
-        gen += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " +
-               emitCpp(out.shape->root(), names) + "; });\n";
-        gen += "    else\n";
-        gen += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
-               ", [&] { setShape(ctx.getOutputType(" + index + "), " +
-               emitCpp(out.shape->root(), names) + "); });\n";
+        infer +=
+            "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
+        infer += "        ctx.getOutputType(" + index +
+                 ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
+                 emitCpp(out.dtype->root(), names) + "));\n    });\n";
+        infer += "    if (unknownDims)\n";
+        infer += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " +
+                 emitCpp(out.shape->root(), names) + "; });\n";
+        infer += "    else\n";
+        infer += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
+                 ", [&] { setShape(ctx.getOutputType(" + index + "), " +
+                 emitCpp(out.shape->root(), names) + "); });\n";
     }
-    gen += "}\n";
 
     std::string schema;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
@@ -174,7 +172,9 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
                           {"DOC_LIT", cppStringLiteral(spec.doc)},
                           {"DTYPE_FROM_ONNX", fromOnnx},
                           {"DTYPE_TO_ONNX", toOnnx},
-                          {"GENERATED", gen},
+                          {"READ_INPUTS", readInputs},
+                          {"UNKNOWN_DIM_CHECKS", unknownDimChecks},
+                          {"INFER", infer},
                           {"SCHEMA", schema},
                       })},
     };

@@ -11,6 +11,8 @@
 
 namespace ptowb::codegen {
 
+using namespace std::string_literals;
+
 namespace {
 
 // How a dispatcher argument of this type becomes the value the reference is called with.
@@ -79,6 +81,29 @@ std::string resolverText()
     return text;
 }
 
+// setKernelArguments, which sets op.json's kernel arguments from the rules (sim only).
+std::string kernelArgumentsFunction(const OpSpec& spec, const CppNames& names,
+                                    const std::string& ruleParams)
+{
+    if (spec.kernelArguments.empty()) return "";
+    std::string assignments;
+    for (const KernelArgumentSpec& a : spec.kernelArguments) {
+        const std::string slot =
+            "        arguments.kernelArguments[" + cppCharLiteral(a.name) + "]";
+        if (a.className.empty()) {
+            assignments += slot + ".valueJson = argumentJson(" +
+                           emitCannRule(a.fields.at(0).rule->root(), names) + ");\n";
+            continue;
+        }
+        assignments += slot + ".className = " + cppCharLiteral(a.className) + ";\n";
+        for (const auto& f : a.fields)
+            assignments += slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = argumentJson(" +
+                           emitCannRule(f.rule->root(), names) + ");\n";
+    }
+    return fillTemplate(torchKernelArgumentsTemplate(),
+                        {{"RULE_PARAMS", ruleParams}, {"ASSIGNMENTS", assignments}});
+}
+
 } // namespace
 
 std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
@@ -90,16 +115,25 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
 
     // Dispatcher arguments -> C++ values (for the reference and the simulator) -> rule values.
     std::string dispatcherParams, converted, ruleArgs, ruleParams, ruleNames, referenceArgs;
+    std::string tensorParams, tensorArgs, checkInputs, simInputs, simOutputs, simWriteBack;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") +
-                            std::string("const at::Tensor& ") + names.inputs[k];
-        referenceArgs +=
-            "        {" + cppStringLiteral(spec.inputs[k].name) + ", " + names.inputs[k] + "},\n";
-        ruleArgs +=
-            (ruleArgs.empty() ? "" : ", ") + std::string("ruleTensor(") + names.inputs[k] + ")";
-        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ptowb_Rt::Tensor& ") +
-                      names.inputs[k];
-        ruleNames += (ruleNames.empty() ? "" : ", ") + names.inputs[k];
+        const InputSpec& in = spec.inputs[k];
+        const std::string& n = names.inputs[k];
+        dispatcherParams += (dispatcherParams.empty() ? "" : ", ") + "const at::Tensor& "s + n;
+        tensorParams += (tensorParams.empty() ? "" : ", ") + "const at::Tensor& "s + n;
+        tensorArgs += (tensorArgs.empty() ? "" : ", ") + n;
+        referenceArgs += "        {" + cppStringLiteral(in.name) + ", " + n + "},\n";
+        ruleArgs += (ruleArgs.empty() ? "" : ", ") + "ruleTensor("s + n + ")";
+        ruleParams += (ruleParams.empty() ? "" : ", ") + "const ptowb_Rt::Tensor& "s + n;
+        ruleNames += (ruleNames.empty() ? "" : ", ") + n;
+        std::string dtypes;
+        for (DType d : in.dtypes)
+            dtypes += (dtypes.empty() ? "" : ", ") + "at::ScalarType::"s +
+                      std::string(dtypeInfo(d).torchCpp);
+        checkInputs += "    checkInput(" + cppCharLiteral(in.name) + ", " + n + ", {" + dtypes +
+                       "}, " + std::to_string(in.rank.value_or(-1)) + ");\n";
+        simInputs +=
+            "        arguments.inputs[" + cppCharLiteral(in.name) + "] = " + n + ".contiguous();\n";
     }
     for (std::size_t k = 0; k < spec.params.size(); ++k) {
         const ParamTypeInfo& info = paramTypeInfo(spec.params[k].type);
@@ -111,146 +145,42 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         referenceArgs +=
             "        {" + cppStringLiteral(spec.params[k].name) + ", c10::IValue(" + n + ")},\n";
         ruleArgs += (ruleArgs.empty() ? "" : ", ") + ruleValue(spec.params[k].type, n);
-        ruleParams += (ruleParams.empty() ? "" : ", ") + std::string("const ") +
+        ruleParams += (ruleParams.empty() ? "" : ", ") + "const "s +
                       cannRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
         ruleNames += (ruleNames.empty() ? "" : ", ") + n;
+        simInputs +=
+            "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " + n + ");\n";
     }
-    const bool single = spec.outputs.size() == 1;
-    std::string returnType = "at::Tensor";
-    if (!single) {
-        returnType = "std::tuple<";
-        for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-            returnType += k ? ", at::Tensor" : "at::Tensor";
-        returnType += ">";
-    }
-    auto returnTensors = [&](const std::string& vector) {
-        if (single) return "    return " + vector + "[0];\n";
-        std::string out = "    return {";
-        for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-            out += (k ? ", " : "") + vector + "[" + std::to_string(k) + "]";
-        return out + "};\n";
-    };
-
-    std::string gen;
-    // Dtypes and ranks of the tensors, then the constraints and the output rules on rule values.
-    std::string tensorParams;
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        tensorParams += (tensorParams.empty() ? "" : ", ") + std::string("const at::Tensor& ") +
-                        names.inputs[k];
-    gen += "void checkTensors(" + tensorParams + ")\n{\n";
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-        const InputSpec& in = spec.inputs[k];
-        std::string dtypes;
-        for (DType d : in.dtypes)
-            dtypes += (dtypes.empty() ? "" : ", ") + std::string("at::ScalarType::") +
-                      std::string(dtypeInfo(d).torchCpp);
-        gen += "    checkInput(" + cppCharLiteral(in.name) + ", " + names.inputs[k] + ", {" +
-               dtypes + "}, " + std::to_string(in.rank.value_or(-1)) + ");\n";
-    }
-    gen += "}\n\n";
-    gen += "void checkConstraints(" + ruleParams + ")\n{\n    try {\n";
-    gen += cann::checks(spec, cann::Evaluated{false, false, false}, "        ");
-    gen += "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(error.what());\n    "
-           "}\n}\n\n";
-    gen += "std::vector<OutputType> outputTypes(" + ruleParams + ")\n{\n    checkConstraints(" +
-           ruleNames + ");\n    try {\n";
-    gen += "        return {\n";
-    for (const auto& out : spec.outputs)
-        gen += "            outputType(" + cppCharLiteral(out.name) + ", " +
-               emitCannRule(out.shape->root(), names) + ",\n                       " +
-               emitCannRule(out.dtype->root(), names) + "),\n";
-    gen += "        };\n    } catch (const ptowb_Rt::RuleError& error) {\n        "
-           "fail(error.what());\n    }\n}\n\n";
-
-    std::string tensorArgs;
-    for (const auto& n : names.inputs)
-        tensorArgs += (tensorArgs.empty() ? "" : ", ") + n;
-    const std::string prologue = converted + "    checkTensors(" + tensorArgs + ");\n" +
-                                 "    const std::vector<OutputType> expected = outputTypes(" +
-                                 ruleArgs + ");\n";
-
-    if (!spec.kernelArguments.empty()) {
-        gen += "#ifdef PTOWB_WITH_SIM\n";
-        gen += "void setKernelArguments(ptowb::sim::KernelArguments& arguments, " + ruleParams +
-               ")\n{\n    try {\n";
-        for (const KernelArgumentSpec& a : spec.kernelArguments) {
-            const std::string slot =
-                "        arguments.kernelArguments[" + cppCharLiteral(a.name) + "]";
-            if (a.className.empty()) {
-                gen += slot + ".valueJson = argumentJson(" +
-                       emitCannRule(a.fields.at(0).rule->root(), names) + ");\n";
-                continue;
-            }
-            gen += slot + ".className = " + cppCharLiteral(a.className) + ";\n";
-            for (const auto& f : a.fields)
-                gen += slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = argumentJson(" +
-                       emitCannRule(f.rule->root(), names) + ");\n";
-        }
-        gen +=
-            "    } catch (const ptowb_Rt::RuleError& error) {\n        fail(std::string(\"a kernel "
-            "argument: \") + error.what());\n    }\n}\n#endif\n\n";
-    }
-    gen += returnType + " cpuKernel(" + dispatcherParams + ")\n{\n" + prologue;
-    gen += "#ifdef PTOWB_WITH_SIM\n";
-    gen += "    if (std::string(backendName()) == \"sim\") {\n";
-    gen += "        ptowb::sim::KernelArguments arguments;\n";
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "        arguments.inputs[" + cppCharLiteral(spec.inputs[k].name) +
-               "] = " + names.inputs[k] + ".contiguous();\n";
-    for (std::size_t k = 0; k < spec.params.size(); ++k)
-        gen += "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " +
-               names.params[k] + ");\n";
     if (!spec.kernelArguments.empty())
-        gen += "        setKernelArguments(arguments, " + ruleArgs + ");\n";
-    gen += "        std::vector<at::Tensor> tensors;\n";
+        simInputs += "        setKernelArguments(arguments, " + ruleArgs + ");\n";
+
+    std::string outputTypes, returnType, result;
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
-        const auto& init = spec.outputs[k].init;
-        gen += "        tensors.push_back(initialOutput(expected[" + std::to_string(k) +
-               "].shape, expected[" + std::to_string(k) + "].dtype, " +
-               (init ? cppLiteral(rules::Value::ofFloat(*init)) : std::string("NAN")) + "));\n";
+        const OutputSpec& out = spec.outputs[k];
+        const std::string index = std::to_string(k);
+        outputTypes += "            outputType(" + cppCharLiteral(out.name) + ", " +
+                       emitCannRule(out.shape->root(), names) + ",\n                       " +
+                       emitCannRule(out.dtype->root(), names) + "),\n";
+        simOutputs += "        tensors.push_back(initialOutput(expected[" + index +
+                      "].shape, expected[" + index + "].dtype, " +
+                      (out.init ? cppLiteral(rules::Value::ofFloat(*out.init)) : "NAN"s) + "));\n";
+        returnType += (k ? ", " : "") + "at::Tensor"s;
+        result += (k ? ", " : "") + "tensors["s + index + "]";
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        gen += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) +
-               "] = tensors[" + std::to_string(k) + "];\n";
-    for (std::size_t k : spec.mutatedInputs())
-        gen +=
-            "        arguments.mutated.push_back(" + cppCharLiteral(spec.inputs[k].name) + ");\n";
-    gen += "        try {\n";
-    gen += "            ptowb::sim::simulateOnTensors(kKernelSource, kKernelFile, kKernelFunction, "
-           "arguments);\n";
-    gen += "        } catch (const std::exception& error) {\n";
-    gen += "            fail(std::string(\"the kernel failed in the simulator:\\n\") + "
-           "error.what());\n";
-    gen += "        }\n";
-    for (std::size_t k : spec.mutatedInputs()) // the kernel wrote it in place: so does the op
-        gen += "        " + names.inputs[k] + ".copy_(arguments.inputs[" +
-               cppCharLiteral(spec.inputs[k].name) + "]);\n";
-    gen += returnTensors("tensors").insert(0, "    ");
-    gen += "    }\n";
-    gen += "    if (std::string(backendName()) != \"ref\")\n";
-    gen +=
-        "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of "
-        "this library; it provides ref (the reference) and sim (the kernel in the simulator)\");\n";
-    gen += "#else\n";
-    gen += "    if (std::string(backendName()) != \"ref\")\n";
-    gen += "        fail(std::string(\"PTOWB_BACKEND=\") + backendName() + \" is not a backend of "
-           "this library; it provides ref (the reference); build it with -DPTOWB_DIR for sim\");\n";
-    gen += "#endif\n";
-    gen += "    const c10::IValue result = "
-           "ptowb_reference::callByName(referenceUnit()->get_function(kReferenceFunction), {\n" +
-           referenceArgs + "    });\n";
-    gen += "    const std::vector<at::Tensor> tensors = checkedOutputs(result, expected);\n";
-    gen += returnTensors("tensors");
-    gen += "}\n\n";
-
-    gen += returnType + " metaKernel(" + dispatcherParams + ")\n{\n" + prologue;
-    const std::string options = spec.inputs.empty() ? "at::TensorOptions().device(at::kMeta)"
-                                                    : names.inputs[0] + ".options()";
-    gen += "    std::vector<at::Tensor> tensors;\n";
-    gen += "    for (const OutputType& type : expected)\n";
-    gen += "        tensors.push_back(at::empty(type.shape, " + options + ".dtype(type.dtype)));\n";
-    gen += returnTensors("tensors");
-    gen += "}\n\n";
+        simOutputs += "        arguments.outputs[" + cppCharLiteral(spec.outputs[k].name) +
+                      "] = tensors[" + std::to_string(k) + "];\n";
+    for (std::size_t k : spec.mutatedInputs()) { // the kernel wrote it in place: so does the op
+        const std::string name = cppCharLiteral(spec.inputs[k].name);
+        simOutputs += "        arguments.mutated.push_back(" + name + ");\n";
+        simWriteBack += "        " + names.inputs[k] + ".copy_(arguments.inputs[" + name + "]);\n";
+    }
+    if (spec.outputs.size() != 1) {
+        returnType = "std::tuple<" + returnType + ">";
+        result = "{" + result + "}";
+    }
+    const std::string outputOptions = spec.inputs.empty() ? "at::TensorOptions().device(at::kMeta)"
+                                                          : names.inputs[0] + ".options()";
 
     std::vector<std::pair<std::string, std::string>> aliases;
     const std::string strippedReference = stripImports(source.reference, aliases);
@@ -267,27 +197,45 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                       ", at::ScalarType::" + std::string(info.torchCpp) + "}";
 
     const std::string cpp = fillTemplate(
-        torchOpTemplate(), {
-                               {"HEADER", headerComment("//", facts)},
-                               {"QUALIFIED", facts.qualifiedName},
-                               {"RESOLVER", resolverText()},
-                               {"SUPPORT_INCLUDES", cannSupportIncludes()},
-                               {"RULE_SUPPORT", cannRuleSupport()},
-                               {"DTYPE_SWITCHES", torchDTypeSwitches()},
-                               {"DTYPE_NAMES", dtypeNames},
-                               {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
-                               {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
-                               {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
-                               {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
-                               {"REFERENCE_ALIASES", aliasList},
-                               {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
-                               {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
-                               {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
-                               {"KERNEL_LIT", cppStringLiteral(source.kernel)},
-                               {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
-                               {"NAME_LIT", cppCharLiteral(spec.name)},
-                               {"GENERATED", gen},
-                           });
+        torchOpTemplate(),
+        {
+            {"HEADER", headerComment("//", facts)},
+            {"QUALIFIED", facts.qualifiedName},
+            {"RESOLVER", resolverText()},
+            {"SUPPORT_INCLUDES", cannSupportIncludes()},
+            {"RULE_SUPPORT", cannRuleSupport()},
+            {"DTYPE_SWITCHES", torchDTypeSwitches()},
+            {"DTYPE_NAMES", dtypeNames},
+            {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},
+            {"SCHEMA_LIT", cppCharLiteral(facts.torchSchema)},
+            {"REFERENCE_FUNCTION_LIT", cppCharLiteral(spec.reference.function)},
+            {"REFERENCE_LIT", cppStringLiteral(strippedReference)},
+            {"REFERENCE_ALIASES", aliasList},
+            {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
+            {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
+            {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
+            {"KERNEL_LIT", cppStringLiteral(source.kernel)},
+            {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
+            {"NAME_LIT", cppCharLiteral(spec.name)},
+            {"TENSOR_PARAMS", tensorParams},
+            {"CHECK_INPUTS", checkInputs},
+            {"RULE_PARAMS", ruleParams},
+            {"CONSTRAINTS", cann::checks(spec, cann::Evaluated{false, false, false}, "        ")},
+            {"RULE_NAMES", ruleNames},
+            {"OUTPUT_TYPES", outputTypes},
+            {"SET_KERNEL_ARGUMENTS", kernelArgumentsFunction(spec, names, ruleParams)},
+            {"RETURN_TYPE", returnType},
+            {"DISPATCHER_PARAMS", dispatcherParams},
+            {"CONVERTED", converted},
+            {"TENSOR_ARGS", tensorArgs},
+            {"RULE_ARGS", ruleArgs},
+            {"SIM_INPUTS", simInputs},
+            {"SIM_OUTPUTS", simOutputs},
+            {"SIM_WRITE_BACK", simWriteBack},
+            {"RESULT", result},
+            {"REFERENCE_ARGUMENTS", referenceArgs},
+            {"OUTPUT_OPTIONS", outputOptions},
+        });
     const std::string cmake =
         fillTemplate(torchCMakeListsTemplate(), {
                                                     {"HEADER", headerComment("#", facts)},
