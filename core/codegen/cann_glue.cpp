@@ -1,5 +1,5 @@
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
+#include "codegen/cpp_rule_emitter.h"
 #include "codegen/glue.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
@@ -91,6 +91,25 @@ std::string attrDefault(const rules::Value& v, ParamType type)
     return "{}";
 }
 
+std::string ruleValue(ParamType type, const std::string& name)
+{
+    switch (type) {
+    case ParamType::Bool:
+        return "ptowb_Rt::boolOf(" + name + ")";
+    case ParamType::Int:
+        return "ptowb_Rt::intOf(" + name + ")";
+    case ParamType::Float:
+        return "ptowb_Rt::floatOf(" + name + ")";
+    case ParamType::Str:
+        return "ptowb_Rt::strOf(" + name + ")";
+    case ParamType::IntList:
+        return "ptowb_Rt::shapeValues(" + name + ")";
+    case ParamType::FloatList:
+        return "ptowb_Rt::floatValues(" + name + ")";
+    }
+    return name;
+}
+
 std::string ruleDefault(const rules::Value& v, ParamType type)
 {
     switch (type) {
@@ -165,7 +184,7 @@ std::string checks(const OpSpec& spec, const Evaluated& what, const std::string&
     for (const auto& c : spec.constraints) {
         const std::string message =
             c.message.empty() ? "the constraint " + c.check + " does not hold" : c.message;
-        out += indent + "if (ptowb_Rt::violated(" + emitCannRule(c.rule->root(), names) + "))\n" +
+        out += indent + "if (ptowb_Rt::violated(" + emitCppRule(c.rule->root(), names) + "))\n" +
                indent + "    return failure(" + cppCharLiteral(message) + ");\n";
     }
     return out;

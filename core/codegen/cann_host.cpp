@@ -2,8 +2,8 @@
 // (register/op_def_registry.h, exe_graph/runtime/infer_shape_context.h), from
 // templates/cann_op_host.cpp.in.
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
 
@@ -83,7 +83,7 @@ std::string inferShape(const Context& c)
     }
     f += readAttrs(spec, params) + checks(spec, what, "        ");
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        f += "        if (writeShape(" + emitCannRule(spec.outputs[k].shape->root(), names) +
+        f += "        if (writeShape(" + emitCppRule(spec.outputs[k].shape->root(), names) +
              ", context->GetOutputShape(" + std::to_string(k) + "), " +
              cppCharLiteral(spec.outputs[k].name) +
              ") != ge::GRAPH_SUCCESS)\n            return ge::GRAPH_FAILED;\n";
@@ -107,7 +107,7 @@ std::string inferDataType(const Context& c)
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const std::string v = "dtype" + std::to_string(k);
         f += "        const ptowb_Rt::DT " + v + " = " +
-             emitCannRule(spec.outputs[k].dtype->root(), names) + ";\n";
+             emitCppRule(spec.outputs[k].dtype->root(), names) + ";\n";
         f += "        if (!" + v + ".known) return failure(" +
              cppCharLiteral("the dtype of output '" + spec.outputs[k].name +
                             "' needs an input dtype the graph does not give") +
@@ -150,8 +150,8 @@ std::string hostSource(const Context& c)
     return fillTemplate(cannOpHostTemplate(), {
                                                   {"HEADER", headerComment("//", c.facts)},
                                                   {"QUALIFIED", c.facts.qualifiedName},
-                                                  {"SUPPORT_INCLUDES", cannSupportIncludes()},
-                                                  {"RULE_SUPPORT", cannRuleSupport()},
+                                                  {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                                                  {"RULE_SUPPORT", cppRuleSupport()},
                                                   {"OP_TYPE", spec.opType},
                                                   {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                                                   {"DTYPE_SWITCHES", dtypeSwitches("ge::")},

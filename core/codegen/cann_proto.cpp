@@ -1,8 +1,8 @@
 // op_proto: REG_OP and the graph's InferShape over ge::Operator (graph/operator_reg.h), from
 // templates/cann_op_proto.{h,cc}.in.
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
 
@@ -117,9 +117,9 @@ std::string protoSource(const Context& c)
         const std::string name = cppCharLiteral(o.name);
         body += "        {\n            TensorDesc desc = op.GetOutputDescByName(" + name + ");\n";
         body += "            desc.SetShape(Shape(ptowb_Rt::toGeDims(" +
-                emitCannRule(o.shape->root(), names) + ")));\n";
-        body += "            const ptowb_Rt::DT dtype = " + emitCannRule(o.dtype->root(), names) +
-                ";\n";
+                emitCppRule(o.shape->root(), names) + ")));\n";
+        body +=
+            "            const ptowb_Rt::DT dtype = " + emitCppRule(o.dtype->root(), names) + ";\n";
         body += "            if (!dtype.known) return failure(" +
                 cppCharLiteral("the dtype of output '" + o.name +
                                "' needs an input dtype the graph does not give") +
@@ -135,8 +135,8 @@ std::string protoSource(const Context& c)
                             {"HEADER", headerComment("//", c.facts)},
                             {"QUALIFIED", c.facts.qualifiedName},
                             {"NAME", spec.name},
-                            {"SUPPORT_INCLUDES", cannSupportIncludes()},
-                            {"RULE_SUPPORT", cannRuleSupport()},
+                            {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                            {"RULE_SUPPORT", cppRuleSupport()},
                             {"OP_TYPE", spec.opType},
                             {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                             {"DTYPE_SWITCHES", dtypeSwitches("")},

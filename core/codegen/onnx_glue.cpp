@@ -1,3 +1,6 @@
+#include "codegen/cann_parts.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
 #include "codegen/templates.h"
@@ -36,14 +39,17 @@ std::string attributeDefault(const rules::Value& v, ParamType type)
     }
 }
 
+// The parameter as the rule value of its type, from its attribute or its default.
 std::string readAttribute(const ParamSpec& p, const std::string& variable)
 {
     const std::string a = "a_" + variable;
     std::string out = "    const onnx::AttributeProto* " + a + " = attribute(ctx, " +
                       cppCharLiteral(p.name) + ", " + (p.defaultValue ? "false" : "true") + ");\n";
-    const std::string fallback = p.defaultValue
-                                     ? cppLiteral(*p.defaultValue)
-                                     : std::string(paramTypeInfo(p.type).cppValue) + "{}";
+    // A required attribute is never absent here: attribute() failed the inference.
+    const std::string fallback =
+        p.defaultValue
+            ? cann::ruleDefault(*p.defaultValue, p.type)
+            : cann::ruleValue(p.type, std::string(paramTypeInfo(p.type).cppValue) + "()");
     std::string value;
     switch (p.type) {
     case ParamType::Bool:
@@ -65,8 +71,8 @@ std::string readAttribute(const ParamSpec& p, const std::string& variable)
         value = "std::vector<double>(" + a + "->floats().begin(), " + a + "->floats().end())";
         break;
     }
-    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a +
-           " ? " + value + " : " + fallback + ";\n";
+    out += "    const " + std::string(cppRuleType(ruleTypeOf(p.type))) + " " + variable + " = " +
+           a + " ? " + cann::ruleValue(p.type, value) + " : " + fallback + ";\n";
     return out;
 }
 
@@ -82,23 +88,26 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
     std::string fromOnnx, toOnnx;
     for (const auto& info : allDTypes()) {
         fromOnnx += "    case " + std::to_string(info.onnxElementType) +
-                    ": return ptowb::DType::" + std::string(info.cppEnum) + "; // " +
-                    std::string(info.onnxName) + "\n";
-        toOnnx += "    case ptowb::DType::" + std::string(info.cppEnum) + ": return " +
+                    ": return ptowb_Rt::dtypeOf(ptowb_Rt::DType::" + std::string(info.cppEnum) +
+                    "); // " + std::string(info.onnxName) + "\n";
+        toOnnx += "    case ptowb_Rt::DType::" + std::string(info.cppEnum) + ": return " +
                   std::to_string(info.onnxElementType) + ";\n";
     }
 
-    std::string readInputs, unknownDimChecks, infer;
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        readInputs += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" +
-                      std::to_string(k) + ")};\n";
+    std::string readInputs, unknownDimChecks, standInInputs, infer;
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+        const std::string type = "ctx.getInputType(" + std::to_string(k) + ")";
+        readInputs +=
+            "    const ptowb_Rt::Tensor " + names.inputs[k] + " = ruleTensor(" + type + ");\n";
+        unknownDimChecks += " || ptowb_dims::StandIns::hasUnknownDim(" + type + ")";
+        standInInputs += "            const ptowb_Rt::Tensor " + names.inputs[k] +
+                         " = ruleTensor(" + type + ", &standIns, run);\n";
+    }
     for (std::size_t k = 0; k < spec.params.size(); ++k)
         readInputs += readAttribute(spec.params[k], names.params[k]);
-    for (const auto& n : names.inputs)
-        unknownDimChecks += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
     for (const auto& c : spec.constraints) {
         infer += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
-        infer += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
+        infer += "        if (ptowb_Rt::violated(" + emitCppRule(c.rule->root(), names) + "))\n";
         infer += "            fail_shape_inference(kQualifiedName, \": \", " +
                  cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
                                                     : c.message) +
@@ -107,19 +116,19 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const OutputSpec& out = spec.outputs[k];
-        const std::string index = std::to_string(k);
-        infer +=
-            "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
-        infer += "        ctx.getOutputType(" + index +
-                 ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
-                 emitCpp(out.dtype->root(), names) + "));\n    });\n";
+        const std::string type = "ctx.getOutputType(" + std::to_string(k) + ")";
+        infer += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") +
+                 ", [&] { setDType(" + type + ", " + emitCppRule(out.dtype->root(), names) +
+                 "); });\n";
+        // The stand-in run's inputs shadow the graph's.
         infer += "    if (unknownDims)\n";
-        infer += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " +
-                 emitCpp(out.shape->root(), names) + "; });\n";
+        infer += "        setStandInShape(" + type +
+                 ", [&](ptowb_dims::StandIns& standIns, int run) {\n" + standInInputs +
+                 "            return " + emitCppRule(out.shape->root(), names) + ";\n        });\n";
         infer += "    else\n";
         infer += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
-                 ", [&] { setShape(ctx.getOutputType(" + index + "), " +
-                 emitCpp(out.shape->root(), names) + "); });\n";
+                 ", [&] { setShape(" + type + ", " + emitCppRule(out.shape->root(), names) +
+                 "); });\n";
     }
 
     std::string schema;
@@ -170,6 +179,8 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
                           {"DOMAIN_LIT", cppCharLiteral(spec.ns)},
                           {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                           {"DOC_LIT", cppStringLiteral(spec.doc)},
+                          {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                          {"RULE_SUPPORT", cppRuleSupport()},
                           {"DTYPE_FROM_ONNX", fromOnnx},
                           {"DTYPE_TO_ONNX", toOnnx},
                           {"READ_INPUTS", readInputs},

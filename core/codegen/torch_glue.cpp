@@ -1,7 +1,7 @@
 // torch/: the op as a libtorch library that builds from the package alone, against any libtorch.
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
 #include "codegen/templates.h"
@@ -28,26 +28,6 @@ std::string fromDispatcher(ParamType type, const std::string& name)
     default:
         return name;
     }
-}
-
-// The same value as the ptowb_Rt value of the parameter's rule type.
-std::string ruleValue(ParamType type, const std::string& name)
-{
-    switch (type) {
-    case ParamType::Bool:
-        return "ptowb_Rt::boolOf(" + name + ")";
-    case ParamType::Int:
-        return "ptowb_Rt::intOf(" + name + ")";
-    case ParamType::Float:
-        return "ptowb_Rt::floatOf(" + name + ")";
-    case ParamType::Str:
-        return "ptowb_Rt::strOf(" + name + ")";
-    case ParamType::IntList:
-        return "ptowb_Rt::shapeValues(" + name + ")";
-    case ParamType::FloatList:
-        return "ptowb_Rt::floatValues(" + name + ")";
-    }
-    return name;
 }
 
 // The ptowb_Rt <-> at::ScalarType switches, from the type table's torch C++ names.
@@ -92,13 +72,13 @@ std::string kernelArgumentsFunction(const OpSpec& spec, const CppNames& names,
             "        arguments.kernelArguments[" + cppCharLiteral(a.name) + "]";
         if (a.className.empty()) {
             assignments += slot + ".valueJson = argumentJson(" +
-                           emitCannRule(a.fields.at(0).rule->root(), names) + ");\n";
+                           emitCppRule(a.fields.at(0).rule->root(), names) + ");\n";
             continue;
         }
         assignments += slot + ".className = " + cppCharLiteral(a.className) + ";\n";
         for (const auto& f : a.fields)
             assignments += slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = argumentJson(" +
-                           emitCannRule(f.rule->root(), names) + ");\n";
+                           emitCppRule(f.rule->root(), names) + ");\n";
     }
     return fillTemplate(torchKernelArgumentsTemplate(),
                         {{"RULE_PARAMS", ruleParams}, {"ASSIGNMENTS", assignments}});
@@ -144,9 +124,9 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                      fromDispatcher(spec.params[k].type, n + "_arg") + ";\n";
         referenceArgs +=
             "        {" + cppStringLiteral(spec.params[k].name) + ", c10::IValue(" + n + ")},\n";
-        ruleArgs += (ruleArgs.empty() ? "" : ", ") + ruleValue(spec.params[k].type, n);
+        ruleArgs += (ruleArgs.empty() ? "" : ", ") + cann::ruleValue(spec.params[k].type, n);
         ruleParams += (ruleParams.empty() ? "" : ", ") + "const "s +
-                      cannRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
+                      cppRuleType(ruleTypeOf(spec.params[k].type)) + "& " + n;
         ruleNames += (ruleNames.empty() ? "" : ", ") + n;
         simInputs +=
             "        arguments.param(" + cppCharLiteral(spec.params[k].name) + ", " + n + ");\n";
@@ -159,8 +139,8 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         const OutputSpec& out = spec.outputs[k];
         const std::string index = std::to_string(k);
         outputTypes += "            outputType(" + cppCharLiteral(out.name) + ", " +
-                       emitCannRule(out.shape->root(), names) + ",\n                       " +
-                       emitCannRule(out.dtype->root(), names) + "),\n";
+                       emitCppRule(out.shape->root(), names) + ",\n                       " +
+                       emitCppRule(out.dtype->root(), names) + "),\n";
         simOutputs += "        tensors.push_back(initialOutput(expected[" + index +
                       "].shape, expected[" + index + "].dtype, " +
                       (out.init ? cppLiteral(rules::Value::ofFloat(*out.init)) : "NAN"s) + "));\n";
@@ -202,8 +182,8 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             {"HEADER", headerComment("//", facts)},
             {"QUALIFIED", facts.qualifiedName},
             {"RESOLVER", resolverText()},
-            {"SUPPORT_INCLUDES", cannSupportIncludes()},
-            {"RULE_SUPPORT", cannRuleSupport()},
+            {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+            {"RULE_SUPPORT", cppRuleSupport()},
             {"DTYPE_SWITCHES", torchDTypeSwitches()},
             {"DTYPE_NAMES", dtypeNames},
             {"QUALIFIED_LIT", cppCharLiteral(facts.qualifiedName)},

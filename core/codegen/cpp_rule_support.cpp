@@ -1,8 +1,8 @@
-// The ptowb_Rt support every generated C++11 file carries (templates/cann_rule_support.inc.in):
+// The ptowb_Rt support every generated C++11 file carries (templates/cpp_rule_support.inc.in):
 // scalars that may be unknown, lists and the shape functions, with the workbench evaluator's
 // semantics on known values (core/rules/rule_evaluator.cpp, shape_functions.cpp) and GE's
 // unknown dims and ranks.
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_support.h"
 
 #include "codegen/templates.h"
 #include "text/template_text.h"
@@ -10,12 +10,12 @@
 
 namespace ptowb::codegen {
 
-std::string cannSupportIncludes()
+std::string cppRuleSupportIncludes()
 {
-    return cannSupportIncludesTemplate();
+    return cppRuleSupportIncludesTemplate();
 }
 
-std::string cannRuleSupport()
+std::string cppRuleSupport()
 {
     // The dtype enumeration and torch's promotion come from core's one table, so the deployed
     // op promotes exactly as the workbench does.
@@ -29,7 +29,7 @@ std::string cannRuleSupport()
                              std::to_string(int(promoteTypes(a.dtype, b.dtype)));
         promotionRows += "},\n";
     }
-    return fillTemplate(cannRuleSupportTemplate(),
+    return fillTemplate(cppRuleSupportTemplate(),
                         {
                             {"DTYPE_ENUMERATORS", enumerators},
                             {"DTYPE_COUNT", std::to_string(allDTypes().size())},
