@@ -4,8 +4,8 @@
 // dim stays unknown, arithmetic on one is unknown, a comparison that needs one is unknown
 // (so a constraint on it is deferred), an unknown rank stays unknown where the rule needs it.
 #include "cann_test_support.h"
-#include "codegen/cann_rule_emitter.h"
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "rule_table.h"
 
 #include <QTemporaryDir>
@@ -180,7 +180,7 @@ private Q_SLOTS:
             rows.push_back(
                 {rule,
                  std::holds_alternative<Value>(value) ? notation(std::get<Value>(value)) : "error",
-                 codegen::emitCannRule(r.root(), names)});
+                 codegen::emitCppRule(r.root(), names)});
         }
         const std::size_t known = rows.size();
         QVERIFY(known > 150);
@@ -188,11 +188,11 @@ private Q_SLOTS:
             auto compiled = Rule::compile(rule, fixture.scope);
             QVERIFY2(std::holds_alternative<Rule>(compiled), rule);
             rows.push_back(
-                {rule, expected, codegen::emitCannRule(std::get<Rule>(compiled).root(), names)});
+                {rule, expected, codegen::emitCppRule(std::get<Rule>(compiled).root(), names)});
         }
 
         std::string program =
-            codegen::cannSupportIncludes() + codegen::cannRuleSupport() + kProgramHead;
+            codegen::cppRuleSupportIncludes() + codegen::cppRuleSupport() + kProgramHead;
         const char* const tensors[] = {
             "{4, 64}, DType::Float16",      "{64}, DType::Float32",
             "{2, 3, 4, 5}, DType::Float32", "{}, DType::Int32",

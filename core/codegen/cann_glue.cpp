@@ -1,6 +1,8 @@
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
+#include "codegen/cpp_rule_emitter.h"
 #include "codegen/glue.h"
+#include "codegen/templates.h"
+#include "text/template_text.h"
 
 #include <cctype>
 #include <cfloat>
@@ -89,6 +91,25 @@ std::string attrDefault(const rules::Value& v, ParamType type)
     return "{}";
 }
 
+std::string ruleValue(ParamType type, const std::string& name)
+{
+    switch (type) {
+    case ParamType::Bool:
+        return "ptowb_Rt::boolOf(" + name + ")";
+    case ParamType::Int:
+        return "ptowb_Rt::intOf(" + name + ")";
+    case ParamType::Float:
+        return "ptowb_Rt::floatOf(" + name + ")";
+    case ParamType::Str:
+        return "ptowb_Rt::strOf(" + name + ")";
+    case ParamType::IntList:
+        return "ptowb_Rt::shapeValues(" + name + ")";
+    case ParamType::FloatList:
+        return "ptowb_Rt::floatValues(" + name + ")";
+    }
+    return name;
+}
+
 std::string ruleDefault(const rules::Value& v, ParamType type)
 {
     switch (type) {
@@ -163,7 +184,7 @@ std::string checks(const OpSpec& spec, const Evaluated& what, const std::string&
     for (const auto& c : spec.constraints) {
         const std::string message =
             c.message.empty() ? "the constraint " + c.check + " does not hold" : c.message;
-        out += indent + "if (ptowb_Rt::violated(" + emitCannRule(c.rule->root(), names) + "))\n" +
+        out += indent + "if (ptowb_Rt::violated(" + emitCppRule(c.rule->root(), names) + "))\n" +
                indent + "    return failure(" + cppCharLiteral(message) + ");\n";
     }
     return out;
@@ -193,8 +214,6 @@ std::string iniValue(const rules::Value& v)
 
 std::string opInfoIni(const Context& c)
 {
-    std::string out = headerComment("#", c.facts);
-    out += "[" + c.spec.opType + "]\n";
     auto column = [&](std::size_t k, bool output) {
         std::string dtypes, formats;
         for (const auto& combo : c.combos) {
@@ -204,30 +223,36 @@ std::string opInfoIni(const Context& c)
         }
         return std::make_pair(dtypes, formats);
     };
+    std::string tensors;
     auto describe = [&](const std::string& prefix, const std::string& name, std::size_t k,
                         bool output) {
         const auto [dtypes, formats] = column(k, output);
-        out += prefix + ".name=" + name + "\n" + prefix + ".dtype=" + dtypes + "\n" + prefix +
-               ".paramType=required\n" + prefix + ".format=" + formats + "\n";
+        tensors += prefix + ".name=" + name + "\n" + prefix + ".dtype=" + dtypes + "\n" + prefix +
+                   ".paramType=required\n" + prefix + ".format=" + formats + "\n";
     };
     for (std::size_t k = 0; k < c.spec.inputs.size(); ++k)
         describe("input" + std::to_string(k), c.spec.inputs[k].name, k, false);
     for (std::size_t k = 0; k < c.spec.outputs.size(); ++k)
         describe("output" + std::to_string(k), c.spec.outputs[k].name, k, true);
-    std::string list;
+    std::string list, attributes;
     for (const auto& p : c.spec.params)
         list += (list.empty() ? "" : ",") + p.name;
-    if (!list.empty()) out += "attr.list=" + list + "\n";
+    if (!list.empty()) attributes += "attr.list=" + list + "\n";
     for (const auto& p : c.spec.params) {
         // msopgen's INI_ATTR_TYPE_MAP spelling: int float bool str listInt listFloat.
         const std::string a = "attr_" + p.name;
-        out += a + ".type=" + std::string(paramTypeInfo(p.type).cannIni) + "\n" + a +
-               ".value=all\n" + a + ".paramType=" + (p.defaultValue ? "optional" : "required") +
-               "\n";
-        if (p.defaultValue) out += a + ".defaultValue=" + iniValue(*p.defaultValue) + "\n";
+        attributes += a + ".type=" + std::string(paramTypeInfo(p.type).cannIni) + "\n" + a +
+                      ".value=all\n" + a +
+                      ".paramType=" + (p.defaultValue ? "optional" : "required") + "\n";
+        if (p.defaultValue) attributes += a + ".defaultValue=" + iniValue(*p.defaultValue) + "\n";
     }
-    out += "opFile.value=" + c.spec.name + "\nopInterface.value=" + c.spec.name + "\n";
-    return out;
+    return fillTemplate(cannOpInfoTemplate(), {
+                                                  {"HEADER", headerComment("#", c.facts)},
+                                                  {"OP_TYPE", c.spec.opType},
+                                                  {"NAME", c.spec.name},
+                                                  {"TENSORS", tensors},
+                                                  {"ATTRIBUTES", attributes},
+                                              });
 }
 
 // msopgen's IR_ATTR_TYPE_MAP keys (op_gen's config/transform.json): the JSON spelling differs

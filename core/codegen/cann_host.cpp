@@ -1,8 +1,11 @@
 // op_host: the Ascend C OpDef with runtime InferShape/InferDataType over gert contexts
-// (register/op_def_registry.h, exe_graph/runtime/infer_shape_context.h).
+// (register/op_def_registry.h, exe_graph/runtime/infer_shape_context.h), from
+// templates/cann_op_host.cpp.in.
 #include "codegen/cann_parts.h"
-#include "codegen/cann_rule_emitter.h"
-#include "codegen/cann_support.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
+#include "codegen/templates.h"
+#include "text/template_text.h"
 
 namespace ptowb::codegen::cann {
 
@@ -58,6 +61,7 @@ std::string readAttrs(const OpSpec& spec, const std::set<int>& params)
     return out;
 }
 
+// The body of InferShape (inside its try block).
 std::string inferShape(const Context& c)
 {
     const OpSpec& spec = c.spec;
@@ -65,8 +69,7 @@ std::string inferShape(const Context& c)
     const Evaluated what{true, false, true};
     std::set<int> inputs, params;
     usedSlots(spec, what, inputs, params);
-    std::string f = "ge::graphStatus " + spec.opType +
-                    "InferShape(gert::InferShapeContext* context)\n{\n    try {\n";
+    std::string f;
     for (int k : inputs) {
         const std::string i = std::to_string(k);
         f += "        if (context->GetInputShape(" + i + ") == nullptr) return failure(" +
@@ -80,17 +83,15 @@ std::string inferShape(const Context& c)
     }
     f += readAttrs(spec, params) + checks(spec, what, "        ");
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        f += "        if (writeShape(" + emitCannRule(spec.outputs[k].shape->root(), names) +
+        f += "        if (writeShape(" + emitCppRule(spec.outputs[k].shape->root(), names) +
              ", context->GetOutputShape(" + std::to_string(k) + "), " +
              cppCharLiteral(spec.outputs[k].name) +
              ") != ge::GRAPH_SUCCESS)\n            return ge::GRAPH_FAILED;\n";
-    f += "    } catch (const ptowb_Rt::RuleError& e) {\n        return failure(e.what());\n    }\n "
-         "   return ge::GRAPH_SUCCESS;\n}\n\n";
     return f;
 }
 
-// InferDataType has no shapes: every input has an unknown rank, so constraints on shapes wait
-// for InferShape while those on dtypes (a.dtype == b.dtype) are checked here.
+// The body of InferDataType. It has no shapes: every input has an unknown rank, so constraints
+// on shapes wait for InferShape while those on dtypes (a.dtype == b.dtype) are checked here.
 std::string inferDataType(const Context& c)
 {
     const OpSpec& spec = c.spec;
@@ -98,8 +99,7 @@ std::string inferDataType(const Context& c)
     const Evaluated what{false, true, false};
     std::set<int> inputs, params;
     usedSlots(spec, what, inputs, params);
-    std::string f = "ge::graphStatus " + spec.opType +
-                    "InferDataType(gert::InferDataTypeContext* context)\n{\n    try {\n";
+    std::string f;
     for (int k : inputs)
         f += "        const ptowb_Rt::Tensor " + names.inputs[std::size_t(k)] +
              " = tensorOf(nullptr, context->GetInputDataType(" + std::to_string(k) + "));\n";
@@ -107,7 +107,7 @@ std::string inferDataType(const Context& c)
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const std::string v = "dtype" + std::to_string(k);
         f += "        const ptowb_Rt::DT " + v + " = " +
-             emitCannRule(spec.outputs[k].dtype->root(), names) + ";\n";
+             emitCppRule(spec.outputs[k].dtype->root(), names) + ";\n";
         f += "        if (!" + v + ".known) return failure(" +
              cppCharLiteral("the dtype of output '" + spec.outputs[k].name +
                             "' needs an input dtype the graph does not give") +
@@ -115,87 +115,52 @@ std::string inferDataType(const Context& c)
         f += "        context->SetOutputDataType(" + std::to_string(k) + ", toGe(" + v +
              ".value));\n";
     }
-    f += "    } catch (const ptowb_Rt::RuleError& e) {\n        return failure(e.what());\n    }\n "
-         "   return ge::GRAPH_SUCCESS;\n}\n\n";
     return f;
 }
-
-constexpr const char* kHelpers = R"CPP(inline ge::graphStatus failure(const std::string& message)
-{
-    ptowb_Rt::report(kOpType, message);
-    return ge::GRAPH_FAILED;
-}
-
-// A missing shape (InferDataType has none) is an unknown rank.
-inline ptowb_Rt::Tensor tensorOf(const gert::Shape* shape, ge::DataType dtype)
-{
-    ptowb_Rt::Tensor t;
-    t.dtype = fromGe(dtype);
-    std::vector<std::int64_t> dims(1, ge::UNKNOWN_DIM_NUM);
-    if (shape != nullptr) {
-        dims.clear();
-        for (std::size_t k = 0; k < shape->GetDimNum(); ++k) dims.push_back(shape->GetDim(k));
-    }
-    t.shape = ptowb_Rt::fromGeDims(dims);
-    return t;
-}
-
-inline ge::graphStatus writeShape(const ptowb_Rt::Shape& shape, gert::Shape* out, const char* name)
-{
-    if (out == nullptr) return failure(std::string("the graph gives no shape for output '") + name + "'");
-    const std::vector<std::int64_t> dims = ptowb_Rt::toGeDims(shape);
-    if (dims.size() > gert::Shape::kMaxDimNum) return failure(std::string("output '") + name + "' has more dims than a gert::Shape holds");
-    out->SetDimNum(dims.size());
-    for (std::size_t d = 0; d < dims.size(); ++d) out->SetDim(d, dims[d]);
-    return ge::GRAPH_SUCCESS;
-}
-
-)CPP";
 
 } // namespace
 
 std::string hostSource(const Context& c)
 {
     const OpSpec& spec = c.spec;
-    std::string out = headerComment("//", c.facts);
-    out += "// Ascend C host definition of " + c.facts.qualifiedName +
-           ": OpDef, InferShape and InferDataType from the rules; standalone C++11.\n";
-    out += "#include \"register/op_def_registry.h\"\n\n" + cannSupportIncludes() + "\n" +
-           cannRuleSupport() + "\nnamespace ge {\n\nnamespace {\n\n";
-    out += "const char* const kOpType = " + cppCharLiteral(spec.opType) + ";\n\n" +
-           dtypeSwitches("ge::") + "\n" + kHelpers;
-    out += inferShape(c) + inferDataType(c) +
-           "} // namespace\n\n} // namespace ge\n\nnamespace ops {\n\n";
-    out += "class " + spec.opType + " : public OpDef\n{\npublic:\n    explicit " + spec.opType +
-           "(const char* name) : OpDef(name)\n    {\n";
     std::string formats;
     for (std::size_t k = 0; k < c.combos.size(); ++k)
         formats += (k ? ", " : "") + std::string("ge::FORMAT_ND");
+    std::string opDef;
     auto param = [&](const char* kind, const std::string& name, bool output, std::size_t k) {
         std::vector<DType> column;
         for (const auto& combo : c.combos)
             column.push_back(output ? combo.outputs[k] : combo.inputs[k]);
-        out += std::string("        this->") + kind + "(" + cppCharLiteral(name) +
-               ").ParamType(REQUIRED).DataType({" + geTypes(column, "ge::") + "}).Format({" +
-               formats + "});\n";
+        opDef += std::string("        this->") + kind + "(" + cppCharLiteral(name) +
+                 ").ParamType(REQUIRED).DataType({" + geTypes(column, "ge::") + "}).Format({" +
+                 formats + "});\n";
     };
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
         param("Input", spec.inputs[k].name, false, k);
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
         param("Output", spec.outputs[k].name, true, k);
     for (const auto& p : spec.params)
-        out += "        this->Attr(" + cppCharLiteral(p.name) + ").AttrType(" +
-               (p.defaultValue ? "OPTIONAL" : "REQUIRED") + ")." +
-               std::string(paramTypeInfo(p.type).cann) + "(" +
-               (p.defaultValue ? attrDefault(*p.defaultValue, p.type) : "") + ");\n";
-    out += "        this->Attr(\"ptowb_record\").AttrType(OPTIONAL).String(" +
-           cppCharLiteral(c.facts.record) + ");\n";
-    out += "        this->SetInferShape(ge::" + spec.opType +
-           "InferShape).SetInferDataType(ge::" + spec.opType + "InferDataType);\n";
+        opDef += "        this->Attr(" + cppCharLiteral(p.name) + ").AttrType(" +
+                 (p.defaultValue ? "OPTIONAL" : "REQUIRED") + ")." +
+                 std::string(paramTypeInfo(p.type).cann) + "(" +
+                 (p.defaultValue ? attrDefault(*p.defaultValue, p.type) : "") + ");\n";
+    std::string socConfigs;
     for (const auto& soc : spec.targets.soc)
-        out += "        this->AICore().AddConfig(" + cppCharLiteral(lower(soc)) + ");\n";
-    out += "    }\n};\n\nOP_ADD(" + spec.opType + ");\n\n} // namespace ops\n";
-    return out;
+        socConfigs += "        this->AICore().AddConfig(" + cppCharLiteral(lower(soc)) + ");\n";
+    return fillTemplate(cannOpHostTemplate(), {
+                                                  {"HEADER", headerComment("//", c.facts)},
+                                                  {"QUALIFIED", c.facts.qualifiedName},
+                                                  {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                                                  {"RULE_SUPPORT", cppRuleSupport()},
+                                                  {"OP_TYPE", spec.opType},
+                                                  {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
+                                                  {"DTYPE_SWITCHES", dtypeSwitches("ge::")},
+                                                  {"INFER_SHAPE", inferShape(c)},
+                                                  {"INFER_DATA_TYPE", inferDataType(c)},
+                                                  {"OP_DEF", opDef},
+                                                  {"RECORD_LIT", cppCharLiteral(c.facts.record)},
+                                                  {"SOC_CONFIGS", socConfigs},
+                                              });
 }
 
 } // namespace ptowb::codegen::cann

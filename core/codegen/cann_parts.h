@@ -31,6 +31,9 @@ std::string geTypes(const std::vector<DType>& dtypes, const char* prefix);
 std::string attrDefault(const rules::Value& v, ParamType type);
 // The same default as a ptowb_Rt value of the parameter's rule type.
 std::string ruleDefault(const rules::Value& v, ParamType type);
+// A C++ value of the parameter's type (bool, std::int64_t, double, std::string, a vector of
+// std::int64_t or double) as the ptowb_Rt value of its rule type.
+std::string ruleValue(ParamType type, const std::string& value);
 // A string as a std::string expression that keeps every byte, NUL included.
 std::string stdString(const std::string& text);
 

@@ -1,6 +1,16 @@
-// framework/onnx_plugin: the ONNX parser plugin ATC loads (register/register.h).
+// framework/onnx_plugin: the ONNX parser plugin ATC loads (register/register.h), from
+// templates/cann_onnx_plugin.cc.in.
+//
+// What Ascend's parser gives a plugin (Ascend/parser, parser/onnx/onnx_parser.cc ParseOpParam,
+// parser/common/convert/message2operator.cc and pb2json.cc): op_src has ONE string attribute,
+// "attribute", holding {"attribute": [AttributeProto as JSON, ...]} with proto3 presence — a
+// zero or empty value is left out — where "type" is the AttributeType number, "f" is a string
+// printed with %g, "s" is C-escaped bytes (protobuf CEscape), "ints"/"floats" are arrays.
+// CANN ships no JSON library to plugins (the official sample carries its own copy of one), so
+// the template carries a bounded reader of its own.
 #include "codegen/cann_parts.h"
-#include "codegen/cann_support.h"
+#include "codegen/templates.h"
+#include "text/template_text.h"
 
 namespace ptowb::codegen::cann {
 
@@ -50,47 +60,33 @@ std::string initialValue(const ParamSpec& p)
 std::string onnxPlugin(const Context& c)
 {
     const OpSpec& spec = c.spec;
-    std::string out = headerComment("//", c.facts);
-    out += "// ONNX parser plugin of " + c.facts.qualifiedName +
-           ": reads every attribute from the JSON the Ascend parser hands over, and the record; "
-           "standalone C++11.\n";
-    out += "#include \"register/register.h\"\n\n#include <cctype>\n#include <cstddef>\n#include "
-           "<cstdint>\n#include <cstdio>\n#include <cstring>\n#include <limits>\n"
-           "#include <locale>\n#include <sstream>\n#include <stdexcept>\n#include "
-           "<string>\n#include <vector>\n";
-    out += cannPluginSupport() +
-           "\nnamespace domi {\n\nnamespace {\n\nconst char* const kOpType = " +
-           cppCharLiteral(spec.opType) + ";\n\n} // namespace\n\n";
-    out += "Status ParseParams" + spec.opType +
-           "(const ge::Operator& op_src, ge::Operator& op_dest)\n{\n";
-    out += "    ptowb_Rt::OnnxAttributes attrs;\n    std::string error;\n    if "
-           "(!attrs.load(op_src, error)) return ptowb_Rt::failed(kOpType, error);\n";
+    std::string readAttributes;
     for (const auto& p : spec.params) {
         const PluginAttr attr = pluginAttr(p.type);
         const std::string name = cppCharLiteral(p.name);
-        out += "    {\n        " + std::string(attr.type) + " value = " + initialValue(p) + ";\n";
-        out += "        const ptowb_Rt::Found found = attrs." + std::string(attr.getter) + "(" +
-               name + ", value, error);\n";
-        out += "        if (found == ptowb_Rt::Invalid) return ptowb_Rt::failed(kOpType, error);\n";
+        readAttributes +=
+            "    {\n        " + std::string(attr.type) + " value = " + initialValue(p) + ";\n";
+        readAttributes += "        const ptowb_Rt::Found found = attrs." +
+                          std::string(attr.getter) + "(" + name + ", value, error);\n";
+        readAttributes +=
+            "        if (found == ptowb_Rt::Invalid) return ptowb_Rt::failed(kOpType, error);\n";
         if (!p.defaultValue)
-            out += "        if (found == ptowb_Rt::Absent) return ptowb_Rt::failed(kOpType, " +
-                   cppCharLiteral("the ONNX node lacks the required attribute '" + p.name + "'") +
-                   ");\n";
-        out += "        op_dest.SetAttr(" + name + ", " + setValue(p.type, "value") + ");\n    }\n";
+            readAttributes +=
+                "        if (found == ptowb_Rt::Absent) return ptowb_Rt::failed(kOpType, " +
+                cppCharLiteral("the ONNX node lacks the required attribute '" + p.name + "'") +
+                ");\n";
+        readAttributes +=
+            "        op_dest.SetAttr(" + name + ", " + setValue(p.type, "value") + ");\n    }\n";
     }
-    out += "    {\n        std::string record;\n";
-    out +=
-        "        const ptowb_Rt::Found found = attrs.getString(\"ptowb_record\", record, error);\n";
-    out += "        if (found == ptowb_Rt::Invalid) return ptowb_Rt::failed(kOpType, error);\n";
-    out += "        if (found == ptowb_Rt::Present) op_dest.SetAttr(\"ptowb_record\", "
-           "ge::AscendString(record.c_str(), record.size()));\n    }\n";
-    out += "    return SUCCESS;\n}\n\n";
-    out += "REGISTER_CUSTOM_OP(" + cppCharLiteral(spec.opType) +
-           ")\n    .FrameworkType(ONNX)\n    .OriginOpType(" +
-           cppCharLiteral(spec.ns + "::1::" + spec.opType) +
-           ")\n    .ParseParamsByOperatorFn(ParseParams" + spec.opType +
-           ")\n    .ImplyType(ImplyType::TVM);\n\n} // namespace domi\n";
-    return out;
+    return fillTemplate(cannOnnxPluginTemplate(),
+                        {
+                            {"HEADER", headerComment("//", c.facts)},
+                            {"QUALIFIED", c.facts.qualifiedName},
+                            {"OP_TYPE", spec.opType},
+                            {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
+                            {"ORIGIN_LIT", cppCharLiteral(spec.ns + "::1::" + spec.opType)},
+                            {"READ_ATTRIBUTES", readAttributes},
+                        });
 }
 
 } // namespace ptowb::codegen::cann

@@ -2,26 +2,35 @@
 
 #include "rules/rule_ast.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
 namespace ptowb::codegen {
 
-// Translates a checked rule into one C++ expression over rules/emitted_support.h, so that the
-// generated ONNX shape inference evaluates the rule the workbench evaluates (the libtorch op
-// and the CANN sources use cann_rule_emitter.h, which needs no ptowb header). Tensor
-// properties go through functions the surrounding code defines:
-//   ptShape(x) -> std::vector<int64_t>, ptRank(x), ptNumel(x), ptDType(x) -> ptowb::DType.
+// The one C++ rule emitter, for every C++ target (the CANN sources, the ONNX schema library and
+// the libtorch op library): a checked rule becomes one C++11 expression over the ptowb_Rt
+// support each generated file carries (cpp_rule_support.h), so the generated code evaluates the
+// rule the workbench evaluates. Every value may be unknown — GE passes -1 for a dim and {-2} for a
+// rank it does not know yet, an ONNX graph may lack a dim, a rank or a dtype — and the rule
+// propagates unknowns instead of comparing them; a target decides what an unknown result means
+// (CANN passes it on to GE, ONNX leaves that part of the output type unknown, libtorch, whose
+// sizes are always known, fails).
+// names.inputs are ptowb_Rt::Tensor variables, names.params ptowb_Rt values of the parameter's
+// rule type (Int, Float, Bool, Str, Shape, Floats).
 struct CppNames
 {
     std::vector<std::string> inputs; // C++ expression for each input slot
     std::vector<std::string> params; // ... and each parameter slot
 };
 
-std::string emitCpp(const rules::Node& root, const CppNames& names);
+std::string emitCppRule(const rules::Node& root, const CppNames& names);
 
-// The C++ type a rule of this type evaluates to.
-const char* cppType(rules::Type type);
+// The ptowb_Rt type of a rule type ("ptowb_Rt::Shape" for a shape).
+const char* cppRuleType(rules::Type type);
+
+// Which inputs and parameters (slots) a rule reads, so generated functions only read those.
+void collectSlots(const rules::Node& root, std::set<int>& inputs, std::set<int>& params);
 
 // A C++ string literal for any text: quotes, backslashes, newlines, "*/", trigraph-like
 // sequences and non-ASCII bytes are escaped, so nothing can break out of generated code.

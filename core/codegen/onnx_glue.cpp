@@ -1,176 +1,15 @@
+#include "codegen/cann_parts.h"
+#include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/glue.h"
 #include "codegen/glue_facts.h"
+#include "codegen/templates.h"
 #include "spec/dtype_combinations.h"
 #include "text/template_text.h"
 
 namespace ptowb::codegen {
 
 namespace {
-
-constexpr const char* kCMakeTemplate = R"CMAKE(@HEADER@
-# The ONNX schema of @QUALIFIED@ as a library: call @PACKAGE@_register_onnx_schema() before
-# checking or shape-inferring a model that uses the op.
-cmake_minimum_required(VERSION 3.18)
-project(@PACKAGE@_onnx LANGUAGES CXX)
-set(CMAKE_CXX_STANDARD 20)
-set(CMAKE_CXX_STANDARD_REQUIRED ON)
-
-set(PTOWB_DIR "" CACHE PATH "folder holding ptowbConfig.cmake: a ptowb build's cmake/ptowb or an install's lib/cmake/ptowb")
-find_package(ptowb CONFIG REQUIRED HINTS "${PTOWB_DIR}")
-find_package(Protobuf REQUIRED) # ONNX's CMake package needs it first
-find_package(ONNX REQUIRED)
-
-add_library(@PACKAGE@_onnx SHARED @PACKAGE@_schema.cc)
-target_include_directories(@PACKAGE@_onnx PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
-target_link_libraries(@PACKAGE@_onnx PUBLIC onnx PRIVATE ptowb::ptowb_runtime)
-)CMAKE";
-
-constexpr const char* kHeaderTemplate = R"CPP(@HEADER@
-#pragma once
-
-// Registers the ONNX schema of @QUALIFIED@ (domain @DOMAIN@, type @OP_TYPE@, version 1)
-// with ONNX's schema registry, including type and shape inference. Safe to call twice.
-extern "C" void @PACKAGE@_register_onnx_schema();
-)CPP";
-
-constexpr const char* kSourceTemplate = R"CPP(@HEADER@
-// ONNX schema of @QUALIFIED@ with type and shape inference emitted from the description's
-// rules: the shapes ONNX infers are the shapes the workbench and the torch glue compute.
-#include "@PACKAGE@_schema.h"
-
-#include "onnxmodel/stand_in_dims.h"
-#include "rules/emitted_support.h"
-
-#include <onnx/defs/schema.h>
-#include <onnx/defs/shape_inference.h>
-
-#include <limits>
-#include <optional>
-#include <string>
-#include <vector>
-
-namespace {
-
-const char* const kQualifiedName = @QUALIFIED_LIT@;
-const char* const kDomain = @DOMAIN_LIT@;
-const char* const kOpType = @OP_TYPE_LIT@;
-
-// Thrown when a rule needs a dim, rank or dtype the graph does not know: that part of the
-// output type stays unknown, as ONNX expects.
-struct Unknown
-{
-};
-
-struct GraphTensor
-{
-    const onnx::TypeProto* type;
-};
-
-// While output shapes are inferred over stand-ins for unknown dims (onnxmodel/stand_in_dims.h):
-// the stand-ins and the run.
-thread_local ptowb_dims::StandIns* t_standIns = nullptr;
-thread_local int t_run = 0;
-
-std::int64_t ptRank(const GraphTensor& t)
-{
-    if (!t.type || !t.type->has_tensor_type() || !t.type->tensor_type().has_shape()) throw Unknown{};
-    return t.type->tensor_type().shape().dim_size();
-}
-
-std::vector<std::int64_t> ptShape(const GraphTensor& t)
-{
-    ptRank(t);
-    if (t_standIns) return t_standIns->dims(t_run, *t.type);
-    std::vector<std::int64_t> dims;
-    for (const auto& dim : t.type->tensor_type().shape().dim()) {
-        if (!dim.has_dim_value()) throw Unknown{};
-        dims.push_back(dim.dim_value());
-    }
-    return dims;
-}
-
-// One output's shape in every stand-in run, merged into its type when the runs agree on a rank.
-template <class Compute> void setStandInShape(onnx::TypeProto* type, Compute compute)
-{
-    ptowb_dims::StandIns standIns;
-    std::vector<std::optional<std::vector<std::int64_t>>> runs;
-    t_standIns = &standIns;
-    for (t_run = 0; t_run < ptowb_dims::kRuns; ++t_run) {
-        try {
-            runs.push_back(compute());
-        } catch (const Unknown&) {
-            runs.push_back(std::nullopt);
-        } catch (const ptowb::emitted::RuleError&) {
-            runs.push_back(std::nullopt);
-        }
-    }
-    t_standIns = nullptr;
-    onnx::TensorShapeProto shape;
-    if (standIns.merge(runs, &shape)) type->mutable_tensor_type()->mutable_shape()->CopyFrom(shape);
-}
-
-std::int64_t ptNumel(const GraphTensor& t)
-{
-    std::int64_t n = 1;
-    for (std::int64_t d : ptShape(t)) n = ptowb::emitted::mul(n, d);
-    return n;
-}
-
-ptowb::DType ptDType(const GraphTensor& t)
-{
-    if (!t.type || !t.type->has_tensor_type()) throw Unknown{};
-    switch (t.type->tensor_type().elem_type()) {
-@DTYPE_FROM_ONNX@    default: throw Unknown{};
-    }
-}
-
-int onnxElementType(ptowb::DType dtype)
-{
-    switch (dtype) {
-@DTYPE_TO_ONNX@    }
-    return 0;
-}
-
-const onnx::AttributeProto* attribute(onnx::InferenceContext& ctx, const char* name, bool required)
-{
-    const onnx::AttributeProto* a = ctx.getAttribute(name);
-    if (!a && required) fail_shape_inference(kQualifiedName, ": attribute '", name, "' is required");
-    return a;
-}
-
-template <class Compute> void tryRule(const char* what, Compute compute)
-{
-    try {
-        compute();
-    } catch (const Unknown&) {
-    } catch (const ptowb::emitted::RuleError& error) {
-        fail_shape_inference(kQualifiedName, ": ", what, ": ", error.what());
-    }
-}
-
-void setShape(onnx::TypeProto* type, const std::vector<std::int64_t>& dims)
-{
-    auto* shape = type->mutable_tensor_type()->mutable_shape();
-    shape->clear_dim();
-    for (std::int64_t d : dims) shape->add_dim()->set_dim_value(d);
-}
-
-@GENERATED@
-} // namespace
-
-extern "C" void @PACKAGE@_register_onnx_schema()
-{
-    if (onnx::OpSchemaRegistry::Schema(kOpType, 1, kDomain)) return;
-    auto& domains = onnx::OpSchemaRegistry::DomainToVersionRange::Instance();
-    if (!domains.Map().count(kDomain)) domains.AddDomainToVersion(kDomain, 1, 1);
-    onnx::OpSchema schema(kOpType, __FILE__, __LINE__);
-    schema.SetDomain(kDomain).SinceVersion(1).SetDoc(@DOC_LIT@);
-@SCHEMA@    schema.Attr("ptowb_record", "JSON naming the op, its version and the sha256 of its description and kernel",
-                onnx::AttributeProto::STRING, false);
-    schema.TypeAndShapeInferenceFunction(inferTypesAndShapes);
-    onnx::OpSchemaRegistry::OpSchemaRegisterOnce registration(schema);
-}
-)CPP";
 
 std::string typeList(const std::vector<DType>& dtypes)
 {
@@ -200,14 +39,17 @@ std::string attributeDefault(const rules::Value& v, ParamType type)
     }
 }
 
+// The parameter as the rule value of its type, from its attribute or its default.
 std::string readAttribute(const ParamSpec& p, const std::string& variable)
 {
     const std::string a = "a_" + variable;
     std::string out = "    const onnx::AttributeProto* " + a + " = attribute(ctx, " +
                       cppCharLiteral(p.name) + ", " + (p.defaultValue ? "false" : "true") + ");\n";
-    const std::string fallback = p.defaultValue
-                                     ? cppLiteral(*p.defaultValue)
-                                     : std::string(paramTypeInfo(p.type).cppValue) + "{}";
+    // A required attribute is never absent here: attribute() failed the inference.
+    const std::string fallback =
+        p.defaultValue
+            ? cann::ruleDefault(*p.defaultValue, p.type)
+            : cann::ruleValue(p.type, std::string(paramTypeInfo(p.type).cppValue) + "()");
     std::string value;
     switch (p.type) {
     case ParamType::Bool:
@@ -229,8 +71,8 @@ std::string readAttribute(const ParamSpec& p, const std::string& variable)
         value = "std::vector<double>(" + a + "->floats().begin(), " + a + "->floats().end())";
         break;
     }
-    out += "    const " + std::string(paramTypeInfo(p.type).cppValue) + " " + variable + " = " + a +
-           " ? " + value + " : " + fallback + ";\n";
+    out += "    const " + std::string(cppRuleType(ruleTypeOf(p.type))) + " " + variable + " = " +
+           a + " ? " + cann::ruleValue(p.type, value) + " : " + fallback + ";\n";
     return out;
 }
 
@@ -246,47 +88,48 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
     std::string fromOnnx, toOnnx;
     for (const auto& info : allDTypes()) {
         fromOnnx += "    case " + std::to_string(info.onnxElementType) +
-                    ": return ptowb::DType::" + std::string(info.cppEnum) + "; // " +
-                    std::string(info.onnxName) + "\n";
-        toOnnx += "    case ptowb::DType::" + std::string(info.cppEnum) + ": return " +
+                    ": return ptowb_Rt::dtypeOf(ptowb_Rt::DType::" + std::string(info.cppEnum) +
+                    "); // " + std::string(info.onnxName) + "\n";
+        toOnnx += "    case ptowb_Rt::DType::" + std::string(info.cppEnum) + ": return " +
                   std::to_string(info.onnxElementType) + ";\n";
     }
 
-    std::string gen = "void inferTypesAndShapes(onnx::InferenceContext& ctx)\n{\n";
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k)
-        gen += "    const GraphTensor " + names.inputs[k] + "{ctx.getInputType(" +
-               std::to_string(k) + ")};\n";
+    std::string readInputs, unknownDimChecks, standInInputs, infer;
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+        const std::string type = "ctx.getInputType(" + std::to_string(k) + ")";
+        readInputs +=
+            "    const ptowb_Rt::Tensor " + names.inputs[k] + " = ruleTensor(" + type + ");\n";
+        unknownDimChecks += " || ptowb_dims::StandIns::hasUnknownDim(" + type + ")";
+        standInInputs += "            const ptowb_Rt::Tensor " + names.inputs[k] +
+                         " = ruleTensor(" + type + ", &standIns, run);\n";
+    }
     for (std::size_t k = 0; k < spec.params.size(); ++k)
-        gen += readAttribute(spec.params[k], names.params[k]);
-    gen += "    const bool unknownDims = false";
-    for (const auto& n : names.inputs)
-        gen += " || ptowb_dims::StandIns::hasUnknownDim(" + n + ".type)";
-    gen += ";\n";
+        readInputs += readAttribute(spec.params[k], names.params[k]);
     for (const auto& c : spec.constraints) {
-        gen += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
-        gen += "        if (!(" + emitCpp(c.rule->root(), names) + "))\n";
-        gen += "            fail_shape_inference(kQualifiedName, \": \", " +
-               cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
-                                                  : c.message) +
-               ");\n";
-        gen += "    });\n";
+        infer += "    tryRule(" + cppCharLiteral("constraint " + c.check) + ", [&] {\n";
+        infer += "        if (ptowb_Rt::violated(" + emitCppRule(c.rule->root(), names) + "))\n";
+        infer += "            fail_shape_inference(kQualifiedName, \": \", " +
+                 cppStringLiteral(c.message.empty() ? "constraint " + c.check + " does not hold"
+                                                    : c.message) +
+                 ");\n";
+        infer += "    });\n";
     }
     for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
         const OutputSpec& out = spec.outputs[k];
-        const std::string index = std::to_string(k);
-        gen += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") + ", [&] {\n";
-        gen += "        ctx.getOutputType(" + index +
-               ")->mutable_tensor_type()->set_elem_type(onnxElementType(" +
-               emitCpp(out.dtype->root(), names) + "));\n    });\n";
-        gen += "    if (unknownDims)\n";
-        gen += "        setStandInShape(ctx.getOutputType(" + index + "), [&] { return " +
-               emitCpp(out.shape->root(), names) + "; });\n";
-        gen += "    else\n";
-        gen += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
-               ", [&] { setShape(ctx.getOutputType(" + index + "), " +
-               emitCpp(out.shape->root(), names) + "); });\n";
+        const std::string type = "ctx.getOutputType(" + std::to_string(k) + ")";
+        infer += "    tryRule(" + cppCharLiteral("dtype of output '" + out.name + "'") +
+                 ", [&] { setDType(" + type + ", " + emitCppRule(out.dtype->root(), names) +
+                 "); });\n";
+        // The stand-in run's inputs shadow the graph's.
+        infer += "    if (unknownDims)\n";
+        infer += "        setStandInShape(" + type +
+                 ", [&](ptowb_dims::StandIns& standIns, int run) {\n" + standInInputs +
+                 "            return " + emitCppRule(out.shape->root(), names) + ";\n        });\n";
+        infer += "    else\n";
+        infer += "        tryRule(" + cppCharLiteral("shape of output '" + out.name + "'") +
+                 ", [&] { setShape(" + type + ", " + emitCppRule(out.shape->root(), names) +
+                 "); });\n";
     }
-    gen += "}\n";
 
     std::string schema;
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
@@ -316,16 +159,18 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
 
     const std::string base = "onnx/" + facts.packageName;
     return {
-        {"onnx/CMakeLists.txt", fillTemplate(kCMakeTemplate, {{"HEADER", headerComment("#", facts)},
-                                                              {"QUALIFIED", facts.qualifiedName},
-                                                              {"PACKAGE", facts.packageName}})},
-        {base + "_schema.h", fillTemplate(kHeaderTemplate, {{"HEADER", headerComment("//", facts)},
-                                                            {"QUALIFIED", facts.qualifiedName},
-                                                            {"DOMAIN", spec.ns},
-                                                            {"OP_TYPE", spec.opType},
-                                                            {"PACKAGE", facts.packageName}})},
+        {"onnx/CMakeLists.txt",
+         fillTemplate(onnxCMakeListsTemplate(), {{"HEADER", headerComment("#", facts)},
+                                                 {"QUALIFIED", facts.qualifiedName},
+                                                 {"PACKAGE", facts.packageName}})},
+        {base + "_schema.h",
+         fillTemplate(onnxSchemaHeaderTemplate(), {{"HEADER", headerComment("//", facts)},
+                                                   {"QUALIFIED", facts.qualifiedName},
+                                                   {"DOMAIN", spec.ns},
+                                                   {"OP_TYPE", spec.opType},
+                                                   {"PACKAGE", facts.packageName}})},
         {base + "_schema.cc",
-         fillTemplate(kSourceTemplate,
+         fillTemplate(onnxSchemaSourceTemplate(),
                       {
                           {"HEADER", headerComment("//", facts)},
                           {"QUALIFIED", facts.qualifiedName},
@@ -334,9 +179,13 @@ std::vector<GeneratedFile> generateOnnxSchema(const GlueSource& source)
                           {"DOMAIN_LIT", cppCharLiteral(spec.ns)},
                           {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                           {"DOC_LIT", cppStringLiteral(spec.doc)},
+                          {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                          {"RULE_SUPPORT", cppRuleSupport()},
                           {"DTYPE_FROM_ONNX", fromOnnx},
                           {"DTYPE_TO_ONNX", toOnnx},
-                          {"GENERATED", gen},
+                          {"READ_INPUTS", readInputs},
+                          {"UNKNOWN_DIM_CHECKS", unknownDimChecks},
+                          {"INFER", infer},
                           {"SCHEMA", schema},
                       })},
     };

@@ -81,35 +81,4 @@ const char* attrName(Attr attr)
     return "?";
 }
 
-const char* builtinName(Builtin builtin)
-{
-    switch (builtin) {
-    case Builtin::Min:
-        return "min";
-    case Builtin::Max:
-        return "max";
-    case Builtin::Abs:
-        return "abs";
-    case Builtin::Len:
-        return "len";
-    case Builtin::Prod:
-        return "prod";
-    case Builtin::Sum:
-        return "sum";
-    case Builtin::CeilDiv:
-        return "ceil_div";
-    case Builtin::Broadcast:
-        return "broadcast";
-    case Builtin::Promote:
-        return "promote";
-    case Builtin::Reduce:
-        return "reduce";
-    case Builtin::Transpose:
-        return "transpose";
-    case Builtin::MatmulShape:
-        return "matmul_shape";
-    }
-    return "?";
-}
-
 } // namespace ptowb::rules

@@ -115,7 +115,7 @@ enum class Builtin : std::uint8_t
 
 const char* opSpelling(Op op);
 const char* attrName(Attr attr);
-const char* builtinName(Builtin builtin);
+const char* builtinName(Builtin builtin); // rule_builtins.cpp, from the table of builtins
 
 struct Node;
 using NodePtr = std::unique_ptr<Node>;
@@ -138,5 +138,50 @@ struct Node
     std::vector<Op> ops;
     std::vector<NodePtr> kids;
 };
+
+// The one walk over a rule tree that the checker and the evaluator share: the visitor's handler
+// for the node's kind (`NodeRef` is Node or const Node). The kinds are listed here only; a
+// visitor has a handler for each group: literal, name, input, param, list, attribute, index,
+// slice, unary, binary, compare, logical (and, or, not), ifElse, call.
+template <class Visitor, class NodeRef> decltype(auto) visitNode(Visitor& visitor, NodeRef& n)
+{
+    switch (n.kind) {
+    case NodeKind::IntLit:
+    case NodeKind::FloatLit:
+    case NodeKind::BoolLit:
+    case NodeKind::StrLit:
+    case NodeKind::DTypeLit:
+        return visitor.literal(n);
+    case NodeKind::Name:
+        return visitor.name(n);
+    case NodeKind::Input:
+        return visitor.input(n);
+    case NodeKind::Param:
+        return visitor.param(n);
+    case NodeKind::List:
+        return visitor.list(n);
+    case NodeKind::Attr:
+        return visitor.attribute(n);
+    case NodeKind::Index:
+        return visitor.index(n);
+    case NodeKind::Slice:
+        return visitor.slice(n);
+    case NodeKind::Unary:
+        return visitor.unary(n);
+    case NodeKind::Binary:
+        return visitor.binary(n);
+    case NodeKind::Compare:
+        return visitor.compare(n);
+    case NodeKind::And:
+    case NodeKind::Or:
+    case NodeKind::Not:
+        return visitor.logical(n);
+    case NodeKind::IfElse:
+        return visitor.ifElse(n);
+    case NodeKind::Call:
+        return visitor.call(n);
+    }
+    return visitor.literal(n); // unreachable: every kind is listed
+}
 
 } // namespace ptowb::rules

@@ -3,6 +3,7 @@
 #include "rules/shape_functions.h"
 
 #include <cmath>
+#include <iterator>
 
 namespace ptowb::rules {
 namespace {
@@ -34,6 +35,15 @@ constexpr BuiltinEntry kBuiltins[] = {
      "matmul_shape(a_shape, b_shape, trans_a=False, trans_b=False)",
      "the shape of a (batched) matmul"},
 };
+
+// The table is indexed by Builtin: its entries follow the enumeration's order.
+constexpr bool followsEnum()
+{
+    for (std::size_t k = 0; k < std::size(kBuiltins); ++k)
+        if (std::size_t(kBuiltins[k].builtin) != k) return false;
+    return true;
+}
+static_assert(followsEnum(), "kBuiltins must list the builtins in the order of enum Builtin");
 
 BuiltinFailure argError(int arg, Builtin b, const std::string& what)
 {
@@ -102,6 +112,11 @@ std::vector<std::string> builtinNames()
     for (const auto& e : kBuiltins)
         names.emplace_back(e.name);
     return names;
+}
+
+const char* builtinName(Builtin builtin)
+{
+    return kBuiltins[std::size_t(builtin)].name;
 }
 
 const char* builtinSignature(Builtin builtin)
@@ -284,6 +299,13 @@ std::variant<Value, BuiltinFailure> callBuiltin(Builtin b, std::vector<Value>& a
     }
     }
     return BuiltinFailure{-1, "rule.internal", "unknown builtin"};
+}
+
+Span failureSpan(const Node& call, const BuiltinFailure& failure)
+{
+    return failure.argument >= 0 && std::size_t(failure.argument) < call.kids.size()
+               ? call.kids[std::size_t(failure.argument)]->span
+               : call.span;
 }
 
 } // namespace ptowb::rules

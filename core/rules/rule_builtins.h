@@ -27,6 +27,9 @@ struct BuiltinFailure
 // Static check of a call: the result type, or which argument is wrong and why.
 std::variant<Type, BuiltinFailure> checkBuiltin(Builtin builtin, std::span<const Type> args);
 
+// Where a failure of the call `call` points: the argument at fault, or the whole call.
+Span failureSpan(const Node& call, const BuiltinFailure& failure);
+
 // Evaluates a call whose argument types passed checkBuiltin.
 std::variant<Value, BuiltinFailure> callBuiltin(Builtin builtin, std::vector<Value>& args);
 

@@ -16,33 +16,12 @@ public:
 
     Type check(Node& n)
     {
-        n.type = visit(n);
+        n.type = visitNode(*this, n);
         return n.type;
     }
 
-private:
-    Type error(Span span, std::string code, std::string message)
-    {
-        m_errors.push_back({span, std::move(code), std::move(message)});
-        return Type::Error;
-    }
-
-    Type typeError(Span span, std::string message)
-    {
-        return error(span, "rule.type-error", std::move(message));
-    }
-
-    std::vector<std::string> knownNames() const
-    {
-        std::vector<std::string> names = m_scope.inputs;
-        for (const auto& p : m_scope.params)
-            names.push_back(p.name);
-        for (const auto& d : allDTypes())
-            names.emplace_back(d.name);
-        return names;
-    }
-
-    Type visit(Node& n)
+    // Handlers of visitNode (rule_ast.h), one per group of node kinds.
+    Type literal(const Node& n)
     {
         switch (n.kind) {
         case NodeKind::IntLit:
@@ -53,58 +32,46 @@ private:
             return Type::Bool;
         case NodeKind::StrLit:
             return Type::Str;
-        case NodeKind::Input:
-            return Type::Tensor;
-        case NodeKind::Param:
-            return m_scope.params[std::size_t(n.slot)].type;
-        case NodeKind::DTypeLit:
+        default:
             return Type::DType;
-        case NodeKind::Name:
-            return name(n);
-        case NodeKind::List:
-            return list(n);
-        case NodeKind::Attr:
-            return attribute(n);
-        case NodeKind::Index:
-            return index(n);
-        case NodeKind::Slice:
-            return error(n.span, "rule.syntax", "a slice can only appear inside [ ]");
-        case NodeKind::Unary: {
-            const Type t = check(*n.kids[0]);
-            if (t == Type::Error) return t;
-            if (!isNumeric(t))
-                return typeError(n.span, std::string("unary '") + opSpelling(n.op) +
-                                             "' needs a number, not " + typeName(t));
-            return t;
         }
-        case NodeKind::Binary:
-            return binary(n);
-        case NodeKind::Compare:
-            return compare(n);
-        case NodeKind::And:
-        case NodeKind::Or:
-        case NodeKind::Not: {
-            bool failed = false;
-            for (auto& kid : n.kids) {
-                const Type t = check(*kid);
-                if (t == Type::Error)
-                    failed = true;
-                else if (t != Type::Bool)
-                    failed = typeError(kid->span, std::string("'") +
-                                                      (n.kind == NodeKind::And  ? "and"
-                                                       : n.kind == NodeKind::Or ? "or"
-                                                                                : "not") +
-                                                      "' needs bool operands, not " +
-                                                      typeName(t)) == Type::Error;
-            }
-            return failed ? Type::Error : Type::Bool;
+    }
+
+    Type input(const Node&) { return Type::Tensor; }
+
+    Type param(const Node& n) { return m_scope.params[std::size_t(n.slot)].type; }
+
+    Type slice(const Node& n)
+    {
+        return error(n.span, "rule.syntax", "a slice can only appear inside [ ]");
+    }
+
+    Type unary(Node& n)
+    {
+        const Type t = check(*n.kids[0]);
+        if (t == Type::Error) return t;
+        if (!isNumeric(t))
+            return typeError(n.span, std::string("unary '") + opSpelling(n.op) +
+                                         "' needs a number, not " + typeName(t));
+        return t;
+    }
+
+    Type logical(Node& n)
+    {
+        bool failed = false;
+        for (auto& kid : n.kids) {
+            const Type t = check(*kid);
+            if (t == Type::Error)
+                failed = true;
+            else if (t != Type::Bool)
+                failed = typeError(kid->span, std::string("'") +
+                                                  (n.kind == NodeKind::And  ? "and"
+                                                   : n.kind == NodeKind::Or ? "or"
+                                                                            : "not") +
+                                                  "' needs bool operands, not " + typeName(t)) ==
+                         Type::Error;
         }
-        case NodeKind::IfElse:
-            return ifElse(n);
-        case NodeKind::Call:
-            return call(n);
-        }
-        return Type::Error;
+        return failed ? Type::Error : Type::Bool;
     }
 
     Type name(Node& n)
@@ -352,13 +319,31 @@ private:
         if (failed) return Type::Error;
         auto result = checkBuiltin(*builtin, args);
         if (auto* failure = std::get_if<BuiltinFailure>(&result)) {
-            const Span span =
-                failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
-                    ? n.kids[std::size_t(failure->argument)]->span
-                    : n.span;
-            return error(span, failure->code, failure->message);
+            return error(failureSpan(n, *failure), failure->code, failure->message);
         }
         return std::get<Type>(result);
+    }
+
+private:
+    Type error(Span span, std::string code, std::string message)
+    {
+        m_errors.push_back({span, std::move(code), std::move(message)});
+        return Type::Error;
+    }
+
+    Type typeError(Span span, std::string message)
+    {
+        return error(span, "rule.type-error", std::move(message));
+    }
+
+    std::vector<std::string> knownNames() const
+    {
+        std::vector<std::string> names = m_scope.inputs;
+        for (const auto& p : m_scope.params)
+            names.push_back(p.name);
+        for (const auto& d : allDTypes())
+            names.emplace_back(d.name);
+        return names;
     }
 
     const RuleScope& m_scope;

@@ -36,7 +36,10 @@ class Evaluator
 public:
     explicit Evaluator(const RuleBindings& b) : m_b(b) {}
 
-    Value eval(const Node& n)
+    Value eval(const Node& n) { return visitNode(*this, n); }
+
+    // Handlers of visitNode (rule_ast.h), one per group of node kinds.
+    Value literal(const Node& n)
     {
         switch (n.kind) {
         case NodeKind::IntLit:
@@ -47,40 +50,35 @@ public:
             return Value::ofBool(n.intValue != 0);
         case NodeKind::StrLit:
             return Value::ofStr(n.text);
-        case NodeKind::DTypeLit:
+        default:
             return Value::ofDType(n.dtype);
-        case NodeKind::Param:
-            return param(n);
-        case NodeKind::List:
-            return list(n);
-        case NodeKind::Attr:
-            return attribute(n);
-        case NodeKind::Index:
-            return index(n);
-        case NodeKind::Unary:
-            return unary(n);
-        case NodeKind::Binary:
-            return binary(n);
-        case NodeKind::Compare:
-            return compare(n);
+        }
+    }
+
+    // The checker resolved every name, and a slice or a bare input stands only inside the
+    // nodes that read it.
+    [[noreturn]] Value name(const Node& n) { unchecked(n); }
+    [[noreturn]] Value input(const Node& n) { unchecked(n); }
+    [[noreturn]] Value slice(const Node& n) { unchecked(n); }
+
+    Value logical(const Node& n)
+    {
+        switch (n.kind) {
         case NodeKind::And:
             return Value::ofBool(eval(*n.kids[0]).asBool() && eval(*n.kids[1]).asBool());
         case NodeKind::Or:
             return Value::ofBool(eval(*n.kids[0]).asBool() || eval(*n.kids[1]).asBool());
-        case NodeKind::Not:
-            return Value::ofBool(!eval(*n.kids[0]).asBool());
-        case NodeKind::IfElse: {
-            Value v = eval(*n.kids[eval(*n.kids[1]).asBool() ? 0 : 2]);
-            return n.type == Type::Float || n.type == Type::FloatList ? widen(std::move(v)) : v;
-        }
-        case NodeKind::Call:
-            return call(n);
         default:
-            fail(n.span, "rule.internal", "rule was not checked before evaluation");
+            return Value::ofBool(!eval(*n.kids[0]).asBool());
         }
     }
 
-private:
+    Value ifElse(const Node& n)
+    {
+        Value v = eval(*n.kids[eval(*n.kids[1]).asBool() ? 0 : 2]);
+        return n.type == Type::Float || n.type == Type::FloatList ? widen(std::move(v)) : v;
+    }
+
     static Value widen(Value v)
     {
         if (v.type == Type::Int) return Value::ofFloat(double(v.i));
@@ -351,13 +349,15 @@ private:
             args.push_back(eval(*kid));
         auto result = callBuiltin(n.builtin, args);
         if (auto* failure = std::get_if<BuiltinFailure>(&result)) {
-            const Span span =
-                failure->argument >= 0 && std::size_t(failure->argument) < n.kids.size()
-                    ? n.kids[std::size_t(failure->argument)]->span
-                    : n.span;
-            fail(span, failure->code, failure->message);
+            fail(failureSpan(n, *failure), failure->code, failure->message);
         }
         return std::move(std::get<Value>(result));
+    }
+
+private:
+    [[noreturn]] static void unchecked(const Node& n)
+    {
+        fail(n.span, "rule.internal", "rule was not checked before evaluation");
     }
 
     const RuleBindings& m_b;
