@@ -135,7 +135,7 @@ void MainWindow::connectRuns()
     connect(m_runs, &RunController::simulated, this, &MainWindow::showSimulation);
     connect(m_runs, &RunController::finished, this, [this](const PipelineResult& result) {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
-        if (result.tracePath.isEmpty() && result.verification.cases.empty())
+        if (result.tracePath.empty() && result.verification.cases.empty())
             m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
     });
     connect(m_costPanel, &CostTracePanel::runShown, this, [this] {
@@ -179,7 +179,7 @@ void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir
     CodeEditor* kernel = m_session.editor(Document::Kernel);
     const QString pypto = m_session.project() && !caseDir.isEmpty()
                               ? QString::fromStdString(runfolder::latestCaseDir(
-                                    m_session.project()->runsFolder().toStdString(), "pypto-sim",
+                                    m_session.project()->runsFolder(), "pypto-sim",
                                     QFileInfo(caseDir).fileName().toStdString()))
                               : QString();
     m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp, pypto);
@@ -421,16 +421,17 @@ bool MainWindow::openProject(const QString& folderOrFile)
         return false;
     }
     const Project& project = *m_session.project();
-    m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
+    const QString folder = QString::fromStdString(project.folder());
+    m_projectView->setRootIndex(m_files->setRootPath(folder));
     showWelcome(false);
     forgetResults();
     m_gluePanel->reload(project.glueFolder());
-    RecentProjects::add(project.folder());
-    RecentProjects::markOpening(project.folder());
+    RecentProjects::add(folder);
+    RecentProjects::markOpening(folder);
     m_opening = true;
     rebuildRecentMenu();
     updateTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(project.folder()), 5000);
+    statusBar()->showMessage(tr("Opened %1").arg(folder), 5000);
     return true;
 }
 
@@ -461,8 +462,9 @@ bool MainWindow::openFromCommandLine(const QString& folderOrFile)
     const QFileInfo named(folderOrFile);
     const QString folder =
         (named.isDir() ? QDir(folderOrFile) : named.absoluteDir()).canonicalPath();
-    for (const QString& sample : sampleProjects())
-        if (!folder.isEmpty() && QDir(sample).canonicalPath() == folder) return openSample(sample);
+    for (const std::string& sample : sampleProjects())
+        if (!folder.isEmpty() && QDir(QString::fromStdString(sample)).canonicalPath() == folder)
+            return openSample(QString::fromStdString(sample));
     return openProject(folderOrFile);
 }
 
@@ -472,8 +474,10 @@ bool MainWindow::openSample(const QString& sampleFolder)
     const QString copy = QDir(sampleCopiesFolder()).filePath(QFileInfo(sampleFolder).fileName());
     const bool existed = QFileInfo::exists(QDir(copy).filePath(QStringLiteral("op.json")));
     if (!existed) {
-        if (const QString error = copySampleProject(sampleFolder, copy); !error.isEmpty()) {
-            QMessageBox::warning(this, tr("Cannot copy the sample"), error);
+        if (const std::string error =
+                copySampleProject(sampleFolder.toStdString(), copy.toStdString());
+            !error.empty()) {
+            QMessageBox::warning(this, tr("Cannot copy the sample"), QString::fromStdString(error));
             return false;
         }
         TrustedFolders::trust(copy); // shipped with the workbench, copied by the author
@@ -530,7 +534,7 @@ void MainWindow::chooseProject()
     if (!confirmDiscard()) return;
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Open Op Project"),
-        m_session.project() ? m_session.project()->folder() : QString());
+        m_session.project() ? QString::fromStdString(m_session.project()->folder()) : QString());
     if (!folder.isEmpty()) openProject(folder);
 }
 
@@ -575,7 +579,9 @@ void MainWindow::jumpTo(const QString& file, int line, int col)
 
 void MainWindow::updateTitle()
 {
-    const QString project = m_session.project() ? m_session.project()->name() : tr("No project");
+    const QString project = m_session.project()
+                                ? QString::fromStdString(m_session.project()->name())
+                                : tr("No project");
     setWindowTitle(QStringLiteral("%1[*] — PTO Workbench").arg(project));
     setWindowModified(m_session.isModified());
     // Nothing to save, check or run on the welcome page.

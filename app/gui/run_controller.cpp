@@ -204,10 +204,9 @@ void RunController::start(PipelineOptions options, const QString& what)
         return;
     }
     // Generating runs nothing; every later step runs the project's Python.
-    if (options.stopAfter != PipelineStep::Generate &&
-        !TrustedFolders::ensureTrusted(m_session.project()->folder())) {
-        m_log.appendPlainText(tr("== %1 not run: %2 is not a trusted folder")
-                                  .arg(what, m_session.project()->folder()));
+    const QString folder = QString::fromStdString(m_session.project()->folder());
+    if (options.stopAfter != PipelineStep::Generate && !TrustedFolders::ensureTrusted(folder)) {
+        m_log.appendPlainText(tr("== %1 not run: %2 is not a trusted folder").arg(what, folder));
         return;
     }
     QString error;
@@ -220,7 +219,7 @@ void RunController::start(PipelineOptions options, const QString& what)
     m_runTexts = editorTexts();
     options.sim.timeoutSeconds = SettingsDialog::caseTimeLimit();
     m_what = what;
-    m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
+    m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, folder));
     if (!m_runner.start(*m_session.project(), options)) return;
     updateActions();
     if (options.stopAfter >= PipelineStep::Verify) {
@@ -253,10 +252,10 @@ void RunController::onFinished(const PipelineResult& result)
     const QString lastStep = last ? QString::fromLatin1(stepName(last->step)) : QString();
     if (verified) {
         const VerificationReport& report = result.verification;
-        m_stamp =
-            tr("%1 · %2 on %3 · %4")
-                .arg(m_session.project()->name(), m_what, QString::fromStdString(report.target),
-                     QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
+        m_stamp = tr("%1 · %2 on %3 · %4")
+                      .arg(QString::fromStdString(m_session.project()->name()), m_what,
+                           QString::fromStdString(report.target),
+                           QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
         m_compare.showReport(report, m_stamp);
         m_shownTexts = m_runTexts;
         // Edited while it ran: the report is of the files as they were saved when it started.
@@ -277,9 +276,10 @@ void RunController::onFinished(const PipelineResult& result)
         markStale(tr("the last %1 stopped at %2").arg(m_what.toLower(), lastStep));
     }
     if (hasErrors(diagnostics)) Q_EMIT diagnosticsFound(diagnostics);
-    if (!result.tracePath.isEmpty())
-        Q_EMIT simulated(result.tracePath, QFileInfo(result.tracePath).absolutePath(), m_stamp);
-    else if (verified) // verified on a runner: no estimate, and the last one no longer applies
+    if (!result.tracePath.empty()) {
+        const QString trace = QString::fromStdString(result.tracePath);
+        Q_EMIT simulated(trace, QFileInfo(trace).absolutePath(), m_stamp);
+    } else if (verified) // verified on a runner: no estimate, and the last one no longer applies
         Q_EMIT simulated({}, {}, m_stamp);
     const QString why = last ? QString::fromStdString(last->message) : QString();
     QString summary =
