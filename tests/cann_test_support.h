@@ -34,9 +34,9 @@ inline QStringList opFolders()
 
 inline ptowb::ProjectSources sourcesOf(const QString& folder)
 {
-    QString error;
-    auto project = ptowb::Project::open(folder, error);
-    if (!project) qFatal("%s", qPrintable(error));
+    std::string error;
+    auto project = ptowb::Project::open(folder.toStdString(), error);
+    if (!project) qFatal("%s", error.c_str());
     return ptowb::readProjectSources(*project);
 }
 

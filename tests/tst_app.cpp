@@ -249,7 +249,8 @@ private slots:
         MainWindow after;
         after.reopenLastProject();
         QVERIFY(after.session().project());
-        QCOMPARE(QDir::cleanPath(after.session().project()->folder()), folder);
+        QCOMPARE(QDir::cleanPath(QString::fromStdString(after.session().project()->folder())),
+                 folder);
     }
 
     void referenceErrorsShowInTheReferenceEditor()

@@ -23,9 +23,9 @@ namespace {
 
 ProjectSources sourcesOf(const QString& folder)
 {
-    QString error;
-    auto project = Project::open(folder, error);
-    if (!project) qFatal("%s", qPrintable(error));
+    std::string error;
+    auto project = Project::open(folder.toStdString(), error);
+    if (!project) qFatal("%s", error.c_str());
     return readProjectSources(*project);
 }
 
@@ -406,10 +406,10 @@ private Q_SLOTS:
 
         // Replacing the folder drops what the new generation no longer has.
         QTemporaryDir dir;
-        const QString folder = dir.filePath(QStringLiteral("glue"));
-        QCOMPARE(replaceGeneratedFolder(first, folder), QString());
+        const std::string folder = dir.filePath(QStringLiteral("glue")).toStdString();
+        QCOMPARE(replaceGeneratedFolder(first, folder), std::string());
         QCOMPARE(readGeneratedFolder(folder).size(), std::size_t(3));
-        QCOMPARE(replaceGeneratedFolder(second, folder), QString());
+        QCOMPARE(replaceGeneratedFolder(second, folder), std::string());
         const auto read = readGeneratedFolder(folder);
         QCOMPARE(read.size(), std::size_t(3));
         QCOMPARE(read[0].path, std::string("a.py"));
@@ -419,16 +419,16 @@ private Q_SLOTS:
         const auto previous = readGeneratedFolder(previousGenerationFolder(folder));
         QCOMPARE(previous.size(), std::size_t(3));
         QCOMPARE(previous[1].path, std::string("gone.txt"));
-        QVERIFY(!QFileInfo::exists(folder + QStringLiteral(".new")) &&
-                !QFileInfo::exists(folder + QStringLiteral(".old")));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(folder + ".new")) &&
+                !QFileInfo::exists(QString::fromStdString(folder + ".old")));
         // A file that cannot be written keeps the previous generation whole.
         QCOMPARE(
             replaceGeneratedFolder({{"../../../../../../proc/nope/x", "y"}, {"a.py", "z"}}, folder)
-                .isEmpty(),
+                .empty(),
             false);
         QCOMPARE(readGeneratedFolder(folder).size(), std::size_t(3));
         QCOMPARE(readGeneratedFolder(folder)[0].content, std::string("x = 2\n"));
-        QVERIFY(readGeneratedFolder(dir.filePath(QStringLiteral("missing"))).empty());
+        QVERIFY(readGeneratedFolder(dir.filePath(QStringLiteral("missing")).toStdString()).empty());
     }
 };
 

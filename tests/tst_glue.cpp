@@ -151,21 +151,21 @@ private Q_SLOTS:
     {
         QFETCH(QString, project);
         const QString projectDir = project;
-        QString error;
-        auto opened = Project::open(projectDir, error);
-        QVERIFY2(opened, qPrintable(error));
+        std::string error;
+        auto opened = Project::open(projectDir.toStdString(), error);
+        QVERIFY2(opened, error.c_str());
 
         QTemporaryDir exportDir;
         ExportOptions options;
-        options.outputFolder = exportDir.path();
+        options.outputFolder = exportDir.path().toStdString();
         const ExportResult exported = exportPackage(*opened, options);
-        QVERIFY2(exported.ok(), qPrintable(exported.error));
+        QVERIFY2(exported.ok(), exported.error.c_str());
         QVERIFY(checkPackage(exported.packageFolder).ok());
 
         const QString cache =
             QStringLiteral(PTOWB_GLUE_CACHE "/") + QString::fromLatin1(QTest::currentDataTag());
         const QString package = cache + QStringLiteral("/package");
-        syncFolder(exported.packageFolder, package);
+        syncFolder(QString::fromStdString(exported.packageFolder), package);
         const SpecLoadResult loaded = opened->validateSaved();
         const OpSpec& spec = loaded.spec;
         const QString qualified = QString::fromStdString(spec.ns + "::" + spec.name);
@@ -401,18 +401,18 @@ private Q_SLOTS:
     // the Python module and of the C++ library writes it, and ONNX export refuses the op.
     void mutatedInput()
     {
-        QString error;
-        auto opened = Project::open(QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel"), error);
-        QVERIFY2(opened, qPrintable(error));
+        std::string error;
+        auto opened = Project::open(PTOWB_TEST_DATA "/mutated_kernel", error);
+        QVERIFY2(opened, error.c_str());
         QTemporaryDir exportDir;
         ExportOptions options;
-        options.outputFolder = exportDir.path();
+        options.outputFolder = exportDir.path().toStdString();
         const ExportResult exported = exportPackage(*opened, options);
-        QVERIFY2(exported.ok(), qPrintable(exported.error));
+        QVERIFY2(exported.ok(), exported.error.c_str());
         QVERIFY(checkPackage(exported.packageFolder).ok());
         const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/mutated_kernel");
         const QString package = cache + QStringLiteral("/package");
-        syncFolder(exported.packageFolder, package);
+        syncFolder(QString::fromStdString(exported.packageFolder), package);
 
         qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
         const QString script = QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_mutated_glue.py");

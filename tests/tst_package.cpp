@@ -32,9 +32,9 @@ void copyFolder(const QString& from, const QString& to)
 
 Project openProject(const QString& folder)
 {
-    QString error;
-    auto project = Project::open(folder, error);
-    if (!project) qFatal("%s", qPrintable(error));
+    std::string error;
+    auto project = Project::open(folder.toStdString(), error);
+    if (!project) qFatal("%s", error.c_str());
     return *project;
 }
 
@@ -69,14 +69,15 @@ private Q_SLOTS:
     {
         QTemporaryDir out;
         ExportOptions options;
-        options.outputFolder = out.path();
+        options.outputFolder = out.path().toStdString();
         QStringList steps;
-        options.progress = [&](const QString& step) { steps << step; };
+        options.progress = [&](const std::string& step) { steps << QString::fromStdString(step); };
         const ExportResult result = exportPackage(openProject(m_project), options);
-        QVERIFY2(result.ok(), qPrintable(result.error));
-        QCOMPARE(result.packageFolder, out.filePath(QStringLiteral("scale_gelu-1.0.0")));
+        QVERIFY2(result.ok(), result.error.c_str());
+        const QString packageFolder = QString::fromStdString(result.packageFolder);
+        QCOMPARE(packageFolder, out.filePath(QStringLiteral("scale_gelu-1.0.0")));
         QVERIFY(steps.size() >= 4);
-        const QDir package(result.packageFolder);
+        const QDir package(packageFolder);
         for (const char* file :
              {"manifest.json", "op.json", "kernel/kernel.py", "reference/reference.py", "README.md",
               "python/pto_scale_gelu/__init__.py", "torch/CMakeLists.txt", "onnx/CMakeLists.txt",
@@ -92,7 +93,7 @@ private Q_SLOTS:
         QCOMPARE(manifest["op_json_sha256"].get<std::string>(),
                  sha256Hex(readFile(m_project + QStringLiteral("/op.json")).toStdString()));
         int files = 0;
-        QDirIterator it(result.packageFolder, QDir::Files, QDirIterator::Subdirectories);
+        QDirIterator it(packageFolder, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString name = package.relativeFilePath(it.next());
             if (name == QLatin1String("manifest.json")) continue;
@@ -111,11 +112,11 @@ private Q_SLOTS:
         QByteArray first, second;
         for (auto* dir : {&a, &b}) {
             ExportOptions options;
-            options.outputFolder = dir->path();
+            options.outputFolder = dir->path().toStdString();
             options.archive = true;
             const ExportResult result = exportPackage(openProject(m_project), options);
-            QVERIFY2(result.ok(), qPrintable(result.error));
-            (dir == &a ? first : second) = readFile(result.archivePath);
+            QVERIFY2(result.ok(), result.error.c_str());
+            (dir == &a ? first : second) = readFile(QString::fromStdString(result.archivePath));
             QTest::qWait(1100); // a different second on the clock must not change the bytes
         }
         QVERIFY(first.size() > 1000);
@@ -128,11 +129,11 @@ private Q_SLOTS:
     {
         QTemporaryDir out;
         ExportOptions options;
-        options.outputFolder = out.path();
+        options.outputFolder = out.path().toStdString();
         options.goldens = false;
         const ExportResult result = exportPackage(openProject(m_project), options);
         QVERIFY(result.ok());
-        const QDir package(result.packageFolder);
+        const QDir package(QString::fromStdString(result.packageFolder));
         {
             QFile kernel(package.filePath(QStringLiteral("kernel/kernel.py")));
             QVERIFY(kernel.open(QIODevice::Append));
@@ -145,13 +146,13 @@ private Q_SLOTS:
         }
         const PackageCheck check = checkPackage(result.packageFolder);
         QVERIFY(!check.ok());
-        QCOMPARE(check.changed, QStringList{QStringLiteral("kernel/kernel.py")});
-        QCOMPARE(check.missing, QStringList{QStringLiteral("cann/scale_gelu.json")});
-        QCOMPARE(check.extra, QStringList{QStringLiteral("python/notes.txt")});
+        QCOMPARE(check.changed, std::vector<std::string>{"kernel/kernel.py"});
+        QCOMPARE(check.missing, std::vector<std::string>{"cann/scale_gelu.json"});
+        QCOMPARE(check.extra, std::vector<std::string>{"python/notes.txt"});
 
         QProcess cli;
         cli.start(QStringLiteral(PTOWB_CLI),
-                  {QStringLiteral("check-package"), result.packageFolder});
+                  {QStringLiteral("check-package"), QString::fromStdString(result.packageFolder)});
         QVERIFY(cli.waitForFinished(30000));
         QCOMPARE(cli.exitCode(), 1);
         const QString text = QString::fromUtf8(cli.readAllStandardOutput());
@@ -159,13 +160,13 @@ private Q_SLOTS:
                 text.contains(QStringLiteral("missing: cann/scale_gelu.json")));
 
         QVERIFY(QFile::remove(package.filePath(QStringLiteral("manifest.json"))));
-        QVERIFY(!checkPackage(result.packageFolder).error.isEmpty());
+        QVERIFY(!checkPackage(result.packageFolder).error.empty());
         {
             QFile garbage(package.filePath(QStringLiteral("manifest.json")));
             QVERIFY(garbage.open(QIODevice::WriteOnly));
             garbage.write("{\"format\": 3, \"files\": [");
         }
-        QVERIFY(!checkPackage(result.packageFolder).error.isEmpty());
+        QVERIFY(!checkPackage(result.packageFolder).error.empty());
     }
 
     void badDescriptionWritesNothing()
@@ -178,7 +179,7 @@ private Q_SLOTS:
             op.write("{\"format\": \"ptowb-op/1\", \"name\": \"Bad Name\"}");
         }
         ExportOptions options;
-        options.outputFolder = out.path();
+        options.outputFolder = out.path().toStdString();
         const ExportResult result = exportPackage(openProject(copy.path()), options);
         QVERIFY(!result.ok());
         QVERIFY(hasErrors(result.diagnostics));
@@ -195,10 +196,10 @@ private Q_SLOTS:
             f.write("keep me");
         }
         ExportOptions options;
-        options.outputFolder = blocker;
+        options.outputFolder = blocker.toStdString();
         const ExportResult result = exportPackage(openProject(m_project), options);
         QVERIFY(!result.ok());
-        QVERIFY(!result.error.isEmpty());
+        QVERIFY(!result.error.empty());
         QCOMPARE(readFile(blocker), QByteArray("keep me"));
         QCOMPARE(entries(out.path()), QStringList{QStringLiteral("not-a-folder")});
     }
@@ -207,25 +208,25 @@ private Q_SLOTS:
     {
         QTemporaryDir out;
         ExportOptions options;
-        options.outputFolder = out.path();
+        options.outputFolder = out.path().toStdString();
         options.goldens = false;
         const ExportResult first = exportPackage(openProject(m_project), options);
         QVERIFY(first.ok());
-        const QByteArray manifest =
-            readFile(first.packageFolder + QStringLiteral("/manifest.json"));
+        const QString manifestPath = QString::fromStdString(first.packageFolder + "/manifest.json");
+        const QByteArray manifest = readFile(manifestPath);
 
         std::atomic<bool> cancel{false};
         options.goldens = true;
         options.cancel = &cancel;
-        options.progress = [&](const QString& step) {
-            if (step.contains(QStringLiteral("golden"))) cancel = true; // cancel midway
+        options.progress = [&](const std::string& step) {
+            if (step.find("golden") != std::string::npos) cancel = true; // cancel midway
         };
         const ExportResult second = exportPackage(openProject(m_project), options);
         QVERIFY(!second.ok());
-        QCOMPARE(second.error, QStringLiteral("cancelled"));
+        QCOMPARE(second.error, std::string("cancelled"));
         QCOMPARE(entries(out.path()),
                  QStringList{QStringLiteral("scale_gelu-1.0.0")}); // no staging folder left
-        QCOMPARE(readFile(first.packageFolder + QStringLiteral("/manifest.json")), manifest);
+        QCOMPARE(readFile(manifestPath), manifest);
         QVERIFY(checkPackage(first.packageFolder).ok());
     }
 };

@@ -34,10 +34,51 @@ void copySample(const QString& to)
 
 Project openProject(const QString& folder)
 {
-    QString error;
-    auto project = Project::open(folder, error);
-    if (!project) qFatal("%s", qPrintable(error));
+    std::string error;
+    auto project = Project::open(folder.toStdString(), error);
+    if (!project) qFatal("%s", error.c_str());
     return *project;
+}
+
+// An export as these tests look at it: its paths as QString.
+struct Exported
+{
+    bool succeeded = false;
+    QString error, packageFolder, archivePath;
+    bool ok() const { return succeeded; }
+};
+
+Exported asExported(const ExportResult& result)
+{
+    return {result.ok(), QString::fromStdString(result.error),
+            QString::fromStdString(result.packageFolder),
+            QString::fromStdString(result.archivePath)};
+}
+
+// The tests name files with QString; the package layer takes UTF-8 paths.
+PackageCheck checkPackage(const QString& path)
+{
+    return ptowb::checkPackage(path.toStdString());
+}
+
+QString checkDeployable(const QString& folder, const QString& archive)
+{
+    return QString::fromStdString(
+        ptowb::checkDeployable(folder.toStdString(), archive.toStdString()));
+}
+
+QString deployPackage(const DeployTarget& target, const QString& folder, const QString& archive)
+{
+    return QString::fromStdString(ptowb::deployPackage(
+        target, folder.toStdString(), archive.toStdString(), "pto::scale_gelu", "1.0.0", nullptr));
+}
+
+QString joined(const std::vector<std::string>& lines)
+{
+    QStringList out;
+    for (const std::string& line : lines)
+        out << QString::fromStdString(line);
+    return out.join(QLatin1Char('\n'));
 }
 
 QStringList entries(const QString& folder)
@@ -71,13 +112,13 @@ class TestPackageCheck : public QObject
     QTemporaryDir m_work;
     QString m_project;
 
-    ExportResult exportTo(const QString& out, bool archive, bool goldens = false)
+    Exported exportTo(const QString& out, bool archive, bool goldens = false)
     {
         ExportOptions options;
-        options.outputFolder = out;
+        options.outputFolder = out.toStdString();
         options.archive = archive;
         options.goldens = goldens;
-        return exportPackage(openProject(m_project), options);
+        return asExported(exportPackage(openProject(m_project), options));
     }
 
     // Runs ptowb-cli with `args` 16 times, each time with another kernel (so nothing left from
@@ -123,10 +164,10 @@ private Q_SLOTS:
     void archiveFollowsTheFolder()
     {
         QTemporaryDir out;
-        const ExportResult first = exportTo(out.path(), true);
+        const Exported first = exportTo(out.path(), true);
         QVERIFY2(first.ok(), qPrintable(first.error));
         QCOMPARE(checkDeployable(first.packageFolder, first.archivePath), QString());
-        const ExportResult second = exportTo(out.path(), false);
+        const Exported second = exportTo(out.path(), false);
         QVERIFY(second.ok());
         QCOMPARE(entries(out.path()),
                  QStringList{QStringLiteral(
@@ -140,7 +181,7 @@ private Q_SLOTS:
     void archivesAreChecked()
     {
         QTemporaryDir out, other;
-        const ExportResult exported = exportTo(out.path(), true);
+        const Exported exported = exportTo(out.path(), true);
         QVERIFY(exported.ok());
         QProcess cli;
         cli.start(QStringLiteral(PTOWB_CLI),
@@ -157,7 +198,7 @@ private Q_SLOTS:
         QCOMPARE(tar({QStringLiteral("czf"), tampered, QStringLiteral("scale_gelu-1.0.0")},
                      other.path()),
                  0);
-        QCOMPARE(checkPackage(tampered).changed, QStringList{QStringLiteral("kernel/kernel.py")});
+        QCOMPARE(checkPackage(tampered).changed, std::vector<std::string>{"kernel/kernel.py"});
 
         // A consistent archive of another package in place of the real one is not deployed.
         QTemporaryDir edited;
@@ -168,10 +209,10 @@ private Q_SLOTS:
             k.write("# another kernel\n");
         }
         ExportOptions options;
-        options.outputFolder = other.filePath(QStringLiteral("elsewhere"));
+        options.outputFolder = other.filePath(QStringLiteral("elsewhere")).toStdString();
         options.archive = true;
         options.goldens = false;
-        const ExportResult impostor = exportPackage(openProject(edited.path()), options);
+        const Exported impostor = asExported(exportPackage(openProject(edited.path()), options));
         QVERIFY(impostor.ok());
         QVERIFY(checkPackage(impostor.archivePath).ok());
         QFile::remove(exported.archivePath);
@@ -182,8 +223,7 @@ private Q_SLOTS:
         DeployTarget target;
         target.name = "folder";
         target.folder = deployed.path().toStdString();
-        QVERIFY(deployPackage(target, exported.packageFolder, exported.archivePath,
-                              "pto::scale_gelu", "1.0.0", nullptr)
+        QVERIFY(deployPackage(target, exported.packageFolder, exported.archivePath)
                     .startsWith(QStringLiteral("not deployed")));
         QVERIFY(entries(deployed.path()).isEmpty());
     }
@@ -191,7 +231,7 @@ private Q_SLOTS:
     void manifestPathsAreConfined()
     {
         QTemporaryDir out;
-        const ExportResult exported = exportTo(out.path(), false);
+        const Exported exported = exportTo(out.path(), false);
         QVERIFY(exported.ok());
         const QString manifestPath = exported.packageFolder + QStringLiteral("/manifest.json");
         QFile in(manifestPath);
@@ -214,24 +254,24 @@ private Q_SLOTS:
         // Returning at all shows /dev/zero and the FIFO were never read.
         const PackageCheck check = checkPackage(exported.packageFolder);
         QVERIFY(!check.ok());
-        const QString unsafe = check.unsafe.join(QLatin1Char('\n'));
+        const QString unsafe = joined(check.unsafe);
         for (const char* path :
              {"../outside.txt: ", "/etc/passwd: ", "/dev/zero: ", "fifo: not a regular file",
               "zero: a symbolic link", "leak: a symbolic link", "a//b: "})
             QVERIFY2(unsafe.contains(QLatin1String(path)), qPrintable(unsafe));
-        QVERIFY(check.changed.isEmpty());
+        QVERIFY(check.changed.empty());
     }
 
     void relativePackagePath()
     {
         QTemporaryDir out;
-        const ExportResult exported = exportTo(out.path(), false);
+        const Exported exported = exportTo(out.path(), false);
         QVERIFY(exported.ok());
         const QString cwd = QDir::currentPath();
         QDir::setCurrent(out.path());
         const PackageCheck check = checkPackage(QStringLiteral("scale_gelu-1.0.0"));
         QDir::setCurrent(cwd);
-        QVERIFY2(check.ok(), qPrintable(check.extra.join(QLatin1Char(' ')) + check.error));
+        QVERIFY2(check.ok(), qPrintable(joined(check.extra) + QString::fromStdString(check.error)));
     }
 
     void symlinksOutOfTheProjectAreRefused()
@@ -243,9 +283,9 @@ private Q_SLOTS:
         QVERIFY(QFile::link(elsewhere.filePath(QStringLiteral("kernel.py")),
                             project.filePath(QStringLiteral("kernel.py"))));
         ExportOptions options;
-        options.outputFolder = out.path();
+        options.outputFolder = out.path().toStdString();
         options.goldens = false;
-        ExportResult result = exportPackage(openProject(project.path()), options);
+        Exported result = asExported(exportPackage(openProject(project.path()), options));
         QVERIFY(!result.ok());
         QVERIFY2(result.error.contains(QStringLiteral("outside the project")),
                  qPrintable(result.error));
@@ -265,7 +305,7 @@ private Q_SLOTS:
                     elsewhere.filePath(QStringLiteral("data.npy")));
         QVERIFY(QFile::link(elsewhere.filePath(QStringLiteral("data.npy")),
                             project.filePath(QStringLiteral("data.npy"))));
-        result = exportPackage(openProject(project.path()), options);
+        result = asExported(exportPackage(openProject(project.path()), options));
         QVERIFY2(result.error.contains(QStringLiteral("data.npy")) &&
                      result.error.contains(QStringLiteral("outside the project")),
                  qPrintable(result.error));
@@ -292,16 +332,14 @@ private Q_SLOTS:
     void deployKeepsNormalPermissions()
     {
         QTemporaryDir out, deployed;
-        const ExportResult exported = exportTo(out.path(), false);
+        const Exported exported = exportTo(out.path(), false);
         QVERIFY(exported.ok());
         QCOMPARE(QFileInfo(exported.packageFolder).permissions() & QFileDevice::ExeOther,
                  QFileDevice::ExeOther);
         DeployTarget target;
         target.name = "folder";
         target.folder = deployed.path().toStdString();
-        QCOMPARE(
-            deployPackage(target, exported.packageFolder, {}, "pto::scale_gelu", "1.0.0", nullptr),
-            QString());
+        QCOMPARE(deployPackage(target, exported.packageFolder, {}), QString());
         struct stat st
         {
         };
@@ -347,7 +385,7 @@ private Q_SLOTS:
         QTemporaryDir out;
         QVERIFY(exportTo(out.path(), false).ok());
         const QString folder = out.filePath(QStringLiteral("scale_gelu-1.0.0"));
-        auto read = readPackageIdentity(folder);
+        auto read = readPackageIdentity(folder.toStdString());
         QVERIFY(std::holds_alternative<onnxtools::PackageIdentity>(read));
         const auto identity = std::get<onnxtools::PackageIdentity>(read);
         QCOMPARE(identity.op, std::string("pto::scale_gelu"));
@@ -363,14 +401,15 @@ private Q_SLOTS:
             auto changed = manifest;
             changed["kernel_file"] = kernelFile;
             writeFile(manifestPath, QByteArray::fromStdString(changed.dump()));
-            QVERIFY2(std::holds_alternative<QString>(readPackageIdentity(folder)), kernelFile);
+            QVERIFY2(std::holds_alternative<std::string>(readPackageIdentity(folder.toStdString())),
+                     kernelFile);
         }
         writeFile(manifestPath, QByteArray::fromStdString(manifest.dump()));
         QVERIFY(QFile::remove(folder + QStringLiteral("/op.json")));
         QVERIFY(QFile::link(QStringLiteral("/dev/zero"), folder + QStringLiteral("/op.json")));
-        QVERIFY(std::holds_alternative<QString>(readPackageIdentity(folder)));
+        QVERIFY(std::holds_alternative<std::string>(readPackageIdentity(folder.toStdString())));
         writeFile(manifestPath, "[1, 2]");
-        QVERIFY(std::holds_alternative<QString>(readPackageIdentity(folder)));
+        QVERIFY(std::holds_alternative<std::string>(readPackageIdentity(folder.toStdString())));
     }
 
     // kill -9 anywhere in a redeploy (verify, export, the copy into the deploy folder, the swap):

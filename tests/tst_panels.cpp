@@ -302,7 +302,7 @@ private Q_SLOTS:
         QVERIFY(writeFile(previous + "/same.txt", "same\n"));
 
         GeneratedGluePanel panel;
-        panel.reload(glue);
+        panel.reload(glue.toStdString());
         std::map<std::string, GlueFileChange::Status> status;
         for (const GlueFileChange& change : panel.changes())
             status[change.path] = change.status;
@@ -343,10 +343,10 @@ private Q_SLOTS:
         QVERIFY(tabs);
         tabs->setCurrentWidget(&panel.fileView());
         QVERIFY(writeFile(glue + "/torch/op.py", "x = 1\ny = 4\n"));
-        panel.reload(glue);
+        panel.reload(glue.toStdString());
         QCOMPARE(tabs->currentWidget(), static_cast<QWidget*>(&panel.diffView()));
 
-        panel.reload(dir.filePath(QStringLiteral("nothing")));
+        panel.reload(dir.filePath(QStringLiteral("nothing")).toStdString());
         QVERIFY(panel.changes().empty());
         QCOMPARE(panel.fileList().topLevelItemCount(), 0);
         QVERIFY(panel.fileView().text().isEmpty());

@@ -66,8 +66,8 @@ class TestPipeline : public QObject
 
     Project project()
     {
-        QString error;
-        return *Project::open(m_project, error);
+        std::string error;
+        return *Project::open(m_project.toStdString(), error);
     }
 
 private Q_SLOTS:
@@ -100,7 +100,34 @@ private Q_SLOTS:
         QVERIFY(progress.size() >= 5);
         QVERIFY(progress.join(QLatin1Char('\n')).contains(QStringLiteral("verify: case small")));
         QVERIFY(checkPackage(r.packageFolder).ok());
-        QVERIFY(checkPackage(m_deployed + QStringLiteral("/scale_gelu-1.0.0")).ok());
+        QVERIFY(checkPackage(m_deployed.toStdString() + "/scale_gelu-1.0.0").ok());
+    }
+
+    // Every step on a project, a package folder and a deploy folder whose paths are not ASCII:
+    // paths cross from the app's QString to core's UTF-8 and back unchanged.
+    void nonAsciiPathsThroughEveryStep()
+    {
+        const QString project = m_work.filePath(QStringLiteral("opérateurs ünïcode/échelle_gelu"));
+        const QString deployed = m_work.filePath(QStringLiteral("déployés/日本"));
+        copyFolder(QStringLiteral(PTOWB_SOURCE_DIR "/projects/scale_gelu"), project);
+        write(project + QStringLiteral("/deploy.json"),
+              QStringLiteral("{\"name\": \"ici\", \"folder\": \"%1\"}").arg(deployed).toUtf8());
+        std::string error;
+        const std::optional<Project> opened = Project::open(project.toStdString(), error);
+        QVERIFY2(opened, error.c_str());
+        QCOMPARE(QString::fromStdString(opened->folder()), project);
+        QCOMPARE(QString::fromStdString(opened->name()), QStringLiteral("échelle_gelu"));
+        const PipelineResult r = runPipeline(*opened, {});
+        for (const auto& s : r.steps)
+            QVERIFY2(s.status == Status::Done, stepSummary(s).c_str());
+        QCOMPARE(r.steps.size(), std::size_t(5));
+        QCOMPARE(QString::fromStdString(r.packageFolder),
+                 project + QStringLiteral("/packages/scale_gelu-1.0.0"));
+        QVERIFY(QFileInfo::exists(QString::fromStdString(r.archivePath)));
+        QVERIFY(checkPackage(r.packageFolder).ok());
+        QVERIFY(checkPackage(r.archivePath).ok());
+        QVERIFY(checkPackage(deployed.toStdString() + "/scale_gelu-1.0.0").ok());
+        QVERIFY(QFileInfo::exists(project + QStringLiteral("/.ptowb/glue/torch/CMakeLists.txt")));
     }
 
     void unchangedStepsAreSkipped()
@@ -161,7 +188,7 @@ private Q_SLOTS:
                               QStringLiteral("scale_gelu-1.0.0.tar.gz")}));
         QCOMPARE(read(m_project + QStringLiteral("/packages/scale_gelu-1.0.0/manifest.json")),
                  manifest);
-        QVERIFY(checkPackage(m_project + QStringLiteral("/packages/scale_gelu-1.0.0")).ok());
+        QVERIFY(checkPackage(m_project.toStdString() + "/packages/scale_gelu-1.0.0").ok());
     }
 
     void commandTargets()
@@ -262,10 +289,10 @@ private Q_SLOTS:
         const PipelineResult generated = runPipeline(project(), options);
         QVERIFY(generated.ok());
         QCOMPARE(generated.steps.size(), std::size_t(2));
-        QVERIFY(QFileInfo::exists(project().glueFolder() +
-                                  QStringLiteral("/python/pto_scale_gelu/__init__.py")));
-        QVERIFY(
-            QFileInfo::exists(project().glueFolder() + QStringLiteral("/torch/CMakeLists.txt")));
+        QVERIFY(QFileInfo::exists(
+            QString::fromStdString(project().glueFolder() + "/python/pto_scale_gelu/__init__.py")));
+        QVERIFY(QFileInfo::exists(
+            QString::fromStdString(project().glueFolder() + "/torch/CMakeLists.txt")));
 
         const QString tolerances = m_project + QStringLiteral("/tolerances.json");
         write(tolerances, "{ \"min_cosine\": 2 }");

@@ -68,9 +68,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const ProcessOutcome outcome =
-            runProcess({QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-                        QStringLiteral("sleep 60 & echo $! > child.pid; exit 0")},
-                       dir.path(), 30);
+            runProcess({"/bin/sh", "-c", "sleep 60 & echo $! > child.pid; exit 0"},
+                       dir.path().toStdString(), 30);
         QCOMPARE(int(outcome.status), int(ProcessOutcome::Status::Finished));
         QCOMPARE(outcome.exitCode, 0);
         const pid_t child =
@@ -86,10 +85,9 @@ private Q_SLOTS:
         clock.start();
         // 64 MiB of 'a' on stdout, then a last line on each stream.
         const ProcessOutcome outcome = runProcess(
-            {QStringLiteral("/bin/sh"), QStringLiteral("-c"),
-             QStringLiteral(
-                 "head -c 67108864 /dev/zero | tr '\\0' a; echo; echo THE-END; echo err-end >&2")},
-            dir.path(), 60);
+            {"/bin/sh", "-c",
+             "head -c 67108864 /dev/zero | tr '\\0' a; echo; echo THE-END; echo err-end >&2"},
+            dir.path().toStdString(), 60);
         QCOMPARE(int(outcome.status), int(ProcessOutcome::Status::Finished));
         qInfo("64 MiB of output logged in %lld ms", clock.elapsed());
         const QByteArray log = readFile(dir.filePath(QStringLiteral("stdout.log")));
@@ -97,7 +95,7 @@ private Q_SLOTS:
         QVERIFY(log.startsWith(QByteArray(1000, 'a')));
         QVERIFY(log.contains("bytes left out here"));
         QVERIFY(log.endsWith("THE-END\n"));
-        QCOMPARE(outcome.stderrTail, QStringLiteral("err-end"));
+        QCOMPARE(outcome.stderrTail, std::string("err-end"));
         QCOMPARE(readFile(dir.filePath(QStringLiteral("stderr.log"))), QByteArray("err-end\n"));
     }
 

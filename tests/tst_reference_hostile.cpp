@@ -79,10 +79,12 @@ const char* const kReturn = "    return torch.softmax(x.to(torch.float32), dim=-
 
 Diagnostics checkProject(const QString& folder)
 {
-    QString error;
-    const auto project = Project::open(folder, error);
-    if (!project) qFatal("%s", qPrintable(error));
-    auto read = [](const QString& path) { return readFile(path); };
+    std::string error;
+    const auto project = Project::open(folder.toStdString(), error);
+    if (!project) qFatal("%s", error.c_str());
+    auto read = [](const std::string& path) {
+        return readFile(QString::fromStdString(path)).toStdString();
+    };
     return project->check(read(project->descriptionPath()), read(project->referencePath()),
                           read(project->kernelPath()));
 }
@@ -161,8 +163,8 @@ private Q_SLOTS:
         for (int k = 0; k < 20; ++k)
             body += "    n = " + std::to_string(k) + " + len('a'.ljust(100000000))\n";
         const QString folder = softmaxWith(dir, kHead + body + kReturn + " * n\n");
-        QString error;
-        const auto project = Project::open(folder, error);
+        std::string error;
+        const auto project = Project::open(folder.toStdString(), error);
         QVERIFY(project);
         const SpecLoadResult spec = project->validateSaved();
         QVERIFY(spec.usable());
@@ -173,8 +175,9 @@ private Q_SLOTS:
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
             cancel = true;
         });
-        const Diagnostics d =
-            project->checkReference(spec.spec, readFile(project->referencePath()), &cancel);
+        const Diagnostics d = project->checkReference(
+            spec.spec, readFile(QString::fromStdString(project->referencePath())).toStdString(),
+            &cancel);
         canceller.join();
         QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY2(d.size() == 1 && d[0].code == "reference.cancelled", qPrintable(messages(d)));
@@ -243,11 +246,11 @@ private Q_SLOTS:
         QTemporaryDir dir;
         for (const std::string& name : templateNames()) {
             NewProjectOptions options;
-            options.folder = dir.filePath(QString::fromStdString(name));
+            options.folder = dir.filePath(QString::fromStdString(name)).toStdString();
             options.templateName = name;
             options.name = "my_" + name;
-            QCOMPARE(createProjectFromTemplate(options), QString());
-            folders << options.folder;
+            QCOMPARE(createProjectFromTemplate(options), std::string());
+            folders << QString::fromStdString(options.folder);
         }
         QTemporaryDir typical;
         folders << softmaxWith(

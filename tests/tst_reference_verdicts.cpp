@@ -107,6 +107,16 @@ private Q_SLOTS:
                  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
         QCOMPARE(ptowb::sha256Hex(std::string(1000000, 'a')),
                  "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+        // In pieces of every size across the block boundaries: the same digest.
+        const std::string text(300, 'x');
+        for (std::size_t piece : {1, 7, 55, 56, 63, 64, 65, 128, 300}) {
+            ptowb::Sha256 hash;
+            for (std::size_t at = 0; at < text.size(); at += piece)
+                hash.add(std::string_view(text).substr(at, piece));
+            QCOMPARE(hash.hex(), ptowb::sha256Hex(text));
+        }
+        QCOMPARE(ptowb::sha256Hex(text),
+                 "0d4e2ca9e9cbced7a7a5380eb29e1a3783b9b6d0db72de36a1051038e1c1fbc7");
     }
 
     void keptVerdictEqualsTheFreshOne()

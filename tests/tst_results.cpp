@@ -93,7 +93,8 @@ private Q_SLOTS:
                  qPrintable(diff.titleText()));
         // The trace, like the diff, loads off the GUI thread.
         QTRY_VERIFY_WITH_TIMEOUT(!w.costPanel().stamp().stamp().isEmpty(), 20000);
-        QVERIFY2(compare.stamp().stamp().startsWith(w.session().project()->name()) &&
+        QVERIFY2(compare.stamp().stamp().startsWith(
+                     QString::fromStdString(w.session().project()->name())) &&
                      compare.stamp().stamp().contains(QStringLiteral("Verify on sim")),
                  qPrintable(compare.stamp().stamp()));
         QCOMPARE(diff.stamp().stamp(), compare.stamp().stamp());
@@ -395,7 +396,7 @@ private Q_SLOTS:
         MainWindow w;
         QVERIFY(w.openSample(sample));
         const QString copy = copies.filePath(QStringLiteral("softmax"));
-        QCOMPARE(w.session().project()->folder(), copy);
+        QCOMPARE(QString::fromStdString(w.session().project()->folder()), copy);
         QVERIFY(TrustedFolders::isTrusted(copy));
         w.session().editor(Document::Kernel)->append(QStringLiteral("# my change\n"));
         QString error;
@@ -409,7 +410,7 @@ private Q_SLOTS:
         // Named on the command line (`./setup.sh run`), a sample opens as the copy too.
         QVERIFY(w.closeProject());
         QVERIFY(w.openFromCommandLine(sample + QStringLiteral("/op.json")));
-        QCOMPARE(w.session().project()->folder(), copy);
+        QCOMPARE(QString::fromStdString(w.session().project()->folder()), copy);
         QSettings().remove(QStringLiteral("samples/folder"));
     }
 

@@ -359,8 +359,9 @@ private slots:
         std::atomic<bool> cancel{false}, returned{false};
         ptowb::ProcessOutcome outcome;
         std::thread runner([&] {
-            outcome = ptowb::runProcess({PTOWB_FAKE_RUNNER, "spawn-hang", dir.path()}, dir.path(),
-                                        600, &cancel);
+            const std::string folder = dir.path().toStdString();
+            outcome =
+                ptowb::runProcess({PTOWB_FAKE_RUNNER, "spawn-hang", folder}, folder, 600, &cancel);
             returned = true;
         });
         bool bothRan = false; // the runner forks its child first

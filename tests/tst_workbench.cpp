@@ -309,7 +309,7 @@ private Q_SLOTS:
         QVERIFY2(panel.runner().lastResult().ok(), qPrintable(w.log().toPlainText()));
         QCOMPARE(w.comparePanel().model().failures(), 0);
         const QString package = dir.filePath(QStringLiteral("packages/scale_gelu-1.0.0"));
-        QVERIFY(checkPackage(package).ok());
+        QVERIFY(checkPackage(package.toStdString()).ok());
         const QByteArray manifest = readFile(package + QStringLiteral("/manifest.json"));
 
         // Cancel a Redeploy right after it starts: the package from before stays, nothing partial.
@@ -490,8 +490,8 @@ private Q_SLOTS:
     // default tolerances are written, and Verify judges with them.
     void settingsSaveCheckedFiles()
     {
-        QFile::remove(userConfigFile(QStringLiteral("runners.json")));
-        QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
+        QFile::remove(QString::fromStdString(userConfigFile("runners.json")));
+        QFile::remove(QString::fromStdString(userConfigFile("tolerances.json")));
         {
             SettingsDialog settings;
             settings.runnersEditor().setText(QStringLiteral(
@@ -500,7 +500,7 @@ private Q_SLOTS:
                      qPrintable(settings.problemsText(0)));
             QVERIFY(!settings.runnersEditor().markedLines().isEmpty());
             QVERIFY(settings.save().contains(QStringLiteral("runners.json has errors")));
-            QVERIFY(!QFile::exists(userConfigFile(QStringLiteral("runners.json"))));
+            QVERIFY(!QFile::exists(QString::fromStdString(userConfigFile("runners.json"))));
             QVERIFY(settings.runnersEditor().text().contains(QStringLiteral("soon")));
             const QString good = QStringLiteral(
                 "{ \"name\": \"phone\", \"command\": [\"run_op\", \"{run_dir}\"] }\n");
@@ -518,8 +518,9 @@ private Q_SLOTS:
             settings.toleranceTable().item(row, 1)->setText(QStringLiteral("1e-9"));
             settings.minCosineEdit().setText(QStringLiteral("1"));
             QCOMPARE(settings.save(), QString());
-            QCOMPARE(readFile(userConfigFile(QStringLiteral("runners.json"))), good.toUtf8());
-            QVERIFY(readFile(userConfigFile(QStringLiteral("tolerances.json")))
+            QCOMPARE(readFile(QString::fromStdString(userConfigFile("runners.json"))),
+                     good.toUtf8());
+            QVERIFY(readFile(QString::fromStdString(userConfigFile("tolerances.json")))
                         .contains("\"float16\""));
         }
         {
@@ -545,8 +546,8 @@ private Q_SLOTS:
             for (const auto& o : c.outputs)
                 tightRule = tightRule || o.verdict.rule.find("cosine >= 1") != std::string::npos;
         QVERIFY2(tightRule, qPrintable(w.log().toPlainText()));
-        QFile::remove(userConfigFile(QStringLiteral("runners.json")));
-        QFile::remove(userConfigFile(QStringLiteral("tolerances.json")));
+        QFile::remove(QString::fromStdString(userConfigFile("runners.json")));
+        QFile::remove(QString::fromStdString(userConfigFile("tolerances.json")));
     }
 
     // Settings ▸ Python interpreter: says what the chosen interpreter has, or why kernels cannot

@@ -1,7 +1,8 @@
 #include "commands.h"
+#include "io/clean_path.h"
 
-#include <QDir>
-#include <QDirIterator>
+#include <algorithm>
+#include <filesystem>
 #include <ostream>
 
 namespace ptowb::cli {
@@ -15,17 +16,26 @@ int runGenerate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     PipelineOptions options;
     options.stopAfter = PipelineStep::Generate;
     if (const auto dirs = cmd.values("out"); !dirs.empty())
-        options.glueFolder = QDir(QString::fromStdString(dirs.back())).absolutePath();
+        options.glueFolder = cleanAbsolutePath(dirs.back());
     const PipelineResult result = runPipeline(*project, options);
     if (const int status = reportSteps(result, err, err); status != kSuccess) return status;
-    const QString folder =
-        options.glueFolder.isEmpty() ? project->glueFolder() : options.glueFolder;
-    QStringList files;
-    for (QDirIterator it(folder, QDir::Files, QDirIterator::Subdirectories); it.hasNext();)
-        files << it.next();
-    files.sort();
-    for (const QString& file : files)
-        out << file.toStdString() << '\n';
+    namespace fs = std::filesystem;
+    const std::string folder =
+        options.glueFolder.empty() ? project->glueFolder() : options.glueFolder;
+    std::vector<std::string> files; // hidden files and folders are not the glue's
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(folder, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code e;
+        if (it->path().filename().string().front() == '.') {
+            if (it->is_directory(e)) it.disable_recursion_pending();
+        } else if (it->is_regular_file(e)) {
+            files.push_back(it->path().string());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    for (const std::string& file : files)
+        out << file << '\n';
     return kSuccess;
 }
 

@@ -15,17 +15,17 @@ int runNew(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         return kUsageError;
     }
     NewProjectOptions options;
-    options.folder = QString::fromStdString(cmd.positional[0]);
+    options.folder = cmd.positional[0];
     options.templateName = templates.back();
     options.name = names.back();
     if (const auto ns = cmd.values("namespace"); !ns.empty()) options.ns = ns.back();
-    if (const QString error = createProjectFromTemplate(options); !error.isEmpty()) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
+    if (const std::string error = createProjectFromTemplate(options); !error.empty()) {
+        err << "ptowb-cli: " << error << '\n';
         return kUsageError;
     }
-    out << "created " << options.folder.toStdString() << " (" << options.ns << "::" << options.name
+    out << "created " << options.folder << " (" << options.ns << "::" << options.name
         << " from the " << options.templateName << " template); next: ptowb-cli verify "
-        << options.folder.toStdString() << " --against sim\n";
+        << options.folder << " --against sim\n";
     return kSuccess;
 }
 

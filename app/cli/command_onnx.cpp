@@ -33,9 +33,9 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     auto& model = std::get<onnxtools::OnnxModel>(loaded);
     const std::vector<onnxtools::CustomNode> nodes = model.customNodes();
     for (const std::string& package : packages) {
-        auto loadedOp = loadPackageOp(QString::fromStdString(package));
-        if (const QString* error = std::get_if<QString>(&loadedOp)) {
-            err << "ptowb-cli: " << error->toStdString() << '\n';
+        auto loadedOp = loadPackageOp(package);
+        if (const std::string* error = std::get_if<std::string>(&loadedOp)) {
+            err << "ptowb-cli: " << *error << '\n';
             return kUsageError;
         }
         const SpecLoadResult& op = std::get<SpecLoadResult>(loadedOp);
@@ -63,10 +63,9 @@ int runOnnxInfer(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     for (const std::string& line : model.describeValues())
         out << line << '\n';
     if (const auto outFiles = cmd.values("out"); !outFiles.empty()) {
-        if (QString error = writeFileAtomically(QString::fromStdString(outFiles.back()),
-                                                QByteArray::fromStdString(model.serialize()));
-            !error.isEmpty()) {
-            err << "ptowb-cli: " << error.toStdString() << '\n';
+        if (std::string error = writeFileAtomically(outFiles.back(), model.serialize());
+            !error.empty()) {
+            err << "ptowb-cli: " << error << '\n';
             return kUsageError;
         }
     }
@@ -86,9 +85,9 @@ int runInspect(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     }
     std::optional<onnxtools::PackageIdentity> package;
     if (const auto packages = cmd.values("package"); !packages.empty()) {
-        auto read = readPackageIdentity(QString::fromStdString(packages.back()));
-        if (const QString* error = std::get_if<QString>(&read)) {
-            err << "ptowb-cli: " << error->toStdString() << '\n';
+        auto read = readPackageIdentity(packages.back());
+        if (const std::string* error = std::get_if<std::string>(&read)) {
+            err << "ptowb-cli: " << *error << '\n';
             return kUsageError;
         }
         package = std::get<onnxtools::PackageIdentity>(read);

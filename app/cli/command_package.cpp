@@ -1,8 +1,8 @@
 #include "commands.h"
+#include "io/clean_path.h"
 #include "package/package_check.h"
 #include "package/package_export.h"
 
-#include <QDir>
 #include <ostream>
 
 namespace ptowb::cli {
@@ -20,7 +20,7 @@ int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     options.archive = cmd.hasFlag("archive");
     options.exportFailing = cmd.hasFlag("force");
     if (const auto dirs = cmd.values("out"); !dirs.empty())
-        options.exportFolder = QDir(QString::fromStdString(dirs.back())).absolutePath();
+        options.exportFolder = cleanAbsolutePath(dirs.back());
     if (const auto against = cmd.values("against"); !against.empty())
         options.against = against.back();
     options.progress = [&err](PipelineStep step, const std::string& message) {
@@ -30,7 +30,7 @@ int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const int status = reportSteps(result, err, out);
     const bool exported = !result.steps.empty() &&
                           result.steps.back().step == PipelineStep::Export &&
-                          !result.packageFolder.isEmpty();
+                          !result.packageFolder.empty();
     if (!exported) {
         err << "ptowb-cli: nothing was exported";
         if (!options.exportFailing && !result.verification.cases.empty() &&
@@ -39,8 +39,8 @@ int runExport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << '\n';
         return status == kSuccess ? kFailure : status;
     }
-    out << result.packageFolder.toStdString() << '\n';
-    if (!result.archivePath.isEmpty()) out << result.archivePath.toStdString() << '\n';
+    out << result.packageFolder << '\n';
+    if (!result.archivePath.empty()) out << result.archivePath << '\n';
     return kSuccess;
 }
 
@@ -50,19 +50,17 @@ int runCheckPackage(const CommandLine& cmd, std::ostream& out, std::ostream& err
         err << "usage: ptowb-cli check-package <package folder or .tar.gz>\n";
         return kUsageError;
     }
-    const PackageCheck check = checkPackage(QString::fromStdString(cmd.positional[0]));
-    if (!check.error.isEmpty()) {
-        err << "ptowb-cli: " << check.error.toStdString() << '\n';
+    const PackageCheck check = checkPackage(cmd.positional[0]);
+    if (!check.error.empty()) {
+        err << "ptowb-cli: " << check.error << '\n';
         return kUsageError;
     }
-    for (const QString& f : check.missing)
-        out << "missing: " << f.toStdString() << '\n';
-    for (const QString& f : check.changed)
-        out << "changed: " << f.toStdString() << '\n';
-    for (const QString& f : check.extra)
-        out << "extra: " << f.toStdString() << '\n';
-    for (const QString& f : check.unsafe)
-        out << "unsafe: " << f.toStdString() << '\n';
+    for (const auto& [label, files] : {std::pair{"missing", &check.missing},
+                                       {"changed", &check.changed},
+                                       {"extra", &check.extra},
+                                       {"unsafe", &check.unsafe}})
+        for (const std::string& f : *files)
+            out << label << ": " << f << '\n';
     if (check.ok()) out << "package ok\n";
     return check.ok() ? kSuccess : kFailure;
 }

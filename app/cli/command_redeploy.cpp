@@ -3,8 +3,7 @@
 #include "pipeline/pipeline.h"
 #include "text/duration.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <filesystem>
 #include <ostream>
 
 namespace ptowb::cli {
@@ -58,22 +57,22 @@ int runDeploy(const CommandLine& cmd, std::ostream& out, std::ostream& err)
             << '\n';
         return kUsageError;
     }
-    const QString package =
-        QDir(QDir(project->folder()).filePath(QStringLiteral("packages")))
-            .filePath(QString::fromStdString(loaded.spec.name + "-" + loaded.spec.version));
-    if (!QFileInfo::exists(package)) {
-        err << "ptowb-cli: no exported package at " << package.toStdString()
+    const std::string package = (std::filesystem::path(project->folder()) / "packages" /
+                                 (loaded.spec.name + "-" + loaded.spec.version))
+                                    .string();
+    if (std::error_code ec; !std::filesystem::exists(package, ec)) {
+        err << "ptowb-cli: no exported package at " << package
             << "; run export or redeploy first\n";
         return kUsageError;
     }
-    if (QString error =
-            deployPackage(*target, package, package + QStringLiteral(".tar.gz"),
+    if (std::string error =
+            deployPackage(*target, package, package + ".tar.gz",
                           loaded.spec.ns + "::" + loaded.spec.name, loaded.spec.version, nullptr);
-        !error.isEmpty()) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
+        !error.empty()) {
+        err << "ptowb-cli: " << error << '\n';
         return kFailure;
     }
-    out << "deployed " << package.toStdString() << " to " << target->name << '\n';
+    out << "deployed " << package << " to " << target->name << '\n';
     return kSuccess;
 }
 

@@ -5,8 +5,8 @@
 #include "run/verification.h"
 #include "text/duration.h"
 
-#include <QDir>
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <ostream>
 
@@ -21,8 +21,8 @@ int loadRunnableProject(const CommandLine& cmd, const char* usage, std::ostream&
     project = openProjectArgument(cmd, usage, err);
     if (!project) return kUsageError;
     ProjectSources sources = readProjectSources(*project);
-    if (!sources.error.isEmpty()) {
-        err << "ptowb-cli: " << sources.error.toStdString() << '\n';
+    if (!sources.error.empty()) {
+        err << "ptowb-cli: " << sources.error << '\n';
         return kUsageError;
     }
     spec = std::move(sources.loaded);
@@ -68,7 +68,7 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "usage: " << usage << '\n';
         return kUsageError;
     }
-    const std::string projectDir = project->folder().toStdString();
+    const std::string& projectDir = project->folder();
     SimRunOptions sim;
     if (!simOptionsFromCommandLine(cmd, err, sim)) return kUsageError;
     BackendChoice choice = makeBackend(backends.back(), loaded.spec, p.texts, p.runners, sim);
@@ -78,19 +78,17 @@ int runRun(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         err << "ptowb-cli: " << choice.error << '\n';
         return choice.diagnostics.empty() ? kUsageError : kFailure;
     }
-    if (QString error = project->linkedFolderError(project->runsFolder());
-        cmd.values("out").empty() && !error.isEmpty()) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
+    if (std::string error = project->linkedFolderError(project->runsFolder());
+        cmd.values("out").empty() && !error.empty()) {
+        err << "ptowb-cli: " << error << '\n';
         return kFailure;
     }
     RunOptions options;
     options.caseFilter = cmd.values("case").empty() ? "" : cmd.values("case").back();
-    options.runDir =
-        cmd.values("out").empty()
-            ? QDir(project->runsFolder())
-                  .filePath(QString::fromStdString(runfolder::newRunId(choice.backend->name())))
-                  .toStdString()
-            : cmd.values("out").back();
+    options.runDir = cmd.values("out").empty() ? (std::filesystem::path(project->runsFolder()) /
+                                                  runfolder::newRunId(choice.backend->name()))
+                                                     .string()
+                                               : cmd.values("out").back();
     const std::vector<CaseRun> runs = runCases(loaded.spec, projectDir, *choice.backend, options);
     int failed = 0;
     for (const CaseRun& r : runs) {

@@ -13,9 +13,9 @@ std::optional<Project> openProjectArgument(const CommandLine& cmd, const char* u
         err << "usage: " << usage << '\n';
         return std::nullopt;
     }
-    QString error;
-    auto project = Project::open(QString::fromStdString(cmd.positional[0]), error);
-    if (!project) err << "ptowb-cli: " << error.toStdString() << '\n';
+    std::string error;
+    auto project = Project::open(cmd.positional[0], error);
+    if (!project) err << "ptowb-cli: " << error << '\n';
     return project;
 }
 
@@ -23,10 +23,10 @@ int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
 {
     auto project = openProjectArgument(cmd, "ptowb-cli validate <project>", err);
     if (!project) return kUsageError;
-    QByteArray description, reference, kernel;
-    QString error;
+    std::string description, reference, kernel;
+    std::string error;
     if (!readTextFile(project->descriptionPath(), description, error)) {
-        err << "ptowb-cli: " << error.toStdString() << '\n';
+        err << "ptowb-cli: " << error << '\n';
         return kUsageError;
     }
     // A missing file is a diagnostic from the description.
@@ -37,8 +37,8 @@ int runValidate(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         out << formatDiagnostic(d) << '\n';
     const int errors = countErrors(diagnostics);
     const int warnings = int(diagnostics.size()) - errors;
-    err << project->name().toStdString() << ": " << errors << " error" << (errors == 1 ? "" : "s")
-        << ", " << warnings << " warning" << (warnings == 1 ? "" : "s") << '\n';
+    err << project->name() << ": " << errors << " error" << (errors == 1 ? "" : "s") << ", "
+        << warnings << " warning" << (warnings == 1 ? "" : "s") << '\n';
     return errors ? kFailure : kSuccess;
 }
 

@@ -101,9 +101,11 @@ void CostTracePanel::showRun(const QString& tracePath, const QString& caseDir,
         [tracePath, caseDir, pyptoCaseDir](const std::atomic<bool>&) {
             LoadedRun run;
             if (!tracePath.isEmpty()) {
-                QByteArray text;
-                if (readTextFile(tracePath, text, run.error))
-                    run.report = cost::costReportFromTrace(text.toStdString());
+                std::string text;
+                std::string error;
+                if (readTextFile(tracePath.toStdString(), text, error))
+                    run.report = cost::costReportFromTrace(text);
+                run.error = QString::fromStdString(error);
             }
             if (!caseDir.isEmpty()) {
                 run.captures = runfolder::listCaptures(caseDir.toStdString());

@@ -7,6 +7,7 @@
 
 #include <QFileInfo>
 #include <QMessageBox>
+#include <filesystem>
 
 namespace ptowb {
 
@@ -57,28 +58,31 @@ QString EditorSession::path(Document document) const
     if (!m_project) return {};
     switch (document) {
     case Document::Description:
-        return m_project->descriptionPath();
+        return QString::fromStdString(m_project->descriptionPath());
     case Document::Kernel:
-        return m_project->kernelPath();
+        return QString::fromStdString(m_project->kernelPath());
     case Document::Reference:
-        return m_project->referencePath();
+        return QString::fromStdString(m_project->referencePath());
     }
     return {};
 }
 
 bool EditorSession::open(const QString& folderOrFile, QString& error)
 {
-    auto project = Project::open(folderOrFile, error);
-    if (!project) return false;
-    std::array<QByteArray, kDocumentCount> texts;
-    const std::array<QString, kDocumentCount> paths{
+    std::string why;
+    auto project = Project::open(folderOrFile.toStdString(), why);
+    if (!project) {
+        error = QString::fromStdString(why);
+        return false;
+    }
+    std::array<std::string, kDocumentCount> texts;
+    const std::array<std::string, kDocumentCount> paths{
         project->descriptionPath(), project->kernelPath(), project->referencePath()};
-    for (int k = 0; k < kDocumentCount; ++k) {
-        QString readError;
+    for (std::size_t k = 0; k < paths.size(); ++k) {
         // A missing kernel or reference is reported by validation; the editor starts empty.
-        if (QFileInfo::exists(paths[std::size_t(k)]) &&
-            !readTextFile(paths[std::size_t(k)], texts[std::size_t(k)], readError)) {
-            error = readError;
+        if (std::error_code ec;
+            std::filesystem::exists(paths[k], ec) && !readTextFile(paths[k], texts[k], why)) {
+            error = QString::fromStdString(why);
             return false;
         }
     }
@@ -88,7 +92,7 @@ bool EditorSession::open(const QString& folderOrFile, QString& error)
     m_project = std::move(project);
     for (int k = 0; k < kDocumentCount; ++k) {
         CodeEditor* e = m_editors[std::size_t(k)];
-        e->setDocumentText(QString::fromUtf8(texts[std::size_t(k)]));
+        e->setDocumentText(QString::fromStdString(texts[std::size_t(k)]));
         e->setEnabled(true);
     }
     m_onDisk = texts;
@@ -149,20 +153,21 @@ void EditorSession::checkDisk()
     m_checkingDisk = true;
     for (Document d : {Document::Description, Document::Kernel, Document::Reference}) {
         const QString file = path(d);
-        QByteArray text;
-        QString error;
-        if (!QFileInfo::exists(file) || !readTextFile(file, text, error)) continue;
-        QByteArray& known = m_onDisk[std::size_t(d)];
+        const std::string filePath = file.toStdString();
+        std::string text;
+        std::string error;
+        if (!QFileInfo::exists(file) || !readTextFile(filePath, text, error)) continue;
+        std::string& known = m_onDisk[std::size_t(d)];
         if (text == known) continue;
         known = text; // asked once per change, whatever the answer
         CodeEditor* e = editor(d);
-        if (e->text().toUtf8() == text) continue;
+        if (e->text().toStdString() == text) continue;
         const bool reload = !e->isModified() || m_reloadPrompt(file);
         if (reload) {
             // The file as it is now: it may have changed again while the author was asked.
-            QByteArray latest;
-            if (readTextFile(file, latest, error)) known = text = latest;
-            e->reloadText(QString::fromUtf8(text));
+            std::string latest;
+            if (readTextFile(filePath, latest, error)) known = text = latest;
+            e->reloadText(QString::fromStdString(text));
         }
         Q_EMIT diskChanged(file, reload);
     }
@@ -187,11 +192,12 @@ bool EditorSession::save(Document document, QString& error)
     CodeEditor* e = editor(document);
     if (!m_project) return true;
     if (!e->isModified()) return true;
-    const QByteArray text = e->text().toUtf8();
-    error = writeFileAtomically(path(document), text);
+    const std::string text = e->text().toStdString();
+    error = QString::fromStdString(writeFileAtomically(path(document).toStdString(), text));
     if (!error.isEmpty()) return false;
     m_onDisk[std::size_t(document)] = text; // our own write is no change from another program
-    TrustedFolders::noteOwnSave(m_project->folder(), path(document), text); // nor a reason to ask
+    TrustedFolders::noteOwnSave(QString::fromStdString(m_project->folder()), path(document),
+                                text); // nor a reason to ask
     e->setModified(false);
     validateNow();
     return true;
@@ -209,9 +215,9 @@ void EditorSession::validateNow()
     if (!m_project) return;
     m_validationTimer.stop();
     const Project project = *m_project;
-    const QByteArray description = editor(Document::Description)->text().toUtf8();
-    const QByteArray reference = editor(Document::Reference)->text().toUtf8();
-    const QByteArray kernel = editor(Document::Kernel)->text().toUtf8();
+    const std::string description = editor(Document::Description)->text().toStdString();
+    const std::string reference = editor(Document::Reference)->text().toStdString();
+    const std::string kernel = editor(Document::Kernel)->text().toStdString();
     // A check of older text still running is superseded: only this one's result is shown.
     m_checks.start(
         [project, description, reference, kernel](const std::atomic<bool>& superseded) {

@@ -79,8 +79,8 @@ private:
     QTimer m_validationTimer;
     Diagnostics m_diagnostics;
     QFileSystemWatcher m_disk;
-    QTimer m_diskTimer;                              // changes come in bursts (write, rename)
-    std::array<QByteArray, kDocumentCount> m_onDisk; // each file as last read or written
+    QTimer m_diskTimer;                               // changes come in bursts (write, rename)
+    std::array<std::string, kDocumentCount> m_onDisk; // each file as last read or written
     ReloadPrompt m_reloadPrompt;
     bool m_checkingDisk = false;
     JobTracker<Diagnostics> m_checks{this}; // the newest check of the editors' text wins

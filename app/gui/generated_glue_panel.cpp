@@ -62,7 +62,7 @@ GeneratedGluePanel::GeneratedGluePanel(QWidget* parent) : QWidget(parent)
     });
 }
 
-void GeneratedGluePanel::reload(const QString& glueFolder)
+void GeneratedGluePanel::reload(const std::string& glueFolder)
 {
     std::vector<codegen::GeneratedFile> files = readGeneratedFolder(glueFolder);
     const bool newGeneration =
@@ -124,8 +124,9 @@ void GeneratedGluePanel::rebuildList()
         m_summary->setText(
             tr("Nothing generated yet: Generate (Ctrl+G), Verify or Redeploy writes the glue."));
     else if (m_previous.empty())
-        m_summary->setText(
-            tr("%1 files in %2, the first generation.").arg(m_current.size()).arg(m_folder));
+        m_summary->setText(tr("%1 files in %2, the first generation.")
+                               .arg(m_current.size())
+                               .arg(QString::fromStdString(m_folder)));
     else if (changed + added + removed == 0)
         m_summary->setText(
             tr("%1 files; the last generation changed nothing.").arg(m_current.size()));

@@ -24,7 +24,7 @@ public:
 
     // Reads the glue folder and the generation it replaced (kept beside it). When the folder
     // changed since it was last shown, the dock opens the first change.
-    void reload(const QString& glueFolder);
+    void reload(const std::string& glueFolder);
 
     const std::vector<GlueFileChange>& changes() const { return m_changes; }
     // Shows a file (its path in the generation); returns false when there is no such file.
@@ -38,7 +38,7 @@ private:
 
     std::vector<codegen::GeneratedFile> m_previous, m_current;
     std::vector<GlueFileChange> m_changes;
-    QString m_folder;
+    std::string m_folder;
     QLabel* m_summary = nullptr;
     QTreeWidget* m_list = nullptr;
     QTabWidget* m_tabs = nullptr;

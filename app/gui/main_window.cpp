@@ -133,7 +133,7 @@ void MainWindow::connectRuns()
     connect(m_runs, &RunController::simulated, this, &MainWindow::showSimulation);
     connect(m_runs, &RunController::finished, this, [this](const PipelineResult& result) {
         if (m_session.project()) m_gluePanel->reload(m_session.project()->glueFolder());
-        if (result.tracePath.isEmpty() && result.verification.cases.empty())
+        if (result.tracePath.empty() && result.verification.cases.empty())
             m_costPanel->stamp().runEnded(); // nothing simulated: what it showed still holds
         // A target without values (pypto-sim) measured: its news is in Cost/trace.
         if (!result.verification.cases.empty() && result.verification.cases.front().costOnly)
@@ -178,11 +178,11 @@ void MainWindow::showSimulation(const QString& tracePath, const QString& caseDir
                                 const QString& caseName, const QString& stamp)
 {
     CodeEditor* kernel = m_session.editor(Document::Kernel);
-    const QString pypto = m_session.project() && !caseName.isEmpty()
-                              ? QString::fromStdString(runfolder::latestCaseDir(
-                                    m_session.project()->runsFolder().toStdString(), "pypto-sim",
-                                    caseName.toStdString()))
-                              : QString();
+    const QString pypto =
+        m_session.project() && !caseName.isEmpty()
+            ? QString::fromStdString(runfolder::latestCaseDir(m_session.project()->runsFolder(),
+                                                              "pypto-sim", caseName.toStdString()))
+            : QString();
     m_costPanel->showRun(tracePath, caseDir, kernel->text().split(QLatin1Char('\n')), stamp, pypto);
     int line = 0, index = 0;
     kernel->getCursorPosition(&line, &index);
@@ -422,7 +422,9 @@ void MainWindow::jumpTo(const QString& file, int line, int col)
 
 void MainWindow::updateTitle()
 {
-    const QString project = m_session.project() ? m_session.project()->name() : tr("No project");
+    const QString project = m_session.project()
+                                ? QString::fromStdString(m_session.project()->name())
+                                : tr("No project");
     setWindowTitle(QStringLiteral("%1[*] — PTO Workbench").arg(project));
     setWindowModified(m_session.isModified());
     // Nothing to save, check or run on the welcome page.

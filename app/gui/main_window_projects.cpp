@@ -70,17 +70,18 @@ bool MainWindow::openProject(const QString& folderOrFile)
         return false;
     }
     const Project& project = *m_session.project();
-    m_projectView->setRootIndex(m_files->setRootPath(project.folder()));
+    const QString folder = QString::fromStdString(project.folder());
+    m_projectView->setRootIndex(m_files->setRootPath(folder));
     showWelcome(false);
     forgetResults();
     m_gluePanel->reload(project.glueFolder());
     refreshVerifyTargets();
-    RecentProjects::add(project.folder());
-    RecentProjects::markOpening(project.folder());
+    RecentProjects::add(folder);
+    RecentProjects::markOpening(folder);
     m_opening = true;
     rebuildRecentMenu();
     updateTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(project.folder()), 5000);
+    statusBar()->showMessage(tr("Opened %1").arg(folder), 5000);
     return true;
 }
 
@@ -111,8 +112,9 @@ bool MainWindow::openFromCommandLine(const QString& folderOrFile)
     const QFileInfo named(folderOrFile);
     const QString folder =
         (named.isDir() ? QDir(folderOrFile) : named.absoluteDir()).canonicalPath();
-    for (const QString& sample : sampleProjects())
-        if (!folder.isEmpty() && QDir(sample).canonicalPath() == folder) return openSample(sample);
+    for (const std::string& sample : sampleProjects())
+        if (!folder.isEmpty() && QDir(QString::fromStdString(sample)).canonicalPath() == folder)
+            return openSample(QString::fromStdString(sample));
     return openProject(folderOrFile);
 }
 
@@ -122,8 +124,10 @@ bool MainWindow::openSample(const QString& sampleFolder)
     const QString copy = QDir(sampleCopiesFolder()).filePath(QFileInfo(sampleFolder).fileName());
     const bool existed = QFileInfo::exists(QDir(copy).filePath(QStringLiteral("op.json")));
     if (!existed) {
-        if (const QString error = copySampleProject(sampleFolder, copy); !error.isEmpty()) {
-            QMessageBox::warning(this, tr("Cannot copy the sample"), error);
+        if (const std::string error =
+                copySampleProject(sampleFolder.toStdString(), copy.toStdString());
+            !error.empty()) {
+            QMessageBox::warning(this, tr("Cannot copy the sample"), QString::fromStdString(error));
             return false;
         }
         TrustedFolders::trust(copy); // shipped with the workbench, copied by the author
@@ -186,7 +190,7 @@ void MainWindow::chooseProject()
     if (!confirmDiscard()) return;
     const QString folder = QFileDialog::getExistingDirectory(
         this, tr("Open Op Project"),
-        m_session.project() ? m_session.project()->folder() : QString());
+        m_session.project() ? QString::fromStdString(m_session.project()->folder()) : QString());
     if (!folder.isEmpty()) openProject(folder);
 }
 

@@ -119,15 +119,15 @@ QString NewOperatorWizard::folder() const
 QString NewOperatorWizard::createProject()
 {
     NewProjectOptions options;
-    options.folder = m_folder->text();
+    options.folder = m_folder->text().toStdString();
     options.templateName = m_template->currentText().toStdString();
     options.name = m_name->text().trimmed().toStdString();
     options.ns = m_namespace->text().trimmed().toStdString();
-    const QString error = createProjectFromTemplate(options);
+    const QString error = QString::fromStdString(createProjectFromTemplate(options));
     m_error->setText(error);
     if (error.isEmpty())
         QSettings().setValue(QStringLiteral("wizard/parentFolder"),
-                             QFileInfo(options.folder).absolutePath());
+                             QFileInfo(m_folder->text()).absolutePath());
     return error;
 }
 

@@ -220,10 +220,9 @@ void RunController::start(PipelineOptions options, const QString& what)
         return;
     }
     // Generating runs nothing; every later step runs the project's Python.
-    if (options.stopAfter != PipelineStep::Generate &&
-        !TrustedFolders::ensureTrusted(m_session.project()->folder())) {
-        m_log.appendPlainText(tr("== %1 not run: %2 is not a trusted folder")
-                                  .arg(what, m_session.project()->folder()));
+    const QString folder = QString::fromStdString(m_session.project()->folder());
+    if (options.stopAfter != PipelineStep::Generate && !TrustedFolders::ensureTrusted(folder)) {
+        m_log.appendPlainText(tr("== %1 not run: %2 is not a trusted folder").arg(what, folder));
         return;
     }
     QString error;
@@ -236,7 +235,7 @@ void RunController::start(PipelineOptions options, const QString& what)
     m_runTexts = editorTexts();
     options.sim.timeoutSeconds = SettingsDialog::caseTimeLimit();
     m_what = what;
-    m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, m_session.project()->folder()));
+    m_log.appendPlainText(QStringLiteral("== %1 %2").arg(what, folder));
     if (!m_runner.start(*m_session.project(), options)) return;
     updateActions();
     if (options.stopAfter >= PipelineStep::Verify) {
@@ -249,8 +248,8 @@ void RunController::start(PipelineOptions options, const QString& what)
 
 void RunController::showNewestSimulation(const QString& caseName)
 {
-    const std::string caseDir = runfolder::latestCaseDir(
-        m_session.project()->runsFolder().toStdString(), "verify-sim", caseName.toStdString());
+    const std::string caseDir = runfolder::latestCaseDir(m_session.project()->runsFolder(),
+                                                         "verify-sim", caseName.toStdString());
     if (caseDir.empty()) {
         Q_EMIT simulated({}, {}, caseName, {});
         return;
@@ -259,7 +258,8 @@ void RunController::showNewestSimulation(const QString& caseName)
     const QString trace = QDir(dir).filePath(QStringLiteral("trace.json"));
     Q_EMIT simulated(QFileInfo::exists(trace) ? trace : QString(), dir, caseName,
                      tr("%1 · the newest simulator run (%2)")
-                         .arg(m_session.project()->name(), QFileInfo(dir).dir().dirName()));
+                         .arg(QString::fromStdString(m_session.project()->name()),
+                              QFileInfo(dir).dir().dirName()));
 }
 
 void RunController::updateActions()
@@ -284,10 +284,10 @@ void RunController::onFinished(const PipelineResult& result)
     const QString lastStep = last ? QString::fromLatin1(stepName(last->step)) : QString();
     if (verified) {
         const VerificationReport& report = result.verification;
-        m_stamp =
-            tr("%1 · %2 on %3 · %4")
-                .arg(m_session.project()->name(), m_what, QString::fromStdString(report.target),
-                     QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
+        m_stamp = tr("%1 · %2 on %3 · %4")
+                      .arg(QString::fromStdString(m_session.project()->name()), m_what,
+                           QString::fromStdString(report.target),
+                           QDateTime::currentDateTime().toString(QStringLiteral("HH:mm:ss")));
         m_compare.showReport(report, m_stamp);
         m_shownTexts = m_runTexts;
         // Edited while it ran: the report is of the files as they were saved when it started.
@@ -314,9 +314,10 @@ void RunController::onFinished(const PipelineResult& result)
     }
     if (hasErrors(diagnostics)) Q_EMIT diagnosticsFound(diagnostics);
     const bool costOnly = verified && result.verification.cases.front().costOnly;
-    if (!result.tracePath.isEmpty()) {
-        const QString caseDir = QFileInfo(result.tracePath).absolutePath();
-        Q_EMIT simulated(result.tracePath, caseDir, QFileInfo(caseDir).fileName(), m_stamp);
+    if (!result.tracePath.empty()) {
+        const QString trace = QString::fromStdString(result.tracePath);
+        const QString caseDir = QFileInfo(trace).absolutePath();
+        Q_EMIT simulated(trace, caseDir, QFileInfo(caseDir).fileName(), m_stamp);
     } else if (costOnly) {
         showNewestSimulation(QString::fromStdString(result.verification.cases.front().caseName));
     } else if (verified) { // verified on a runner: no estimate, and the last one no longer applies

@@ -33,11 +33,11 @@ namespace ptowb {
 
 namespace {
 
-QString fileText(const QString& path)
+QString fileText(const std::string& path)
 {
-    QByteArray data;
-    QString error;
-    return readTextFile(path, data, error) ? QString::fromUtf8(data) : QString();
+    std::string data;
+    std::string error;
+    return readTextFile(path, data, error) ? QString::fromStdString(data) : QString();
 }
 
 QString describe(const Diagnostics& diagnostics)
@@ -53,11 +53,11 @@ QString describe(const Diagnostics& diagnostics)
 }
 
 // The user's config folder may not exist yet; a project folder is never created this way.
-QString writeConfigFile(const QString& path, const QByteArray& data)
+QString writeConfigFile(const std::string& path, const QString& text)
 {
-    const QString folder = QFileInfo(path).absolutePath();
+    const QString folder = QFileInfo(QString::fromStdString(path)).absolutePath();
     if (!QDir().mkpath(folder)) return QObject::tr("cannot create %1").arg(folder);
-    return writeFileAtomically(path, data);
+    return QString::fromStdString(writeFileAtomically(path, text.toStdString()));
 }
 
 QString number(const std::optional<double>& value)
@@ -142,11 +142,13 @@ QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, con
     auto* page = new QWidget;
     auto* label = new QLabel(
         intro + tr("<br>File: <code>%1</code>")
-                    .arg(QDir::toNativeSeparators(userConfigFile(file.name)).toHtmlEscaped()));
+                    .arg(QDir::toNativeSeparators(
+                             QString::fromStdString(userConfigFile(file.name.toStdString())))
+                             .toHtmlEscaped()));
     label->setWordWrap(true);
     file.editor = new CodeEditor(CodeEditor::Language::Json);
     file.editor->setObjectName(file.name);
-    file.editor->setDocumentText(fileText(userConfigFile(file.name)));
+    file.editor->setDocumentText(fileText(userConfigFile(file.name.toStdString())));
     file.problems = new QLabel;
     file.problems->setWordWrap(true);
     file.problems->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -172,7 +174,7 @@ QWidget* SettingsDialog::createJsonTab(JsonFile& file, const QString& intro, con
 void SettingsDialog::checkJson(JsonFile& file)
 {
     const std::vector<ConfigText> text{
-        {userConfigFile(file.name).toStdString(), file.editor->text().toStdString()}};
+        {userConfigFile(file.name.toStdString()), file.editor->text().toStdString()}};
     file.diagnostics.clear();
     if (!file.editor->text().trimmed().isEmpty())
         file.diagnostics = file.name == QLatin1String("runners.json")
@@ -192,15 +194,15 @@ QString SettingsDialog::problemsText(int jsonTab) const
 
 QWidget* SettingsDialog::createToleranceTab()
 {
-    const ToleranceDefaults current = loadToleranceDefaults(
-        std::vector<std::string>{userConfigFile(QStringLiteral("tolerances.json")).toStdString()});
+    const ToleranceDefaults current =
+        loadToleranceDefaults(std::vector<std::string>{userConfigFile("tolerances.json")});
     auto* page = new QWidget;
     auto* intro = new QLabel(
         tr("Used when an op's tolerance does not name a dtype or criteria; an op's own tolerance "
            "always wins. "
            "Leave a cell empty for the built-in default (in grey on the right).<br>File: "
            "<code>%1</code>")
-            .arg(QDir::toNativeSeparators(userConfigFile(QStringLiteral("tolerances.json")))
+            .arg(QDir::toNativeSeparators(QString::fromStdString(userConfigFile("tolerances.json")))
                      .toHtmlEscaped()));
     intro->setWordWrap(true);
     std::vector<const DTypeInfo*> dtypes;
@@ -303,31 +305,30 @@ QString SettingsDialog::save()
     QStringList errors;
     for (JsonFile& file : m_json) {
         checkJson(file);
-        const QString path = userConfigFile(file.name);
+        const std::string path = userConfigFile(file.name.toStdString());
         if (file.editor->text() == fileText(path)) continue;
         if (hasErrors(file.diagnostics)) {
             errors << tr("%1 has errors and was not saved").arg(file.name);
             continue;
         }
-        if (QString error = writeConfigFile(path, file.editor->text().toUtf8()); !error.isEmpty())
+        if (QString error = writeConfigFile(path, file.editor->text()); !error.isEmpty())
             errors << error;
     }
     QStringList invalid;
     const QString tolerances = QString::fromStdString(toleranceJson(formTolerance(invalid)));
     if (!invalid.isEmpty() || tolerances != m_savedTolerances) {
-        const QString path = userConfigFile(QStringLiteral("tolerances.json"));
+        const std::string path = userConfigFile("tolerances.json");
         QString why = invalid.isEmpty()
                           ? QString()
                           : tr("not a number: %1").arg(invalid.join(QStringLiteral(", ")));
         if (why.isEmpty())
-            why =
-                describe(loadToleranceDefaults(std::vector<ConfigText>{
-                                                   {path.toStdString(), tolerances.toStdString()}})
-                             .diagnostics);
+            why = describe(
+                loadToleranceDefaults(std::vector<ConfigText>{{path, tolerances.toStdString()}})
+                    .diagnostics);
         if (!why.isEmpty()) {
             m_toleranceProblems->setText(why);
             errors << tr("default tolerances not saved: %1").arg(why);
-        } else if (QString error = writeConfigFile(path, tolerances.toUtf8()); !error.isEmpty()) {
+        } else if (QString error = writeConfigFile(path, tolerances); !error.isEmpty()) {
             errors << error;
         } else {
             m_savedTolerances = tolerances;

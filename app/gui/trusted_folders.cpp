@@ -45,8 +45,8 @@ ProjectFingerprint fromVariant(const QVariantMap& map)
 
 std::optional<ProjectFingerprint> current(const QString& folder)
 {
-    QString error;
-    const auto project = Project::open(folder, error);
+    std::string error;
+    const auto project = Project::open(folder.toStdString(), error);
     if (!project) return std::nullopt;
     return projectFingerprint(*project);
 }
@@ -71,8 +71,8 @@ bool askWithDialog(const QString& folder, const QString& changes)
 
 bool isSample(const QString& path)
 {
-    for (const QString& sample : sampleProjects())
-        if (canonical(sample) == path) return true;
+    for (const std::string& sample : sampleProjects())
+        if (canonical(QString::fromStdString(sample)) == path) return true;
     return false;
 }
 
@@ -97,14 +97,15 @@ void TrustedFolders::trust(const QString& folder)
     QSettings().setValue(QLatin1String(kKey), all);
 }
 
-void TrustedFolders::noteOwnSave(const QString& folder, const QString& file, const QByteArray& text)
+void TrustedFolders::noteOwnSave(const QString& folder, const QString& file,
+                                 const std::string& text)
 {
     const QString path = canonical(folder);
     QVariantMap all = QSettings().value(QLatin1String(kKey)).toMap();
     if (!all.contains(path)) return;
     QVariantMap fingerprint = all.value(path).toMap();
     fingerprint.insert(QDir(path).relativeFilePath(canonical(file)),
-                       QString::fromStdString(sha256Hex(text.toStdString())));
+                       QString::fromStdString(sha256Hex(text)));
     all.insert(path, fingerprint);
     QSettings().setValue(QLatin1String(kKey), all);
 }

@@ -1,8 +1,8 @@
 #pragma once
 
-#include <QByteArray>
 #include <QString>
 #include <functional>
+#include <string>
 
 namespace ptowb {
 
@@ -17,7 +17,7 @@ public:
     static bool isTrusted(const QString& folder);
     static void trust(const QString& folder);
     // The app saved `text` to `file` in `folder`: a folder trusted before keeps its trust.
-    static void noteOwnSave(const QString& folder, const QString& file, const QByteArray& text);
+    static void noteOwnSave(const QString& folder, const QString& file, const std::string& text);
     // How the user is asked; `changes` is what changed since the folder was trusted ("" when it
     // never was). Tests replace the dialog.
     using Prompt = std::function<bool(const QString& folder, const QString& changes)>;

@@ -34,8 +34,8 @@ QListWidget* projectList(const QString& objectName)
 // name; the folder is the tooltip.
 void addProject(QListWidget* list, const QString& folder)
 {
-    QString error;
-    const std::optional<Project> project = Project::open(folder, error);
+    std::string error;
+    const std::optional<Project> project = Project::open(folder.toStdString(), error);
     QString text = QFileInfo(folder).fileName();
     QString tip = QDir::toNativeSeparators(folder);
     if (project) {
@@ -44,7 +44,7 @@ void addProject(QListWidget* list, const QString& folder)
         if (!loaded.spec.doc.empty())
             text += QStringLiteral(" — ") + QString::fromStdString(loaded.spec.doc);
     } else {
-        tip += QStringLiteral("\n") + error;
+        tip += QStringLiteral("\n") + QString::fromStdString(error);
     }
     auto* item = new QListWidgetItem(text, list);
     item->setData(kFolderRole, folder);
@@ -119,8 +119,8 @@ void WelcomePage::showEvent(QShowEvent* event)
 void WelcomePage::refresh()
 {
     m_samples->clear();
-    for (const QString& folder : sampleProjects())
-        addProject(m_samples, folder);
+    for (const std::string& folder : sampleProjects())
+        addProject(m_samples, QString::fromStdString(folder));
     m_recent->clear();
     for (const QString& folder : RecentProjects::list())
         addProject(m_recent, folder);

@@ -1,6 +1,7 @@
 #include "diag/suggest.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 namespace ptowb {
@@ -72,6 +73,16 @@ std::string joinQuoted(const std::vector<std::string>& words, std::string_view q
         out += quote;
     }
     return out;
+}
+
+std::string trimmed(std::string_view text)
+{
+    const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+    while (!text.empty() && space(text.front()))
+        text.remove_prefix(1);
+    while (!text.empty() && space(text.back()))
+        text.remove_suffix(1);
+    return std::string(text);
 }
 
 } // namespace ptowb

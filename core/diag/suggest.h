@@ -21,4 +21,7 @@ std::string didYouMean(std::string_view word, const std::vector<std::string>& ca
 
 std::string joinQuoted(const std::vector<std::string>& words, std::string_view quote = "'");
 
+// `text` without the white space at either end: another program's output in a message.
+std::string trimmed(std::string_view text);
+
 } // namespace ptowb

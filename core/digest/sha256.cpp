@@ -1,5 +1,6 @@
 #include "digest/sha256.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -60,27 +61,49 @@ void compress(std::array<std::uint32_t, 8>& state, const unsigned char* block)
 
 std::string sha256Hex(std::string_view bytes)
 {
-    std::array<std::uint32_t, 8> state = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                          0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    Sha256 hash;
+    hash.add(bytes);
+    return hash.hex();
+}
+
+void Sha256::add(std::string_view bytes)
+{
     const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
-    std::size_t whole = bytes.size() / 64 * 64;
-    for (std::size_t k = 0; k < whole; k += 64)
-        compress(state, data + k);
+    std::size_t size = bytes.size();
+    m_total += size;
+    if (m_blockSize) { // fill the waiting block first
+        const std::size_t take = std::min(size, 64 - m_blockSize);
+        std::memcpy(m_block.data() + m_blockSize, data, take);
+        m_blockSize += take;
+        data += take;
+        size -= take;
+        if (m_blockSize < 64) return;
+        compress(m_state, m_block.data());
+        m_blockSize = 0;
+    }
+    for (; size >= 64; data += 64, size -= 64)
+        compress(m_state, data);
+    if (size) std::memcpy(m_block.data(), data, size);
+    m_blockSize = size;
+}
+
+std::string Sha256::hex()
+{
     // The tail, the 0x80 marker and the length in bits fill one or two last blocks.
     unsigned char last[128] = {};
-    const std::size_t tail = bytes.size() - whole;
-    if (tail) std::memcpy(last, data + whole, tail);
+    const std::size_t tail = m_blockSize;
+    if (tail) std::memcpy(last, m_block.data(), tail);
     last[tail] = 0x80;
     const std::size_t lastSize = tail < 56 ? 64 : 128;
-    const std::uint64_t bits = std::uint64_t(bytes.size()) * 8;
+    const std::uint64_t bits = m_total * 8;
     for (int k = 0; k < 8; ++k)
         last[lastSize - 1 - std::size_t(k)] = static_cast<unsigned char>(bits >> (8 * k));
     for (std::size_t k = 0; k < lastSize; k += 64)
-        compress(state, last + k);
+        compress(m_state, last + k);
     static constexpr char kHex[] = "0123456789abcdef";
     std::string out(64, '0');
     for (std::size_t k = 0; k < 32; ++k) {
-        const auto byte = static_cast<unsigned char>(state[k / 4] >> (24 - 8 * (k % 4)));
+        const auto byte = static_cast<unsigned char>(m_state[k / 4] >> (24 - 8 * (k % 4)));
         out[2 * k] = kHex[byte >> 4];
         out[2 * k + 1] = kHex[byte & 15];
     }

@@ -1,9 +1,9 @@
 #pragma once
 
-#include <QByteArray>
-#include <QMap>
-#include <QString>
-#include <QStringList>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace ptowb {
 
@@ -11,19 +11,19 @@ namespace ptowb {
 // `topFolder` (default: like `folder`), mtime 0, owner 0:0 without names, modes 0644/0755, no
 // gzip timestamp or name. The same files give the same bytes. Written to a temporary file,
 // then renamed. Returns "" or the error.
-QString writeReproducibleArchive(const QString& folder, const QString& archivePath,
-                                 const QString& topFolder = {});
+std::string writeReproducibleArchive(const std::string& folder, const std::string& archivePath,
+                                     const std::string& topFolder = {});
 
 // What a package archive holds, read without extracting anything: the sha256 of every regular
 // file under the archive's one top folder, manifest.json's bytes, and every entry that is not
 // a plain file or folder inside that top folder (links, devices, "..", absolute paths).
 struct ArchiveContents
 {
-    QString error;
-    QMap<QString, QString> files; // path below the top folder -> sha256 hex
-    QStringList unsafe;           // "path: why"
-    QByteArray manifest;
+    std::string error;
+    std::map<std::string, std::string> files; // path below the top folder -> sha256 hex
+    std::vector<std::string> unsafe;          // "path: why"
+    std::string manifest;
 };
-ArchiveContents readPackageArchive(const QString& archivePath, qint64 maxBytes);
+ArchiveContents readPackageArchive(const std::string& archivePath, std::int64_t maxBytes);
 
 } // namespace ptowb

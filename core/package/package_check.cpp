@@ -1,12 +1,10 @@
 #include "package/package_check.h"
 
+#include "digest/sha256.h"
 #include "package/package_archive.h"
 #include "package/package_export.h"
 
-#include <QCryptographicHash>
-#include <QFile>
-#include <QFileInfo>
-#include <QMap>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -22,15 +20,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr qint64 kMaxManifestBytes = 16 << 20;
+constexpr std::int64_t kMaxManifestBytes = 16 << 20;
 
 // Opens a regular file, never following a symbolic link and never blocking on a FIFO.
-int openRegular(const fs::path& path, QString& why)
+int openRegular(const fs::path& path, std::string& why)
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        why = errno == ELOOP ? QStringLiteral("a symbolic link")
-                             : QString::fromLocal8Bit(std::strerror(errno));
+        why = errno == ELOOP ? "a symbolic link" : std::strerror(errno);
         return -1;
     }
     struct stat st
@@ -38,230 +35,235 @@ int openRegular(const fs::path& path, QString& why)
     };
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        why = QStringLiteral("not a regular file");
+        why = "not a regular file";
         return -1;
     }
     return fd;
 }
 
 // The sha256 of an open file, reading no more than the size it had when opened.
-QString hashOf(int fd, QByteArray* keep = nullptr)
+std::string hashOf(int fd, std::string* keep = nullptr)
 {
     struct stat st
     {
     };
     ::fstat(fd, &st);
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    Sha256 hash;
     std::vector<char> buffer(1 << 16);
-    qint64 left = st.st_size;
+    std::int64_t left = st.st_size;
     while (left > 0) {
         const ssize_t n =
-            ::read(fd, buffer.data(), std::size_t(std::min<qint64>(left, qint64(buffer.size()))));
+            ::read(fd, buffer.data(),
+                   std::size_t(std::min<std::int64_t>(left, std::int64_t(buffer.size()))));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
-        hash.addData(QByteArrayView(buffer.data(), n));
-        if (keep) keep->append(buffer.data(), n);
+        hash.add(std::string_view(buffer.data(), std::size_t(n)));
+        if (keep) keep->append(buffer.data(), std::size_t(n));
         left -= n;
     }
-    return QString::fromLatin1(hash.result().toHex());
+    return hash.hex();
+}
+
+std::vector<std::string> pathParts(const std::string& path)
+{
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1)
+        parts.push_back(path.substr(start, slash - start));
+    parts.push_back(path.substr(start));
+    return parts;
 }
 
 // Every component from the package root down to `relative` must be a real folder (or, last,
 // a file): a symbolic link on the way could lead anywhere.
-QString symlinkOnTheWay(const fs::path& root, const QString& relative)
+std::string symlinkOnTheWay(const fs::path& root, const std::string& relative)
 {
     fs::path at = root;
-    for (const QString& part : relative.split(QLatin1Char('/'))) {
-        at /= part.toStdString();
+    for (const std::string& part : pathParts(relative)) {
+        at /= part;
         std::error_code ec;
         if (fs::is_symlink(fs::symlink_status(at, ec)))
-            return at == root / relative.toStdString()
-                       ? QStringLiteral("a symbolic link")
-                       : QStringLiteral("%1 is a symbolic link")
-                             .arg(QString::fromStdString(fs::relative(at, root, ec).string()));
+            return at == root / relative
+                       ? "a symbolic link"
+                       : fs::relative(at, root, ec).string() + " is a symbolic link";
     }
     return {};
 }
 
-void compareWithManifest(PackageCheck& check, const QByteArray& manifestText, const QString& where,
-                         const QMap<QString, QString>& found,
-                         const std::function<QString(const QString&, QString&)>& hashOfListed)
+void compareWithManifest(
+    PackageCheck& check, const std::string& manifestText, const std::string& where,
+    const std::map<std::string, std::string>& found,
+    const std::function<std::string(const std::string&, std::string&)>& hashOfListed)
 {
-    check.manifestSha256 = QString::fromLatin1(
-        QCryptographicHash::hash(manifestText, QCryptographicHash::Sha256).toHex());
-    const auto manifest = nlohmann::json::parse(manifestText.toStdString(), nullptr, false);
+    check.manifestSha256 = sha256Hex(manifestText);
+    const auto manifest = nlohmann::json::parse(manifestText, nullptr, false);
     if (manifest.is_discarded() || !manifest.is_object() || !manifest.contains("files") ||
         !manifest["files"].is_object() || manifest.value("format", "") != kPackageFormat) {
-        check.error = QStringLiteral("%1 is not a %2 manifest")
-                          .arg(where, QString::fromLatin1(kPackageFormat));
+        check.error = where + " is not a " + kPackageFormat + " manifest";
         return;
     }
     const auto& files = manifest["files"];
-    for (const auto& [path, hash] : files.items()) {
-        const QString name = QString::fromStdString(path);
-        if (const QString problem = packagePathProblem(name);
-            !problem.isEmpty() || name == QLatin1String(kManifestFile)) {
-            check.unsafe << QStringLiteral("%1: %2").arg(
-                name,
-                problem.isEmpty() ? QStringLiteral("the manifest cannot list itself") : problem);
+    for (const auto& [name, hash] : files.items()) {
+        if (const std::string problem = packagePathProblem(name);
+            !problem.empty() || name == kManifestFile) {
+            check.unsafe.push_back(name + ": " +
+                                   (problem.empty() ? "the manifest cannot list itself" : problem));
             continue;
         }
-        QString why;
-        const QString actual = hashOfListed(name, why);
-        if (!why.isEmpty()) {
-            (why == QLatin1String("missing") ? check.missing : check.unsafe)
-                << (why == QLatin1String("missing") ? name : name + QStringLiteral(": ") + why);
+        std::string why;
+        const std::string actual = hashOfListed(name, why);
+        if (why == "missing") {
+            check.missing.push_back(name);
             continue;
         }
-        if (!hash.is_string() || actual != QString::fromStdString(hash.get<std::string>()))
-            check.changed << name;
+        if (!why.empty()) {
+            check.unsafe.push_back(name + ": " + why);
+            continue;
+        }
+        if (!hash.is_string() || actual != hash.get<std::string>()) check.changed.push_back(name);
     }
-    for (auto it = found.begin(); it != found.end(); ++it)
-        if (it.key() != QLatin1String(kManifestFile) && !files.contains(it.key().toStdString()))
-            check.extra << it.key();
+    for (const auto& [name, hash] : found)
+        if (name != kManifestFile && !files.contains(name)) check.extra.push_back(name);
 }
 
-PackageCheck checkFolder(const QString& folder)
+PackageCheck checkFolder(const std::string& folder)
 {
     PackageCheck check;
     // Absolute, so that a relative package path names files the same way the manifest does.
-    const fs::path root = fs::absolute(fs::path(folder.toStdString())).lexically_normal();
-    QMap<QString, QString> found;
+    const fs::path root = fs::absolute(fs::path(folder)).lexically_normal();
+    std::map<std::string, std::string> found;
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::none, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        const QString name =
-            QString::fromStdString(fs::relative(it->path(), root, ec).generic_string());
+        const std::string name = fs::relative(it->path(), root, ec).generic_string();
         const fs::file_status status = it->symlink_status(ec);
         if (fs::is_symlink(status))
-            check.unsafe << name + QStringLiteral(": a symbolic link");
+            check.unsafe.push_back(name + ": a symbolic link");
         else if (fs::is_regular_file(status))
-            found.insert(name, QString());
+            found.emplace(name, std::string());
         else if (!fs::is_directory(status))
-            check.unsafe << name + QStringLiteral(": not a regular file");
+            check.unsafe.push_back(name + ": not a regular file");
     }
     if (ec) {
-        check.error =
-            QStringLiteral("cannot read %1: %2").arg(folder, QString::fromStdString(ec.message()));
+        check.error = "cannot read " + folder + ": " + ec.message();
         return check;
     }
-    QString why;
-    const int manifestFd = openRegular(root / kManifestFile, why);
+    const std::string manifestPath = (root / kManifestFile).string();
+    std::string why;
+    const int manifestFd = openRegular(manifestPath, why);
     if (manifestFd < 0) {
-        check.error = QStringLiteral("%1: %2").arg(
-            QString::fromStdString((root / kManifestFile).string()), why);
+        check.error = manifestPath + ": " + why;
         return check;
     }
-    QByteArray manifestText;
+    std::string manifestText;
     struct stat st
     {
     };
     ::fstat(manifestFd, &st);
     if (st.st_size > kMaxManifestBytes) {
         ::close(manifestFd);
-        check.error = QStringLiteral("%1 is larger than 16 MiB")
-                          .arg(QString::fromStdString((root / kManifestFile).string()));
+        check.error = manifestPath + " is larger than 16 MiB";
         return check;
     }
     hashOf(manifestFd, &manifestText);
     ::close(manifestFd);
-    compareWithManifest(check, manifestText,
-                        QString::fromStdString((root / kManifestFile).string()), found,
-                        [&](const QString& name, QString& problem) {
-                            if (problem = symlinkOnTheWay(root, name); !problem.isEmpty())
-                                return QString();
+    compareWithManifest(check, manifestText, manifestPath, found,
+                        [&](const std::string& name, std::string& problem) {
+                            if (problem = symlinkOnTheWay(root, name); !problem.empty())
+                                return std::string();
                             std::error_code e;
-                            if (!fs::exists(fs::symlink_status(root / name.toStdString(), e))) {
-                                problem = QStringLiteral("missing");
-                                return QString();
+                            if (!fs::exists(fs::symlink_status(root / name, e))) {
+                                problem = "missing";
+                                return std::string();
                             }
-                            const int fd = openRegular(root / name.toStdString(), problem);
-                            if (fd < 0) return QString();
-                            const QString hash = hashOf(fd);
+                            const int fd = openRegular(root / name, problem);
+                            if (fd < 0) return std::string();
+                            std::string hash = hashOf(fd);
                             ::close(fd);
                             return hash;
                         });
     return check;
 }
 
-PackageCheck checkArchive(const QString& archivePath)
+PackageCheck checkArchive(const std::string& archivePath)
 {
     PackageCheck check;
     const ArchiveContents contents = readPackageArchive(archivePath, kMaxArchiveBytes);
-    if (!contents.error.isEmpty()) {
+    if (!contents.error.empty()) {
         check.error = contents.error;
         return check;
     }
     check.unsafe = contents.unsafe;
-    if (!contents.files.contains(QLatin1String(kManifestFile))) {
-        check.error =
-            QStringLiteral("%1 holds no %2").arg(archivePath, QLatin1String(kManifestFile));
+    if (!contents.files.count(kManifestFile)) {
+        check.error = archivePath + " holds no " + kManifestFile;
         return check;
     }
-    compareWithManifest(check, contents.manifest,
-                        archivePath + QStringLiteral(":") + QLatin1String(kManifestFile),
-                        contents.files, [&](const QString& name, QString& problem) {
-                            if (!contents.files.contains(name)) problem = QStringLiteral("missing");
-                            return contents.files.value(name);
+    compareWithManifest(check, contents.manifest, archivePath + ":" + kManifestFile, contents.files,
+                        [&](const std::string& name, std::string& problem) {
+                            const auto it = contents.files.find(name);
+                            if (it == contents.files.end()) {
+                                problem = "missing";
+                                return std::string();
+                            }
+                            return it->second;
                         });
     return check;
 }
 
 } // namespace
 
-QString packagePathProblem(const QString& path)
+std::string packagePathProblem(const std::string& path)
 {
-    if (path.isEmpty()) return QStringLiteral("an empty path");
-    if (path.startsWith(QLatin1Char('/')) || path.contains(QLatin1Char('\\')) ||
-        path.contains(QChar(0)))
-        return QStringLiteral("not a relative path inside the package");
-    for (const QString& part : path.split(QLatin1Char('/')))
-        if (part.isEmpty() || part == QLatin1String(".") || part == QLatin1String(".."))
-            return QStringLiteral("leaves the package or is not a plain path");
+    if (path.empty()) return "an empty path";
+    if (path.front() == '/' || path.find('\\') != std::string::npos ||
+        path.find('\0') != std::string::npos)
+        return "not a relative path inside the package";
+    for (const std::string& part : pathParts(path))
+        if (part.empty() || part == "." || part == "..")
+            return "leaves the package or is not a plain path";
     return {};
 }
 
-PackageCheck checkPackage(const QString& packageFolderOrArchive)
+PackageCheck checkPackage(const std::string& packageFolderOrArchive)
 {
-    const QFileInfo info(packageFolderOrArchive);
     PackageCheck check;
-    if (info.isSymLink())
-        check.error = QStringLiteral("%1 is a symbolic link; name the package itself")
-                          .arg(packageFolderOrArchive);
-    else if (info.isDir())
+    std::error_code ec;
+    if (fs::is_symlink(packageFolderOrArchive, ec))
+        check.error = packageFolderOrArchive + " is a symbolic link; name the package itself";
+    else if (fs::is_directory(packageFolderOrArchive, ec))
         check = checkFolder(packageFolderOrArchive);
-    else if (info.exists())
+    else if (fs::exists(packageFolderOrArchive, ec))
         check = checkArchive(packageFolderOrArchive);
     else
-        check.error = QStringLiteral("%1 does not exist").arg(packageFolderOrArchive);
-    for (QStringList* list : {&check.missing, &check.changed, &check.extra, &check.unsafe}) {
-        list->sort();
-        list->removeDuplicates();
+        check.error = packageFolderOrArchive + " does not exist";
+    for (std::vector<std::string>* list :
+         {&check.missing, &check.changed, &check.extra, &check.unsafe}) {
+        std::sort(list->begin(), list->end());
+        list->erase(std::unique(list->begin(), list->end()), list->end());
     }
     return check;
 }
 
-QString checkDeployable(const QString& folder, const QString& archive)
+std::string checkDeployable(const std::string& folder, const std::string& archive)
 {
-    auto summary = [](const QString& what, const PackageCheck& check) {
-        if (!check.error.isEmpty()) return check.error;
-        QStringList problems;
+    auto summary = [](const std::string& what, const PackageCheck& check) {
+        if (!check.error.empty()) return check.error;
+        std::string problems;
         for (const auto& [label, list] : {std::pair{"missing", &check.missing},
                                           {"changed", &check.changed},
                                           {"extra", &check.extra},
                                           {"unsafe", &check.unsafe}})
-            for (const QString& entry : *list)
-                problems << QStringLiteral("%1: %2").arg(QLatin1String(label), entry);
-        return QStringLiteral("%1 does not match its manifest (%2)")
-            .arg(what, problems.join(QStringLiteral("; ")));
+            for (const std::string& entry : *list)
+                problems += (problems.empty() ? "" : "; ") + std::string(label) + ": " + entry;
+        return what + " does not match its manifest (" + problems + ")";
     };
     const PackageCheck onDisk = checkPackage(folder);
     if (!onDisk.ok()) return summary(folder, onDisk);
-    if (archive.isEmpty()) return {};
+    if (archive.empty()) return {};
     const PackageCheck packed = checkPackage(archive);
     if (!packed.ok()) return summary(archive, packed);
     if (packed.manifestSha256 != onDisk.manifestSha256)
-        return QStringLiteral("%1 holds another package than %2").arg(archive, folder);
+        return archive + " holds another package than " + folder;
     return {};
 }
 

@@ -1,23 +1,27 @@
 #include "package/package_export.h"
 
+#include "diag/suggest.h"
 #include "digest/sha256.h"
 #include "io/remove_tree.h"
+#include "io/temporary_folder.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
 #include "project/project_sources.h"
 #include "run/verification.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
 #include <QLockFile>
-#include <QTemporaryDir>
+#include <algorithm>
 #include <cstdio>
 #include <fcntl.h>
+#include <filesystem>
+#include <fnmatch.h>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 namespace ptowb {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -26,90 +30,85 @@ bool cancelled(const ExportOptions& options)
     return options.cancel && options.cancel->load();
 }
 
-QString baseName(const std::string& relativePath)
+std::string baseName(const std::string& relativePath)
 {
-    return QFileInfo(QString::fromStdString(relativePath)).fileName();
+    return fs::path(relativePath).filename().string();
 }
 
 // Runs the reference on every case and copies inputs, parameters and outputs into tests/.
-QString writeGoldens(const ProjectTexts& texts, const OpSpec& spec, const QDir& package,
-                     const ExportOptions& options)
+std::string writeGoldens(const ProjectTexts& texts, const OpSpec& spec, const fs::path& package,
+                         const ExportOptions& options)
 {
     BackendChoice choice = makeBackend("ref", spec, texts, {});
     if (!choice.backend) {
-        QString why = QString::fromStdString(choice.error);
+        std::string why = choice.error;
         for (const Diagnostic& d : choice.diagnostics)
-            why += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
-        return QStringLiteral("the reference cannot run: %1").arg(why.trimmed());
+            why += formatDiagnostic(d) + '\n';
+        return "the reference cannot run: " + trimmed(why);
     }
-    QTemporaryDir runDir;
-    if (!runDir.isValid())
-        return QStringLiteral("cannot create a temporary folder: %1").arg(runDir.errorString());
+    TemporaryFolder runDir;
+    if (!runDir.valid()) return "cannot create a temporary folder: " + runDir.error();
     RunOptions run;
-    run.runDir = runDir.path().toStdString();
+    run.runDir = runDir.path();
     run.cancel = options.cancel;
     const std::vector<CaseRun> runs = runCases(spec, texts.dir, *choice.backend, run);
-    if (cancelled(options)) return QStringLiteral("cancelled");
+    if (cancelled(options)) return "cancelled";
     nlohmann::ordered_json cases = nlohmann::ordered_json::array();
     for (const CaseRun& r : runs) {
-        if (r.record.status != "ok")
-            return QStringLiteral("case '%1': %2")
-                .arg(QString::fromStdString(r.caseName), QString::fromStdString(r.record.error));
-        const QString target = QStringLiteral("tests/%1").arg(QString::fromStdString(r.caseName));
+        if (r.record.status != "ok") return "case '" + r.caseName + "': " + r.record.error;
+        const std::string target = "tests/" + r.caseName;
         nlohmann::ordered_json entry{{"name", r.caseName}};
-        const QDir source(QString::fromStdString(r.dir));
-        auto copy = [&](const QString& from, const QString& to) {
-            QDir().mkpath(QFileInfo(package.filePath(to)).absolutePath());
-            return QFile::copy(source.filePath(from), package.filePath(to));
+        const fs::path source = r.dir;
+        auto copy = [&](const std::string& from, const std::string& to) {
+            std::error_code ec;
+            fs::create_directories((package / to).parent_path(), ec);
+            return fs::copy_file(source / from, package / to, ec) && !ec;
         };
-        if (!copy(QStringLiteral("params.json"), target + QStringLiteral("/params.json")))
-            return QStringLiteral("cannot copy the parameters of case %1").arg(target);
+        if (!copy("params.json", target + "/params.json"))
+            return "cannot copy the parameters of case " + target;
         for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-            const QString name =
-                QString::fromStdString(spec.inputs[k].name) + QStringLiteral(".npy");
-            if (!copy(QStringLiteral("inputs/") + name, target + QStringLiteral("/inputs/") + name))
-                return QStringLiteral("cannot copy input %1").arg(name);
+            const std::string name = spec.inputs[k].name + ".npy";
+            if (!copy("inputs/" + name, target + "/inputs/" + name))
+                return "cannot copy input " + name;
             entry["inputs"][spec.inputs[k].name] = {
-                {"file", (target + QStringLiteral("/inputs/") + name).toStdString()},
+                {"file", target + "/inputs/" + name},
                 {"shape", r.inputs[k].shape()},
                 {"dtype", std::string(dtypeName(r.inputs[k].dtype()))}};
         }
-        entry["parameters"] = (target + QStringLiteral("/params.json")).toStdString();
+        entry["parameters"] = target + "/params.json";
         // The goldens: every output, and every mutated input's value after the call ("mutated").
         const std::vector<std::string> results = spec.resultNames();
         for (std::size_t k = 0; k < results.size() && k < r.outputs.size(); ++k) {
-            const QString name = QString::fromStdString(results[k]) + QStringLiteral(".npy");
-            if (!copy(QStringLiteral("outputs/") + name,
-                      target + QStringLiteral("/golden/") + name))
-                return QStringLiteral("cannot copy output %1").arg(name);
+            const std::string name = results[k] + ".npy";
+            if (!copy("outputs/" + name, target + "/golden/" + name))
+                return "cannot copy output " + name;
             entry[k < spec.outputs.size() ? "outputs" : "mutated"][results[k]] = {
-                {"file", (target + QStringLiteral("/golden/") + name).toStdString()},
+                {"file", target + "/golden/" + name},
                 {"shape", r.outputs[k].shape()},
                 {"dtype", std::string(dtypeName(r.outputs[k].dtype()))}};
         }
         cases.push_back(entry);
     }
-    if (cancelled(options)) return QStringLiteral("cancelled");
+    if (cancelled(options)) return "cancelled";
     const std::string text = nlohmann::ordered_json{{"cases", cases}}.dump(2) + "\n";
-    return writeFileAtomically(package.filePath(QStringLiteral("tests/cases.json")),
-                               QByteArray::fromStdString(text));
+    return writeFileAtomically((package / "tests/cases.json").string(), text);
 }
 
-QString writeManifest(const QDir& package, const ProjectSources& sources)
+std::string writeManifest(const fs::path& package, const ProjectSources& sources)
 {
     nlohmann::ordered_json files = nlohmann::ordered_json::object();
-    QStringList paths;
-    QDirIterator it(package.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        paths << package.relativeFilePath(it.next());
-    paths.sort();
-    for (const QString& path : paths) {
-        QFile file(package.filePath(path));
-        if (!file.open(QIODevice::ReadOnly))
-            return QStringLiteral("cannot read %1").arg(file.fileName());
-        const QByteArray data = file.readAll();
-        files[path.toStdString()] =
-            sha256Hex(std::string_view(data.constData(), std::size_t(data.size())));
+    std::vector<std::string> paths;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(package, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (std::error_code e; it->is_regular_file(e))
+            paths.push_back(it->path().lexically_relative(package).string());
+    if (ec) return "cannot read " + package.string() + ": " + ec.message();
+    std::sort(paths.begin(), paths.end());
+    for (const std::string& path : paths) {
+        std::ifstream in(package / path, std::ios::binary);
+        if (!in) return "cannot read " + (package / path).string();
+        files[path] = sha256Hex(std::string(std::istreambuf_iterator<char>(in), {}));
     }
     const OpSpec& spec = sources.loaded.spec;
     const nlohmann::ordered_json manifest{
@@ -119,83 +118,93 @@ QString writeManifest(const QDir& package, const ProjectSources& sources)
         {"op_type", spec.opType},
         {"version", spec.version},
         {"op_json_sha256", sha256Hex(sources.opJson)},
-        {"kernel_file", "kernel/" + baseName(spec.kernel.file).toStdString()},
+        {"kernel_file", "kernel/" + baseName(spec.kernel.file)},
         {"kernel_sha256", sha256Hex(sources.kernel)},
         {"reference_sha256", sha256Hex(sources.reference)},
         {"files", files},
     };
-    return writeFileAtomically(package.filePath(QString::fromLatin1(kManifestFile)),
-                               QByteArray::fromStdString(manifest.dump(2) + "\n"));
+    return writeFileAtomically((package / kManifestFile).string(), manifest.dump(2) + "\n");
+}
+
+bool renamed(const std::string& from, const std::string& to)
+{
+    std::error_code ec;
+    fs::rename(from, to, ec);
+    return !ec;
 }
 
 // Moves the finished package over `target`. Where the file system can, the two folders swap in
 // one atomic step, so at no moment is there no package; otherwise the old one is moved aside
 // first and goes only once the new one is there (cleanLeftovers restores it after a crash).
-QString installFolder(const QString& finished, const QString& target)
+std::string installFolder(const std::string& finished, const std::string& target)
 {
-    if (QFileInfo::exists(target) &&
-        ::renameat2(AT_FDCWD, QFile::encodeName(finished).constData(), AT_FDCWD,
-                    QFile::encodeName(target).constData(), RENAME_EXCHANGE) == 0) {
-        removeTree(finished.toStdString()); // now the previous package (or a link that was there)
+    std::error_code ec;
+    if (fs::exists(target, ec) &&
+        ::renameat2(AT_FDCWD, finished.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+        removeTree(finished); // now the previous package (or a link that was there)
         return {};
     }
-    QString previous;
-    if (QFileInfo::exists(target)) {
-        previous = target + QStringLiteral(".previous");
-        removeTree(previous.toStdString());
-        if (!QDir().rename(target, previous))
-            return QStringLiteral("cannot replace %1 (is it in use or read-only?)").arg(target);
+    std::string previous;
+    if (fs::exists(target, ec)) {
+        previous = target + ".previous";
+        removeTree(previous);
+        if (!renamed(target, previous))
+            return "cannot replace " + target + " (is it in use or read-only?)";
     }
-    if (!QDir().rename(finished, target)) {
-        if (!previous.isEmpty()) QDir().rename(previous, target);
-        return QStringLiteral("cannot move the package to %1").arg(target);
+    if (!renamed(finished, target)) {
+        if (!previous.empty()) renamed(previous, target);
+        return "cannot move the package to " + target;
     }
-    if (!previous.isEmpty()) removeTree(previous.toStdString());
+    if (!previous.empty()) removeTree(previous);
     return {};
 }
 
 // What an export killed midway leaves in the output folder: hidden staging folders and
 // archives, a half-written archive, and a package moved aside but not yet replaced (restored).
 // Called with the package's lock held, so no other export is using them.
-void cleanLeftovers(const QDir& out, const QString& packageName)
+void cleanLeftovers(const fs::path& out, const std::string& packageName)
 {
-    const QStringList patterns{QStringLiteral(".%1-??????").arg(packageName),
-                               QStringLiteral(".%1-??????.tar.gz*").arg(packageName),
-                               QStringLiteral("%1.tar.gz.??????").arg(packageName)};
-    for (const QFileInfo& entry : out.entryInfoList(
-             patterns, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot)) {
-        removeTree(entry.filePath().toStdString());
+    const std::string patterns[] = {"." + packageName + "-??????",
+                                    "." + packageName + "-??????.tar.gz*",
+                                    packageName + ".tar.gz.??????"};
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(out, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (std::any_of(std::begin(patterns), std::end(patterns), [&](const std::string& p) {
+                return ::fnmatch(p.c_str(), name.c_str(), FNM_CASEFOLD) == 0;
+            }))
+            removeTree(entry.path().string());
     }
-    const QString target = out.filePath(packageName),
-                  previous = target + QStringLiteral(".previous");
-    const QFileInfo aside(previous);
-    if (aside.isSymLink()) {
-        removeTree(previous.toStdString()); // never ours
+    const std::string target = (out / packageName).string(), previous = target + ".previous";
+    if (fs::is_symlink(previous, ec)) {
+        removeTree(previous); // never ours
         return;
     }
-    if (!aside.isDir()) return;
-    if (!QFileInfo::exists(target))
-        QDir().rename(previous, target);
+    if (!fs::is_directory(previous, ec)) return;
+    if (!fs::exists(target, ec))
+        renamed(previous, target);
     else
-        removeTree(previous.toStdString());
+        removeTree(previous);
 }
 
 // The package copies files of the project; each must really be inside it, not a symbolic link
 // (or a path through one) to a file elsewhere that would be published with the package.
-QString fileOutsideProject(const Project& project, const OpSpec& spec)
+std::string fileOutsideProject(const Project& project, const OpSpec& spec)
 {
-    const QString root = QDir(project.folder()).canonicalPath() + QLatin1Char('/');
-    QStringList files{project.descriptionPath(), project.kernelPath(), project.referencePath()};
+    std::error_code ec;
+    const std::string root = fs::canonical(project.folder(), ec).string() + "/";
+    std::vector<std::string> files{project.descriptionPath(), project.kernelPath(),
+                                   project.referencePath()};
     for (const CaseSpec& c : spec.cases)
         for (const CaseInputSpec& in : c.inputs)
             if (in.fill.kind == FillSpec::Kind::File)
-                files << QDir(project.folder()).filePath(QString::fromStdString(in.fill.path));
-    for (const QString& file : files) {
-        const QString real = QFileInfo(file).canonicalFilePath();
-        if (!real.isEmpty() && !real.startsWith(root))
-            return QStringLiteral("%1 is a symbolic link to %2, outside the project; copy the file "
-                                  "into the project to export it")
-                .arg(file, real);
+                files.push_back((fs::path(project.folder()) / in.fill.path).string());
+    for (const std::string& file : files) {
+        std::error_code missing; // a file that does not exist is reported where it is read
+        const std::string real = fs::canonical(file, missing).string();
+        if (!missing && real.rfind(root, 0) != 0)
+            return file + " is a symbolic link to " + real +
+                   ", outside the project; copy the file into the project to export it";
     }
     return {};
 }
@@ -206,110 +215,109 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
 {
     ExportResult result;
     auto step = [&](const char* what) {
-        if (options.progress) options.progress(QString::fromLatin1(what));
+        if (options.progress) options.progress(what);
     };
     step("reading the project");
     const ProjectSources sources = readProjectSources(project);
-    if (!sources.error.isEmpty()) {
+    if (!sources.error.empty()) {
         result.error = sources.error;
         return result;
     }
     if (!sources.usable()) {
         result.diagnostics = sources.loaded.diagnostics;
-        result.error = QStringLiteral("the op description has errors");
+        result.error = "the op description has errors";
         return result;
     }
     const OpSpec& spec = sources.loaded.spec;
-    if (QString error = fileOutsideProject(project, spec); !error.isEmpty()) {
+    if (std::string error = fileOutsideProject(project, spec); !error.empty()) {
         result.error = error;
         return result;
     }
-    const QString outFolder = options.outputFolder.isEmpty()
-                                  ? QDir(project.folder()).filePath(QStringLiteral("packages"))
-                                  : options.outputFolder;
-    const QString packageName = QString::fromStdString(spec.name + "-" + spec.version);
-    if (!QDir().mkpath(outFolder)) {
-        result.error = QStringLiteral("cannot create %1").arg(outFolder);
+    const fs::path outFolder = options.outputFolder.empty()
+                                   ? fs::path(project.folder()) / "packages"
+                                   : fs::path(options.outputFolder);
+    const std::string packageName = spec.name + "-" + spec.version;
+    std::error_code ec;
+    fs::create_directories(outFolder, ec);
+    if (!fs::is_directory(outFolder, ec)) {
+        result.error = "cannot create " + outFolder.string();
         return result;
     }
     // One export of a package at a time; a lock left by a killed export is taken over.
-    QLockFile lock(QDir(outFolder).filePath(QStringLiteral(".%1.lock").arg(packageName)));
+    QLockFile lock(QString::fromStdString((outFolder / ("." + packageName + ".lock")).string()));
     lock.setStaleLockTime(0);
     if (!lock.tryLock(0)) {
-        result.error = QStringLiteral("another export of %1 is running").arg(packageName);
+        result.error = "another export of " + packageName + " is running";
         return result;
     }
-    cleanLeftovers(QDir(outFolder), packageName);
-    QTemporaryDir staging(
-        QDir(outFolder).filePath(QStringLiteral(".") + packageName + QStringLiteral("-XXXXXX")));
-    if (!staging.isValid()) {
-        result.error =
-            QStringLiteral("cannot write in %1: %2").arg(outFolder, staging.errorString());
+    cleanLeftovers(outFolder, packageName);
+    TemporaryFolder staging((outFolder / ("." + packageName + "-")).string());
+    if (!staging.valid()) {
+        result.error = "cannot write in " + outFolder.string() + ": " + staging.error();
         return result;
     }
-    const QDir package(staging.path());
+    const fs::path package = staging.path();
 
     step("generating the glue");
     std::vector<codegen::GeneratedFile> files = codegen::generateGlue(sources.glueSource());
     files.push_back({"op.json", sources.opJson});
-    files.push_back({"kernel/" + baseName(spec.kernel.file).toStdString(), sources.kernel});
-    files.push_back(
-        {"reference/" + baseName(spec.reference.file).toStdString(), sources.reference});
+    files.push_back({"kernel/" + baseName(spec.kernel.file), sources.kernel});
+    files.push_back({"reference/" + baseName(spec.reference.file), sources.reference});
     files.push_back({"README.md", codegen::generatePackageReadme(sources.glueSource())});
-    if (QString error = writeGeneratedFiles(files, package.path()); !error.isEmpty()) {
+    if (std::string error = writeGeneratedFiles(files, staging.path()); !error.empty()) {
         result.error = error;
         return result;
     }
     if (options.goldens) {
         step("running the reference for golden outputs");
-        if (QString error = writeGoldens(sources.texts(project), spec, package, options);
-            !error.isEmpty()) {
+        if (std::string error = writeGoldens(sources.texts(project), spec, package, options);
+            !error.empty()) {
             result.error = error;
             return result;
         }
     }
     if (cancelled(options)) {
-        result.error = QStringLiteral("cancelled");
+        result.error = "cancelled";
         return result;
     }
     step("writing the manifest");
-    if (QString error = writeManifest(package, sources); !error.isEmpty()) {
+    if (std::string error = writeManifest(package, sources); !error.empty()) {
         result.error = error;
         return result;
     }
     // Normal permissions, not the 0700 of a temporary folder, before anyone can see it.
-    QFile::setPermissions(package.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                              QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                              QFileDevice::ExeGroup | QFileDevice::ReadOther |
-                                              QFileDevice::ExeOther);
-    const QString target = QDir(outFolder).filePath(packageName);
-    const QString archive = target + QStringLiteral(".tar.gz");
-    const QString newArchive = package.path() + QStringLiteral(".tar.gz");
+    fs::permissions(package,
+                    fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                        fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    const std::string target = (outFolder / packageName).string();
+    const std::string archive = target + ".tar.gz";
+    const std::string newArchive = staging.path() + ".tar.gz";
     if (options.archive) {
         step("writing the archive");
-        if (QString error = writeReproducibleArchive(package.path(), newArchive, packageName);
-            !error.isEmpty()) {
+        if (std::string error = writeReproducibleArchive(staging.path(), newArchive, packageName);
+            !error.empty()) {
             result.error = error;
             return result;
         }
     }
     // The old archive describes the old folder: it goes before the folder is replaced, so no
     // moment pairs the new folder with it. Killed in between, there is a folder and no archive.
-    if (QFileInfo::exists(archive) && !QFile::remove(archive)) {
-        QFile::remove(newArchive);
-        result.error = QStringLiteral("cannot replace %1").arg(archive);
+    if (fs::exists(archive, ec) && !fs::remove(archive, ec)) {
+        fs::remove(newArchive, ec);
+        result.error = "cannot replace " + archive;
         return result;
     }
-    if (QString error = installFolder(package.path(), target); !error.isEmpty()) {
-        QFile::remove(newArchive);
+    if (std::string error = installFolder(staging.path(), target); !error.empty()) {
+        fs::remove(newArchive, ec);
         result.error = error;
         return result;
     }
-    staging.setAutoRemove(false);
+    staging.keep();
     result.packageFolder = target;
     if (options.archive) {
-        if (!QFile::rename(newArchive, archive)) {
-            result.error = QStringLiteral("cannot move the archive to %1").arg(archive);
+        if (!renamed(newArchive, archive)) {
+            result.error = "cannot move the archive to " + archive;
             return result;
         }
         result.archivePath = archive;

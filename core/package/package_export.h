@@ -3,29 +3,29 @@
 #include "diag/diagnostic.h"
 #include "project/project.h"
 
-#include <QString>
 #include <atomic>
 #include <functional>
+#include <string>
 
 namespace ptowb {
 
 struct ExportOptions
 {
-    QString outputFolder; // empty: <project>/packages
-    bool archive = false; // also write <name>-<version>.tar.gz beside the folder
-    bool goldens = true;  // run the reference on every case for tests/
-    std::function<void(const QString& step)> progress;
+    std::string outputFolder; // empty: <project>/packages
+    bool archive = false;     // also write <name>-<version>.tar.gz beside the folder
+    bool goldens = true;      // run the reference on every case for tests/
+    std::function<void(const std::string& step)> progress;
     const std::atomic<bool>* cancel = nullptr;
 };
 
 struct ExportResult
 {
-    QString packageFolder;   // set on success
-    QString archivePath;     // set when an archive was written
-    Diagnostics diagnostics; // why the description cannot be exported
-    QString error;           // I/O or run failure; nothing was left behind
+    std::string packageFolder; // set on success
+    std::string archivePath;   // set when an archive was written
+    Diagnostics diagnostics;   // why the description cannot be exported
+    std::string error;         // I/O or run failure; nothing was left behind
 
-    bool ok() const { return error.isEmpty() && !hasErrors(diagnostics); }
+    bool ok() const { return error.empty() && !hasErrors(diagnostics); }
 };
 
 // Writes the op package of DESIGN §9: op.json, kernel and reference verbatim, all generated

@@ -3,7 +3,7 @@
 #include "onnxmodel/node_record.h"
 #include "spec/op_spec_loader.h"
 
-#include <QString>
+#include <string>
 #include <variant>
 
 namespace ptowb {
@@ -12,8 +12,9 @@ namespace ptowb {
 // identity its nodes record (op, sha256 of op.json and of the kernel).
 
 // The package's op.json, loaded; the error says when the folder is no exported package.
-std::variant<SpecLoadResult, QString> loadPackageOp(const QString& packageDir);
+std::variant<SpecLoadResult, std::string> loadPackageOp(const std::string& packageDir);
 
-std::variant<onnxtools::PackageIdentity, QString> readPackageIdentity(const QString& packageDir);
+std::variant<onnxtools::PackageIdentity, std::string>
+readPackageIdentity(const std::string& packageDir);
 
 } // namespace ptowb

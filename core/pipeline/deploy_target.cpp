@@ -1,20 +1,21 @@
 #include "pipeline/deploy_target.h"
 
 #include "io/remove_tree.h"
+#include "io/temporary_folder.h"
 #include "package/package_check.h"
 #include "run/config_files.h"
 #include "run/placeholders.h"
 #include "run/process_runner.h"
 #include "spec/spec_reader.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
 #include <QLockFile>
-#include <QTemporaryDir>
+#include <charconv>
+#include <filesystem>
+#include <fnmatch.h>
 
 namespace ptowb {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -80,17 +81,34 @@ void readTarget(SpecReader& r, const nlohmann::json& item, const std::string& pt
     out.targets.push_back(std::move(t));
 }
 
-bool copyTree(const QString& from, const QString& to)
+bool copyTree(const std::string& from, const std::string& to)
 {
-    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs an absolute base
-    QDirIterator it(root.path(), QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString source = it.next();
-        const QString target = QDir(to).filePath(root.relativeFilePath(source));
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(source, target))
-            return false;
+    std::error_code ec;
+    const fs::path root = fs::absolute(from, ec);
+    for (auto it = fs::recursive_directory_iterator(root, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code e;
+        if (!it->is_regular_file(e)) continue;
+        const fs::path target = fs::path(to) / it->path().lexically_relative(root);
+        fs::create_directories(target.parent_path(), e);
+        if (e || !fs::copy_file(it->path(), target, e)) return false;
     }
-    return true;
+    return !ec;
+}
+
+// As deploy.json may write it: 120, 0.5.
+std::string shortestNumber(double value)
+{
+    char buffer[32];
+    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+    return std::string(buffer, end);
+}
+
+bool renamed(const std::string& from, const std::string& to)
+{
+    std::error_code ec;
+    fs::rename(from, to, ec);
+    return !ec;
 }
 
 } // namespace
@@ -116,80 +134,77 @@ DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts)
     return out;
 }
 
-QString deployPackage(const DeployTarget& target, const QString& packageFolder,
-                      const QString& archivePath, const std::string& op, const std::string& version,
-                      const std::atomic<bool>* cancel)
+std::string deployPackage(const DeployTarget& target, const std::string& packageFolder,
+                          const std::string& archivePath, const std::string& op,
+                          const std::string& version, const std::atomic<bool>* cancel)
 {
+    std::error_code ec;
     // What is deployed is what was checked, whoever touched the package since its export.
-    const QString archive =
-        !archivePath.isEmpty() && QFileInfo::exists(archivePath) ? archivePath : QString();
-    if (QString problem = checkDeployable(packageFolder, archive); !problem.isEmpty())
-        return QStringLiteral("not deployed: %1").arg(problem);
+    const std::string archive =
+        !archivePath.empty() && fs::exists(archivePath, ec) ? archivePath : std::string();
+    if (std::string problem = checkDeployable(packageFolder, archive); !problem.empty())
+        return "not deployed: " + problem;
     if (!target.folder.empty()) {
-        const QString folder = QString::fromStdString(target.folder);
-        if (!QDir().mkpath(folder))
-            return QStringLiteral("cannot create the deploy folder %1").arg(folder);
-        const QString destination = QDir(folder).filePath(QFileInfo(packageFolder).fileName());
+        const std::string& folder = target.folder;
+        fs::create_directories(folder, ec);
+        if (!fs::is_directory(folder, ec)) return "cannot create the deploy folder " + folder;
+        const std::string name = fs::path(packageFolder).filename().string();
+        const std::string destination = (fs::path(folder) / name).string();
         // One deploy of a package into a folder at a time; then leftovers of a killed one can go.
-        QLockFile lock(destination + QStringLiteral(".lock"));
+        QLockFile lock(QString::fromStdString(destination + ".lock"));
         lock.setStaleLockTime(0);
-        if (!lock.tryLock(0))
-            return QStringLiteral("another deploy to %1 is running").arg(destination);
-        const QString name = QFileInfo(destination).fileName();
-        for (const QFileInfo& leftover :
-             QDir(folder).entryInfoList({name + QStringLiteral(".deploying-??????")},
-                                        QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot))
-            removeTree(leftover.filePath().toStdString());
-        if (!QFileInfo::exists(destination) &&
-            QFileInfo(destination + QStringLiteral(".previous")).isDir() &&
-            !QFileInfo(destination + QStringLiteral(".previous")).isSymLink())
-            QDir().rename(destination + QStringLiteral(".previous"), destination);
-        QTemporaryDir staging(destination + QStringLiteral(".deploying-XXXXXX"));
-        if (!staging.isValid())
-            return QStringLiteral("cannot write in %1: %2").arg(folder, staging.errorString());
+        if (!lock.tryLock(0)) return "another deploy to " + destination + " is running";
+        const std::string leftovers = name + ".deploying-??????";
+        for (const auto& entry : fs::directory_iterator(folder, ec))
+            if (std::error_code e;
+                entry.is_directory(e) &&
+                ::fnmatch(leftovers.c_str(), entry.path().filename().c_str(), FNM_CASEFOLD) == 0)
+                removeTree(entry.path().string());
+        const std::string previous = destination + ".previous";
+        if (!fs::exists(destination, ec) && fs::is_directory(previous, ec) &&
+            !fs::is_symlink(previous, ec))
+            renamed(previous, destination);
+        TemporaryFolder staging(destination + ".deploying-");
+        if (!staging.valid()) return "cannot write in " + folder + ": " + staging.error();
         if (!copyTree(packageFolder, staging.path()))
-            return QStringLiteral("cannot copy the package into %1").arg(folder);
+            return "cannot copy the package into " + folder;
         // A deployed package is read by others: not the 0700 of a temporary folder.
-        QFile::setPermissions(staging.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                  QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                  QFileDevice::ExeGroup | QFileDevice::ReadOther |
-                                                  QFileDevice::ExeOther);
-        if (cancel && cancel->load()) return QStringLiteral("cancelled");
-        const QString previous = destination + QStringLiteral(".previous");
-        removeTree(previous.toStdString());
-        if (QFileInfo::exists(destination) && !QDir().rename(destination, previous))
-            return QStringLiteral("cannot replace %1").arg(destination);
-        if (!QDir().rename(staging.path(), destination)) {
-            QDir().rename(previous, destination);
-            return QStringLiteral("cannot move the package to %1").arg(destination);
+        fs::permissions(staging.path(),
+                        fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                            fs::perms::others_read | fs::perms::others_exec,
+                        ec);
+        if (cancel && cancel->load()) return "cancelled";
+        removeTree(previous);
+        if (fs::exists(destination, ec) && !renamed(destination, previous))
+            return "cannot replace " + destination;
+        if (!renamed(staging.path(), destination)) {
+            renamed(previous, destination);
+            return "cannot move the package to " + destination;
         }
-        staging.setAutoRemove(false);
-        removeTree(previous.toStdString());
+        staging.keep();
+        removeTree(previous);
         return {};
     }
-    const std::map<std::string, std::string> values{{"package", packageFolder.toStdString()},
-                                                    {"archive", archivePath.toStdString()},
-                                                    {"op", op},
-                                                    {"version", version}};
-    QStringList argv;
+    const std::map<std::string, std::string> values{
+        {"package", packageFolder}, {"archive", archivePath}, {"op", op}, {"version", version}};
+    std::vector<std::string> argv;
     for (const std::string& arg : target.command)
-        argv << QString::fromStdString(expandPlaceholders(arg, values));
-    QTemporaryDir logs;
+        argv.push_back(expandPlaceholders(arg, values));
+    TemporaryFolder logs;
     const ProcessOutcome outcome = runProcess(argv, logs.path(), target.timeoutSeconds, cancel);
     switch (outcome.status) {
     case ProcessOutcome::Status::Finished:
         if (outcome.exitCode == 0) return {};
-        return QStringLiteral("the deploy command exited with %1: %2")
-            .arg(outcome.exitCode)
-            .arg(outcome.stderrTail.trimmed());
+        return "the deploy command exited with " + std::to_string(outcome.exitCode) + ": " +
+               outcome.stderrTail;
     case ProcessOutcome::Status::TimedOut:
-        return QStringLiteral("the deploy command timed out after %1 s").arg(target.timeoutSeconds);
+        return "the deploy command timed out after " + shortestNumber(target.timeoutSeconds) + " s";
     case ProcessOutcome::Status::Cancelled:
-        return QStringLiteral("cancelled");
+        return "cancelled";
     case ProcessOutcome::Status::Crashed:
-        return QStringLiteral("the deploy command crashed: %1").arg(outcome.stderrTail.trimmed());
+        return "the deploy command crashed: " + outcome.stderrTail;
     case ProcessOutcome::Status::FailedToStart:
-        return QStringLiteral("the deploy command cannot start: %1").arg(outcome.error);
+        return "the deploy command cannot start: " + outcome.error;
     }
     return {};
 }

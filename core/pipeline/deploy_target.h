@@ -3,7 +3,6 @@
 #include "diag/diagnostic.h"
 #include "run/config_files.h"
 
-#include <QString>
 #include <atomic>
 #include <string>
 #include <vector>
@@ -40,8 +39,8 @@ DeployTargets loadDeployTargets(const std::vector<ConfigText>& texts);
 // Deploys an exported package: a folder target receives a copy, written beside the target and
 // renamed into place (an existing copy is replaced only once the new one is complete); a
 // command target runs with its placeholders filled. Returns "" or what went wrong.
-QString deployPackage(const DeployTarget& target, const QString& packageFolder,
-                      const QString& archivePath, const std::string& op, const std::string& version,
-                      const std::atomic<bool>* cancel);
+std::string deployPackage(const DeployTarget& target, const std::string& packageFolder,
+                          const std::string& archivePath, const std::string& op,
+                          const std::string& version, const std::atomic<bool>* cancel);
 
 } // namespace ptowb

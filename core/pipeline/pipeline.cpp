@@ -15,13 +15,15 @@
 #include "text/duration.h"
 #include "worker_client/worker_client.h"
 
-#include <QDir>
-#include <QElapsedTimer>
-#include <QFileInfo>
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace ptowb {
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -35,16 +37,16 @@ class PipelineState
 public:
     explicit PipelineState(const Project& project)
     {
-        const QString folder = QDir(project.folder()).absolutePath();
-        const std::string key = sha256Hex(folder.toStdString()).substr(0, 24);
-        m_path = QString::fromStdString(interpreter::cacheRoot() + "/pipeline/" + key + ".json");
-        QByteArray text;
-        QString error;
+        const std::string& folder = project.folder(); // absolute
+        const std::string key = sha256Hex(folder).substr(0, 24);
+        m_path = interpreter::cacheRoot() + "/pipeline/" + key + ".json";
+        std::string text;
+        std::string error;
         if (readTextFile(m_path, text, error)) {
-            m_state = nlohmann::json::parse(text.toStdString(), nullptr, false);
+            m_state = nlohmann::json::parse(text, nullptr, false);
             if (!m_state.is_object()) m_state = nlohmann::json::object();
         }
-        m_state["project"] = folder.toStdString(); // for whoever looks in the cache
+        m_state["project"] = folder; // for whoever looks in the cache
     }
     // The step succeeded with these inputs and left output whose digest is `output` ("" for a
     // step that leaves nothing to check).
@@ -72,28 +74,27 @@ private:
     }
     void save()
     {
-        QDir().mkpath(QFileInfo(m_path).absolutePath());
-        writeFileAtomically(m_path, QByteArray::fromStdString(m_state.dump(2)));
+        std::error_code ec;
+        fs::create_directories(fs::path(m_path).parent_path(), ec);
+        writeFileAtomically(m_path, m_state.dump(2));
     }
 
-    QString m_path;
+    std::string m_path;
     nlohmann::json m_state = nlohmann::json::object();
 };
 
 // The package's manifest.json, hashed: what a reused export must still hold.
-std::string manifestDigest(const QString& packageFolder)
+std::string manifestDigest(const std::string& packageFolder)
 {
-    QByteArray text;
-    QString error;
-    if (!readTextFile(QDir(packageFolder).filePath(QString::fromLatin1(kManifestFile)), text,
-                      error))
-        return {};
-    return sha256Hex(text.toStdString());
+    std::string text;
+    std::string error;
+    if (!readTextFile((fs::path(packageFolder) / kManifestFile).string(), text, error)) return {};
+    return sha256Hex(text);
 }
 
 // A digest of every file under a folder (names and contents): what a reused step's output must
 // still be.
-std::string folderDigest(const QString& folder)
+std::string folderDigest(const std::string& folder)
 {
     std::string all;
     for (const codegen::GeneratedFile& file : readGeneratedFolder(folder))
@@ -136,7 +137,7 @@ private:
         m_step.step = step;
         if (m_options.cancel && m_options.cancel->load())
             return finish(Status::Cancelled, "cancelled");
-        m_timer.start();
+        m_started = std::chrono::steady_clock::now();
         if (m_options.progress) m_options.progress(step, message);
         return true;
     }
@@ -145,8 +146,11 @@ private:
     {
         m_step.status = status;
         if (!message.empty()) m_step.message = std::move(message);
-        m_step.seconds = m_timer.isValid() ? double(m_timer.nsecsElapsed()) / 1e9 : 0;
-        m_timer.invalidate();
+        m_step.seconds =
+            m_started ? std::chrono::duration<double>(std::chrono::steady_clock::now() - *m_started)
+                            .count()
+                      : 0;
+        m_started.reset();
         if (m_options.stepFinished) m_options.stepFinished(m_step);
         m_result.steps.push_back(std::move(m_step));
         return status == Status::Done || status == Status::Unchanged;
@@ -163,7 +167,7 @@ private:
     PipelineState m_state;
     PipelineResult m_result;
     StepResult m_step;
-    QElapsedTimer m_timer;
+    std::optional<std::chrono::steady_clock::time_point> m_started; // while a step runs
     ProjectSources m_sources;
     std::string m_inputs; // the hash of op.json, the kernel and the reference
 };
@@ -173,15 +177,14 @@ bool PipelineRun::validate()
     if (!begin(PipelineStep::Validate, "checking op.json, the kernel and the reference"))
         return false;
     m_sources = readProjectSources(m_project);
-    if (!m_sources.error.isEmpty()) return finish(Status::Failed, m_sources.error.toStdString());
+    if (!m_sources.error.empty()) return finish(Status::Failed, m_sources.error);
     m_step.diagnostics = m_sources.loaded.diagnostics;
     if (!m_sources.usable()) return finish(Status::Failed, "the op description has errors");
     // op.json is validated already: check the other two against its spec.
     const OpSpec& spec = m_sources.loaded.spec;
-    addDiagnostics(m_project.checkReference(spec, QByteArray::fromStdString(m_sources.reference),
-                                            m_options.cancel));
+    addDiagnostics(m_project.checkReference(spec, m_sources.reference, m_options.cancel));
     if (m_options.cancel && m_options.cancel->load()) return finish(Status::Cancelled, "cancelled");
-    addDiagnostics(m_project.checkKernel(spec, QByteArray::fromStdString(m_sources.kernel)));
+    addDiagnostics(m_project.checkKernel(spec, m_sources.kernel));
     if (hasErrors(m_step.diagnostics))
         return finish(Status::Failed, std::to_string(countErrors(m_step.diagnostics)) + " errors");
     m_inputs = sha256Hex(m_sources.opJson + '\0' + m_sources.kernel + '\0' + m_sources.reference);
@@ -191,21 +194,21 @@ bool PipelineRun::validate()
 bool PipelineRun::generate()
 {
     if (!begin(PipelineStep::Generate, "generating the glue")) return false;
-    const QString glueFolder =
-        m_options.glueFolder.isEmpty() ? m_project.glueFolder() : m_options.glueFolder;
-    if (m_options.glueFolder.isEmpty()) {
-        if (QString error = m_project.linkedFolderError(glueFolder); !error.isEmpty())
-            return finish(Status::Failed, error.toStdString());
+    const std::string glueFolder =
+        m_options.glueFolder.empty() ? m_project.glueFolder() : m_options.glueFolder;
+    if (m_options.glueFolder.empty()) {
+        if (std::string error = m_project.linkedFolderError(glueFolder); !error.empty())
+            return finish(Status::Failed, error);
         if (m_state.unchanged("generate", m_inputs, folderDigest(glueFolder)))
             return finish(Status::Unchanged, "unchanged since the last run");
     }
-    if (QString error =
+    if (std::string error =
             replaceGeneratedFolder(codegen::generateGlue(m_sources.glueSource()), glueFolder);
-        !error.isEmpty())
-        return finish(Status::Failed, error.toStdString());
-    if (m_options.glueFolder.isEmpty())
+        !error.empty())
+        return finish(Status::Failed, error);
+    if (m_options.glueFolder.empty())
         m_state.record("generate", m_inputs, folderDigest(glueFolder));
-    return finish(Status::Done, "glue in " + glueFolder.toStdString());
+    return finish(Status::Done, "glue in " + glueFolder);
 }
 
 bool PipelineRun::verify()
@@ -271,11 +274,11 @@ static std::string failureMessage(const VerificationReport& report, Diagnostics&
 bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
                               const RunnerConfigs& runners, const std::string& verifyKey)
 {
-    const std::string projectDir = m_project.folder().toStdString();
+    const std::string& projectDir = m_project.folder();
     const ProjectTexts texts = m_sources.texts(m_project);
     addDiagnostics(runners.diagnostics);
-    if (QString error = m_project.linkedFolderError(m_project.runsFolder()); !error.isEmpty())
-        return finish(Status::Failed, error.toStdString());
+    if (std::string error = m_project.linkedFolderError(m_project.runsFolder()); !error.empty())
+        return finish(Status::Failed, error);
     BackendChoice reference = makeBackend("ref", judged, texts, runners, sim); // its time limit
     BackendChoice target = makeBackend(m_options.against, judged, texts, runners, sim);
     for (const BackendChoice* choice : {&reference, &target}) {
@@ -309,13 +312,13 @@ bool PipelineRun::verifyCases(const OpSpec& judged, const SimRunOptions& sim,
     };
     VerificationReport& report = m_result.verification;
     report = ptowb::verify(judged, projectDir, *reference.backend, *target.backend,
-                           m_project.runsFolder().toStdString(), run);
+                           m_project.runsFolder(), run);
     // Each verify leaves two run folders (with captured intermediates): keep the recent ones.
-    runfolder::pruneRuns(m_project.runsFolder().toStdString(), kKeptRuns);
+    runfolder::pruneRuns(m_project.runsFolder(), kKeptRuns);
     if (!report.cases.empty()) {
-        const QString trace = QString::fromStdString(runfolder::tracePath(
-            runfolder::caseDir(report.targetRunDir, report.cases.front().caseName)));
-        if (QFileInfo::exists(trace)) m_result.tracePath = trace;
+        const std::string trace = runfolder::tracePath(
+            runfolder::caseDir(report.targetRunDir, report.cases.front().caseName));
+        if (std::error_code ec; fs::exists(trace, ec)) m_result.tracePath = trace;
     }
     if (report.cancelled || (m_options.cancel && m_options.cancel->load()))
         return finish(Status::Cancelled, "cancelled");
@@ -344,23 +347,20 @@ bool PipelineRun::exportPackage()
 {
     if (!begin(PipelineStep::Export, "exporting the package")) return false;
     const OpSpec& spec = m_sources.loaded.spec;
-    const QString packagesFolder =
-        m_options.exportFolder.isEmpty()
-            ? QDir(m_project.folder()).filePath(QStringLiteral("packages"))
-            : m_options.exportFolder;
-    const QString packageFolder =
-        QDir(packagesFolder).filePath(QString::fromStdString(spec.name + "-" + spec.version));
-    const QString archive =
-        m_options.archive ? packageFolder + QStringLiteral(".tar.gz") : QString();
-    if (m_options.exportFolder.isEmpty())
-        if (QString error = m_project.linkedFolderError(packageFolder); !error.isEmpty())
-            return finish(Status::Failed, error.toStdString());
+    const fs::path packagesFolder = m_options.exportFolder.empty()
+                                        ? fs::path(m_project.folder()) / "packages"
+                                        : fs::path(m_options.exportFolder);
+    const std::string packageFolder = (packagesFolder / (spec.name + "-" + spec.version)).string();
+    const std::string archive = m_options.archive ? packageFolder + ".tar.gz" : std::string();
+    if (m_options.exportFolder.empty())
+        if (std::string error = m_project.linkedFolderError(packageFolder); !error.empty())
+            return finish(Status::Failed, error);
     // Reused only when the folder and the archive are both intact and hold the package this
     // user last exported to the project's own folder: its manifest (which names every file's
     // hash) is the one recorded then.
-    if (m_options.exportFolder.isEmpty() && m_options.archive &&
+    if (m_options.exportFolder.empty() && m_options.archive &&
         m_state.unchanged("export", m_inputs, manifestDigest(packageFolder)) &&
-        checkDeployable(packageFolder, archive).isEmpty()) {
+        checkDeployable(packageFolder, archive).empty()) {
         m_result.packageFolder = packageFolder;
         m_result.archivePath = archive;
         return finish(Status::Unchanged, "the package is up to date");
@@ -372,14 +372,13 @@ bool PipelineRun::exportPackage()
     const ExportResult exported = ptowb::exportPackage(m_project, exportOptions);
     m_step.diagnostics = exported.diagnostics;
     if (!exported.ok())
-        return finish(exported.error == QLatin1String("cancelled") ? Status::Cancelled
-                                                                   : Status::Failed,
-                      exported.error.toStdString());
+        return finish(exported.error == "cancelled" ? Status::Cancelled : Status::Failed,
+                      exported.error);
     m_result.packageFolder = exported.packageFolder;
     m_result.archivePath = exported.archivePath;
-    if (m_options.exportFolder.isEmpty() && m_options.archive)
+    if (m_options.exportFolder.empty() && m_options.archive)
         m_state.record("export", m_inputs, manifestDigest(exported.packageFolder));
-    return finish(Status::Done, "package in " + exported.packageFolder.toStdString());
+    return finish(Status::Done, "package in " + exported.packageFolder);
 }
 
 bool PipelineRun::deploy()
@@ -406,11 +405,11 @@ bool PipelineRun::deploy()
                             "deploy.json): stopped after export"
                           : "several deploy targets: name one");
     const OpSpec& spec = m_sources.loaded.spec;
-    if (QString error = deployPackage(*target, m_result.packageFolder, m_result.archivePath,
-                                      spec.ns + "::" + spec.name, spec.version, m_options.cancel);
-        !error.isEmpty())
-        return finish(error == QLatin1String("cancelled") ? Status::Cancelled : Status::Failed,
-                      error.toStdString());
+    if (std::string error =
+            deployPackage(*target, m_result.packageFolder, m_result.archivePath,
+                          spec.ns + "::" + spec.name, spec.version, m_options.cancel);
+        !error.empty())
+        return finish(error == "cancelled" ? Status::Cancelled : Status::Failed, error);
     return finish(Status::Done, "deployed to " + target->name);
 }
 

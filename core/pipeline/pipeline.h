@@ -4,7 +4,6 @@
 #include "project/project.h"
 #include "run/verification.h"
 
-#include <QString>
 #include <atomic>
 #include <functional>
 #include <string>
@@ -55,10 +54,10 @@ struct PipelineOptions
     PipelineStep stopAfter = PipelineStep::Deploy; // Verify: validate, generate and verify only
     SimRunOptions sim; // no platform: the op's first target soc when a platform file has its name,
                        // else generic
-    std::string caseFilter; // verify this case only
-    QString glueFolder;     // empty: the project's .ptowb/glue
-    QString exportFolder;   // empty: <project>/packages
-    bool archive = true;    // export <name>-<version>.tar.gz beside the package folder
+    std::string caseFilter;   // verify this case only
+    std::string glueFolder;   // empty: the project's .ptowb/glue
+    std::string exportFolder; // empty: <project>/packages
+    bool archive = true;      // export <name>-<version>.tar.gz beside the package folder
     bool exportFailing =
         false; // export even when verify fails (the step still reports the failure)
     std::function<void(PipelineStep step, const std::string& message)> progress;
@@ -69,10 +68,10 @@ struct PipelineOptions
 struct PipelineResult
 {
     std::vector<StepResult> steps;
-    QString packageFolder;
-    QString archivePath;
+    std::string packageFolder;
+    std::string archivePath;
     VerificationReport verification; // when the verify step ran
-    QString tracePath;               // the first case's simulator trace, when there is one
+    std::string tracePath;           // the first case's simulator trace, when there is one
     bool ok() const;
 };
 

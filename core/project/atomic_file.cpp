@@ -1,40 +1,50 @@
 #include "project/atomic_file.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QSaveFile>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace ptowb {
 
-QString writeFileAtomically(const QString& path, const QByteArray& data)
+// QSaveFile is what keeps the replaced file's permissions; the path and the data cross into Qt
+// here and nowhere else in the project layer.
+std::string writeFileAtomically(const std::string& path, const std::string& data)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    if (file.write(data) != data.size()) {
-        const QString why = file.errorString();
+    QSaveFile file(QString::fromStdString(path));
+    const auto why = [&file] { return file.errorString().toStdString(); };
+    if (!file.open(QIODevice::WriteOnly)) return "cannot write " + path + ": " + why();
+    if (file.write(data.data(), qint64(data.size())) != qint64(data.size())) {
+        const std::string error = why();
         file.cancelWriting();
-        return QStringLiteral("cannot write %1: %2").arg(path, why);
+        return "cannot write " + path + ": " + error;
     }
-    if (!file.commit()) return QStringLiteral("cannot save %1: %2").arg(path, file.errorString());
+    if (!file.commit()) return "cannot save " + path + ": " + why();
     return {};
 }
 
-bool readTextFile(const QString& path, QByteArray& data, QString& error, qint64 maxBytes)
+bool readTextFile(const std::string& path, std::string& data, std::string& error,
+                  std::int64_t maxBytes)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        error = QStringLiteral("cannot open %1: %2").arg(path, file.errorString());
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = "cannot open " + path + ": it is a folder";
         return false;
     }
-    if (file.size() > maxBytes) {
-        error = QStringLiteral("%1 is %2 bytes; at most %3 bytes are opened")
-                    .arg(path)
-                    .arg(file.size())
-                    .arg(maxBytes);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "cannot open " + path + ": " + std::strerror(errno);
         return false;
     }
-    data = file.readAll();
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && std::int64_t(size) > maxBytes) {
+        error = path + " is " + std::to_string(size) + " bytes; at most " +
+                std::to_string(maxBytes) + " bytes are opened";
+        return false;
+    }
+    data.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     return true;
 }
 

@@ -3,30 +3,34 @@
 #include "io/remove_tree.h"
 #include "project/project_sources.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QFileInfo>
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 
 namespace ptowb {
 
+namespace fs = std::filesystem;
+
 namespace {
 // Generated files are source text; anything larger is not ours and is not shown.
-constexpr qint64 kMaxGeneratedFileBytes = 8 << 20;
+constexpr std::uintmax_t kMaxGeneratedFileBytes = 8 << 20;
 } // namespace
 
-std::vector<codegen::GeneratedFile> readGeneratedFolder(const QString& folder)
+std::vector<codegen::GeneratedFile> readGeneratedFolder(const std::string& folder)
 {
     std::vector<codegen::GeneratedFile> files;
-    const QDir root(folder);
-    QDirIterator it(folder, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString path = it.next();
-        QFile file(path);
-        if (file.size() > kMaxGeneratedFileBytes || !file.open(QIODevice::ReadOnly)) continue;
-        files.push_back({root.relativeFilePath(path).toStdString(), file.readAll().toStdString()});
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(folder, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        std::error_code fileError;
+        if (!it->is_regular_file(fileError) || it->file_size(fileError) > kMaxGeneratedFileBytes)
+            continue;
+        std::ifstream in(it->path(), std::ios::binary);
+        if (!in) continue;
+        files.push_back({it->path().lexically_relative(folder).string(),
+                         std::string(std::istreambuf_iterator<char>(in), {})});
     }
     std::sort(files.begin(), files.end(),
               [](const codegen::GeneratedFile& a, const codegen::GeneratedFile& b) {
@@ -60,41 +64,46 @@ std::vector<GlueFileChange> compareGenerations(const std::vector<codegen::Genera
     return changes;
 }
 
-QString previousGenerationFolder(const QString& folder)
+std::string previousGenerationFolder(const std::string& folder)
 {
-    return folder + QStringLiteral(".previous");
+    return folder + ".previous";
 }
 
-QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
-                               const QString& folder)
+std::string replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
+                                   const std::string& folder)
 {
     // The folders beside the glue are removed as they are: a link planted there loses only
     // itself, never what it points at.
-    const auto remove = [](const QString& path) { removeTree(path.toStdString()); };
-    if (QFileInfo(folder).isSymLink())
-        return QStringLiteral("%1 is a symbolic link: remove it, the glue is written only into a "
-                              "real folder")
-            .arg(folder);
-    const QString staging = folder + QStringLiteral(".new");
-    const QString retired = folder + QStringLiteral(".old");
+    const auto remove = [](const std::string& path) { removeTree(path); };
+    const auto rename = [](const std::string& from, const std::string& to) {
+        std::error_code ec;
+        fs::rename(from, to, ec);
+        return !ec;
+    };
+    std::error_code ec;
+    if (fs::is_symlink(folder, ec))
+        return folder + " is a symbolic link: remove it, the glue is written only into a real "
+                        "folder";
+    const std::string staging = folder + ".new";
+    const std::string retired = folder + ".old";
     remove(staging);
     remove(retired);
-    if (QString error = writeGeneratedFiles(files, staging); !error.isEmpty()) {
+    if (std::string error = writeGeneratedFiles(files, staging); !error.empty()) {
         remove(staging);
         return error;
     }
-    if (QFileInfo::exists(folder) && !QDir().rename(folder, retired)) {
+    if (fs::exists(folder, ec) && !rename(folder, retired)) {
         remove(staging);
-        return QStringLiteral("cannot replace %1").arg(folder);
+        return "cannot replace " + folder;
     }
-    if (!QDir().rename(staging, folder)) {
-        QDir().rename(retired, folder);
-        return QStringLiteral("cannot move the new glue into %1").arg(folder);
+    if (!rename(staging, folder)) {
+        rename(retired, folder);
+        return "cannot move the new glue into " + folder;
     }
     // The replaced generation becomes the previous one, for the diff against it.
-    const QString previous = previousGenerationFolder(folder);
+    const std::string previous = previousGenerationFolder(folder);
     remove(previous);
-    if (QFileInfo::exists(retired) && !QDir().rename(retired, previous)) remove(retired);
+    if (fs::exists(retired, ec) && !rename(retired, previous)) remove(retired);
     return {};
 }
 

@@ -3,14 +3,15 @@
 #include "codegen/glue.h"
 #include "text/line_diff.h"
 
-#include <QString>
+#include <string>
 #include <vector>
 
 namespace ptowb {
 
 // One generation of the glue as written to a project's glue folder, and what changed between
 // two generations, file by file.
-std::vector<codegen::GeneratedFile> readGeneratedFolder(const QString& folder); // sorted by path
+std::vector<codegen::GeneratedFile>
+readGeneratedFolder(const std::string& folder); // sorted by path
 
 struct GlueFileChange
 {
@@ -33,8 +34,8 @@ std::vector<GlueFileChange> compareGenerations(const std::vector<codegen::Genera
 // Replaces `folder` with exactly these files: written beside it, then swapped in, so files
 // a previous generation had and this one does not are gone and a failure keeps the old folder.
 // The generation it replaces is kept as previousGenerationFolder(folder).
-QString replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
-                               const QString& folder);
-QString previousGenerationFolder(const QString& folder); // "<folder>.previous"
+std::string replaceGeneratedFolder(const std::vector<codegen::GeneratedFile>& files,
+                                   const std::string& folder);
+std::string previousGenerationFolder(const std::string& folder); // "<folder>.previous"
 
 } // namespace ptowb

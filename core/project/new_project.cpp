@@ -7,46 +7,59 @@
 #include "spec/identifiers.h"
 #include "text/template_text.h"
 
-#include <QDir>
-#include <QDirIterator>
-#include <QFileInfo>
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 
 namespace ptowb {
 
+namespace fs = std::filesystem;
+
 namespace {
 
-QString templateFolder(const std::string& name)
+std::string templateFolder(const std::string& name)
 {
     for (const auto& folder : resourceFolders("templates")) {
-        const auto path = std::filesystem::path(folder) / name;
-        if (std::filesystem::exists(path / "op.json")) return QString::fromStdString(path.string());
+        const auto path = fs::path(folder) / name;
+        if (fs::exists(path / "op.json")) return path.string();
     }
     return {};
 }
 
+// Hidden files do not count (a fresh .git is no project), as in a file dialog.
+bool holdsVisibleFiles(const std::string& folder)
+{
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(folder, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+        if (it->path().filename().string().front() != '.') return true;
+    return false;
+}
+
+bool isHidden(const fs::path& relative)
+{
+    return std::any_of(relative.begin(), relative.end(),
+                       [](const fs::path& part) { return part.string().front() == '.'; });
+}
+
 } // namespace
 
-std::vector<QString> sampleProjects()
+std::vector<std::string> sampleProjects()
 {
     std::vector<std::string> folders = resourceFolders("projects");
-    folders.push_back(
-        (std::filesystem::path(PTOWB_SOURCE_RESOURCES_DIR).parent_path() / "projects").string());
-    std::vector<QString> samples;
+    folders.push_back((fs::path(PTOWB_SOURCE_RESOURCES_DIR).parent_path() / "projects").string());
+    std::vector<std::string> samples;
     std::vector<std::string> names;
     for (const auto& folder : folders) {
         std::error_code ec;
-        std::vector<std::filesystem::path> found;
-        for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-            if (std::filesystem::exists(entry.path() / "op.json", ec))
-                found.push_back(entry.path());
+        std::vector<fs::path> found;
+        for (const auto& entry : fs::directory_iterator(folder, ec))
+            if (fs::exists(entry.path() / "op.json", ec)) found.push_back(entry.path());
         std::sort(found.begin(), found.end());
         for (const auto& path : found)
             if (std::find(names.begin(), names.end(), path.filename().string()) == names.end()) {
                 names.push_back(path.filename().string());
-                samples.push_back(QString::fromStdString(path.string()));
+                samples.push_back(path.string());
             }
     }
     return samples;
@@ -57,8 +70,8 @@ std::vector<std::string> templateNames()
     std::vector<std::string> names;
     for (const auto& folder : resourceFolders("templates")) {
         std::error_code ec;
-        for (const auto& entry : std::filesystem::directory_iterator(folder, ec))
-            if (std::filesystem::exists(entry.path() / "op.json") &&
+        for (const auto& entry : fs::directory_iterator(folder, ec))
+            if (fs::exists(entry.path() / "op.json") &&
                 std::find(names.begin(), names.end(), entry.path().filename().string()) ==
                     names.end())
                 names.push_back(entry.path().filename().string());
@@ -83,68 +96,72 @@ std::string opTypeFor(const std::string& name)
     return out;
 }
 
-QString createProjectFromTemplate(const NewProjectOptions& options)
+std::string createProjectFromTemplate(const NewProjectOptions& options)
 {
     if (const std::string why = checkIdentifier(options.name); !why.empty())
-        return QStringLiteral("op name: %1").arg(QString::fromStdString(why));
+        return "op name: " + why;
     if (const std::string why = checkIdentifier(options.ns); !why.empty())
-        return QStringLiteral("namespace: %1").arg(QString::fromStdString(why));
-    const QString source = templateFolder(options.templateName);
-    if (source.isEmpty()) {
+        return "namespace: " + why;
+    const std::string source = templateFolder(options.templateName);
+    if (source.empty()) {
         const auto names = templateNames();
-        return QStringLiteral("no template '%1'%2 (templates: %3)")
-            .arg(QString::fromStdString(options.templateName),
-                 QString::fromStdString(didYouMean(options.templateName, names)),
-                 QString::fromStdString(joinQuoted(names)));
+        return "no template '" + options.templateName + "'" +
+               didYouMean(options.templateName, names) + " (templates: " + joinQuoted(names) + ")";
     }
-    const QDir target(options.folder);
-    if (target.exists() && !target.isEmpty())
-        return QStringLiteral("%1 exists and is not empty").arg(options.folder);
-    if (!QDir().mkpath(options.folder))
-        return QStringLiteral("cannot create %1").arg(options.folder);
+    std::error_code ec;
+    if (fs::exists(options.folder, ec) && holdsVisibleFiles(options.folder))
+        return options.folder + " exists and is not empty";
+    fs::create_directories(options.folder, ec);
+    if (!fs::is_directory(options.folder, ec)) return "cannot create " + options.folder;
     const std::vector<std::pair<std::string, std::string>> values{
         {"NAME", options.name}, {"NAMESPACE", options.ns}, {"OP_TYPE", opTypeFor(options.name)}};
     for (const char* file : {"op.json", "kernel.py", "reference.py"}) {
-        QByteArray text;
-        QString error;
-        if (!readTextFile(QDir(source).filePath(QString::fromLatin1(file)), text, error))
-            return error;
-        const std::string filled = fillTemplate(text.toStdString(), values);
-        if (QString e = writeFileAtomically(target.filePath(QString::fromLatin1(file)),
-                                            QByteArray::fromStdString(filled));
-            !e.isEmpty())
+        std::string text;
+        std::string error;
+        if (!readTextFile((fs::path(source) / file).string(), text, error)) return error;
+        if (std::string e = writeFileAtomically((fs::path(options.folder) / file).string(),
+                                                fillTemplate(text, values));
+            !e.empty())
             return e;
     }
     return {};
 }
 
-QString copySampleProject(const QString& sample, const QString& folder)
+std::string copySampleProject(const std::string& sample, const std::string& folder)
 {
-    if (!QFileInfo::exists(QDir(sample).filePath(QStringLiteral("op.json"))))
-        return QStringLiteral("%1 is not an op project (no op.json)").arg(sample);
-    if (const QDir target(folder); target.exists() && !target.isEmpty())
-        return QStringLiteral("%1 exists and is not empty").arg(folder);
+    std::error_code ec;
+    if (!fs::exists(fs::path(sample) / "op.json", ec))
+        return sample + " is not an op project (no op.json)";
+    if (fs::exists(folder, ec) && holdsVisibleFiles(folder))
+        return folder + " exists and is not empty";
     // Staged beside the target and renamed into place: a copy is whole or absent.
-    const QString staging = folder + QStringLiteral(".copying");
-    removeTree(staging.toStdString());
-    QDirIterator it(sample, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot,
-                    QDirIterator::Subdirectories);
-    QString error;
-    while (error.isEmpty() && it.hasNext()) {
-        const QString from = it.next();
-        const QString relative = QDir(sample).relativeFilePath(from);
-        const QString top = relative.section(QLatin1Char('/'), 0, 0);
-        if (top.startsWith(QLatin1Char('.')) || top == QLatin1String("packages")) continue;
-        const QString to = QDir(staging).filePath(relative);
-        if (it.fileInfo().isDir())
-            QDir().mkpath(to);
-        else if (!QDir().mkpath(QFileInfo(to).absolutePath()) || !QFile::copy(from, to))
-            error = QStringLiteral("cannot copy %1 to %2").arg(from, to);
+    const std::string staging = folder + ".copying";
+    removeTree(staging);
+    std::string error;
+    // Hidden files and folders stay behind, as do the workbench's own (.ptowb, packages); a
+    // linked folder is not followed.
+    for (auto it = fs::recursive_directory_iterator(sample, ec);
+         error.empty() && !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        const fs::path relative = it->path().lexically_relative(sample);
+        if (isHidden(relative) || *relative.begin() == "packages") {
+            if (it->is_directory(ec)) it.disable_recursion_pending();
+            continue;
+        }
+        const fs::path to = fs::path(staging) / relative;
+        std::error_code copyError;
+        if (it->is_directory(copyError)) {
+            fs::create_directories(to, copyError);
+            continue;
+        }
+        if (!it->is_regular_file(copyError)) continue;
+        fs::create_directories(to.parent_path(), copyError);
+        if (copyError || !fs::copy_file(it->path(), to, copyError))
+            error = "cannot copy " + it->path().string() + " to " + to.string();
     }
-    QDir().rmdir(folder); // an empty target gives way to the staged copy
-    if (error.isEmpty() && !QDir().rename(staging, folder))
-        error = QStringLiteral("cannot create %1").arg(folder);
-    if (!error.isEmpty()) removeTree(staging.toStdString());
+    // An empty target folder (not a link to one) gives way to the staged copy.
+    if (!fs::is_symlink(folder, ec) && fs::is_directory(folder, ec)) fs::remove(folder, ec);
+    if (error.empty() && (fs::rename(staging, folder, ec), ec)) error = "cannot create " + folder;
+    if (!error.empty()) removeTree(staging);
     return error;
 }
 

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <QString>
 #include <string>
 #include <vector>
 
@@ -11,7 +10,7 @@ namespace ptowb {
 // validates and verifies against the simulator as it is.
 struct NewProjectOptions
 {
-    QString folder;           // created; must not exist or be empty
+    std::string folder;       // created; must not exist or be empty
     std::string templateName; // one of templateNames()
     std::string name;         // the op name, [a-z_][a-z0-9_]*
     std::string ns = "custom";
@@ -20,14 +19,14 @@ struct NewProjectOptions
 std::vector<std::string> templateNames();
 // The sample op projects that ship with the workbench (share/ptowb/projects, or the source
 // tree's projects/), each a folder with an op.json; by name, first found wins.
-std::vector<QString> sampleProjects();
+std::vector<std::string> sampleProjects();
 // "scale_gelu" -> "ScaleGelu"
 std::string opTypeFor(const std::string& name);
 // Returns "" or why the project could not be made (nothing is left half-written).
-QString createProjectFromTemplate(const NewProjectOptions& options);
+std::string createProjectFromTemplate(const NewProjectOptions& options);
 // A sample's own files (not its runs, glue or packages) copied to `folder`, which must not exist
 // or be empty, so the author edits a copy and never the shipped sample. Returns "" or what
 // failed; a failed copy leaves no folder.
-QString copySampleProject(const QString& sample, const QString& folder);
+std::string copySampleProject(const std::string& sample, const std::string& folder);
 
 } // namespace ptowb

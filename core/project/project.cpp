@@ -1,5 +1,6 @@
 #include "project/project.h"
 
+#include "io/clean_path.h"
 #include "io/remove_tree.h"
 #include "kernel/kernel_check.h"
 #include "project/atomic_file.h"
@@ -7,132 +8,131 @@
 #include "spec/source_check.h"
 
 #include "json/json_document.h"
-#include <QDir>
-#include <QFileInfo>
 #include <QStandardPaths>
+#include <filesystem>
 
 namespace ptowb {
 
-std::optional<Project> Project::open(const QString& folderOrFile, QString& error)
+namespace fs = std::filesystem;
+
+std::optional<Project> Project::open(const std::string& folderOrFile, std::string& error)
 {
-    QFileInfo info(folderOrFile);
-    if (info.isFile()) info = QFileInfo(info.absolutePath());
-    if (!info.isDir()) {
-        error = QStringLiteral("%1 is not a folder").arg(folderOrFile);
+    std::error_code ec;
+    std::string folder = cleanAbsolutePath(folderOrFile);
+    if (fs::is_regular_file(folder, ec)) folder = fs::path(folder).parent_path().string();
+    if (folder.empty() || !fs::is_directory(folder, ec)) {
+        error = folderOrFile + " is not a folder";
         return std::nullopt;
     }
     Project project;
-    project.m_folder = QDir::cleanPath(info.absoluteFilePath());
-    if (!QFileInfo(project.descriptionPath()).isFile()) {
-        error = QStringLiteral("%1 has no %2: it is not an op project")
-                    .arg(project.m_folder, QString::fromLatin1(kDescriptionFile));
+    project.m_folder = std::move(folder);
+    if (!fs::is_regular_file(project.descriptionPath(), ec)) {
+        error = project.m_folder + " has no " + kDescriptionFile + ": it is not an op project";
         return std::nullopt;
     }
     project.readSourceNames();
     return project;
 }
 
-QString Project::name() const
+std::string Project::name() const
 {
-    return QFileInfo(m_folder).fileName();
+    return fs::path(m_folder).filename().string();
 }
 
-QString Project::descriptionPath() const
+std::string Project::descriptionPath() const
 {
-    return QDir(m_folder).filePath(QString::fromLatin1(kDescriptionFile));
+    return (fs::path(m_folder) / kDescriptionFile).string();
 }
-QString Project::kernelPath() const
+std::string Project::kernelPath() const
 {
-    return QDir(m_folder).filePath(m_kernelFile);
+    return (fs::path(m_folder) / m_kernelFile).string();
 }
-QString Project::referencePath() const
+std::string Project::referencePath() const
 {
-    return QDir(m_folder).filePath(m_referenceFile);
+    return (fs::path(m_folder) / m_referenceFile).string();
 }
 
 void Project::readSourceNames()
 {
-    QByteArray text;
-    QString error;
+    std::string text;
+    std::string error;
     if (!readTextFile(descriptionPath(), text, error)) return;
-    const JsonDocument doc = JsonDocument::parse(text.toStdString(), "");
+    const JsonDocument doc = JsonDocument::parse(text, "");
     if (!doc.ok() || !doc.root().is_object()) return;
-    auto fileOf = [&](const char* key, QString& into) {
+    auto fileOf = [&](const char* key, std::string& into) {
         const auto& root = doc.root();
         if (!root.contains(key) || !root[key].is_object() || !root[key].contains("file") ||
             !root[key]["file"].is_string())
             return;
         const std::string file = root[key]["file"].get<std::string>();
-        if (checkRelativePath(file).empty()) into = QString::fromStdString(file);
+        if (checkRelativePath(file).empty()) into = file;
     };
     fileOf("kernel", m_kernelFile);
     fileOf("reference", m_referenceFile);
 }
 
-SpecLoadResult Project::validate(const QByteArray& descriptionText) const
+SpecLoadResult Project::validate(const std::string& descriptionText) const
 {
-    return loadOpSpecText(descriptionText.toStdString(), descriptionPath().toStdString(),
-                          m_folder.toStdString());
+    return loadOpSpecText(descriptionText, descriptionPath(), m_folder);
 }
 
-QString userConfigFile(const QString& name)
+std::string userConfigFile(const std::string& name)
 {
-    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation) +
-           QStringLiteral("/ptowb/") + name;
+    // QStandardPaths: XDG_CONFIG_HOME, and the test mode the app's tests isolate themselves with.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation).toStdString() +
+           "/ptowb/" + name;
 }
 
-std::vector<std::string> Project::configFiles(const QString& name) const
+std::vector<std::string> Project::configFiles(const std::string& name) const
 {
-    return {userConfigFile(name).toStdString(), QDir(m_folder).filePath(name).toStdString()};
+    return {userConfigFile(name), (fs::path(m_folder) / name).string()};
 }
 
-QString Project::linkedFolderError(const QString& path) const
+std::string Project::linkedFolderError(const std::string& path) const
 {
-    const std::string link = firstLinkBelow(QDir(m_folder).absolutePath().toStdString(),
-                                            QDir(path).absolutePath().toStdString());
+    const std::string link = firstLinkBelow(m_folder, cleanAbsolutePath(path));
     if (link.empty()) return {};
-    return QStringLiteral("%1 is a symbolic link: the workbench writes its own folders of a "
-                          "project (.ptowb, packages) only inside it; remove the link")
-        .arg(QString::fromStdString(link));
+    return link + " is a symbolic link: the workbench writes its own folders of a project "
+                  "(.ptowb, packages) only inside it; remove the link";
 }
 
-QString Project::runsFolder() const
+std::string Project::runsFolder() const
 {
-    return QDir(m_folder).filePath(QStringLiteral(".ptowb/runs"));
+    return (fs::path(m_folder) / ".ptowb/runs").string();
 }
 
-QString Project::glueFolder() const
+std::string Project::glueFolder() const
 {
-    return QDir(m_folder).filePath(QStringLiteral(".ptowb/glue"));
+    return (fs::path(m_folder) / ".ptowb/glue").string();
 }
 
 SpecLoadResult Project::validateSaved() const
 {
-    return loadOpSpecFile(descriptionPath().toStdString());
+    return loadOpSpecFile(descriptionPath());
 }
 
-Diagnostics Project::checkReference(const OpSpec& spec, const QByteArray& referenceText,
+Diagnostics Project::checkReference(const OpSpec& spec, const std::string& referenceText,
                                     const std::atomic<bool>* cancel) const
 {
-    return checkReferenceBounded(spec, referenceText.toStdString(), referencePath().toStdString(),
-                                 cancel);
+    return checkReferenceBounded(spec, referenceText, referencePath(), cancel);
 }
 
-Diagnostics Project::checkKernel(const OpSpec& spec, const QByteArray& kernelText) const
+Diagnostics Project::checkKernel(const OpSpec& spec, const std::string& kernelText) const
 {
-    return kernel::checkKernelSource(kernelText.toStdString(), spec, kernelPath().toStdString());
+    return kernel::checkKernelSource(kernelText, spec, kernelPath());
 }
 
-Diagnostics Project::check(const QByteArray& descriptionText, const QByteArray& referenceText,
-                           const QByteArray& kernelText, const std::atomic<bool>* cancel) const
+Diagnostics Project::check(const std::string& descriptionText, const std::string& referenceText,
+                           const std::string& kernelText, const std::atomic<bool>* cancel) const
 {
+    std::error_code ec;
     SpecLoadResult result = validate(descriptionText);
-    if (result.usable() && QFileInfo::exists(kernelPath())) {
+    if (result.usable() && fs::exists(kernelPath(), ec)) {
         const Diagnostics kernel = checkKernel(result.spec, kernelText);
         result.diagnostics.insert(result.diagnostics.end(), kernel.begin(), kernel.end());
     }
     // A reference can only be checked against a sound description (its names and outputs).
-    if (result.usable() && QFileInfo::exists(referencePath())) {
+    if (result.usable() && fs::exists(referencePath(), ec)) {
         const Diagnostics reference = checkReference(result.spec, referenceText, cancel);
         result.diagnostics.insert(result.diagnostics.end(), reference.begin(), reference.end());
     }

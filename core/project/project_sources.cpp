@@ -2,8 +2,7 @@
 
 #include "project/atomic_file.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <filesystem>
 
 namespace ptowb {
 
@@ -14,33 +13,37 @@ codegen::GlueSource ProjectSources::glueSource() const
 
 ProjectTexts ProjectSources::texts(const Project& project) const
 {
-    return ProjectTexts{project.folder().toStdString(), opJson, kernel, reference};
+    return ProjectTexts{project.folder(), opJson, kernel, reference};
 }
 
 ProjectSources readProjectSources(const Project& project)
 {
     ProjectSources sources;
-    QByteArray description, kernel, reference;
+    std::string description;
     if (!readTextFile(project.descriptionPath(), description, sources.error)) return sources;
     sources.loaded = project.validate(description);
     if (!sources.loaded.usable()) return sources;
-    if (!readTextFile(project.kernelPath(), kernel, sources.error) ||
-        !readTextFile(project.referencePath(), reference, sources.error))
+    if (!readTextFile(project.kernelPath(), sources.kernel, sources.error) ||
+        !readTextFile(project.referencePath(), sources.reference, sources.error)) {
+        sources.kernel.clear();
+        sources.reference.clear();
         return sources;
-    sources.opJson = description.toStdString();
-    sources.kernel = kernel.toStdString();
-    sources.reference = reference.toStdString();
+    }
+    sources.opJson = std::move(description);
     return sources;
 }
 
-QString writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files, const QString& folder)
+std::string writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files,
+                                const std::string& folder)
 {
+    namespace fs = std::filesystem;
     for (const codegen::GeneratedFile& file : files) {
-        const QString path = QDir(folder).filePath(QString::fromStdString(file.path));
-        if (!QDir().mkpath(QFileInfo(path).absolutePath()))
-            return QStringLiteral("cannot create the folder of %1").arg(path);
-        if (QString error = writeFileAtomically(path, QByteArray::fromStdString(file.content));
-            !error.isEmpty())
+        const fs::path path = fs::path(folder) / file.path;
+        std::error_code ec;
+        fs::create_directories(path.parent_path(), ec);
+        if (!fs::is_directory(path.parent_path(), ec))
+            return "cannot create the folder of " + path.string();
+        if (std::string error = writeFileAtomically(path.string(), file.content); !error.empty())
             return error;
     }
     return {};

@@ -6,7 +6,8 @@
 #include "run/backend.h"
 #include "spec/op_spec_loader.h"
 
-#include <QString>
+#include <string>
+#include <vector>
 
 namespace ptowb {
 
@@ -17,9 +18,9 @@ struct ProjectSources
     std::string opJson;
     std::string kernel;
     std::string reference;
-    QString error; // set when a file could not be read
+    std::string error; // set when a file could not be read
 
-    bool usable() const { return error.isEmpty() && loaded.usable(); }
+    bool usable() const { return error.empty() && loaded.usable(); }
     codegen::GlueSource glueSource() const;
     ProjectTexts texts(const Project& project) const; // what the backends run
 };
@@ -27,7 +28,7 @@ struct ProjectSources
 ProjectSources readProjectSources(const Project& project);
 
 // Writes every file under `folder`, each atomically. Returns "" or what failed.
-QString writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files,
-                            const QString& folder);
+std::string writeGeneratedFiles(const std::vector<codegen::GeneratedFile>& files,
+                                const std::string& folder);
 
 } // namespace ptowb

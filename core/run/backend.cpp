@@ -9,8 +9,6 @@
 #include "worker_client/worker_client.h"
 
 #include "json/json_document.h"
-#include <QDir>
-#include <QFileInfo>
 #include <chrono>
 #include <filesystem>
 #include <span>
@@ -118,11 +116,11 @@ bool recordProcessOutcome(const ProcessOutcome& p, const std::string& who, doubl
 {
     record.durationSeconds = p.seconds;
     record.exitCode = p.exitCode;
-    record.stderrTail = p.stderrTail.toStdString();
+    record.stderrTail = p.stderrTail;
     switch (p.status) {
     case ProcessOutcome::Status::FailedToStart:
         record.status = "error";
-        record.error = who + ": " + p.error.toStdString();
+        record.error = who + ": " + p.error;
         return false;
     case ProcessOutcome::Status::TimedOut:
         record.status = "timeout";
@@ -156,17 +154,15 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
         {"kernel", (std::filesystem::path(m_projectDir) / spec.kernel.file).string()},
         {"function", spec.kernel.function},
     };
-    QStringList argv;
-    for (const std::string& arg : expandCommand(m_runner, values))
-        argv << QString::fromStdString(arg);
+    std::vector<std::string> argv = expandCommand(m_runner, values);
     // A relative program path means one next to the runners.json that named it.
-    if (!argv.isEmpty() && argv.first().contains('/') && QFileInfo(argv.first()).isRelative())
-        argv.first() = QFileInfo(QString::fromStdString(m_runner.sourceFile))
-                           .dir()
-                           .absoluteFilePath(argv.first());
+    if (!argv.empty() && argv.front().find('/') != std::string::npos &&
+        std::filesystem::path(argv.front()).is_relative())
+        argv.front() = std::filesystem::absolute(
+                           std::filesystem::path(m_runner.sourceFile).parent_path() / argv.front())
+                           .string();
 
-    const ProcessOutcome p =
-        runProcess(argv, QString::fromStdString(caseDir), m_runner.timeoutSeconds, cancel);
+    const ProcessOutcome p = runProcess(argv, caseDir, m_runner.timeoutSeconds, cancel);
     const std::string who = "runner '" + m_runner.name + "'";
     if (!recordProcessOutcome(p, who, m_runner.timeoutSeconds, record)) return record;
     if (p.exitCode != 0) {

@@ -1,24 +1,26 @@
 #include "run/process_runner.h"
 
+#include "diag/suggest.h"
 #include "process/capped_text.h"
 #include "process/reaper.h"
 
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QStandardPaths>
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
+#include <fstream>
 #include <unistd.h>
 
 namespace ptowb {
 namespace {
 
 constexpr std::size_t kStderrTailBytes = 4096;
-static_assert(kProcessLogHeadBytes == qint64(process::kLogHeadBytes) &&
-              kProcessLogTailBytes == qint64(process::kLogTailBytes));
+static_assert(kProcessLogHeadBytes == std::int64_t(process::kLogHeadBytes) &&
+              kProcessLogTailBytes == std::int64_t(process::kLogTailBytes));
 
 // A log file that keeps the head and the tail of a stream of any length (process::CappedText):
 // a runner that writes gigabytes leaves a log of a few MiB, and the end, where the error usually
@@ -26,7 +28,7 @@ static_assert(kProcessLogHeadBytes == qint64(process::kLogHeadBytes) &&
 class CappedLog
 {
 public:
-    explicit CappedLog(const QString& path) : m_path(path) {}
+    explicit CappedLog(std::string path) : m_path(std::move(path)) {}
 
     void append(const QByteArray& data)
     {
@@ -35,16 +37,14 @@ public:
 
     void finish()
     {
-        QFile file(m_path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return;
-        const std::string text = m_text.text();
-        file.write(text.data(), qint64(text.size()));
+        std::ofstream file(m_path, std::ios::binary | std::ios::trunc);
+        if (file) file << m_text.text();
     }
 
-    QByteArray recent() const { return QByteArray::fromStdString(m_text.recent(kStderrTailBytes)); }
+    std::string recent() const { return m_text.recent(kStderrTailBytes); }
 
 private:
-    QString m_path;
+    std::string m_path;
     process::CappedText m_text;
 };
 
@@ -64,34 +64,38 @@ void killGroup(qint64 pid)
 
 } // namespace
 
-ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, double timeoutSeconds,
-                          const std::atomic<bool>* cancel)
+ProcessOutcome runProcess(const std::vector<std::string>& command, const std::string& workingDir,
+                          double timeoutSeconds, const std::atomic<bool>* cancel)
 {
     ProcessOutcome outcome;
-    if (argv.isEmpty()) {
-        outcome.error = QStringLiteral("empty command");
+    if (command.empty()) {
+        outcome.error = "empty command";
         return outcome;
     }
-    const QString program = resolveProgram(argv.first(), workingDir);
+    // The one place the run layer hands text to Qt: QProcess starts the reaper.
+    QStringList argv;
+    for (const std::string& arg : command)
+        argv << QString::fromStdString(arg);
+    const QString folder = QString::fromStdString(workingDir);
+    const QString program = resolveProgram(argv.first(), folder);
     if (program.isEmpty()) {
-        outcome.error =
-            QStringLiteral("cannot start %1: no such executable file").arg(argv.first());
+        outcome.error = "cannot start " + command.front() + ": no such executable file";
         return outcome;
     }
-    const QString reaper = QString::fromStdString(process::reaperPath());
-    if (reaper.isEmpty()) {
-        outcome.error = QStringLiteral("cannot start %1: the process reaper (ptowb-reaper) was not "
-                                       "found beside the kernel worker")
-                            .arg(argv.first());
+    const std::string reaper = process::reaperPath();
+    if (reaper.empty()) {
+        outcome.error = "cannot start " + command.front() +
+                        ": the process reaper (ptowb-reaper) was not found beside the kernel "
+                        "worker";
         return outcome;
     }
     // Through the reaper, which ends whatever the program leaves behind — even in a session of
     // its own — when it exits, when told to (SIGTERM), or when its stdin, a pipe held here,
     // closes because this process died. It gives the program stdin from /dev/null.
     QProcess process;
-    process.setProgram(reaper);
+    process.setProgram(QString::fromStdString(reaper));
     process.setArguments(QStringList{program} + argv.mid(1));
-    process.setWorkingDirectory(workingDir);
+    process.setWorkingDirectory(folder);
     // And a process group of its own, killed after the run as well.
     process.setChildProcessModifier([] { ::setpgid(0, 0); });
 
@@ -100,13 +104,13 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
     process.start();
     if (!process.waitForStarted(10000)) {
         outcome.error =
-            QStringLiteral("cannot start %1: %2").arg(argv.first(), process.errorString());
+            "cannot start " + command.front() + ": " + process.errorString().toStdString();
         return outcome;
     }
     // Taken now: processId() is 0 once the process has been reaped.
     const qint64 group = process.processId();
-    CappedLog out(QDir(workingDir).filePath(QStringLiteral("stdout.log")));
-    CappedLog err(QDir(workingDir).filePath(QStringLiteral("stderr.log")));
+    CappedLog out((std::filesystem::path(workingDir) / "stdout.log").string());
+    CappedLog err((std::filesystem::path(workingDir) / "stderr.log").string());
     auto drain = [&] {
         out.append(process.readAllStandardOutput());
         err.append(process.readAllStandardError());
@@ -139,7 +143,7 @@ ProcessOutcome runProcess(const QStringList& argv, const QString& workingDir, do
     out.finish();
     err.finish();
     outcome.seconds = double(clock.elapsed()) / 1000.0;
-    outcome.stderrTail = QString::fromUtf8(err.recent()).trimmed();
+    outcome.stderrTail = trimmed(err.recent());
     if (outcome.status != ProcessOutcome::Status::Finished) return outcome;
     outcome.exitCode = process.exitCode();
     if (process.exitStatus() == QProcess::CrashExit)

@@ -8,7 +8,6 @@
 #include "run/sim_backend.h"
 #include "worker_client/worker_client.h"
 
-#include <QStringList>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -182,15 +181,13 @@ RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& input
         (fs::path(interpreter::workerLibDir()) / "python" / kDriver).string();
     // -E, as the kernel worker: PYTHONPATH and PYTHONHOME choose nothing; the driver takes its
     // own folder off the import path and adds the kernel's folder last.
-    const QStringList argv{QString::fromStdString(m_python), QStringLiteral("-E"),
-                           QString::fromStdString(driver), QString::fromStdString(requestPath)};
-    ProcessOutcome p =
-        runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
+    const std::vector<std::string> argv{m_python, "-E", driver, requestPath};
+    ProcessOutcome p = runProcess(argv, caseDir, m_options.timeoutSeconds, cancel);
     // PyPTO 0.2.0 now and then corrupts its heap and aborts, the same case running the next time:
     // a crash before any answer runs the case once more.
     if (p.status == ProcessOutcome::Status::Crashed && !fs::exists(answerPath, ec)) {
         fs::remove_all(outputRoot, ec);
-        p = runProcess(argv, QString::fromStdString(caseDir), m_options.timeoutSeconds, cancel);
+        p = runProcess(argv, caseDir, m_options.timeoutSeconds, cancel);
     }
     record.interpreter = {{"executable", m_python}};
     nlohmann::json answer = nlohmann::json::parse(readSmallFile(answerPath), nullptr, false);

@@ -13,9 +13,8 @@ namespace {
 
 Project sample(const char* name)
 {
-    QString error;
-    return *Project::open(QStringLiteral(PTOWB_SOURCE_DIR "/projects/") + QString::fromLatin1(name),
-                          error);
+    std::string error;
+    return *Project::open(std::string(PTOWB_SOURCE_DIR "/projects/") + name, error);
 }
 
 void generateAllGlue(benchmark::State& state, const char* name)
@@ -46,11 +45,11 @@ void exportWithoutGoldens(benchmark::State& state, const char* name)
     const Project project = sample(name);
     QTemporaryDir out;
     ExportOptions options;
-    options.outputFolder = out.path();
+    options.outputFolder = out.path().toStdString();
     options.goldens = false;
     for (auto _ : state) {
         const ExportResult result = exportPackage(project, options);
-        if (!result.ok()) state.SkipWithError(result.error.toUtf8().constData());
+        if (!result.ok()) state.SkipWithError(result.error.c_str());
     }
 }
 
