@@ -21,9 +21,10 @@ packages=(
   python3 python3-numpy python3-torch python3-onnx python3-venv
 )
 [[ "$mode" == "run" ]] && packages+=(xvfb xauth)
-# the fuzz targets, the format check, pgrep for the tests that look for leftover processes, pytest
-# for the import test's pytest-style kernel files
-[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev clang-format-14 procps python3-pytest)
+# the fuzz targets, the format checks (C++ and Python), pgrep for the tests that look for leftover
+# processes, pytest for the import test's pytest-style kernel files
+[[ "$mode" == "test" ]] && packages+=(clang-14 libclang-rt-14-dev clang-format-14 black flake8 procps
+  python3-pytest)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -46,8 +46,9 @@ def streaming_sum(paths):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("paths", nargs="*", default=["/tmp/ptowb_bench_actual_32M.npy",
-                                                      "/tmp/ptowb_bench_expected_32M.npy"])
+    parser.add_argument(
+        "paths", nargs="*", default=["/tmp/ptowb_bench_actual_32M.npy", "/tmp/ptowb_bench_expected_32M.npy"]
+    )
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     if not all(os.path.exists(p) for p in args.paths):
@@ -57,8 +58,10 @@ def main():
         start = time.perf_counter()
         streaming_sum(args.paths)
         times.append(time.perf_counter() - start)
-    print("numpy streaming pass: best %.1f ms, median %.1f ms over %d runs"
-          % (min(times) * 1e3, sorted(times)[len(times) // 2] * 1e3, len(times)))
+    print(
+        "numpy streaming pass: best %.1f ms, median %.1f ms over %d runs"
+        % (min(times) * 1e3, sorted(times)[len(times) // 2] * 1e3, len(times))
+    )
 
 
 if __name__ == "__main__":

@@ -2,23 +2,23 @@
 import sys
 import traceback
 
-_counts = {'passed': 0, 'failed': 0}
+_counts = {"passed": 0, "failed": 0}
 
 
-def check(name, condition, detail=''):
+def check(name, condition, detail=""):
     if condition:
-        _counts['passed'] += 1
-        print('PASS', name)
+        _counts["passed"] += 1
+        print("PASS", name)
     else:
-        _counts['failed'] += 1
-        print('FAIL', name, detail)
+        _counts["failed"] += 1
+        print("FAIL", name, detail)
 
 
 def attempt(name, action):
     """Runs a check that passes when action() returns truthy without raising."""
     try:
         result = action()
-        check(name, bool(result), '' if result else 'returned %r' % (result,))
+        check(name, bool(result), "" if result else "returned %r" % (result,))
     except Exception:
         check(name, False, traceback.format_exc())
 
@@ -31,5 +31,5 @@ def all_match(results, goldens, same):
 
 def finish():
     """Prints 'N passed, M failed' and exits with 1 when anything failed."""
-    print('%d passed, %d failed' % (_counts['passed'], _counts['failed']))
-    sys.exit(1 if _counts['failed'] else 0)
+    print("%d passed, %d failed" % (_counts["passed"], _counts["failed"]))
+    sys.exit(1 if _counts["failed"] else 0)

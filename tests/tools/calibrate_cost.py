@@ -12,8 +12,8 @@ when the interpreter has no real pypto.
 
 --min-spearman R fails below R instead of 0.9: the floor a regression test holds while the
 target is not reached (PyPTO runs independent loop iterations in parallel on its 48 vector
-cores, which our one-core sequential estimate does not model). --keep DIR keeps the projects and run folders in DIR (an empty or new folder) instead of a
-temporary one.
+cores, which our one-core sequential estimate does not model). --keep DIR keeps the projects
+and run folders in DIR (an empty or new folder) instead of a temporary one.
 """
 import json
 import math
@@ -45,8 +45,9 @@ def projects(source, work, cli):
         copies.append((label, target))
     for template in sorted(os.listdir(os.path.join(source, "resources", "templates"))):
         target = os.path.join(work, "template_" + template)
-        subprocess.run([cli, "new", target, "--template", template, "--name", "tpl_" + template],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [cli, "new", target, "--template", template, "--name", "tpl_" + template], check=True, capture_output=True
+        )
         copies.append(("template_" + template, target))
     return copies
 
@@ -95,15 +96,22 @@ def main():
         if flag in args:
             k = args.index(flag)
             options[flag] = args[k + 1]
-            del args[k:k + 2]
+            del args[k : k + 2]
     json_out = options.get("--json")
     min_spearman = float(options.get("--min-spearman", MIN_SPEARMAN))
     if len(args) != 3:
         print(__doc__)
         return 2
     cli, source, python = args
-    probe = subprocess.run([python, "-E", "-c", "import importlib.util as u; print(bool(u.find_spec('pypto')))"],
-                           capture_output=True, text=True) if os.access(python, os.X_OK) else None
+    probe = (
+        subprocess.run(
+            [python, "-E", "-c", "import importlib.util as u; print(bool(u.find_spec('pypto')))"],
+            capture_output=True,
+            text=True,
+        )
+        if os.access(python, os.X_OK)
+        else None
+    )
     if probe is None or probe.stdout.strip() != "True":
         print(f"SKIP: {python} has no real pypto package (make a venv with pypto installed)")
         return 77
@@ -112,12 +120,17 @@ def main():
         work = options.get("--keep", temporary)
         for label, folder in projects(source, os.path.join(work, "p"), cli):
             ours = run(cli, folder, os.path.join(work, "sim", label), ["--backend", "sim", "--platform", PLATFORM])
-            theirs = run(cli, folder, os.path.join(work, "pypto", label),
-                         ["--backend", "pypto-sim", "--python", python])
+            theirs = run(
+                cli, folder, os.path.join(work, "pypto", label), ["--backend", "pypto-sim", "--python", python]
+            )
             for case in [c for c, (cycles, _) in theirs.items() if not cycles and c in ours]:
                 # PyPTO 0.2.0 aborts now and then (heap corruption): once more.
-                again = run(cli, folder, os.path.join(work, "pypto-again", label),
-                            ["--backend", "pypto-sim", "--python", python, "--case", case])
+                again = run(
+                    cli,
+                    folder,
+                    os.path.join(work, "pypto-again", label),
+                    ["--backend", "pypto-sim", "--python", python, "--case", case],
+                )
                 theirs[case] = again.get(case, theirs[case])
             for case, (cycles, error) in theirs.items():
                 mine = ours.get(case, (None, ""))[0]
@@ -136,9 +149,11 @@ def main():
     rho = spearman([r[1] for r in rows], [r[2] for r in rows])
     geomean = math.exp(sum(math.log(r[1] / r[2]) for r in rows) / len(rows))
     kernels = len({r[0].split("/")[0] for r in rows})
-    print(f"{len(rows)} cases of {kernels} kernels: Spearman {rho:.3f} (target >= {MIN_SPEARMAN}, "
-          f"failing below {min_spearman}), "
-          f"geometric mean of ours/PyPTO's {geomean:.3f} (target {GEOMEAN_RANGE[0]}..{GEOMEAN_RANGE[1]})")
+    print(
+        f"{len(rows)} cases of {kernels} kernels: Spearman {rho:.3f} (target >= {MIN_SPEARMAN}, "
+        f"failing below {min_spearman}), "
+        f"geometric mean of ours/PyPTO's {geomean:.3f} (target {GEOMEAN_RANGE[0]}..{GEOMEAN_RANGE[1]})"
+    )
     if json_out:
         with open(json_out, "w") as f:
             json.dump({"rows": rows, "rejected": rejected, "spearman": rho, "geomean": geomean}, f, indent=1)

@@ -136,7 +136,9 @@ def main():
         (real / "__init__.py").write_text("REAL = True\n")
         cases = dict(CASES)
         # A real torch_npu is used untouched: nothing is installed, torch keeps its devices.
-        cases["real"] = f"""
+        cases[
+            "real"
+        ] = f"""
 sys.path.insert(0, {str(real.parent)!r})
 assert _ptowb_npu_standin.install() is False
 import torch_npu
@@ -149,15 +151,20 @@ print("ok")
             env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
             script = pathlib.Path(scratch) / f"case_{name.replace('-', '_')}.py"  # TorchScript reads the source
             script.write_text(PRELUDE + body)
-            done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=scratch,
-                                  timeout=600)
+            done = subprocess.run(
+                [sys.executable, str(script)], capture_output=True, text=True, env=env, cwd=scratch, timeout=600
+            )
             ok = done.returncode == 0 and done.stdout.strip().endswith("ok")
             failed += not ok
             print(f"{'PASS' if ok else 'FAIL'} {name}")
             if not ok:
                 print((done.stdout + done.stderr).strip()[-2000:])
     import torch
-    print(f"{len(CASES) + 1 - failed} passed, {failed} failed (python {sys.version.split()[0]}, torch {torch.__version__})")
+
+    print(
+        f"{len(CASES) + 1 - failed} passed, {failed} failed "
+        f"(python {sys.version.split()[0]}, torch {torch.__version__})"
+    )
     return 1 if failed else 0
 
 

@@ -38,6 +38,7 @@ class _NativeStub(types.ModuleType):
     def __getattr__(self, name):
         def native(*args, **kwargs):
             raise RuntimeError(f"_ptowb_sim.{name} was called while checking names")
+
         return native
 
 

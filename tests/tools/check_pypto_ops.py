@@ -59,9 +59,17 @@ class Worker:
         (case_dir / "inputs").mkdir(parents=True)
         for name, tensor in inputs.items():
             np.save(case_dir / "inputs" / f"{name}.npy", tensor.numpy())
-        request = {"op": "run", "case_dir": str(case_dir), "kernel_file": str(KERNEL), "source": KERNEL.read_text(),
-                   "function": function, "inputs": list(inputs), "params": {}, "capture": False,
-                   "outputs": [{"name": n, "shape": list(t.shape), "dtype": NAMES[t.dtype]} for n, t in outputs.items()]}
+        request = {
+            "op": "run",
+            "case_dir": str(case_dir),
+            "kernel_file": str(KERNEL),
+            "source": KERNEL.read_text(),
+            "function": function,
+            "inputs": list(inputs),
+            "params": {},
+            "capture": False,
+            "outputs": [{"name": n, "shape": list(t.shape), "dtype": NAMES[t.dtype]} for n, t in outputs.items()],
+        }
         self.proc.stdin.write((json.dumps(request) + "\n").encode())
         self.proc.stdin.flush()
         answer = self.line(600)
@@ -80,15 +88,26 @@ def expected_cases():
     w = torch.randn(8, 16, generator=g)
     x = a.clamp(-0.9, 0.9)
     cases = {}
-    cases["elementwise"] = ({"a": a, "b": b}, {
-        "y": x.asin() + x.acos() + x.tan() + x.erf() + x.erfc() + x.atanh() + x.asinh() + (x.abs() + 1.5).acosh(),
-        "z": x.sinh() + x.cosh() + x.asinh() + (x.abs() + 1.5).acosh() + x.erfc()}, 1e-5)
+    cases["elementwise"] = (
+        {"a": a, "b": b},
+        {
+            "y": x.asin() + x.acos() + x.tan() + x.erf() + x.erfc() + x.atanh() + x.asinh() + (x.abs() + 1.5).acosh(),
+            "z": x.sinh() + x.cosh() + x.asinh() + (x.abs() + 1.5).acosh() + x.erfc(),
+        },
+        1e-5,
+    )
     stream = torch.stack([a, b], -1).reshape(4, 32)
     acc = b.clone()
     acc[1:3, 4:12] += a[0:2, 0:8]
-    cases["data"] = ({"a": a, "b": b}, {
-        "pairs": torch.cat([stream[:, :16], stream[:, 16:], a, b, stream[:, :16:2], stream[:, 1:16:2]], -1),
-        "acc": acc, "tri": torch.triu(a, 1) + torch.tril(b, -1)}, 0.0)
+    cases["data"] = (
+        {"a": a, "b": b},
+        {
+            "pairs": torch.cat([stream[:, :16], stream[:, 16:], a, b, stream[:, :16:2], stream[:, 1:16:2]], -1),
+            "acc": acc,
+            "tri": torch.triu(a, 1) + torch.tril(b, -1),
+        },
+        0.0,
+    )
 
     def block(s):
         s = s * 0.5
@@ -100,14 +119,20 @@ def expected_cases():
     (tm, ts, te), (lm, ls, le) = block(w[:4]), block(w[4:])
     mm = torch.maximum(tm, lm)
     scale_t, scale_l = (tm - mm).exp(), (lm - mm).exp()
-    cases["online_softmax"] = ({"w": w}, {"out": torch.cat(
-        [m, total, e[:4], e[4:], mm, ts * scale_t + ls * scale_l, te * scale_t + le * scale_l], 0)}, 1e-5)
+    cases["online_softmax"] = (
+        {"w": w},
+        {"out": torch.cat([m, total, e[:4], e[4:], mm, ts * scale_t + ls * scale_l, te * scale_t + le * scale_l], 0)},
+        1e-5,
+    )
     left, right = torch.randn(4, 2, 16, generator=g).half(), torch.randn(2, 16, 8, generator=g).half()
     product = torch.matmul(left.transpose(0, 1).float(), right.float()).half().transpose(0, 1)
     cases["transposed_batchmatmul"] = ({"a": left, "b": right}, {"c": product}, 1e-3)
     ints = torch.tensor([[0x03040506, -2], [7, 0x01050608]], dtype=torch.int32)
-    cases["pack_unpack"] = ({"a": ints}, {"bytes_out": torch.from_numpy(ints.numpy().view(np.uint8).reshape(-1).copy()),
-                                          "back": ints.reshape(-1)}, 0.0)
+    cases["pack_unpack"] = (
+        {"a": ints},
+        {"bytes_out": torch.from_numpy(ints.numpy().view(np.uint8).reshape(-1).copy()), "back": ints.reshape(-1)},
+        0.0,
+    )
     return cases
 
 
@@ -124,8 +149,10 @@ def main():
             problems = [] if got is not None else [f"{message} (line {answer.get('line')})"]
             for name, value in (got or {}).items():
                 if value.dtype != want[name].dtype or value.shape != want[name].shape:
-                    problems.append(f"{name} is {value.dtype} {list(value.shape)}, expected {want[name].dtype} "
-                                    f"{list(want[name].shape)}")
+                    problems.append(
+                        f"{name} is {value.dtype} {list(value.shape)}, expected {want[name].dtype} "
+                        f"{list(want[name].shape)}"
+                    )
                 elif not torch.allclose(value.double(), want[name].double(), rtol=tol, atol=tol):
                     problems.append(f"{name} differs by {(value.double() - want[name].double()).abs().max().item()}")
             failed += bool(problems)

@@ -37,7 +37,7 @@ def first_error(text):
     for line in text.splitlines():
         if ": error:" in line or "FAIL" in line or "timed out" in line:
             return line.strip()[:300]
-    lines = [l for l in text.splitlines() if l.strip()]
+    lines = [line for line in text.splitlines() if line.strip()]
     return lines[-1][:300] if lines else ""
 
 
@@ -73,19 +73,21 @@ def main():
         base = root / p
         candidates = [base] if base.is_file() else sorted(base.rglob("*.py"))
         files += [f for f in candidates if JIT.search(f.read_text(errors="replace"))]
-    files = files[::max(1, args.every)]
+    files = files[:: max(1, args.every)]
     jobs = []
     with tempfile.TemporaryDirectory() as scratch:
         for f in files:
             code, stdout, stderr = run([args.cli, "import", str(f), "--list"], 60)
-            kernels = [l.split("\t")[0] for l in stdout.splitlines() if l.strip()]
+            kernels = [line.split("\t")[0] for line in stdout.splitlines() if line.strip()]
             if code != 0 or not kernels:
                 jobs.append((f, None, ("IMPORT-FAIL", first_error(stderr) or "no top-level jit kernel")))
                 continue
             jobs += [(f, k, None) for k in kernels]
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-            futures = [(f, k, done or pool.submit(one_kernel, args.cli, args.python, str(f), k, scratch, args.timeout))
-                       for f, k, done in jobs]
+            futures = [
+                (f, k, done or pool.submit(one_kernel, args.cli, args.python, str(f), k, scratch, args.timeout))
+                for f, k, done in jobs
+            ]
             results = [(f, k, r if isinstance(r, tuple) else r.result()) for f, k, r in futures]
     by_file = {}
     counts = {}

@@ -27,6 +27,7 @@ def strings(names):
 
 def answer_from_source():
     """The driver's `api` answer, computed in this process over the source tree."""
+
     class SimulatorError(Exception):
         pass
 
@@ -36,6 +37,7 @@ def answer_from_source():
     sys.dont_write_bytecode = True  # nothing written into the source tree
     sys.path.insert(0, str(ROOT / "core" / "worker" / "python"))
     import _ptowb_driver
+
     return _ptowb_driver._api({"op": "api"})
 
 
@@ -43,21 +45,28 @@ def main():
     if sys.argv[1:] == ["--source"]:
         answer = answer_from_source()
     else:
-        out = subprocess.run([sys.argv[1]], input=json.dumps({"op": "api"}) + "\n", capture_output=True, text=True,
-                             check=True).stdout
+        out = subprocess.run(
+            [sys.argv[1]], input=json.dumps({"op": "api"}) + "\n", capture_output=True, text=True, check=True
+        ).stdout
         # The worker greets first (progress while it is built, then ready); the answer follows.
         answer = next(a for a in map(json.loads, out.splitlines()) if a.get("status") not in ("progress", "ready"))
     rows = []
     for e in answer["api"]:
-        rows.append(f'        {{"{e["name"]}", "{e["category"]}", {strings(e["params"])}, {e["required"]}, '
-                    f'{strings(e["keyword_only"])}, {str(e["variadic"]).lower()}, {str(e["var_keywords"]).lower()}, '
-                    f'{str(e["simulated"]).lower()}}},')
+        rows.append(
+            f'        {{"{e["name"]}", "{e["category"]}", {strings(e["params"])}, {e["required"]}, '
+            f'{strings(e["keyword_only"])}, {str(e["variadic"]).lower()}, {str(e["var_keywords"]).lower()}, '
+            f'{str(e["simulated"]).lower()}}},'
+        )
     constants = [f'        "{c}",' for c in answer["constants"]]
     target = ROOT / "core" / "kernel" / "pypto_api.cpp"
     text = target.read_text()
     for what, lines in (("ROWS", rows), ("CONSTANTS", constants)):
-        text = re.sub(rf"( *// BEGIN GENERATED {what}\n).*?( *// END GENERATED {what}\n)",
-                      lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2), text, flags=re.S)
+        text = re.sub(
+            rf"( *// BEGIN GENERATED {what}\n).*?( *// END GENERATED {what}\n)",
+            lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2),
+            text,
+            flags=re.S,
+        )
     target.write_text(text)
 
 

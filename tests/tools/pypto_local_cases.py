@@ -18,62 +18,87 @@ def _(r):
         x = r.randn(rows, cols, dtype=dtype)
         want = (F.gelu(x.float(), approximate="tanh")[:, :channels] * scale).to(dtype)
         return Run({"x": x}, {"y": want}, params={"scale": scale, "channels": channels}, tol=tol)
+
     return [run(4, 64, 32, 0.5, F16, (3e-3, 3e-3)), run(16, 256, 256, 1.5, F32, (1e-5, 1e-5))]
 
 
 @case("projects/softmax/kernel.py", "softmax_kernel")
 def _(r):
     x32, x16 = r.randn(8, 256) * 2, (r.rand(32, 128) * 16 - 8).half()
-    return [Run({"x": x32}, {"y": torch.softmax(x32, -1)}, tol=(1e-5, 1e-6)),
-            Run({"x": x16}, {"y": torch.softmax(x16.float(), -1).half()}, tol=(3e-3, 3e-3))]
+    return [
+        Run({"x": x32}, {"y": torch.softmax(x32, -1)}, tol=(1e-5, 1e-6)),
+        Run({"x": x16}, {"y": torch.softmax(x16.float(), -1).half()}, tol=(3e-3, 3e-3)),
+    ]
 
 
 @case("projects/matmul_bias/kernel.py", "matmul_bias_kernel")
 def _(r):
     a, b, bias = r.rand(64, 64, dtype=F16) * 2 - 1, r.rand(64, 64, dtype=F16) * 2 - 1, r.randn(64)
     at, bt = (r.randn(32, 128) * 0.5).half(), (r.randn(96, 128) * 0.5).half()
-    return [Run({"a": a, "b": b, "bias": bias}, {"y": mm(a, b, F32) + bias}, params={"trans_b": False},
-                tol=(1e-5, 1e-5)),
-            Run({"a": at, "b": bt, "bias": torch.zeros(96)}, {"y": mm(at, bt.t(), F32)}, params={"trans_b": True},
-                tol=(1e-5, 1e-5))]
+    return [
+        Run({"a": a, "b": b, "bias": bias}, {"y": mm(a, b, F32) + bias}, params={"trans_b": False}, tol=(1e-5, 1e-5)),
+        Run(
+            {"a": at, "b": bt, "bias": torch.zeros(96)},
+            {"y": mm(at, bt.t(), F32)},
+            params={"trans_b": True},
+            tol=(1e-5, 1e-5),
+        ),
+    ]
 
 
 # The templates hold @NAME@ where the wizard puts the op's name: the runner fills in the folder's.
 
+
 @case("resources/templates/elementwise/kernel.py", "elementwise_kernel")
 def _(r):
     x32, x16 = r.randn(8, 128) * 2, (r.rand(4, 256) * 8 - 4).half()
-    return [Run({"x": x32}, {"y": torch.sigmoid(x32) * 0.5}, params={"alpha": 0.5}, tol=(1e-5, 1e-6)),
-            Run({"x": x16}, {"y": torch.sigmoid(x16.float()).half()}, params={"alpha": 1.0}, tol=(3e-3, 3e-3))]
+    return [
+        Run({"x": x32}, {"y": torch.sigmoid(x32) * 0.5}, params={"alpha": 0.5}, tol=(1e-5, 1e-6)),
+        Run({"x": x16}, {"y": torch.sigmoid(x16.float()).half()}, params={"alpha": 1.0}, tol=(3e-3, 3e-3)),
+    ]
 
 
 @case("resources/templates/matmul/kernel.py", "matmul_kernel")
 def _(r):
     a, b = r.randn(64, 64, dtype=F16), r.randn(64, 64, dtype=F16)
     ta, tb = r.rand(96, 32, dtype=BF16) * 2 - 1, r.rand(32, 48, dtype=BF16) * 2 - 1
-    return [Run({"a": a, "b": b}, {"y": mm(a, b, F32)}, tol=(1e-5, 1e-5)),
-            Run({"a": ta, "b": tb}, {"y": mm(ta, tb, F32)}, tol=(1e-5, 1e-5))]
+    return [
+        Run({"a": a, "b": b}, {"y": mm(a, b, F32)}, tol=(1e-5, 1e-5)),
+        Run({"a": ta, "b": tb}, {"y": mm(ta, tb, F32)}, tol=(1e-5, 1e-5)),
+    ]
 
 
 @case("resources/templates/reduction/kernel.py", "reduction_kernel")
 def _(r):
     x32, x16 = r.randn(16, 256), r.rand(8, 128, dtype=F16)
-    return [Run({"x": x32}, {"y": x32.sum(-1, keepdim=True)}, tol=(1e-5, 1e-5)),
-            Run({"x": x16}, {"y": x16.float().sum(-1, keepdim=True).half()}, tol=(3e-3, 3e-2))]
+    return [
+        Run({"x": x32}, {"y": x32.sum(-1, keepdim=True)}, tol=(1e-5, 1e-5)),
+        Run({"x": x16}, {"y": x16.float().sum(-1, keepdim=True).half()}, tol=(3e-3, 3e-2)),
+    ]
 
 
 # ---- tests/data: kernels with an op.json -------------------------------------------------------
+
 
 @case("tests/data/config_kernel/kernel.py", "layer_norm_kernel")
 def _(r):
     def run(rows, cols, eps, dtype, pdtype, tol):
         x, gamma = r.randn(rows, cols, dtype=dtype), r.randn(cols, dtype=dtype)
         xf = x.float()
-        want = ((xf - xf.mean(-1, keepdim=True)) * torch.rsqrt(xf.var(-1, unbiased=False, keepdim=True) + eps)
-                * gamma.float()).to(dtype)
+        want = (
+            (xf - xf.mean(-1, keepdim=True))
+            * torch.rsqrt(xf.var(-1, unbiased=False, keepdim=True) + eps)
+            * gamma.float()
+        ).to(dtype)
         config = f"_ex.NormConfig(eps={eps!r}, dtype=_ex.pypto.{pdtype}, tile_rows={min(4, rows)})"
-        return Run({"x": x, "gamma": gamma}, {"y": want}, params={"NUM_COLS": cols}, tol=tol,
-                   setup=bound("layer_norm_kernel", config=config))
+        return Run(
+            {"x": x, "gamma": gamma},
+            {"y": want},
+            params={"NUM_COLS": cols},
+            tol=tol,
+            setup=bound("layer_norm_kernel", config=config),
+        )
+
     return [run(10, 64, 1e-5, F32, "DT_FP32", (1e-4, 1e-4)), run(3, 32, 1e-3, F16, "DT_FP16", (2e-3, 2e-3))]
 
 
@@ -87,8 +112,7 @@ def _(r):
 def _(r):
     # A stub for the glue's escaping: it writes y and leaves s as the case made it.
     x, w = r.randn(3, 8), r.rand(5) * 2 - 1
-    return [Run({"x": x, "w": w}, {"y": x[:, :4], "s": torch.zeros(2)}, params={"n": 4}, tol=(0, 0),
-                init={"s": 0})]
+    return [Run({"x": x, "w": w}, {"y": x[:, :4], "s": torch.zeros(2)}, params={"n": 4}, tol=(0, 0), init={"s": 0})]
 
 
 # ---- tests/data/sim_kernels: what tst_sim checks, through the runner --------------------------
@@ -106,15 +130,23 @@ def _(r):
 def _(r):
     x = r.rand(4, 16) * 6 - 3
     a = x.abs() + 0.5
-    want = ((a.sqrt() + a.rsqrt() + a.reciprocal() + a.log()) + (x.sigmoid() + x.tanh() + x.relu() - x)
-            + (x.sin() + x.cos() + x.ceil() + x.floor() + x.round() + x.trunc()))
+    want = (
+        (a.sqrt() + a.rsqrt() + a.reciprocal() + a.log())
+        + (x.sigmoid() + x.tanh() + x.relu() - x)
+        + (x.sin() + x.cos() + x.ceil() + x.floor() + x.round() + x.trunc())
+    )
     return [Run({"x": x}, {"y": want}, tol=(1e-5, 1e-5))]
 
 
 @case(SIM + "binary_ops.py", "kernel")
 def _(r):
     a, b = r.randn(4, 16), r.randn(4, 16)
-    want = (torch.maximum(a, b) - torch.minimum(a, b)) + 2 * (a * b + a / (b.abs() + 1)) + ((a.abs() + 1) ** 2 + a ** 2) + a
+    want = (
+        (torch.maximum(a, b) - torch.minimum(a, b))
+        + 2 * (a * b + a / (b.abs() + 1))
+        + ((a.abs() + 1) ** 2 + a**2)
+        + a
+    )
     return [Run({"a": a, "b": b}, {"y": want}, tol=(1e-5, 1e-5))]
 
 
@@ -123,16 +155,28 @@ def _(r):
     x = r.randn(6, 10) * 2
     x[0, 0] = 0.5
     f = lambda b: b.float()  # noqa: E731
-    want = (torch.where(x > 0, x, x * 0.1) + f(x <= -1) + 2 * f(x >= 1) + 4 * f(x == 0.5) + 8 * f(x != x)
-            + 16 * f(x < -2) + 32 * f(x >= 2))
+    want = (
+        torch.where(x > 0, x, x * 0.1)
+        + f(x <= -1)
+        + 2 * f(x >= 1)
+        + 4 * f(x == 0.5)
+        + 8 * f(x != x)
+        + 16 * f(x < -2)
+        + 32 * f(x >= 2)
+    )
     return [Run({"x": x}, {"y": want}, params={"slope": 0.1}, tol=(1e-6, 1e-6))]
 
 
 @case(SIM + "reductions.py", "kernel")
 def _(r):
     x = r.randn(16, 48)
-    return [Run({"x": x}, {"row_sum": x.sum(-1, keepdim=True), "col_max": x.amax(0), "total_min": x.min().reshape(1, 1)},
-                tol=(1e-5, 1e-5))]
+    return [
+        Run(
+            {"x": x},
+            {"row_sum": x.sum(-1, keepdim=True), "col_max": x.amax(0), "total_min": x.min().reshape(1, 1)},
+            tol=(1e-5, 1e-5),
+        )
+    ]
 
 
 @case(SIM + "softmax_builtin.py", "kernel")
@@ -201,9 +245,16 @@ def _(r):
 @case(SIM + "control_flow.py", "kernel")
 def _(r):
     x = r.randn(2, 3)
-    return [Run({"x": x}, {"y": x * 3}, params={"mode": "add", "steps": 3}, tol=(1e-6, 1e-6), label="add"),
-            Run({"x": x}, {"y": x * 0 + 4}, params={"mode": "none", "steps": 9}, tol=(1e-6, 1e-6),
-                label="min(steps, 4) iterations")]
+    return [
+        Run({"x": x}, {"y": x * 3}, params={"mode": "add", "steps": 3}, tol=(1e-6, 1e-6), label="add"),
+        Run(
+            {"x": x},
+            {"y": x * 0 + 4},
+            params={"mode": "none", "steps": 9},
+            tol=(1e-6, 1e-6),
+            label="min(steps, 4) iterations",
+        ),
+    ]
 
 
 # ---- tests/data/style_kernels: the styles real PyPTO files are written in ---------------------
@@ -220,8 +271,9 @@ def _(r):
 @case(STYLE + "helpers_and_config.py", "kernel")
 def _(r):
     x, w = r.randn(4, 64), r.randn(64)
-    return [Run({"x": x, "w": w}, {"y": x * torch.rsqrt((x * x).sum(-1, keepdim=True) / 64 + 1e-6) * w},
-                tol=(1e-5, 1e-5))]
+    return [
+        Run({"x": x, "w": w}, {"y": x * torch.rsqrt((x * x).sum(-1, keepdim=True) / 64 + 1e-6) * w}, tol=(1e-5, 1e-5))
+    ]
 
 
 @case(STYLE + "factory_closure.py", "kernel")
@@ -245,15 +297,25 @@ def _(r):
 @case(STYLE + "multi_output_bf16.py", "kernel")
 def _(r):
     x = r.randn(3, 32, dtype=BF16)
-    return [Run({"x": x}, {"doubled": (x.float() * 2).bfloat16(), "row_sum": x.float().sum(-1, keepdim=True).bfloat16().float()},
-                tol=(0, 0))]
+    return [
+        Run(
+            {"x": x},
+            {"doubled": (x.float() * 2).bfloat16(), "row_sum": x.float().sum(-1, keepdim=True).bfloat16().float()},
+            tol=(0, 0),
+        )
+    ]
 
 
 @case(STYLE + "comprehensions_del_mod.py", "kernel")
 def _(r):
     x = r.randn(2, 8) * 5
-    return [Run({"x": x}, {"y": torch.remainder(torch.cat([x[:, 4:], x[:, :4]], 1), 3.0), "z": torch.floor(x / 2)},
-                tol=(1e-5, 1e-5))]
+    return [
+        Run(
+            {"x": x},
+            {"y": torch.remainder(torch.cat([x[:, 4:], x[:, :4]], 1), 3.0), "z": torch.floor(x / 2)},
+            tol=(1e-5, 1e-5),
+        )
+    ]
 
 
 @case(STYLE + "loop_markers_cond.py", "kernel")
@@ -286,11 +348,14 @@ def _(r):
 
 # ---- tests/data/pypto_api/kernels: the ops PyPTO added upstream, with check_pypto_ops.py's cases
 
+
 def _upstream_ops_cases():
     import check_pypto_ops  # noqa: E402  its cases, not its worker
+
     for function, (inputs, want, tol) in check_pypto_ops.expected_cases().items():
         case("tests/data/pypto_api/kernels/upstream_ops.py", function)(
-            lambda r, inputs=inputs, want=want, tol=tol: [Run(inputs, want, tol=(tol, tol))])
+            lambda r, inputs=inputs, want=want, tol=tol: [Run(inputs, want, tol=(tol, tol))]
+        )
 
 
 _upstream_ops_cases()

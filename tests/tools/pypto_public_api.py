@@ -57,25 +57,36 @@ class Tree:
         path = pathlib.Path(wheel)
         if path.is_file():
             with zipfile.ZipFile(path) as archive:
-                texts = {n: archive.read(n).decode("utf-8") for n in archive.namelist()
-                         if n.endswith((".py", ".pyi")) or ".dist-info/" in n and n.endswith(("METADATA", "WHEEL"))}
+                texts = {
+                    n: archive.read(n).decode("utf-8")
+                    for n in archive.namelist()
+                    if n.endswith((".py", ".pyi")) or ".dist-info/" in n and n.endswith(("METADATA", "WHEEL"))
+                }
         else:
-            texts = {p.relative_to(path).as_posix(): p.read_text(encoding="utf-8") for p in path.rglob("*")
-                     if p.is_file() and (p.suffix in (".py", ".pyi") or p.name in ("METADATA", "WHEEL"))}
+            texts = {
+                p.relative_to(path).as_posix(): p.read_text(encoding="utf-8")
+                for p in path.rglob("*")
+                if p.is_file() and (p.suffix in (".py", ".pyi") or p.name in ("METADATA", "WHEEL"))
+            }
         files = {n: t for n, t in texts.items() if n.startswith("pypto/") and n.endswith((".py", ".pyi"))}
         info = {n.rpartition("/")[2]: t for n, t in texts.items() if ".dist-info/" in n}
         return cls(files), info
 
     @classmethod
     def from_git(cls, git_dir, rev="HEAD"):
-        names = subprocess.run(["git", "-C", git_dir, "ls-tree", "-r", "--name-only", rev, "python/pypto"],
-                               capture_output=True, text=True, check=True).stdout.split()
+        names = subprocess.run(
+            ["git", "-C", git_dir, "ls-tree", "-r", "--name-only", rev, "python/pypto"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
         files = {}
         for name in names:
             if name.endswith((".py", ".pyi")):
-                text = subprocess.run(["git", "-C", git_dir, "show", f"{rev}:{name}"], capture_output=True, text=True,
-                                      check=True).stdout
-                files[name[len("python/"):]] = text
+                text = subprocess.run(
+                    ["git", "-C", git_dir, "show", f"{rev}:{name}"], capture_output=True, text=True, check=True
+                ).stdout
+                files[name[len("python/") :]] = text
         return cls(files)
 
     def source(self, module, suffix=".py"):
@@ -95,11 +106,11 @@ class Tree:
 
 class Binding:
     def __init__(self, kind, deliberate=True, signature=None, members=None, origin=None):
-        self.kind = kind              # function, class, enum, constant, module, external
+        self.kind = kind  # function, class, enum, constant, module, external
         self.deliberate = deliberate  # part of the module's API (not a name it imports for itself)
         self.signature = signature
         self.members = members or {}  # name -> "member" / "property" / ("method", signature)
-        self.origin = origin          # 'pypto.tensor.Tensor': where it is defined
+        self.origin = origin  # 'pypto.tensor.Tensor': where it is defined
 
     def copy(self, deliberate):
         return Binding(self.kind, deliberate, self.signature, self.members, self.origin)
@@ -180,8 +191,9 @@ class Api:
             if isinstance(node, ast.ClassDef):
                 bindings[node.name] = class_binding(node, "pypto.pypto_impl." + node.name)
             elif isinstance(node, ast.FunctionDef):
-                bindings[node.name] = Binding("function", signature=signature(node.args),
-                                              origin="pypto.pypto_impl." + node.name)
+                bindings[node.name] = Binding(
+                    "function", signature=signature(node.args), origin="pypto.pypto_impl." + node.name
+                )
         return bindings
 
     def resolve(self, module, level, name):
@@ -191,7 +203,7 @@ class Api:
         if not self.tree.is_package(module):
             parts = parts[:-1]
         if level > 1:
-            parts = parts[:-(level - 1)]
+            parts = parts[: -(level - 1)]
         return ".".join(parts + ([name] if name else []))
 
     def bindings(self, module):
@@ -221,15 +233,20 @@ class Api:
         if declared is not None:
             return {n: bound[n].copy(True) for n in declared if n in bound}
         keep = API_SUBMODULES.get(module, set())
-        return {n: b for n, b in bound.items()
-                if n in keep or not n.startswith("_") and b.deliberate and b.kind not in ("module", "external")}
+        return {
+            n: b
+            for n, b in bound.items()
+            if n in keep or not n.startswith("_") and b.deliberate and b.kind not in ("module", "external")
+        }
 
     def declared_all(self, module):
         _, text = self.tree.source(module)
         if text is None:
             return None
         for stmt in ast.parse(text).body:
-            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__" for t in stmt.targets):
+            if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in stmt.targets
+            ):
                 return [ast.literal_eval(e) for e in stmt.value.elts]
         return None
 
@@ -256,7 +273,7 @@ class Api:
                         out.update({n: b.copy(package) for n, b in self.exported(target).items()})
                         # `from .op import *` also binds the submodule `op` in the package.
                         if stmt.level and target.startswith(module + "."):
-                            short = target[len(module) + 1:].split(".")[0]
+                            short = target[len(module) + 1 :].split(".")[0]
                             out.setdefault(short, Binding("module", False, origin=f"{module}.{short}"))
                     continue
                 as_name = alias.asname or alias.name
@@ -325,8 +342,12 @@ def merge(old, new):
         entry = dict(new.get(name) or old[name])
         entry["in_0_2_0"] = name in old
         entry["in_head"] = name in new
-        if name in old and name in new and old[name].get("signature") != new[name].get("signature") \
-                and old[name].get("signature"):
+        if (
+            name in old
+            and name in new
+            and old[name].get("signature") != new[name].get("signature")
+            and old[name].get("signature")
+        ):
             entry["signature_0_2_0"] = old[name]["signature"]
         table[name] = entry
     return table
@@ -336,8 +357,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("wheel", help="pypto-0.2.0-*.whl, or the folder it was unpacked into")
     parser.add_argument("git_dir")
-    parser.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parents[1] / "data" / "pypto_api"
-                                             / "public_api.json"))
+    parser.add_argument(
+        "--out", default=str(pathlib.Path(__file__).resolve().parents[1] / "data" / "pypto_api" / "public_api.json")
+    )
     args = parser.parse_args()
     wheel, info = Tree.from_wheel(args.wheel)
     version = re.search(r"^Version: (.+)$", info.get("METADATA", ""), re.M)
@@ -345,14 +367,18 @@ def main():
     if not version or version.group(1) != "0.2.0":
         sys.exit(f"{args.wheel} is not pypto 0.2.0's wheel; the table records 0.2.0 (its entries say in_0_2_0)")
     head = Tree.from_git(args.git_dir)
-    commit = subprocess.run(["git", "-C", args.git_dir, "log", "-1", "--format=%H %cI"], capture_output=True, text=True,
-                            check=True).stdout.split()
+    commit = subprocess.run(
+        ["git", "-C", args.git_dir, "log", "-1", "--format=%H %cI"], capture_output=True, text=True, check=True
+    ).stdout.split()
     document = {
         "about": "Public API of the real pypto package (see tests/tools/pypto_public_api.py for what counts as "
-                 "public). in_0_2_0: PyPI's pypto 0.2.0 has it; in_head: hicann/pypto at the commit below has it.",
+        "public). in_0_2_0: PyPI's pypto 0.2.0 has it; in_head: hicann/pypto at the commit below has it.",
         "sources": {
-            "pypi": {"package": "pypto", "version": version.group(1),
-                     "wheel": f"pypto-{version.group(1)}-{tag.group(1) if tag else 'unknown'}.whl"},
+            "pypi": {
+                "package": "pypto",
+                "version": version.group(1),
+                "wheel": f"pypto-{version.group(1)}-{tag.group(1) if tag else 'unknown'}.whl",
+            },
             "git": {"repository": "hicann/pypto", "commit": commit[0], "date": commit[1]},
         },
         "modules": list(MODULES),

@@ -63,6 +63,8 @@ def _(r):
     levels = torch.round(torch.clamp((weight.float() - offset.float()) / alpha, -clip, clip) * n_levels - shift)
     want = ((levels + shift) / n_levels * alpha + offset.float()).to(BF16)
     params = {"eps": eps, "n_levels": n_levels, "neg_clip_val": -clip, "clip_val": clip, "shift": shift}
-    return [Run({"weight": weight, "scale": scale, "offset": offset}, {"output_bf16": want}, params=params,
-                tol=(8e-3, 1e-3))]
-
+    return [
+        Run(
+            {"weight": weight, "scale": scale, "offset": offset}, {"output_bf16": want}, params=params, tol=(8e-3, 1e-3)
+        )
+    ]

@@ -50,8 +50,15 @@ DEFAULT_WORKER = "build/release/lib/ptowb/ptowb-kernel-worker"
 
 F32, F16, BF16, I32, I64 = torch.float32, torch.float16, torch.bfloat16, torch.int32, torch.int64
 DTYPE_NAMES = {
-    torch.bool: "bool", torch.uint8: "uint8", torch.int8: "int8", torch.int16: "int16", torch.int32: "int32",
-    torch.int64: "int64", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float32: "float32",
+    torch.bool: "bool",
+    torch.uint8: "uint8",
+    torch.int8: "int8",
+    torch.int16: "int16",
+    torch.int32: "int32",
+    torch.int64: "int64",
+    torch.float16: "float16",
+    torch.bfloat16: "bfloat16",
+    torch.float32: "float32",
     torch.float64: "float64",
 }
 TRACE_MARK = "[run_pypto_examples traceback]"
@@ -61,16 +68,17 @@ TRACE_MARK = "[run_pypto_examples traceback]"
 # Cases
 # ----------------------------------------------------------------------------------------------
 
+
 class Run:
     """One call of a kernel: its inputs, the outputs it must produce, its non-tensor parameters."""
 
     def __init__(self, inputs, expected, params=None, tol=(1e-3, 1e-3), init=None, setup=None, label=""):
-        self.inputs = dict(inputs)          # name -> torch tensor
-        self.expected = dict(expected)      # output name -> expected torch tensor (shape and dtype of the output)
-        self.params = dict(params or {})    # JSON-able non-tensor parameters
+        self.inputs = dict(inputs)  # name -> torch tensor
+        self.expected = dict(expected)  # output name -> expected torch tensor (shape and dtype of the output)
+        self.params = dict(params or {})  # JSON-able non-tensor parameters
         self.rtol, self.atol = tol
-        self.init = dict(init or {})        # output name -> initial value, where the example pre-fills it
-        self.setup = setup                  # wrapper setup code (see Wrapper), or None to call the example's function
+        self.init = dict(init or {})  # output name -> initial value, where the example pre-fills it
+        self.setup = setup  # wrapper setup code (see Wrapper), or None to call the example's function
         self.label = label
 
 
@@ -88,6 +96,7 @@ def case(path, kernel):
     def register(fn):
         CASES[(path, kernel)] = fn
         return fn
+
     return register
 
 
@@ -128,6 +137,7 @@ def gelu_sigmoid(x):
 # define `_target` (what the example calls) and optionally `_bound` (arguments the example passes
 # that JSON cannot carry, e.g. a dataclass config).
 
+
 def bound(kernel, **exprs):
     items = ", ".join(f"{k!r}: {v}" for k, v in exprs.items())
     return f"_target = _ex.{kernel}\n_bound = {{{items}}}\n"
@@ -166,6 +176,7 @@ def captured(call):
 
 
 # ---- examples/00_hello_world ------------------------------------------------------------------
+
 
 @case("examples/00_hello_world/hello_world.py", "add_kernel")
 def _(r):
@@ -206,8 +217,14 @@ def _(r):
 def _(r):
     # The example skips its check in SIM mode; on the NPU it checks with 1e-2.
     x = r.randn(512, 512, dtype=F16)
-    return [Run({"x": x}, {"output": (x.float() * 2).half()},
-                params={"block_m": 128, "block_n": 128, "tile_m": 32, "tile_n": 32}, tol=(1e-2, 1e-2))]
+    return [
+        Run(
+            {"x": x},
+            {"output": (x.float() * 2).half()},
+            params={"block_m": 128, "block_n": 128, "tile_m": 32, "tile_n": 32},
+            tol=(1e-2, 1e-2),
+        )
+    ]
 
 
 # ---- examples/01_beginner/compute/elementwise_ops.py ------------------------------------------
@@ -327,11 +344,23 @@ def _reduce_case(kernel, op, fn):
     @case(REDUCE, kernel)
     def _(r):
         runs = []
-        for values, dim, keepdim in [(_R2, -1, False), (_R2, -1, True), (_R3, 0, False), (_R3, 1, False), (_R3, -1, False)]:
+        for values, dim, keepdim in [
+            (_R2, -1, False),
+            (_R2, -1, True),
+            (_R3, 0, False),
+            (_R3, 1, False),
+            (_R3, -1, False),
+        ]:
             a = T(values)
             setup = captured(f"{op}(torch.tensor({values!r}, dtype=torch.float32), {dim}, keepdim={keepdim})")
-            runs.append(Run({"a": a}, {"out": fn(a, dim=dim, keepdim=keepdim)}, setup=setup,
-                            label=f"shape {list(a.shape)}, dim={dim}, keepdim={keepdim}"))
+            runs.append(
+                Run(
+                    {"a": a},
+                    {"out": fn(a, dim=dim, keepdim=keepdim)},
+                    setup=setup,
+                    label=f"shape {list(a.shape)}, dim={dim}, keepdim={keepdim}",
+                )
+            )
         return runs
 
 
@@ -345,15 +374,25 @@ def _elementwise_factory_case(kernel, op, fn, pairs):
     def _(r):
         runs = []
         for a, b in pairs:
-            setup = captured(f"{op}(torch.tensor({a!r}, dtype=torch.float32), torch.tensor({b!r}, dtype=torch.float32))")
+            setup = captured(
+                f"{op}(torch.tensor({a!r}, dtype=torch.float32), torch.tensor({b!r}, dtype=torch.float32))"
+            )
             runs.append(Run({"a": T(a), "b": T(b)}, {"out": fn(T(a), T(b))}, setup=setup))
         return runs
 
 
-_elementwise_factory_case("maximum_kernel", "maximum_op", torch.maximum,
-                          [([0, 2, 4], [3, 1, 3]), ([[1, 2, 3], [4, 5, 6]], [[0, 9, 2], [1, 3, 10]])])
-_elementwise_factory_case("minimum_kernel", "minimum_op", torch.minimum,
-                          [([0, 2, 4], [3, 1, 3]), ([[1, 2, 3], [4, 5, 6]], [[0, 9, 2], [1, 3, 10]])])
+_elementwise_factory_case(
+    "maximum_kernel",
+    "maximum_op",
+    torch.maximum,
+    [([0, 2, 4], [3, 1, 3]), ([[1, 2, 3], [4, 5, 6]], [[0, 9, 2], [1, 3, 10]])],
+)
+_elementwise_factory_case(
+    "minimum_kernel",
+    "minimum_op",
+    torch.minimum,
+    [([0, 2, 4], [3, 1, 3]), ([[1, 2, 3], [4, 5, 6]], [[0, 9, 2], [1, 3, 10]])],
+)
 
 
 # ---- examples/01_beginner/tiling/tiling_config.py ---------------------------------------------
@@ -372,8 +411,13 @@ def _(r):
 def _(r):
     x, y = T([[[1, 2], [3, 4]], [[5, 6], [7, 8]]]), T([[[5, 6], [7, 8]], [[1, 2], [3, 4]]])
     want = torch.matmul(x, y)
-    return [Run({"x": x, "y": y}, {"out1": want, "out2": want, "out3": want},
-                setup=factory("_ex.create_different_tile_shapes_kernel()"))]
+    return [
+        Run(
+            {"x": x, "y": y},
+            {"out1": want, "out2": want, "out3": want},
+            setup=factory("_ex.create_different_tile_shapes_kernel()"),
+        )
+    ]
 
 
 def _tile_runtime_case(kernel):
@@ -392,8 +436,10 @@ _tile_runtime_case("compute_with_tile_64_kernel")
 def _(r):
     a1, b1 = T([[[1, 2, 3], [1, 2, 3]]]), T([[[4, 5, 6], [4, 5, 6]]])
     a2, b2 = T([[[[1, 2, 3], [4, 5, 6]]]]), T([[[[7, 8, 9], [10, 11, 12]]]])
-    return [Run({"a": a1, "b": b1}, {"out": a1 + b1}, params={"set_shapes": [1, 2, 8]}),
-            Run({"a": a2, "b": b2}, {"out": a2 + b2}, params={"set_shapes": [1, 1, 4, 8]})]
+    return [
+        Run({"a": a1, "b": b1}, {"out": a1 + b1}, params={"set_shapes": [1, 2, 8]}),
+        Run({"a": a2, "b": b2}, {"out": a2 + b2}, params={"set_shapes": [1, 1, 4, 8]}),
+    ]
 
 
 @case(TILING, "compute_with_vec_different_tile_shapes_kernel")
@@ -406,10 +452,13 @@ def _(r):
 def _(r):
     # The example only times this kernel; the check is the add it computes.
     a, b = r.randn(4, 32, 64, 256), r.randn(4, 32, 64, 256)
-    return [Run({"a": a, "b": b}, {"out": a + b}, params={"set_shapes": list(s)}) for s in ((1, 2, 4, 128), (2, 4, 8, 256))]
+    return [
+        Run({"a": a, "b": b}, {"out": a + b}, params={"set_shapes": list(s)}) for s in ((1, 2, 4, 128), (2, 4, 8, 256))
+    ]
 
 
 # ---- examples/01_beginner/transform -----------------------------------------------------------
+
 
 @case("examples/01_beginner/transform/add_scalar_loop_view_assemble.py", "add_scalar_loop_view_assemble_kernel")
 def _(r):
@@ -423,10 +472,13 @@ TRANSFORM = "examples/01_beginner/transform/transform_ops.py"
 @case(TRANSFORM, "assemble_kernel")
 def _(r):
     runs = []
-    for x, shape, offsets in [(torch.ones(2, 2), (4, 4), [0, 0]), (torch.full((2, 2), 2.0), (4, 4), [1, 1]),
-                              (torch.ones(2, 3), (5, 5), [1, 1])]:
+    for x, shape, offsets in [
+        (torch.ones(2, 2), (4, 4), [0, 0]),
+        (torch.full((2, 2), 2.0), (4, 4), [1, 1]),
+        (torch.ones(2, 3), (5, 5), [1, 1]),
+    ]:
         want = torch.zeros(shape)
-        want[offsets[0]:offsets[0] + x.shape[0], offsets[1]:offsets[1] + x.shape[1]] = x
+        want[offsets[0] : offsets[0] + x.shape[0], offsets[1] : offsets[1] + x.shape[1]] = x
         runs.append(Run({"x": x}, {"out": want}, params={"offsets": offsets}, init={"out": 0}))
     return runs
 
@@ -440,8 +492,13 @@ def _(r):
     runs = []
     for inp, idx, dim in [(i2, x2, 0), (i3, x3, 2), (i2, x2, -1)]:
         inp, idx = T(inp, I32), T(idx, I32)
-        runs.append(Run({"input_tensor": inp, "index_tensor": idx}, {"out": torch.gather(inp, dim, idx.long())},
-                        params={"dim": dim}))
+        runs.append(
+            Run(
+                {"input_tensor": inp, "index_tensor": idx},
+                {"out": torch.gather(inp, dim, idx.long())},
+                params={"dim": dim},
+            )
+        )
     return runs
 
 
@@ -451,8 +508,14 @@ def _scatter_case(kernel, dim, src):
         x = r.rand(3, 5)
         y = r.randint(0, 3, (3, 5))
         # numpy's assert_allclose defaults: rtol=1e-7, atol=0
-        return [Run({"x": x, "y": y}, {"out": torch.scatter(x, dim, y, src)}, params={"dim": dim, "src": src},
-                    tol=(1e-7, 0.0))]
+        return [
+            Run(
+                {"x": x, "y": y},
+                {"out": torch.scatter(x, dim, y, src)},
+                params={"dim": dim, "src": src},
+                tol=(1e-7, 0.0),
+            )
+        ]
 
 
 _scatter_case("scatter_kernel", 0, 0.5)
@@ -462,18 +525,31 @@ _scatter_case("scatter_update_kernel", -2, 2.0)
 @case(TRANSFORM, "concat_kernel")
 def _(r):
     runs = []
-    for a, b, dim in [(torch.ones(2, 2), torch.zeros(2, 2), 0), (torch.ones(2, 2), torch.zeros(2, 2), 1),
-                      (torch.ones(2, 2), torch.zeros(1, 2), 0)]:
-        runs.append(Run({"a": a, "b": b}, {"out": torch.cat([a, b], dim)},
-                        setup=factory(f"_ex.concat_op({tuple(a.shape)!r}, {tuple(b.shape)!r}, {dim})")))
+    for a, b, dim in [
+        (torch.ones(2, 2), torch.zeros(2, 2), 0),
+        (torch.ones(2, 2), torch.zeros(2, 2), 1),
+        (torch.ones(2, 2), torch.zeros(1, 2), 0),
+    ]:
+        runs.append(
+            Run(
+                {"a": a, "b": b},
+                {"out": torch.cat([a, b], dim)},
+                setup=factory(f"_ex.concat_op({tuple(a.shape)!r}, {tuple(b.shape)!r}, {dim})"),
+            )
+        )
     return runs
 
 
 @case(TRANSFORM, "concat_multiple_kernel")
 def _(r):
     a, b, c = torch.ones(2, 2), torch.zeros(2, 2), torch.full((2, 2), 2.0)
-    return [Run({"a": a, "b": b, "c": c}, {"out": torch.cat([a, b, c], 0)},
-                setup=factory("_ex.concat_multiple_op((2, 2), (2, 2), (2, 2), 0)"))]
+    return [
+        Run(
+            {"a": a, "b": b, "c": c},
+            {"out": torch.cat([a, b, c], 0)},
+            setup=factory("_ex.concat_multiple_op((2, 2), (2, 2), (2, 2), 0)"),
+        )
+    ]
 
 
 @case(TRANSFORM, "view_kernel")
@@ -487,8 +563,11 @@ def _(r):
     x = T([[1, 1, 2, 2, 3, 3, 4, 4], [1, 1, 2, 2, 3, 3, 4, 4], [1, 1, 2, 2, 5, 5, 6, 6], [1, 1, 2, 2, 5, 5, 6, 6]])
     want = torch.zeros(4, 4)
     want[0:2] = x[2:4, 4:8]  # only the valid [2, 4] region is written; the zero-filled rest stays
-    return [Run({"x": x}, {"out": want}, params={"shape": [4, 4], "offsets": [2, 4], "valid_shape": [2, 4]},
-                init={"out": 0})]
+    return [
+        Run(
+            {"x": x}, {"out": want}, params={"shape": [4, 4], "offsets": [2, 4], "valid_shape": [2, 4]}, init={"out": 0}
+        )
+    ]
 
 
 @case(TRANSFORM, "transpose_kernel")
@@ -519,17 +598,21 @@ def _ffn_inputs(r, batch, hidden, inter, dtype):
 
 def _ffn_config(batch, hidden, inter, activation, dtype, dynamic, vec, cube, basic_batch=None):
     extra = f", basic_batch={basic_batch}" if basic_batch else ""
-    return (f"_ex.FFNConfig(batch_size={batch}, hidden_size={hidden}, intermediate_size={inter}, "
-            f"activation={activation!r}, dtype=_ex.pypto.{dtype}, use_dynamic_shape={dynamic}, vec_tile_shape={vec!r}, "
-            f"cube_tile_shape={cube!r}{extra}, run_mode=_ex.pypto.RunMode.SIM)")
+    return (
+        f"_ex.FFNConfig(batch_size={batch}, hidden_size={hidden}, intermediate_size={inter}, "
+        f"activation={activation!r}, dtype=_ex.pypto.{dtype}, use_dynamic_shape={dynamic}, vec_tile_shape={vec!r}, "
+        f"cube_tile_shape={cube!r}{extra}, run_mode=_ex.pypto.RunMode.SIM)"
+    )
 
 
 @case(FFN, "ffn_activation_kernel")
 def _(r):
     runs = []
-    for activation, dtype, dt, vec, cube in [("gelu", BF16, "DT_BF16", (16, 32), (16, 32, 32)),
-                                             ("swiglu", BF16, "DT_BF16", (16, 32), (16, 32, 32)),
-                                             ("relu", F16, "DT_FP16", (32, 64), (32, 64, 64))]:
+    for activation, dtype, dt, vec, cube in [
+        ("gelu", BF16, "DT_BF16", (16, 32), (16, 32, 32)),
+        ("swiglu", BF16, "DT_BF16", (16, 32), (16, 32, 32)),
+        ("relu", F16, "DT_FP16", (32, 64), (32, 64, 64)),
+    ]:
         h, gate, up, down = _ffn_inputs(r, 16, 128, 1024, dtype)
         if activation == "gelu":
             act = gelu_sigmoid(mm(h, up, dtype).float()).to(BF16)
@@ -540,9 +623,15 @@ def _(r):
             act = torch.relu(mm(h, up, dtype).float()).to(dtype)
         want = mm(act, down, dtype)
         config = _ffn_config(16, 128, 1024, activation, dt, False, vec, cube)
-        runs.append(Run({"hidden_states": h, "gate_proj_weight": gate, "up_proj_weight": up, "down_proj_weight": down},
-                        {"output": want}, tol=(3e-3, 3e-3), setup=bound("ffn_activation_kernel", config=config),
-                        label=activation))
+        runs.append(
+            Run(
+                {"hidden_states": h, "gate_proj_weight": gate, "up_proj_weight": up, "down_proj_weight": down},
+                {"output": want},
+                tol=(3e-3, 3e-3),
+                setup=bound("ffn_activation_kernel", config=config),
+                label=activation,
+            )
+        )
     return runs
 
 
@@ -551,8 +640,14 @@ def _(r):
     h, _gate, up, down = _ffn_inputs(r, 32, 512, 1024, BF16)
     want = mm(gelu_sigmoid(mm(h, up, BF16).float()).to(BF16), down, BF16)
     config = _ffn_config(32, 512, 1024, "gelu", "DT_BF16", True, (32, 64), (32, 64, 64), basic_batch=16)
-    return [Run({"hidden_states": h, "up_proj_weight": up, "down_proj_weight": down}, {"output": want},
-                tol=(3e-3, 3e-3), setup=bound("dynamic_gelu_activation_core", config=config))]
+    return [
+        Run(
+            {"hidden_states": h, "up_proj_weight": up, "down_proj_weight": down},
+            {"output": want},
+            tol=(3e-3, 3e-3),
+            setup=bound("dynamic_gelu_activation_core", config=config),
+        )
+    ]
 
 
 NORM = "examples/02_intermediate/basic_nn/layer_normalization/layer_norm.py"
@@ -573,15 +668,27 @@ def rms_norm_ref(x, gamma, eps=1e-6):
 @case(NORM, "layer_norm_kernel")
 def _(r):
     x, gamma, beta = r.randn(32, 128, dtype=BF16), torch.ones(128, dtype=BF16), torch.zeros(128, dtype=BF16)
-    return [Run({"x": x, "gamma": gamma, "beta": beta}, {"output": layer_norm_ref(x, gamma, beta)}, tol=(0.0, 0.1),
-                setup=bound("layer_norm_kernel", config="_ex.NormConfig(norm_type='layernorm', dtype=_ex.pypto.DT_BF16)"))]
+    return [
+        Run(
+            {"x": x, "gamma": gamma, "beta": beta},
+            {"output": layer_norm_ref(x, gamma, beta)},
+            tol=(0.0, 0.1),
+            setup=bound("layer_norm_kernel", config="_ex.NormConfig(norm_type='layernorm', dtype=_ex.pypto.DT_BF16)"),
+        )
+    ]
 
 
 @case(NORM, "rms_norm_kernel")
 def _(r):
     x, gamma = r.randn(32, 128, dtype=BF16), torch.ones(128, dtype=BF16)
-    return [Run({"x": x, "gamma": gamma}, {"output": rms_norm_ref(x, gamma)}, tol=(0.0, 0.1),
-                setup=bound("rms_norm_kernel", config="_ex.NormConfig(norm_type='rmsnorm', dtype=_ex.pypto.DT_BF16)"))]
+    return [
+        Run(
+            {"x": x, "gamma": gamma},
+            {"output": rms_norm_ref(x, gamma)},
+            tol=(0.0, 0.1),
+            setup=bound("rms_norm_kernel", config="_ex.NormConfig(norm_type='rmsnorm', dtype=_ex.pypto.DT_BF16)"),
+        )
+    ]
 
 
 # ---- examples/02_intermediate/operators -------------------------------------------------------
@@ -618,8 +725,9 @@ def _(r):
 @case("examples/02_intermediate/operators/softmax/softmax.py", "softmax_kernel")
 def _(r):
     x = r.rand(32, 32, 1, 256)
-    return [Run({"input_tensor": x}, {"output_tensor": torch.softmax(x, -1)}, tol=(3e-3, 3e-3),
-                init={"output_tensor": 0})]
+    return [
+        Run({"input_tensor": x}, {"output_tensor": torch.softmax(x, -1)}, tol=(3e-3, 3e-3), init={"output_tensor": 0})
+    ]
 
 
 # ---- examples/02_intermediate/controlflow -----------------------------------------------------
@@ -635,8 +743,15 @@ def sdpa_ref(q, k, v, scale):
 def _(r):
     q, k, v = (r.randn(8, 8, 64, 64) for _ in range(3))
     config = "_ex.AttentionConfig(num_heads=8, head_dim=64, dtype=_ex.pypto.DT_FP32, use_dynamic_shape=True)"
-    return [Run({"q": q, "k": k, "v": v}, {"output_tensor": sdpa_ref(q, k, v, 1 / 8)}, params={"tile": 8},
-                tol=(3e-3, 3e-3), setup=bound("scaled_dot_product_attention_kernel", config=config))]
+    return [
+        Run(
+            {"q": q, "k": k, "v": v},
+            {"output_tensor": sdpa_ref(q, k, v, 1 / 8)},
+            params={"tile": 8},
+            tol=(3e-3, 3e-3),
+            setup=bound("scaled_dot_product_attention_kernel", config=config),
+        )
+    ]
 
 
 @case(KINPUT, "op_unordered_input_kernel")
@@ -672,8 +787,16 @@ def _(r):
     for bs, sq, skv in [(2, 16, 16), (4, 32, 32), (8, 64, 64)]:
         q, k, v = r.randn(bs, 8, sq, 64), r.randn(bs, 8, skv, 64), r.randn(bs, 8, skv, 64)
         config = "_ex.AttentionConfig(num_heads=8, head_dim=64, dtype=_ex.pypto.DT_FP32)"
-        runs.append(Run({"q": q, "k": k, "v": v}, {"output_tensor": sdpa_ref(q, k, v, 1 / 8)}, params={"tile": bs},
-                        tol=(3e-3, 3e-3), setup=bound("attention_kernel", config=config), label=f"batch {bs}, seq {sq}"))
+        runs.append(
+            Run(
+                {"q": q, "k": k, "v": v},
+                {"output_tensor": sdpa_ref(q, k, v, 1 / 8)},
+                params={"tile": bs},
+                tol=(3e-3, 3e-3),
+                setup=bound("attention_kernel", config=config),
+                label=f"batch {bs}, seq {sq}",
+            )
+        )
     return runs
 
 
@@ -682,8 +805,14 @@ def _(r):
     runs = []
     for bs, hs in [(8, 64), (16, 128)]:
         x, y = r.randn(bs, hs, dtype=F16), r.randn(bs, hs, dtype=F16)
-        runs.append(Run({"x": x, "y": y}, {"output": (x.float() + y.float()).half()},
-                        params={"tile_b": bs, "tile_h": hs}, init={"output": 0}))
+        runs.append(
+            Run(
+                {"x": x, "y": y},
+                {"output": (x.float() + y.float()).half()},
+                params={"tile_b": bs, "tile_h": hs},
+                init={"output": 0},
+            )
+        )
     return runs
 
 
@@ -729,8 +858,13 @@ def _(r):
 @case(LOOP, "loop_compile_phase_print_kernel")
 def _(r):
     a, b = r.randn(6, 8, dtype=F16), r.randn(6, 8, dtype=F16)
-    return [Run({"in_t0": a, "in_t1": b}, {"out_t0": (a.float() * 2).half(), "out_t1": (b.float() * 2).half()},
-                tol=(0.0, 1e-2))]
+    return [
+        Run(
+            {"in_t0": a, "in_t1": b},
+            {"out_t0": (a.float() * 2).half(), "out_t1": (b.float() * 2).half()},
+            tol=(0.0, 1e-2),
+        )
+    ]
 
 
 def _add_val_case(kernel):
@@ -745,6 +879,7 @@ _add_val_case("add_scalar_loop_dynamic_axis_kernel")
 
 
 # ---- examples/03_advanced ---------------------------------------------------------------------
+
 
 @case("examples/03_advanced/aclgraph/aclgraph.py", "softmax_kernel")
 def _(r):
@@ -765,7 +900,7 @@ def _(r):
     q, k, v = (r.randn(2, 8, 16, 64, dtype=BF16) for _ in range(3))
     scores = mm(q, k.transpose(2, 3), BF16)
     weights = softmax32((scores.float() * 0.125).to(BF16)).to(BF16)
-    return [Run({"q": q, "k": k, "v": v}, {"output": mm(weights, v, BF16)}, tol=(2 ** -6, 2 ** -6))]
+    return [Run({"q": q, "k": k, "v": v}, {"output": mm(weights, v, BF16)}, tol=(2**-6, 2**-6))]
 
 
 @case(ATTN, "attention_with_projection_kernel")
@@ -777,11 +912,17 @@ def _(r):
 
     def heads(t):
         return t.reshape(2, 32, 8, 64).transpose(1, 2)
+
     q, k, v = heads(mm(h, wq, BF16)), heads(mm(h, wk, BF16)), heads(mm(h, wv, BF16))
     weights = softmax32((mm(q, k.transpose(2, 3), BF16).float() * 0.125).to(BF16)).to(BF16)
     ctx = mm(weights, v, BF16).transpose(1, 2).reshape(2, 32, 512)
-    return [Run({"hidden_states": h, "q_weight": wq, "k_weight": wk, "v_weight": wv, "out_weight": wo},
-                {"output_tensor": mm(ctx, wo, BF16)}, tol=(2 ** -6, 2 ** -6))]
+    return [
+        Run(
+            {"hidden_states": h, "q_weight": wq, "k_weight": wk, "v_weight": wv, "out_weight": wo},
+            {"output_tensor": mm(ctx, wo, BF16)},
+            tol=(2**-6, 2**-6),
+        )
+    ]
 
 
 @case("examples/03_advanced/cost_model/cost_model.py", "softmax")
@@ -802,7 +943,9 @@ def _(r):
     runs = []
     for _n in range(3):
         x = r.randn(32, 128, dtype=BF16)
-        runs.append(Run({"x": x, "gamma": gamma, "beta": beta}, {"out": layer_norm_ref(x, gamma, beta)}, tol=(0.0, 0.1)))
+        runs.append(
+            Run({"x": x, "gamma": gamma, "beta": beta}, {"out": layer_norm_ref(x, gamma, beta)}, tol=(0.0, 0.1))
+        )
     return runs
 
 
@@ -812,7 +955,7 @@ def _(r):
     runs = []
     for m, k, n in [(32, 128, 256), (32, 256, 128)]:
         x, w = r.randn(m, k, dtype=BF16), r.randn(k, n, dtype=BF16)
-        runs.append(Run({"x": x, "weight": w}, {"out": mm(x, w, BF16)}, tol=(2 ** -6, 2 ** -6)))
+        runs.append(Run({"x": x, "weight": w}, {"out": mm(x, w, BF16)}, tol=(2**-6, 2**-6)))
     return runs
 
 
@@ -835,17 +978,22 @@ def _(r):
 def _(r):
     q, k, v = (r.randn(1, 2, 16, 64) for _ in range(3))
     run = Run({"q": q, "k": k, "v": v}, {"out": torch.zeros(1, 2, 16, 64)})
-    return ExpectError(r"transpose\(\) missing 1 required positional argument: .dim1.", 167,
-                       "the example never calls it, and it cannot run in PyPTO: line 167 calls "
-                       "pypto.transpose(k, [0, 1, 3, 2]), but PyPTO's transpose(input, dim0, dim1) takes two int dims",
-                       run)
+    return ExpectError(
+        r"transpose\(\) missing 1 required positional argument: .dim1.",
+        167,
+        "the example never calls it, and it cannot run in PyPTO: line 167 calls "
+        "pypto.transpose(k, [0, 1, 3, 2]), but PyPTO's transpose(input, dim0, dim1) takes two int dims",
+        run,
+    )
 
 
 @case("examples/03_advanced/patterns/function/multi_jit.py", "add_kernel")
 def _(r):
     x, y = r.rand(32, 32, 1, 256), r.rand(32, 32, 1, 256)
-    return [Run({"input0": x, "input1": y}, {"out": x + y}, params={"add1_flag": False}, tol=(3e-3, 3e-3)),
-            Run({"input0": x, "input1": y}, {"out": x + y + 1}, params={"add1_flag": True}, tol=(3e-3, 3e-3))]
+    return [
+        Run({"input0": x, "input1": y}, {"out": x + y}, params={"add1_flag": False}, tol=(3e-3, 3e-3)),
+        Run({"input0": x, "input1": y}, {"out": x + y + 1}, params={"add1_flag": True}, tol=(3e-3, 3e-3)),
+    ]
 
 
 # The cases of the other kernels this runner runs, registered in CASES like the ones above.
@@ -856,6 +1004,7 @@ import pypto_test_cases  # noqa: E402,F401  kernels of PyPTO's python/tests and 
 # ----------------------------------------------------------------------------------------------
 # Finding the kernels
 # ----------------------------------------------------------------------------------------------
+
 
 def _is_jit(decorator):
     node = decorator.func if isinstance(decorator, ast.Call) else decorator
@@ -893,7 +1042,9 @@ def find_kernels(root, paths):
             kernels.append((rel, f"<syntax error: {exc}>", 0))
             continue
         for node in ast.walk(tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(_is_jit(d) for d in node.decorator_list):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                _is_jit(d) for d in node.decorator_list
+            ):
                 kernels.append((rel, node.name, node.lineno))
     return sorted(kernels, key=lambda k: (k[0], k[2]))
 
@@ -901,6 +1052,7 @@ def find_kernels(root, paths):
 # ----------------------------------------------------------------------------------------------
 # The worker
 # ----------------------------------------------------------------------------------------------
+
 
 class WorkerDied(Exception):
     pass
@@ -1036,7 +1188,8 @@ def {kernel}(**kwargs):
 
 
 _signature = _inspect.signature(_unwrapped(_target))
-{kernel}.__signature__ = _signature.replace(parameters=[p for p in _signature.parameters.values() if p.name not in _bound])
+{kernel}.__signature__ = _signature.replace(
+    parameters=[p for p in _signature.parameters.values() if p.name not in _bound])
 '''
 
 
@@ -1073,8 +1226,10 @@ def compare(name, got, want, rtol, atol):
     worst = f", max |diff| {float((g - w).abs()[finite].max()):.4g}" if bool(finite.any()) else ""
     unwritten = int((torch.isnan(g) & ~torch.isnan(w)).sum()) if want.dtype.is_floating_point else 0
     note = f", {unwritten} never written (NaN)" if unwritten else ""
-    return (f"output '{name}': {count}/{total} elements outside rtol={rtol:g}, atol={atol:g}{worst}{note}; "
-            f"first at {list(idx)}: got {float(g[idx]):.6g}, expected {float(w[idx]):.6g}")
+    return (
+        f"output '{name}': {count}/{total} elements outside rtol={rtol:g}, atol={atol:g}{worst}{note}; "
+        f"first at {list(idx)}: got {float(g[idx]):.6g}, expected {float(w[idx]):.6g}"
+    )
 
 
 def source_line(path, line):
@@ -1088,7 +1243,7 @@ def example_frame(log, example):
     """The innermost frame in the example file of a traceback a wrapper printed to the log."""
     if TRACE_MARK not in log:
         return None
-    text = log[log.rindex(TRACE_MARK):]
+    text = log[log.rindex(TRACE_MARK) :]
     frames = re.findall(r'File "([^"]+)", line (\d+), in (\S+)', text)
     for file, line, fn in reversed(frames):
         if os.path.abspath(file) == os.path.abspath(example):
@@ -1129,13 +1284,21 @@ def classify_error(message):
     if re.search(r"cannot import name 'pypto_impl' from 'pypto'", message):
         return UNSUPPORTED, "imports pypto.pypto_impl, PyPTO's native module, which the workbench does not simulate"
     if "attempted relative import with no known parent package" in message:
-        return UNSUPPORTED, ("imports relative to its package; the workbench imports a kernel file on its own, "
-                             "as it imports a project's kernel.py")
+        return UNSUPPORTED, (
+            "imports relative to its package; the workbench imports a kernel file on its own, "
+            "as it imports a project's kernel.py"
+        )
     if re.search(r"(No module named|from) 'pypto_pro\b", message):
-        return UNAVAILABLE, "uses pypto_pro, a separate package of PyPTO's repository that the workbench does not provide"
+        return (
+            UNAVAILABLE,
+            "uses pypto_pro, a separate package of PyPTO's repository that the workbench does not provide",
+        )
     m = re.search(r"(?:ModuleNotFoundError|ImportError): No module named '([^']+)'", message)
     if m and not m.group(1).split(".")[0] == "pypto":
-        return UNAVAILABLE, f"this machine's Python environment lacks the module '{m.group(1)}' (torch {torch.__version__})"
+        return (
+            UNAVAILABLE,
+            f"this machine's Python environment lacks the module '{m.group(1)}' (torch {torch.__version__})",
+        )
     m = re.search(r"AttributeError: module 'torch' has no attribute '([^']+)'", message)
     if m:
         return UNAVAILABLE, f"this machine's torch ({torch.__version__}) has no torch.{m.group(1)}"
@@ -1163,8 +1326,17 @@ class Runner:
         example = str(self.root / rel)
         case_dir = self.scratch / "cases" / f"{self.n:04d}"
         (case_dir / "inputs").mkdir(parents=True)
-        request = {"op": "run", "case_dir": str(case_dir), "kernel_file": example, "source": kernel_text(example),
-                   "function": kernel, "inputs": [], "outputs": [], "params": {}, "capture": False}
+        request = {
+            "op": "run",
+            "case_dir": str(case_dir),
+            "kernel_file": example,
+            "source": kernel_text(example),
+            "function": kernel,
+            "inputs": [],
+            "outputs": [],
+            "params": {},
+            "capture": False,
+        }
         try:
             answer = self._request(example, request)
         except WorkerDied as exc:
@@ -1189,8 +1361,14 @@ class Runner:
             kernel_file, source = example, kernel_text(example)
         else:
             setup = "\n".join("    " + line for line in run.setup.strip().splitlines())
-            source = WRAPPER.format(kernel=kernel, example=rel, path=example, mark=TRACE_MARK,
-                                    module=f"_ptowb_example_{self.n}", setup=setup)
+            source = WRAPPER.format(
+                kernel=kernel,
+                example=rel,
+                path=example,
+                mark=TRACE_MARK,
+                module=f"_ptowb_example_{self.n}",
+                setup=setup,
+            )
             wrappers = self.scratch / "wrappers"
             wrappers.mkdir(exist_ok=True)
             kernel_file = str(wrappers / f"wrap_{self.n:04d}_{kernel}.py")
@@ -1201,9 +1379,17 @@ class Runner:
             if name in run.init:
                 entry["init"] = run.init[name]
             outputs.append(entry)
-        request = {"op": "run", "case_dir": str(case_dir), "kernel_file": kernel_file, "source": source,
-                   "function": kernel, "inputs": list(run.inputs), "outputs": outputs, "params": run.params,
-                   "capture": False}
+        request = {
+            "op": "run",
+            "case_dir": str(case_dir),
+            "kernel_file": kernel_file,
+            "source": source,
+            "function": kernel,
+            "inputs": list(run.inputs),
+            "outputs": outputs,
+            "params": run.params,
+            "capture": False,
+        }
         try:
             answer = self._request(example, request)
         except WorkerDied as exc:
@@ -1239,7 +1425,10 @@ def run_kernel(runner, rel, kernel, spec_fn):
             message, line = result[2]
             if re.search(spec.pattern, message) and line == spec.line:
                 return "PASS", None
-            return "FAIL", f"expected an error at line {spec.line} matching /{spec.pattern}/ ({spec.why}); got: {result[1]}"
+            return (
+                "FAIL",
+                f"expected an error at line {spec.line} matching /{spec.pattern}/ ({spec.why}); got: {result[1]}",
+            )
         if result is None or result[0] == "fail" and not result[1].startswith("worker:"):
             return "FAIL", f"ran without the error PyPTO raises: {spec.why}"
         return "FAIL", result[1]
@@ -1260,33 +1449,58 @@ def run_kernel(runner, rel, kernel, spec_fn):
 # ----------------------------------------------------------------------------------------------
 
 UPSTREAM = ["examples", "python/tests", "models"]
-SUMMARY = [("PASS", "passed"), ("FAIL", "failed"), (UNSUPPORTED, "not supported by the simulator"),
-           (UNAVAILABLE, "need what this machine lacks"), (LOADED, "only loaded (no case here)")]
+SUMMARY = [
+    ("PASS", "passed"),
+    ("FAIL", "failed"),
+    (UNSUPPORTED, "not supported by the simulator"),
+    (UNAVAILABLE, "need what this machine lacks"),
+    (LOADED, "only loaded (no case here)"),
+]
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", metavar="PATH",
-                        help=f"files and folders of kernels, relative to the root (default: {' '.join(UPSTREAM)})")
-    parser.add_argument("--root", default=os.environ.get("PYPTO_EXAMPLES", ""),
-                        help="the folder the paths are in (default: $PYPTO_EXAMPLES, a checkout of hicann/pypto)")
-    parser.add_argument("--worker", default=DEFAULT_WORKER,
-                        help=f"the kernel worker (default: {DEFAULT_WORKER}, relative to the repository root)")
+    parser.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help=f"files and folders of kernels, relative to the root (default: {' '.join(UPSTREAM)})",
+    )
+    parser.add_argument(
+        "--root",
+        default=os.environ.get("PYPTO_EXAMPLES", ""),
+        help="the folder the paths are in (default: $PYPTO_EXAMPLES, a checkout of hicann/pypto)",
+    )
+    parser.add_argument(
+        "--worker",
+        default=DEFAULT_WORKER,
+        help=f"the kernel worker (default: {DEFAULT_WORKER}, relative to the repository root)",
+    )
     # The goldens are computed here: the kernels run in this same interpreter by default, so both
     # sides use one torch (two torches' float kernels differ in the last bit).
-    parser.add_argument("--python", default=sys.executable,
-                        help="the Python interpreter to run the kernels in (default: the one running this script)")
+    parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the Python interpreter to run the kernels in (default: the one running this script)",
+    )
     parser.add_argument("-k", "--filter", default="", help="run only kernels whose 'file::kernel' contains this text")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds to wait for one answer of the worker")
-    parser.add_argument("--all-must-pass", action="store_true",
-                        help="anything but PASS fails, a kernel without a case included (for the kernels written here)")
-    parser.add_argument("--keep", action="store_true", help="keep the scratch folder (case folders, generated wrappers)")
+    parser.add_argument(
+        "--all-must-pass",
+        action="store_true",
+        help="anything but PASS fails, a kernel without a case included (for the kernels written here)",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the scratch folder (case folders, generated wrappers)"
+    )
     args = parser.parse_args()
 
     if not args.root:
         # No checkout is not a pass: exit status 77 is CTest's skip (tests/CMakeLists.txt).
-        print("SKIP all PyPTO kernels: no checkout of hicann/pypto is named (PYPTO_EXAMPLES, read when CMake "
-              "configures for CTest, or --root)")
+        print(
+            "SKIP all PyPTO kernels: no checkout of hicann/pypto is named (PYPTO_EXAMPLES, read when CMake "
+            "configures for CTest, or --root)"
+        )
         return 77
     root = Path(args.root).resolve()
     paths = args.paths or UPSTREAM
@@ -1298,15 +1512,19 @@ def main():
         # the default is relative to the repository root; a path given on the command line, to the current folder
         worker_exe = (REPO_ROOT if args.worker == DEFAULT_WORKER else Path.cwd()) / worker_exe
     if not os.access(worker_exe, os.X_OK):
-        print(f"the kernel worker {worker_exe} is missing or not executable (build the project, or pass --worker)",
-              file=sys.stderr)
+        print(
+            f"the kernel worker {worker_exe} is missing or not executable (build the project, or pass --worker)",
+            file=sys.stderr,
+        )
         return 1
 
     kernels = find_kernels(root, paths)
     known = {(rel, name) for rel, name, _ in kernels}
     for key in sorted(set(CASES) - known):
         if any(key[0] == p or key[0].startswith(p.rstrip("/") + "/") for p in paths):
-            print(f"note: the script has a case for {key[0]}::{key[1]}, which the files no longer define", file=sys.stderr)
+            print(
+                f"note: the script has a case for {key[0]}::{key[1]}, which the files no longer define", file=sys.stderr
+            )
 
     scratch = Path(tempfile.mkdtemp(prefix="ptowb-pypto-examples-"))
     worker = Worker(worker_exe, scratch, args.python)

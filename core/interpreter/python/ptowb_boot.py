@@ -25,6 +25,7 @@ def main():
     # folder the probe found them in, so both share one copy.
     os.environ["PTOWB_REFERENCE_MODULE"] = reference_module
     import importlib.util
+
     spec = importlib.util.spec_from_file_location("_ptowb_worker", module_path)
     worker = importlib.util.module_from_spec(spec)
     try:

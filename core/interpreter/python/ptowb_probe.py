@@ -15,6 +15,7 @@ sys.path[:] = [p for p in sys.path if p and os.path.abspath(p) != os.path.dirnam
 def _distribution_version(name):
     try:
         from importlib import metadata
+
         return metadata.version(name)
     except Exception:
         return None

@@ -29,6 +29,7 @@ def _limit_memory(megabytes):
         return
     try:
         import resource
+
         limit = megabytes << 20
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):
@@ -40,11 +41,16 @@ def _position(exc, path, fallback):
     node PyPTO's parser blames (its line numbers are the file's), else the innermost frame in the
     kernel file, else the kernel function's first line."""
     import traceback
+
     node = getattr(exc, "node", None)
     if getattr(node, "lineno", None):
         col = getattr(node, "col_offset", 0) + 1
-        return (node.lineno, col, getattr(node, "end_lineno", None) or node.lineno,
-                (getattr(node, "end_col_offset", None) or col - 1) + 1)
+        return (
+            node.lineno,
+            col,
+            getattr(node, "end_lineno", None) or node.lineno,
+            (getattr(node, "end_col_offset", None) or col - 1) + 1,
+        )
     if isinstance(exc, SyntaxError) and exc.filename == path and exc.lineno:
         return exc.lineno, exc.offset or 1, exc.lineno, exc.offset or 1
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == path]
@@ -64,6 +70,7 @@ def _message(exc):
 def _load(path, source):
     import linecache
     import types
+
     # Last on the path: the kernel's own modules are found, never in place of an installed one.
     folder = os.path.dirname(path)
     if folder not in sys.path:
@@ -97,9 +104,18 @@ def _value(pypto, value, module):
     return value
 
 
-_DTYPES = {"float16": "DT_FP16", "float32": "DT_FP32", "bfloat16": "DT_BF16", "int8": "DT_INT8",
-           "int16": "DT_INT16", "int32": "DT_INT32", "int64": "DT_INT64", "uint8": "DT_UINT8",
-           "bool": "DT_BOOL", "float64": "DT_DOUBLE"}
+_DTYPES = {
+    "float16": "DT_FP16",
+    "float32": "DT_FP32",
+    "bfloat16": "DT_BF16",
+    "int8": "DT_INT8",
+    "int16": "DT_INT16",
+    "int32": "DT_INT32",
+    "int64": "DT_INT64",
+    "uint8": "DT_UINT8",
+    "bool": "DT_BOOL",
+    "float64": "DT_DOUBLE",
+}
 
 
 def _pypto_dtype(pypto, name):
@@ -119,6 +135,7 @@ def _save(numpy, torch, path, tensor):
 
 def _call(request, module, pypto, torch, numpy):
     import inspect
+
     case_dir = request["case_dir"]
     fn = getattr(module, request["function"], None)
     if fn is None:
@@ -131,12 +148,10 @@ def _call(request, module, pypto, torch, numpy):
     tensors = {}
     for name in request["inputs"]:
         shape = request["input_shapes"].get(name, {})
-        tensors[name] = _tensor(torch, numpy, os.path.join(case_dir, "inputs", name + ".npy"),
-                                shape.get("dtype", ""))
+        tensors[name] = _tensor(torch, numpy, os.path.join(case_dir, "inputs", name + ".npy"), shape.get("dtype", ""))
     for out in request["outputs"]:
         # What op.json says an output holds before the call (its "init"), else zeros.
-        tensors[out["name"]] = torch.full(out["shape"], float(out.get("init", 0)),
-                                          dtype=getattr(torch, out["dtype"]))
+        tensors[out["name"]] = torch.full(out["shape"], float(out.get("init", 0)), dtype=getattr(torch, out["dtype"]))
     npu = request["run_mode"] == "npu"
     if npu:
         tensors = {name: t.npu() for name, t in tensors.items()}
@@ -174,32 +189,59 @@ def main():
         # Without CANN PyPTO loads no device runtime; SIM needs none.
         os.environ.pop("ASCEND_HOME_PATH", None)
     import importlib.util
+
     if importlib.util.find_spec("pypto") is None:
-        _answer(result, {"status": "error", "code": "pypto.missing",
-                         "message": f"the Python interpreter {sys.executable} has no pypto package "
-                                    f"(pip install pypto into it, or choose one that has it)"})
+        _answer(
+            result,
+            {
+                "status": "error",
+                "code": "pypto.missing",
+                "message": f"the Python interpreter {sys.executable} has no pypto package "
+                f"(pip install pypto into it, or choose one that has it)",
+            },
+        )
         return 3
     try:
         import numpy
         import torch
         import pypto
         from importlib import metadata
+
         version = metadata.version("pypto")
     except BaseException as exc:  # an import can fail with anything
-        _answer(result, {"status": "error", "code": "pypto.import",
-                         "message": f"pypto does not import in {sys.executable}: {_message(exc)}"})
+        _answer(
+            result,
+            {
+                "status": "error",
+                "code": "pypto.import",
+                "message": f"pypto does not import in {sys.executable}: {_message(exc)}",
+            },
+        )
         return 3
     if request["run_mode"] == "npu":
         try:
             import torch_npu  # noqa: F401  (registers the device with torch)
+
             available = torch.npu.is_available()
         except BaseException as exc:
-            _answer(result, {"status": "error", "code": "pypto.npu",
-                             "message": f"torch_npu does not import in {sys.executable}: {_message(exc)}"})
+            _answer(
+                result,
+                {
+                    "status": "error",
+                    "code": "pypto.npu",
+                    "message": f"torch_npu does not import in {sys.executable}: {_message(exc)}",
+                },
+            )
             return 3
         if not available:
-            _answer(result, {"status": "error", "code": "pypto.npu",
-                             "message": f"torch_npu in {sys.executable} sees no NPU device"})
+            _answer(
+                result,
+                {
+                    "status": "error",
+                    "code": "pypto.npu",
+                    "message": f"torch_npu in {sys.executable} sees no NPU device",
+                },
+            )
             return 3
     path = request["kernel_file"]
     line = 1
@@ -211,9 +253,19 @@ def main():
         _call(request, module, pypto, torch, numpy)
     except BaseException as exc:
         at, col, end_line, end_col = _position(exc, path, line)
-        _answer(result, {"status": "error", "code": "pypto.rejected", "pypto": version,
-                         "message": f"PyPTO {version}: {_message(exc)}", "line": at, "col": col,
-                         "end_line": end_line, "end_col": end_col})
+        _answer(
+            result,
+            {
+                "status": "error",
+                "code": "pypto.rejected",
+                "pypto": version,
+                "message": f"PyPTO {version}: {_message(exc)}",
+                "line": at,
+                "col": col,
+                "end_line": end_line,
+                "end_col": end_col,
+            },
+        )
         return 1
     _answer(result, {"status": "ok", "pypto": version, "output": _newest_output(output_root)})
     return 0

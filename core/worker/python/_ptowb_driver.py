@@ -95,7 +95,9 @@ def _check_tensor(name, ann, tensor, line, bound):
     if not isinstance(ann, TensorAnnotation):
         return
     if ann.dtype is not None and ann.dtype != tensor.dtype:
-        raise KernelError(f"kernel parameter '{name}' is annotated {ann.dtype!r}, but the case passes {tensor.dtype!r}", line)
+        raise KernelError(
+            f"kernel parameter '{name}' is annotated {ann.dtype!r}, but the case passes {tensor.dtype!r}", line
+        )
     shape = ann.shape
     if shape is None or not isinstance(shape, (list, tuple)) or len(shape) == 0:
         return
@@ -106,23 +108,33 @@ def _check_tensor(name, ann, tensor, line, bound):
     if ellipsis is not None:
         fixed = [d for d in dims if d is not Ellipsis]
         if len(actual) < len(fixed):
-            raise KernelError(f"kernel parameter '{name}' is annotated with at least {len(fixed)} dims, but the case passes {actual}", line)
+            raise KernelError(
+                f"kernel parameter '{name}' is annotated with at least {len(fixed)} dims, but the case passes {actual}",
+                line,
+            )
         head = ellipsis
-        pairs = list(zip(dims[:head], actual[:head])) + list(zip(reversed(dims[head + 1:]), reversed(actual)))
+        pairs = list(zip(dims[:head], actual[:head])) + list(zip(reversed(dims[head + 1 :]), reversed(actual)))
     else:
         if len(dims) != len(actual):
-            raise KernelError(f"kernel parameter '{name}' is annotated with {len(dims)} dims, but the case passes shape {actual}", line)
+            raise KernelError(
+                f"kernel parameter '{name}' is annotated with {len(dims)} dims, but the case passes shape {actual}",
+                line,
+            )
         pairs = list(zip(dims, actual))
     for want, got in pairs:
         if want is DYNAMIC or want is STATIC or want is None:
             continue
         if isinstance(want, SymbolicScalar):
             if id(want) in bound and want.value != got:
-                raise KernelError(f"the dynamic dim '{want.name}' is {want.value} for one argument and {got} for '{name}'", line)
+                raise KernelError(
+                    f"the dynamic dim '{want.name}' is {want.value} for one argument and {got} for '{name}'", line
+                )
             want.value = got
             bound[id(want)] = want
         elif isinstance(want, int) and want != got:
-            raise KernelError(f"kernel parameter '{name}' is annotated with shape {list(shape)}, but the case passes {actual}", line)
+            raise KernelError(
+                f"kernel parameter '{name}' is annotated with shape {list(shape)}, but the case passes {actual}", line
+            )
 
 
 def _argument_value(value):
@@ -163,15 +175,22 @@ def _argument(module, name, value, line):
         return _argument_value(value)
     target = _argument_class(module, value["class"])
     if value["class"].split(".")[0] not in vars(module):
-        raise KernelError(f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line)
+        raise KernelError(
+            f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line
+        )
     if target is None:
-        raise KernelError(f"kernel argument '{name}': '{value['class']}' is not a class defined in the kernel file "
-                          "or in a module of the project it imports (op.json names it)", line)
+        raise KernelError(
+            f"kernel argument '{name}': '{value['class']}' is not a class defined in the kernel file "
+            "or in a module of the project it imports (op.json names it)",
+            line,
+        )
     fields = {field: _argument_value(v) for field, v in value.get("fields", {}).items()}
     try:
         return target(**fields)
     except TypeError as exc:
-        raise KernelError(f"kernel argument '{name}': {value['class']}(...) does not take op.json's fields: {exc}", line) from None
+        raise KernelError(
+            f"kernel argument '{name}': {value['class']}(...) does not take op.json's fields: {exc}", line
+        ) from None
 
 
 def _bind(fn, inputs, outputs, params, arguments=None, module=None):
@@ -191,13 +210,21 @@ def _bind(fn, inputs, outputs, params, arguments=None, module=None):
         elif name in arguments:
             kwargs[name] = _argument(module, name, arguments[name], line)
         elif param.default is inspect.Parameter.empty:
-            raise KernelError(f"kernel parameter '{name}' binds to no input, output, parameter or kernel argument of op.json", line)
+            raise KernelError(
+                f"kernel parameter '{name}' binds to no input, output, parameter or kernel argument of op.json", line
+            )
     unused = [n for n in arguments if n not in signature.parameters]
     if unused:
-        raise KernelError(f"the kernel takes no parameter named {', '.join(repr(n) for n in unused)} (op.json's kernel arguments name it)", line)
+        raise KernelError(
+            f"the kernel takes no parameter named {', '.join(repr(n) for n in unused)} "
+            "(op.json's kernel arguments name it)",
+            line,
+        )
     missing = [n for n in list(inputs) + list(outputs) if n not in signature.parameters]
     if missing and not any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values()):
-        raise KernelError(f"the kernel takes no parameter named {', '.join(repr(m) for m in missing)} (op.json names it)", line)
+        raise KernelError(
+            f"the kernel takes no parameter named {', '.join(repr(m) for m in missing)} (op.json names it)", line
+        )
     return kwargs
 
 
@@ -242,7 +269,7 @@ class _Log(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
         # In pieces: a string of gigabytes is not copied whole to be encoded.
         for start in range(0, len(s), 1 << 20):
-            self._text.append(s[start:start + (1 << 20)].encode("utf-8", "backslashreplace"))
+            self._text.append(s[start : start + (1 << 20)].encode("utf-8", "backslashreplace"))
         return len(s)
 
     def getvalue(self):
@@ -267,9 +294,24 @@ def run(path, source, function, inputs, outputs, params, arguments=None):
         line, col, end_line, end_col = _position(exc, path)
         code = getattr(exc, "code", None)
         if not isinstance(code, str):
-            code = "kernel.interrupted" if isinstance(exc, Interrupted) else "sim.error" if isinstance(exc, SimulatorError) else "kernel.python"
-        return {"ok": False, "log": log.getvalue(), "message": _message(exc), "code": code, "line": line, "col": col,
-                "end_line": end_line, "end_col": end_col, "traceback": _kernel_traceback(exc, path)}
+            code = (
+                "kernel.interrupted"
+                if isinstance(exc, Interrupted)
+                else "sim.error"
+                if isinstance(exc, SimulatorError)
+                else "kernel.python"
+            )
+        return {
+            "ok": False,
+            "log": log.getvalue(),
+            "message": _message(exc),
+            "code": code,
+            "line": line,
+            "col": col,
+            "end_line": end_line,
+            "end_col": end_col,
+            "traceback": _kernel_traceback(exc, path),
+        }
     finally:
         sys.stdout, sys.stderr = saved
 
@@ -277,13 +319,27 @@ def run(path, source, function, inputs, outputs, params, arguments=None):
 def _syntax(request):
     """Parses kernel text as Python without running any of it."""
     import ast
+
     try:
         ast.parse(request["source"], request.get("file", "kernel.py"))
     except SyntaxError as exc:
-        return {"status": "error", "code": "kernel.syntax", "message": f"{exc.msg}", "line": exc.lineno or 1, "col": exc.offset or 1,
-                "end_line": exc.end_lineno or exc.lineno or 1, "end_col": exc.end_offset or exc.offset or 1}
+        return {
+            "status": "error",
+            "code": "kernel.syntax",
+            "message": f"{exc.msg}",
+            "line": exc.lineno or 1,
+            "col": exc.offset or 1,
+            "end_line": exc.end_lineno or exc.lineno or 1,
+            "end_col": exc.end_offset or exc.offset or 1,
+        }
     except (ValueError, RecursionError, MemoryError) as exc:
-        return {"status": "error", "code": "kernel.syntax", "message": str(exc) or type(exc).__name__, "line": 1, "col": 1}
+        return {
+            "status": "error",
+            "code": "kernel.syntax",
+            "message": str(exc) or type(exc).__name__,
+            "line": 1,
+            "col": 1,
+        }
     return {"status": "ok"}
 
 
@@ -300,9 +356,16 @@ def _api(request):
                 continue
             if getattr(value, "__module__", "").split(".")[0] != "pypto":
                 continue
-            entry = {"name": prefix + name, "category": value._ptowb_category, "params": [], "required": 0,
-                     "keyword_only": [], "variadic": False, "var_keywords": False,
-                     "simulated": not getattr(value, "_ptowb_unsupported", False)}
+            entry = {
+                "name": prefix + name,
+                "category": value._ptowb_category,
+                "params": [],
+                "required": 0,
+                "keyword_only": [],
+                "variadic": False,
+                "var_keywords": False,
+                "simulated": not getattr(value, "_ptowb_unsupported", False),
+            }
             for p in inspect.signature(value).parameters.values():
                 if p.kind == p.VAR_POSITIONAL:
                     entry["variadic"] = True
@@ -319,9 +382,18 @@ def _api(request):
 
 def request(line):
     import json
+
     req = json.loads(line)
     handlers = {"syntax": _syntax, "api": _api}
     handler = handlers.get(req.get("op"))
     if handler is None:
-        return json.dumps({"status": "error", "code": "sim.worker", "message": f"unknown request {req.get('op')!r}", "line": 1, "col": 1})
+        return json.dumps(
+            {
+                "status": "error",
+                "code": "sim.worker",
+                "message": f"unknown request {req.get('op')!r}",
+                "line": 1,
+                "col": 1,
+            }
+        )
     return json.dumps(handler(req))

@@ -21,11 +21,20 @@ from pypto._dtypes import DataType
 from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
 from pypto.frontend import JitFunction
 
-MAX_CALLS_PER_KERNEL = 6      # distinct calls kept per kernel (each becomes a case)
-MAX_SAVED_BYTES = 64 << 20    # a larger recorded input is described, not kept
-FILLS = {"randn": "normal(0, 1)", "rand": "uniform(0, 1)", "zeros": "zeros", "ones": "ones", "empty": "empty",
-         "zeros_like": "zeros", "ones_like": "ones", "empty_like": "empty", "randn_like": "normal(0, 1)",
-         "rand_like": "uniform(0, 1)"}
+MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
+MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
+FILLS = {
+    "randn": "normal(0, 1)",
+    "rand": "uniform(0, 1)",
+    "zeros": "zeros",
+    "ones": "ones",
+    "empty": "empty",
+    "zeros_like": "zeros",
+    "ones_like": "ones",
+    "empty_like": "empty",
+    "randn_like": "normal(0, 1)",
+    "rand_like": "uniform(0, 1)",
+}
 
 
 class _Enough(Exception):
@@ -101,15 +110,15 @@ class Recorder:
         self.deadline = time.monotonic() + seconds
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
-        self.entry = ""               # the entry point running now
-        self.keep = []                # every host object whose id is recorded stays alive
-        self.fills = {}               # id(tensor) -> fill of a torch factory's result
-        self.inputs = {}              # id(host tensor) -> (call index, parameter)
-        self.outputs = {}             # id(host tensor) -> (call index, parameter), written by the kernel
-        self.signatures = {}          # kernel -> distinct call signatures kept
+        self.entry = ""  # the entry point running now
+        self.keep = []  # every host object whose id is recorded stays alive
+        self.fills = {}  # id(tensor) -> fill of a torch factory's result
+        self.inputs = {}  # id(host tensor) -> (call index, parameter)
+        self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
+        self.signatures = {}  # kernel -> distinct call signatures kept
         self.active = False
-        self.module = None            # the file, once loaded
-        self.tree = None              # the file's syntax tree, parsed when a comparison needs it
+        self.module = None  # the file, once loaded
+        self.tree = None  # the file's syntax tree, parsed when a comparison needs it
 
     # -- kernels ---------------------------------------------------------------------------------
     def kernel_call(self, jit, args, kwargs):
@@ -136,26 +145,45 @@ class Recorder:
                 if fill:
                     entry["fill"] = fill
             elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-                entry.update(kind="config", **{"class": type(value).__qualname__},
-                             module=getattr(sys.modules.get(type(value).__module__), "__file__", "") or "")
+                entry.update(
+                    kind="config",
+                    **{"class": type(value).__qualname__},
+                    module=getattr(sys.modules.get(type(value).__module__), "__file__", "") or "",
+                )
                 fields = {}
                 for f in dataclasses.fields(value):
                     described_field = _scalar(getattr(value, f.name))
-                    default = f.default if f.default is not dataclasses.MISSING else (
-                        f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING)
+                    default = (
+                        f.default
+                        if f.default is not dataclasses.MISSING
+                        else (
+                            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING
+                        )
+                    )
                     is_default = default is not dataclasses.MISSING and _same(default, getattr(value, f.name))
-                    fields[f.name] = dict(described_field or {"kind": "other", "type": type(getattr(value, f.name)).__name__},
-                                          default=is_default)
+                    fields[f.name] = dict(
+                        described_field or {"kind": "other", "type": type(getattr(value, f.name)).__name__},
+                        default=is_default,
+                    )
                 entry["fields"] = fields
             else:
                 entry.update(_scalar(value) or {"kind": "other", "type": type(value).__name__})
             described.append(entry)
-        key = (name, repr([(e["name"], e.get("shape"), e.get("dtype"), e.get("value"), e.get("fields")) for e in described]))
+        key = (
+            name,
+            repr([(e["name"], e.get("shape"), e.get("dtype"), e.get("value"), e.get("fields")) for e in described]),
+        )
         kept = self.signatures.setdefault(name, set())
         record = key not in kept and len(kept) < MAX_CALLS_PER_KERNEL
         index = len(self.calls)
-        call = {"kernel": name, "line": fn.__code__.co_firstlineno, "module_level": self._module_level(jit, name),
-                "entry": self.entry, "args": described, "saved": record}
+        call = {
+            "kernel": name,
+            "line": fn.__code__.co_firstlineno,
+            "module_level": self._module_level(jit, name),
+            "entry": self.entry,
+            "args": described,
+            "saved": record,
+        }
         if record:
             kept.add(key)
             self.calls.append(call)
@@ -212,9 +240,16 @@ class Recorder:
             if _is_tensor(value):
                 where = self.inputs.get(id(value)) or self.outputs.get(id(value))
                 touches = touches or where is not None
-                mapped.append({"param": pname, "kind": "tensor", "input": where[1] if where else None,
-                               "call": where[0] if where else None, "shape": list(value.shape),
-                               "dtype": _dtype_name(value)})
+                mapped.append(
+                    {
+                        "param": pname,
+                        "kind": "tensor",
+                        "input": where[1] if where else None,
+                        "call": where[0] if where else None,
+                        "shape": list(value.shape),
+                        "dtype": _dtype_name(value),
+                    }
+                )
             else:
                 mapped.append(dict(_scalar(value) or {"kind": "other", "type": type(value).__name__}, param=pname))
         if not touches:
@@ -227,9 +262,17 @@ class Recorder:
                 described.append({"shape": list(r.shape), "dtype": _dtype_name(r), "id": id(r)})
             else:
                 described.append(None)
-        self.goldens.append({"function": fn.__name__, "line": fn.__code__.co_firstlineno, "args": mapped,
-                             "results": described, "tuple": isinstance(result, (tuple, list)), "entry": self.entry,
-                             "matches": self._matches(results)})
+        self.goldens.append(
+            {
+                "function": fn.__name__,
+                "line": fn.__code__.co_firstlineno,
+                "args": mapped,
+                "results": described,
+                "tuple": isinstance(result, (tuple, list)),
+                "entry": self.entry,
+                "matches": self._matches(results),
+            }
+        )
 
     def _matches(self, results):
         """Which recorded outputs each result of a golden equals closely, by value."""
@@ -257,8 +300,14 @@ class Recorder:
             if where:
                 other = b if index == 0 else a
                 golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
-                entry = {"function": function, "call": where[0], "output": where[1], "rtol": rtol, "atol": atol,
-                         "golden": golden["function"] if golden else None}
+                entry = {
+                    "function": function,
+                    "call": where[0],
+                    "output": where[1],
+                    "rtol": rtol,
+                    "atol": atol,
+                    "golden": golden["function"] if golden else None,
+                }
                 if golden is None:
                     try:
                         entry["expression"] = self._expression(1 - index, where[0], other)
@@ -291,8 +340,16 @@ class Recorder:
         if self.tree is None:
             self.tree = ast.parse(self.source)
         line, name = frame.f_lineno, frame.f_code.co_name
-        function = next((n for n in ast.walk(self.tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                         and n.name == name and n.lineno <= line <= n.end_lineno), None)
+        function = next(
+            (
+                n
+                for n in ast.walk(self.tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and n.name == name
+                and n.lineno <= line <= n.end_lineno
+            ),
+            None,
+        )
         return (function, line, frame) if function is not None else None
 
     def _expression(self, arg_index, call, expected):
@@ -304,9 +361,17 @@ class Recorder:
         if found is None:
             return None
         function, line, frame = found
-        compare = next((n for n in ast.walk(function) if isinstance(n, ast.Call) and n.lineno <= line <= n.end_lineno
-                        and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
-                        in ("allclose", "assert_allclose", "assert_close", "isclose")), None)
+        compare = next(
+            (
+                n
+                for n in ast.walk(function)
+                if isinstance(n, ast.Call)
+                and n.lineno <= line <= n.end_lineno
+                and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
+                in ("allclose", "assert_allclose", "assert_close", "isclose")
+            ),
+            None,
+        )
         if compare is None or len(compare.args) <= arg_index:
             return None
         slicer = _Slicer(self, function, frame.f_locals, call)
@@ -331,11 +396,14 @@ class Recorder:
             return None
         try:
             import numpy as np
+
             wanted = torch.as_tensor(np.asarray(expected)) if not _is_tensor(expected) else expected.detach().cpu()
         except Exception:  # noqa: BLE001 - what cannot be a tensor names nothing
             return None
-        tensors = {name: self._input_tensor(call, name) for name in
-                   [a["name"] for a in recorded["args"] if a.get("kind") == "tensor"]}
+        tensors = {
+            name: self._input_tensor(call, name)
+            for name in [a["name"] for a in recorded["args"] if a.get("kind") == "tensor"]
+        }
         args, names = [], []
         for a in recorded["args"]:
             if a.get("kind") == "tensor" and tensors.get(a["name"]) is not None:
@@ -350,10 +418,16 @@ class Recorder:
                 continue
             try:
                 got = fn(*args)
-                if _is_tensor(got) and got.shape == wanted.shape and torch.allclose(
-                        got.double(), wanted.double(), rtol=1e-3, atol=1e-5, equal_nan=True):
-                    return {"expression": f"torch.{word}({', '.join(names)})",
-                            "inputs": [n for n in names if n in tensors], "dtype": _dtype_name(got)}
+                if (
+                    _is_tensor(got)
+                    and got.shape == wanted.shape
+                    and torch.allclose(got.double(), wanted.double(), rtol=1e-3, atol=1e-5, equal_nan=True)
+                ):
+                    return {
+                        "expression": f"torch.{word}({', '.join(names)})",
+                        "inputs": [n for n in names if n in tensors],
+                        "dtype": _dtype_name(got),
+                    }
             except Exception:  # noqa: BLE001 - a function that does not take these arguments
                 continue
         return None
@@ -400,17 +474,27 @@ def _difference_bound(function, line):
     function. None when the line is no such assignment or nothing bounds it."""
     target = None
     for n in ast.walk(function):
-        if isinstance(n, ast.Assign) and n.lineno <= line <= n.end_lineno and len(n.targets) == 1 \
-                and isinstance(n.targets[0], ast.Name) and _calls_method(n.value, ("abs", "max")):
+        if (
+            isinstance(n, ast.Assign)
+            and n.lineno <= line <= n.end_lineno
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and _calls_method(n.value, ("abs", "max"))
+        ):
             target = n.targets[0].id
     if target is None:
         return None
 
     def number(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) \
-                and not isinstance(node.value, bool) and node.value > 0:
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, (int, float))
+            and not isinstance(node.value, bool)
+            and node.value > 0
+        ):
             return float(node.value)
         return None
+
     for n in ast.walk(function):
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
             continue
@@ -441,8 +525,13 @@ class _Slicer:
     def _assignment(self, name, before):
         found = None
         for node in ast.walk(self.function):
-            if isinstance(node, ast.Assign) and node.lineno < before and len(node.targets) == 1 \
-                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == name:
+            if (
+                isinstance(node, ast.Assign)
+                and node.lineno < before
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == name
+            ):
                 if found is None or node.lineno > found.lineno:
                     found = node
         return found
@@ -455,14 +544,26 @@ class _Slicer:
         class Rewrite(ast.NodeTransformer):
             def visit_Call(self, call):
                 # x.cpu(), x.numpy(), x.to(device): the value, wherever it lives.
-                if isinstance(call.func, ast.Attribute) and (call.func.attr in _DROPPED_METHODS or (
-                        call.func.attr == "to" and len(call.args) == 1 and not call.keywords
-                        and isinstance(call.args[0], ast.Name) and call.args[0].id.startswith("dev"))):
+                if isinstance(call.func, ast.Attribute) and (
+                    call.func.attr in _DROPPED_METHODS
+                    or (
+                        call.func.attr == "to"
+                        and len(call.args) == 1
+                        and not call.keywords
+                        and isinstance(call.args[0], ast.Name)
+                        and call.args[0].id.startswith("dev")
+                    )
+                ):
                     return self.visit(call.func.value)
                 # np.array(x) / np.asarray(x) of a tensor: the tensor.
-                if isinstance(call.func, ast.Attribute) and call.func.attr in ("array", "asarray") \
-                        and isinstance(call.func.value, ast.Name) and call.func.value.id in ("np", "numpy") \
-                        and len(call.args) == 1 and not call.keywords:
+                if (
+                    isinstance(call.func, ast.Attribute)
+                    and call.func.attr in ("array", "asarray")
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id in ("np", "numpy")
+                    and len(call.args) == 1
+                    and not call.keywords
+                ):
                     return self.visit(call.args[0])
                 call.keywords = [k for k in call.keywords if k.arg != "device"]
                 return self.generic_visit(call)
@@ -476,8 +577,9 @@ class _Slicer:
                     if where and where[0] == slicer.call:
                         slicer.used.add(where[1])
                         return ast.Name(where[1], ast.Load())
-                elif isinstance(value, (bool, int, float)) or (isinstance(value, tuple) and all(
-                        isinstance(v, int) for v in value)):
+                elif isinstance(value, (bool, int, float)) or (
+                    isinstance(value, tuple) and all(isinstance(v, int) for v in value)
+                ):
                     return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
                 elif _torch() is not None and isinstance(value, _torch().dtype):
                     return ast.parse(str(value)).body[0].value
@@ -487,6 +589,7 @@ class _Slicer:
                 return slicer.resolve(assignment.value, assignment.lineno, depth + 1)
 
         import copy
+
         return ast.fix_missing_locations(Rewrite().visit(copy.deepcopy(node)))
 
 
@@ -521,7 +624,9 @@ def _install(recorder, module):
             if in_kernel_call[0] or not recorder.active:
                 return original(self, *args, **kwargs)
             return recorder.kernel_call(self, args, kwargs)
+
         return call
+
     undo.append(_patch(JitFunction, "__call__", jit_call))
 
     def compare(function, rtol_default, atol_default):
@@ -532,10 +637,14 @@ def _install(recorder, module):
                 if isinstance(rtol, (int, float)) and isinstance(atol, (int, float)):
                     recorder.compare_call(function, actual, expected, float(rtol), float(atol))
                 return original(actual, expected, *args, **kwargs)
+
             return checked
+
         return make
+
     if torch is not None:
         for factory, fill in FILLS.items():
+
             def make(original, fill=fill):
                 def tagged(*args, **kwargs):
                     out = original(*args, **kwargs)
@@ -543,7 +652,9 @@ def _install(recorder, module):
                         recorder.fills[id(out)] = fill
                         recorder.keep.append(out)
                     return out
+
                 return tagged
+
             undo.append(_patch(torch, factory, make))
 
         def subtract(original):
@@ -551,7 +662,9 @@ def _install(recorder, module):
                 if recorder.active and not in_kernel_call[0] and recorder.outputs:
                     recorder.difference(a, b)
                 return original(a, b)
+
             return difference
+
         undo.append(_patch(torch.Tensor, "__sub__", subtract))
         undo.append(_patch(torch, "allclose", compare("torch.allclose", 1e-5, 1e-8)))
         undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
@@ -561,19 +674,28 @@ def _install(recorder, module):
     if numpy_module is not None:
         undo.append(_patch(numpy_module, "allclose", compare("numpy.allclose", 1e-5, 1e-8)))
         undo.append(_patch(numpy_module, "isclose", compare("numpy.isclose", 1e-5, 1e-8)))
-        undo.append(_patch(numpy_module.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0)))
+        undo.append(
+            _patch(numpy_module.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0))
+        )
 
     # The file's own plain functions: a call with a kernel's input is a golden candidate.
     for name, value in list(vars(module).items() if module is not None else ()):
-        if isinstance(value, types.FunctionType) and value.__code__.co_filename == recorder.path \
-                and not name.startswith("test") and name != "main":
+        if (
+            isinstance(value, types.FunctionType)
+            and value.__code__.co_filename == recorder.path
+            and not name.startswith("test")
+            and name != "main"
+        ):
+
             def make(original):
                 def golden(*args, **kwargs):
                     result = original(*args, **kwargs)
                     if recorder.active and not in_kernel_call[0]:
                         recorder.golden_call(original, args, kwargs, result)
                     return result
+
                 return golden
+
             undo.append(_patch(module, name, make))
     return [u for u in undo if u]
 
@@ -611,19 +733,28 @@ def _entry_points(module, recorder):
                     points.append((f"{name}.{attr}", method, value))
     for name, fn, owner in points:
         for arguments in _parametrizations(fn, MAX_CALLS_PER_KERNEL):
-            params = list(inspect.signature(fn).parameters.values())[1 if owner else 0:]
+            params = list(inspect.signature(fn).parameters.values())[1 if owner else 0 :]
             missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
             if missing:
-                recorder.errors.append({"entry": name, "line": fn.__code__.co_firstlineno, "col": 1,
-                                        "message": f"{name} needs {', '.join(missing)} (a pytest fixture?): not run"})
+                recorder.errors.append(
+                    {
+                        "entry": name,
+                        "line": fn.__code__.co_firstlineno,
+                        "col": 1,
+                        "message": f"{name} needs {', '.join(missing)} (a pytest fixture?): not run",
+                    }
+                )
                 break
-            yield name, (lambda fn=fn, owner=owner, arguments=arguments:
-                         fn(owner(), **arguments) if owner else fn(**arguments))
+            yield name, (
+                lambda fn=fn, owner=owner, arguments=arguments: fn(owner(), **arguments) if owner else fn(**arguments)
+            )
 
 
 def _run(recorder, name, thunk):
     if time.monotonic() > recorder.deadline:
-        recorder.errors.append({"entry": name, "line": 1, "col": 1, "message": f"{name}: not run, import's time was up"})
+        recorder.errors.append(
+            {"entry": name, "line": 1, "col": 1, "message": f"{name}: not run, import's time was up"}
+        )
         return
     recorder.entry = name
     recorder.active = True
@@ -635,8 +766,15 @@ def _run(recorder, name, thunk):
         if isinstance(exc, KeyboardInterrupt) or isinstance(exc, _driver.Interrupted):
             raise
         line, col, _, _ = _driver._position(exc, recorder.path)
-        recorder.errors.append({"entry": name, "line": line, "col": col, "message": _driver._message(exc),
-                                "traceback": _driver._kernel_traceback(exc, recorder.path)})
+        recorder.errors.append(
+            {
+                "entry": name,
+                "line": line,
+                "col": col,
+                "message": _driver._message(exc),
+                "traceback": _driver._kernel_traceback(exc, recorder.path),
+            }
+        )
     finally:
         recorder.active = False
 
@@ -664,13 +802,15 @@ def _kernels(module, path, source):
             continue
         params = []
         for p in inspect.signature(fn).parameters.values():
-            entry = {"name": p.name, "variadic": p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD),
-                     "annotation": _annotation(fn, p)}
+            entry = {
+                "name": p.name,
+                "variadic": p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD),
+                "annotation": _annotation(fn, p),
+            }
             if p.default is not inspect.Parameter.empty:
                 entry["default"] = _scalar(p.default)
             params.append(entry)
-        found.append({"name": name, "line": _def_line(fn, source),
-                      "params": params})
+        found.append({"name": name, "line": _def_line(fn, source), "params": params})
     return found
 
 
@@ -688,8 +828,15 @@ def _annotated_source(source, function_names, goldens):
         for node in ast.walk(defs[name]):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defs:
                 wanted.append(node.func.id)
-    kinds = {"tensor": "Tensor", "float": "float", "int": "int", "bool": "bool", "str": "str", "int[]": "List[int]",
-             "float[]": "List[float]"}
+    kinds = {
+        "tensor": "Tensor",
+        "float": "float",
+        "int": "int",
+        "bool": "bool",
+        "str": "str",
+        "int[]": "List[int]",
+        "float[]": "List[float]",
+    }
     texts = []
     for name in order:
         node = defs[name]
@@ -707,8 +854,12 @@ def _main_block(tree):
     body = []
     for node in tree.body:
         test = node.test if isinstance(node, ast.If) else None
-        if isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__" \
-                and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators):
+        if (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__"
+            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+        ):
             body.extend(node.body)
     return ast.Module(body=body, type_ignores=[])
 
@@ -725,8 +876,14 @@ def record(request):
         try:
             tree = ast.parse(source, path)
         except SyntaxError as exc:
-            return {"status": "error", "code": "import.syntax", "message": exc.msg, "line": exc.lineno or 1,
-                    "col": exc.offset or 1, "log": log.getvalue()}
+            return {
+                "status": "error",
+                "code": "import.syntax",
+                "message": exc.msg,
+                "line": exc.lineno or 1,
+                "col": exc.offset or 1,
+                "log": log.getvalue(),
+            }
         sys.argv = [path]
         # PyPTO's examples pick the device from this variable and stop without it; "npu:0" is the
         # CPU under the torch_npu stand-in.
@@ -742,8 +899,14 @@ def record(request):
             if isinstance(exc, _driver.Interrupted):
                 raise
             line, col, _, _ = _driver._position(exc, path)
-            return {"status": "error", "code": "import.load", "message": _driver._message(exc), "line": line,
-                    "col": col, "log": log.getvalue()}
+            return {
+                "status": "error",
+                "code": "import.load",
+                "message": _driver._message(exc),
+                "line": line,
+                "col": col,
+                "log": log.getvalue(),
+            }
         finally:
             recorder.active = False
         recorder.module = module
@@ -765,17 +928,32 @@ def record(request):
                 continue
         # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
         # which a relative reading would place in the current folder.
-        local = sorted({m.__file__ for m in list(sys.modules.values())
-                        if isinstance(getattr(m, "__file__", None), str) and os.path.isabs(m.__file__)
-                        and os.path.isfile(m.__file__) and m.__file__.startswith(recorder.folder + os.sep)
-                        and m.__file__ != path})
+        local = sorted(
+            {
+                m.__file__
+                for m in list(sys.modules.values())
+                if isinstance(getattr(m, "__file__", None), str)
+                and os.path.isabs(m.__file__)
+                and os.path.isfile(m.__file__)
+                and m.__file__.startswith(recorder.folder + os.sep)
+                and m.__file__ != path
+            }
+        )
         for g in recorder.goldens:
             for r in g["results"]:
                 if r:
                     r.pop("id", None)
-        return {"status": "ok", "kernels": kernels, "calls": recorder.calls, "goldens": recorder.goldens,
-                "compares": recorder.compares, "errors": recorder.errors, "golden_sources": golden_sources,
-                "local_modules": local, "log": log.getvalue()}
+        return {
+            "status": "ok",
+            "kernels": kernels,
+            "calls": recorder.calls,
+            "goldens": recorder.goldens,
+            "compares": recorder.compares,
+            "errors": recorder.errors,
+            "golden_sources": golden_sources,
+            "local_modules": local,
+            "log": log.getvalue(),
+        }
     finally:
         for u in reversed(undo):
             setattr(*u)
@@ -788,4 +966,5 @@ def record(request):
 def request(line):
     """The worker's entry: one JSON request in, one JSON answer out."""
     import json
+
     return json.dumps(record(json.loads(line)))

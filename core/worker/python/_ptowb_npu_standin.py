@@ -30,8 +30,10 @@ _NO_NPU = "is not available without an NPU (the workbench runs torch_npu's calls
 
 def unavailable(name):
     """A torch_npu function with no CPU meaning: calling it says so."""
+
     def call(*args, **kwargs):
         raise RuntimeError(f"{name} {_NO_NPU}")
+
     call.__name__ = name.rpartition(".")[2]
     call.__qualname__ = call.__name__
     return call
@@ -53,6 +55,7 @@ class _StandinModule(types.ModuleType):
 
 # --- "npu" devices mean the CPU ---
 
+
 def _is_npu(device):
     if isinstance(device, str):
         return device == "npu" or device.startswith("npu:")
@@ -62,6 +65,7 @@ def _is_npu(device):
 def _on_cpu(fn, method_to=False):
     """fn with an npu `device=` on the CPU; for Tensor.to and Module.to (method_to) also an npu
     device among the positional arguments after self."""
+
     @functools.wraps(fn)
     def call(*args, **kwargs):
         device = kwargs.get("device")
@@ -70,18 +74,45 @@ def _on_cpu(fn, method_to=False):
         if method_to:
             for k in range(1, min(len(args), 4)):
                 if _is_npu(args[k]):
-                    args = args[:k] + ("cpu",) + args[k + 1:]
+                    args = args[:k] + ("cpu",) + args[k + 1 :]
                     break
         return fn(*args, **kwargs)
+
     call._ptowb_npu_standin = True
     return call
 
 
 _TORCH_FACTORIES = (
-    "tensor", "as_tensor", "asarray", "scalar_tensor", "empty", "empty_like", "empty_strided", "empty_permuted",
-    "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "rand", "rand_like", "randn", "randn_like",
-    "randint", "randint_like", "randperm", "arange", "range", "linspace", "logspace", "eye", "tril_indices",
-    "triu_indices", "normal", "sparse_coo_tensor",
+    "tensor",
+    "as_tensor",
+    "asarray",
+    "scalar_tensor",
+    "empty",
+    "empty_like",
+    "empty_strided",
+    "empty_permuted",
+    "zeros",
+    "zeros_like",
+    "ones",
+    "ones_like",
+    "full",
+    "full_like",
+    "rand",
+    "rand_like",
+    "randn",
+    "randn_like",
+    "randint",
+    "randint_like",
+    "randperm",
+    "arange",
+    "range",
+    "linspace",
+    "logspace",
+    "eye",
+    "tril_indices",
+    "triu_indices",
+    "normal",
+    "sparse_coo_tensor",
 )
 _TENSOR_FACTORIES = ("new_empty", "new_zeros", "new_ones", "new_full", "new_tensor", "new_empty_strided")
 
@@ -90,6 +121,7 @@ def _register_builtin(wrapper, original):
     """Keeps TorchScript seeing a wrapped torch function as the aten op it wraps."""
     try:
         from torch.jit import _builtins
+
         name = _builtins._find_builtin(original)
         if name is not None:
             _builtins._register_builtin(wrapper, name)
@@ -128,6 +160,7 @@ def _patch_torch(torch):
 
 
 # --- torch.npu / torch_npu.npu ---
+
 
 class _State:
     device = 0
@@ -246,13 +279,16 @@ def _npu_module(torch):
 def _unavailable_class(name):
     def __init__(self, *args, **kwargs):
         raise RuntimeError(f"{name} {_NO_NPU}")
+
     return type(name.rpartition(".")[2], (), {"__init__": __init__})
 
 
 # --- torch_npu ---
 
+
 class Format(enum.IntEnum):
     """torch_npu.Format: the storage formats of an NPU tensor (ACL's numbering)."""
+
     UNDEFINED = -1
     NCHW = 0
     NHWC = 1
@@ -353,8 +389,18 @@ def _profiler_module():
         ProfilerActivity=settings("ProfilerActivity", "CPU", "NPU"),
         ProfilerLevel=settings("ProfilerLevel", "Level_none", "Level0", "Level1", "Level2"),
         ExportType=settings("ExportType", "Text", "Db"),
-        AiCMetrics=settings("AiCMetrics", "AiCoreNone", "PipeUtilization", "ArithmeticUtilization", "Memory",
-                            "MemoryL0", "MemoryUB", "ResourceConflictRatio", "L2Cache", "MemoryAccess"),
+        AiCMetrics=settings(
+            "AiCMetrics",
+            "AiCoreNone",
+            "PipeUtilization",
+            "ArithmeticUtilization",
+            "Memory",
+            "MemoryL0",
+            "MemoryUB",
+            "ResourceConflictRatio",
+            "L2Cache",
+            "MemoryAccess",
+        ),
         schedule=lambda *args, **kwargs: None,
         tensorboard_trace_handler=lambda *args, **kwargs: None,
         _ExperimentalConfig=lambda *args, **kwargs: None,
@@ -364,6 +410,7 @@ def _profiler_module():
 
 
 # --- installation ---
+
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Gives `import torch_npu` the stand-in, and patches torch when it is first imported."""
@@ -380,6 +427,7 @@ class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         import torch
+
         _patch_torch(torch)
         root = sys.modules.get("torch_npu") or _torch_npu_module(torch)
         if spec.name == "torch_npu":

@@ -159,9 +159,20 @@ def set_print_options(*, edgeitems=3, precision=4, threshold=10, linewidth=10):
 
 
 @category("option")
-def set_pass_options(*, pg_skip_partition=None, pg_upper_bound=None, vec_nbuffer_setting=None,
-                     cube_l1_reuse_setting=None, cube_nbuffer_setting=None, sg_set_scope=None, sg_set_ooo_scope=None,
-                     ooo_sched_mode=None, auto_mix_partition=None, sg_set_tunevf_mode=None, enable_slice=None):
+def set_pass_options(
+    *,
+    pg_skip_partition=None,
+    pg_upper_bound=None,
+    vec_nbuffer_setting=None,
+    cube_l1_reuse_setting=None,
+    cube_nbuffer_setting=None,
+    sg_set_scope=None,
+    sg_set_ooo_scope=None,
+    ooo_sched_mode=None,
+    auto_mix_partition=None,
+    sg_set_tunevf_mode=None,
+    enable_slice=None,
+):
     _record("pass", dict(locals()))
 
 
@@ -171,8 +182,14 @@ def get_pass_options():
 
 
 @category("option")
-def set_host_options(*, compile_stage=None, compile_monitor_enable=None, compile_timeout=None,
-                     compile_timeout_stage=None, compile_monitor_print_interval=None):
+def set_host_options(
+    *,
+    compile_stage=None,
+    compile_monitor_enable=None,
+    compile_timeout=None,
+    compile_timeout_stage=None,
+    compile_monitor_print_interval=None,
+):
     _record("host", dict(locals()))
 
 
@@ -192,8 +209,14 @@ def get_codegen_options():
 
 
 @category("option")
-def set_verify_options(*, enable_pass_verify=None, pass_verify_save_tensor=None, pass_verify_save_tensor_dir=None,
-                       pass_verify_pass_filter=None, pass_verify_error_tol=None):
+def set_verify_options(
+    *,
+    enable_pass_verify=None,
+    pass_verify_save_tensor=None,
+    pass_verify_save_tensor_dir=None,
+    pass_verify_pass_filter=None,
+    pass_verify_error_tol=None,
+):
     _record("verify", dict(locals()))
 
 
@@ -233,12 +256,28 @@ def set_global_config(key, value):
 
 
 @category("option")
-def set_options(codegen_options=None, host_options=None, pass_options=None, runtime_options=None, verify_options=None,
-                debug_options=None, operation_options=None, vec_tile_shapes=None, cube_tile_shapes=None,
-                conv_tile_shapes=None, matrix_size=None):
-    for group, values in (("codegen", codegen_options), ("host", host_options), ("pass", pass_options),
-                          ("runtime", runtime_options), ("verify", verify_options), ("debug", debug_options),
-                          ("operation", operation_options)):
+def set_options(
+    codegen_options=None,
+    host_options=None,
+    pass_options=None,
+    runtime_options=None,
+    verify_options=None,
+    debug_options=None,
+    operation_options=None,
+    vec_tile_shapes=None,
+    cube_tile_shapes=None,
+    conv_tile_shapes=None,
+    matrix_size=None,
+):
+    for group, values in (
+        ("codegen", codegen_options),
+        ("host", host_options),
+        ("pass", pass_options),
+        ("runtime", runtime_options),
+        ("verify", verify_options),
+        ("debug", debug_options),
+        ("operation", operation_options),
+    ):
         if values:
             _record(group, dict(values))
     if vec_tile_shapes is not None and _sim.running():
@@ -261,12 +300,26 @@ def get_options_tree():
 class options:
     """`@pypto.options(...)` and `with pypto.options(...)`: recorded, not needed to simulate."""
 
-    def __init__(self, name='', codegen_options=None, host_options=None, pass_options=None, runtime_options=None,
-                 verify_options=None, operation_options=None, debug_options=None, vec_tile_shapes=None,
-                 cube_tile_shapes=None, conv_tile_shapes=None, matrix_size=None):
+    def __init__(
+        self,
+        name="",
+        codegen_options=None,
+        host_options=None,
+        pass_options=None,
+        runtime_options=None,
+        verify_options=None,
+        operation_options=None,
+        debug_options=None,
+        vec_tile_shapes=None,
+        cube_tile_shapes=None,
+        conv_tile_shapes=None,
+        matrix_size=None,
+    ):
         self.vec_tile_shapes = vec_tile_shapes
         self.cube_tile_shapes = cube_tile_shapes
-        _recorded_options.append(("options", (name,), {"pass_options": pass_options, "runtime_options": runtime_options}))
+        _recorded_options.append(
+            ("options", (name,), {"pass_options": pass_options, "runtime_options": runtime_options})
+        )
 
     def __call__(self, fn):
         return fn
@@ -311,8 +364,15 @@ class PassConfigs:
 
     def __init__(self, values=None):
         values = values or {}
-        for key in ("printGraph", "dumpGraph", "dumpPassTimeCost", "preCheck", "postCheck", "disablePass",
-                    "healthCheck"):
+        for key in (
+            "printGraph",
+            "dumpGraph",
+            "dumpPassTimeCost",
+            "preCheck",
+            "postCheck",
+            "disablePass",
+            "healthCheck",
+        ):
             setattr(self, key, bool(values.get(key, False)))
 
 
@@ -349,8 +409,12 @@ def get_pass_configs(strategy, identifier):
 Function = not_simulated_class("Function")
 get_current_function = not_simulated("get_current_function", "", "option")
 get_last_function = not_simulated("get_last_function", "", "option")
-verify = not_simulated("verify", "func, inputs, outputs, goldens, *args, codegen_options=None, host_options=None, "
-                                 "pass_options=None, verify_options=None, **kwargs", "option")
+verify = not_simulated(
+    "verify",
+    "func, inputs, outputs, goldens, *args, codegen_options=None, host_options=None, "
+    "pass_options=None, verify_options=None, **kwargs",
+    "option",
+)
 set_verify_golden_data = not_simulated("set_verify_golden_data", "in_out_tensors=None, goldens=None", "option")
 from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, tensor_format=None, dtype=None", "data")
 
@@ -388,17 +452,33 @@ def _log(level, message):
 
 
 @category("option")
-def log_debug(message): _log(LogLevel.DEBUG, message)
+def log_debug(message):
+    _log(LogLevel.DEBUG, message)
+
+
 @category("option")
-def log_info(message): _log(LogLevel.INFO, message)
+def log_info(message):
+    _log(LogLevel.INFO, message)
+
+
 @category("option")
-def log_warn(message): _log(LogLevel.WARN, message)
+def log_warn(message):
+    _log(LogLevel.WARN, message)
+
+
 @category("option")
-def log_error(message): _log(LogLevel.ERROR, message)
+def log_error(message):
+    _log(LogLevel.ERROR, message)
+
+
 @category("option")
-def log_fatal(message): _log(LogLevel.FATAL, message)
+def log_fatal(message):
+    _log(LogLevel.FATAL, message)
+
+
 @category("option")
-def log_event(message): _log(LogLevel.EVENT, message)
+def log_event(message):
+    _log(LogLevel.EVENT, message)
 
 
 @category("option")

@@ -42,10 +42,32 @@ _SIMULATED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bf
 _BY_SIM_NAME = {d.value: d for d in DataType if d.value in _SIMULATED}
 
 # pypto.bytes_of: PyPTO's storage size of one element (sub-byte types count as one byte, as there).
-_BYTES = {"int4": 1, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "fp8": 1, "float16": 2, "float32": 4,
-          "bfloat16": 2, "hf4": 1, "hf8": 1, "uint8": 1, "uint16": 2, "uint32": 4, "uint64": 8, "bool": 1,
-          "float64": 8, "fp8e4m3": 1, "fp8e5m2": 1, "fp8e8m0": 1, "fp4_e2m1x2": 1, "fp4_e1m2x2": 1,
-          "fp4_e2m1": 1, "fp4_e1m2": 1}
+_BYTES = {
+    "int4": 1,
+    "int8": 1,
+    "int16": 2,
+    "int32": 4,
+    "int64": 8,
+    "fp8": 1,
+    "float16": 2,
+    "float32": 4,
+    "bfloat16": 2,
+    "hf4": 1,
+    "hf8": 1,
+    "uint8": 1,
+    "uint16": 2,
+    "uint32": 4,
+    "uint64": 8,
+    "bool": 1,
+    "float64": 8,
+    "fp8e4m3": 1,
+    "fp8e5m2": 1,
+    "fp8e8m0": 1,
+    "fp4_e2m1x2": 1,
+    "fp4_e1m2x2": 1,
+    "fp4_e2m1": 1,
+    "fp4_e1m2": 1,
+}
 
 
 def sim_dtype(dtype):
@@ -53,6 +75,7 @@ def sim_dtype(dtype):
     if isinstance(dtype, DataType):
         if dtype.value not in _SIMULATED:
             from pypto._errors import SimulatorError, not_simulated_message
+
             raise SimulatorError(not_simulated_message(dtype.name))
         return dtype.value
     raise TypeError(f"expected a pypto dtype such as pypto.DT_FP32, got {dtype!r}")

@@ -19,18 +19,24 @@ class PrecisionType(_Enum):
 
 class CastMode(_Enum):
     CAST_NONE = 0
-    CAST_RINT = 1   # to nearest, ties to even
+    CAST_RINT = 1  # to nearest, ties to even
     CAST_ROUND = 2  # to nearest, ties away from zero
     CAST_FLOOR = 3
     CAST_CEIL = 4
     CAST_TRUNC = 5
-    CAST_ODD = 6    # to odd (von Neumann)
+    CAST_ODD = 6  # to odd (von Neumann)
 
 
 # How the simulator's cast rounds for each mode (CAST_NONE rounds to nearest even, as a plain
 # conversion does); CAST_ODD has no simulated rounding.
-SIM_CAST_MODE = {CastMode.CAST_NONE: "rint", CastMode.CAST_RINT: "rint", CastMode.CAST_ROUND: "round",
-                 CastMode.CAST_FLOOR: "floor", CastMode.CAST_CEIL: "ceil", CastMode.CAST_TRUNC: "trunc"}
+SIM_CAST_MODE = {
+    CastMode.CAST_NONE: "rint",
+    CastMode.CAST_RINT: "rint",
+    CastMode.CAST_ROUND: "round",
+    CastMode.CAST_FLOOR: "floor",
+    CastMode.CAST_CEIL: "ceil",
+    CastMode.CAST_TRUNC: "trunc",
+}
 
 
 class SaturationMode(_Enum):
@@ -134,6 +140,7 @@ class PassConfigKey(_Enum):
 class StatusType(_Enum):
     """What a dim of a shape annotation says: DYNAMIC / DYN (any size, bound at the call) or
     STATIC (fixed by the first call)."""
+
     DYN = "DYN"
     DYNAMIC = "DYNAMIC"
     STATIC = "STATIC"

@@ -23,6 +23,7 @@ def category(name):
     def declare(fn):
         fn._ptowb_category = name
         return fn
+
     return declare
 
 
@@ -63,8 +64,10 @@ def _signature(params):
 def not_simulated(name, params, kind):
     """A function of PyPTO's API that the simulator does not run, with PyPTO's parameters and its
     category `kind`."""
+
     def stub(*args, **kwargs):
         raise SimulatorError(not_simulated_message(name))
+
     stub.__name__ = name.rpartition(".")[2]
     stub.__qualname__ = stub.__name__
     stub.__signature__ = _signature(params)
@@ -75,9 +78,14 @@ def not_simulated(name, params, kind):
 def not_simulated_class(name):
     """A class of PyPTO's API that the simulator does not model: constructing it is the error, so
     annotations and isinstance checks that only mention it still work."""
+
     def __init__(self, *args, **kwargs):
         raise SimulatorError(not_simulated_message(name))
-    cls = type(name.rpartition(".")[2], (), {"__init__": __init__, "__module__": "pypto",
-                                               "__doc__": f"pypto.{name}: not simulated."})
+
+    cls = type(
+        name.rpartition(".")[2],
+        (),
+        {"__init__": __init__, "__module__": "pypto", "__doc__": f"pypto.{name}: not simulated."},
+    )
     cls._ptowb_unsupported = True
     return cls

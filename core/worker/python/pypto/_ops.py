@@ -34,45 +34,103 @@ def _times(other, alpha):
 
 
 @category("elementwise")
-def add(input_tensor, other, *, alpha=1): return _binary("add", input_tensor, _times(other, alpha))
+def add(input_tensor, other, *, alpha=1):
+    return _binary("add", input_tensor, _times(other, alpha))
+
+
 @category("elementwise")
-def sub(input_tensor, other, *, alpha=1): return _binary("sub", input_tensor, _times(other, alpha))
+def sub(input_tensor, other, *, alpha=1):
+    return _binary("sub", input_tensor, _times(other, alpha))
+
+
 @category("elementwise")
-def mul(input_tensor, other): return _binary("mul", input_tensor, other)
+def mul(input_tensor, other):
+    return _binary("mul", input_tensor, other)
+
+
 @category("elementwise")
-def div(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("div", input, other)
+def div(input, other, precision_type=PrecisionType.HIGH_PRECISION):
+    return _binary("div", input, other)
+
+
 @category("elementwise")
-def fmod(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("fmod", input, other)
+def fmod(input, other, precision_type=PrecisionType.HIGH_PRECISION):
+    return _binary("fmod", input, other)
+
+
 @category("elementwise")
-def remainder(input, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("remainder", input, other)
+def remainder(input, other, precision_type=PrecisionType.HIGH_PRECISION):
+    return _binary("remainder", input, other)
+
+
 @category("elementwise")
-def pow(base, other, precision_type=PrecisionType.HIGH_PRECISION): return _binary("pow", base, other)
+def pow(base, other, precision_type=PrecisionType.HIGH_PRECISION):
+    return _binary("pow", base, other)
+
+
 @category("elementwise")
-def hypot(self, other): return _binary("hypot", self, other)
+def hypot(self, other):
+    return _binary("hypot", self, other)
+
+
 @category("elementwise")
-def atan2(y, x): return _binary("atan2", y, x)
+def atan2(y, x):
+    return _binary("atan2", y, x)
+
+
 @category("elementwise")
-def copysign(input, other): return _binary("copysign", input, other)
+def copysign(input, other):
+    return _binary("copysign", input, other)
+
+
 @category("elementwise")
-def maximum(input, other): return _binary("maximum", input, other)
+def maximum(input, other):
+    return _binary("maximum", input, other)
+
+
 @category("elementwise")
-def minimum(input, other): return _binary("minimum", input, other)
+def minimum(input, other):
+    return _binary("minimum", input, other)
+
+
 @category("elementwise")
-def bitwise_and(self, other): return _binary("bitwise_and", self, other)
+def bitwise_and(self, other):
+    return _binary("bitwise_and", self, other)
+
+
 @category("elementwise")
-def bitwise_or(input1, input2): return _binary("bitwise_or", input1, input2)
+def bitwise_or(input1, input2):
+    return _binary("bitwise_or", input1, input2)
+
+
 @category("elementwise")
-def bitwise_xor(first, second): return _binary("bitwise_xor", first, second)
+def bitwise_xor(first, second):
+    return _binary("bitwise_xor", first, second)
+
+
 @category("elementwise")
-def bitwise_left_shift(input, other): return _binary("bitwise_left_shift", input, other)
+def bitwise_left_shift(input, other):
+    return _binary("bitwise_left_shift", input, other)
+
+
 @category("elementwise")
-def bitwise_right_shift(input, other): return _binary("bitwise_right_shift", input, other)
+def bitwise_right_shift(input, other):
+    return _binary("bitwise_right_shift", input, other)
+
+
 @category("elementwise")
-def logical_and(input, other): return _binary("logical_and", input, other)
+def logical_and(input, other):
+    return _binary("logical_and", input, other)
+
+
 @category("elementwise")
-def floor_div(input, other): return _binary("floor_divide", input, other)
+def floor_div(input, other):
+    return _binary("floor_divide", input, other)
+
+
 @category("elementwise")
-def ceil_div(self, other): return neg(floor_div(neg(self), other))
+def ceil_div(self, other):
+    return neg(floor_div(neg(self), other))
 
 
 @category("elementwise")
@@ -82,79 +140,188 @@ def axpy_(y, x, alpha=1.0):
 
 
 @category("elementwise")
-def exp(input, precision_type=PrecisionType.INTRINSIC): return _unary("exp", input)
+def exp(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("exp", input)
+
+
 @category("elementwise")
-def log(input, precision_type=PrecisionType.INTRINSIC): return _unary("log", input)
+def log(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("log", input)
+
+
 @category("elementwise")
-def log2(input, precision_type=PrecisionType.INTRINSIC): return _unary("log2", input)
+def log2(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("log2", input)
+
+
 @category("elementwise")
-def log10(input, precision_type=PrecisionType.INTRINSIC): return _unary("log10", input)
+def log10(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("log10", input)
+
+
 @category("elementwise")
-def sqrt(input, precision_type=PrecisionType.INTRINSIC): return _unary("sqrt", input)
+def sqrt(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("sqrt", input)
+
+
 @category("elementwise")
-def rsqrt(input, precision_type=PrecisionType.INTRINSIC): return _unary("rsqrt", input)
+def rsqrt(input, precision_type=PrecisionType.INTRINSIC):
+    return _unary("rsqrt", input)
+
+
 @category("elementwise")
-def reciprocal(a, precision_type=PrecisionType.HIGH_PRECISION): return _unary("reciprocal", a)
+def reciprocal(a, precision_type=PrecisionType.HIGH_PRECISION):
+    return _unary("reciprocal", a)
+
+
 @category("elementwise")
-def round(input, decimals=0): return _wrap(_sim.round(_t(input, "round"), _index(decimals)))
+def round(input, decimals=0):
+    return _wrap(_sim.round(_t(input, "round"), _index(decimals)))
+
+
 @category("elementwise")
-def exp2(input): return _unary("exp2", input)
+def exp2(input):
+    return _unary("exp2", input)
+
+
 @category("elementwise")
-def expm1(input): return _unary("expm1", input)
+def expm1(input):
+    return _unary("expm1", input)
+
+
 @category("elementwise")
-def log1p(input): return _unary("log1p", input)
+def log1p(input):
+    return _unary("log1p", input)
+
+
 @category("elementwise")
-def sin(self): return _unary("sin", self)
+def sin(self):
+    return _unary("sin", self)
+
+
 @category("elementwise")
-def cos(self): return _unary("cos", self)
+def cos(self):
+    return _unary("cos", self)
+
+
 @category("elementwise")
-def tan(x): return _unary("tan", x)
+def tan(x):
+    return _unary("tan", x)
+
+
 @category("elementwise")
-def asin(self): return _unary("asin", self)
+def asin(self):
+    return _unary("asin", self)
+
+
 @category("elementwise")
-def acos(self): return _unary("acos", self)
+def acos(self):
+    return _unary("acos", self)
+
+
 @category("elementwise")
-def atan(self): return _unary("atan", self)
+def atan(self):
+    return _unary("atan", self)
+
+
 @category("elementwise")
-def sinh(input): return _unary("sinh", input)
+def sinh(input):
+    return _unary("sinh", input)
+
+
 @category("elementwise")
-def cosh(input): return _unary("cosh", input)
+def cosh(input):
+    return _unary("cosh", input)
+
+
 @category("elementwise")
-def tanh(a): return _unary("tanh", a)
+def tanh(a):
+    return _unary("tanh", a)
+
+
 @category("elementwise")
-def asinh(input): return _unary("asinh", input)
+def asinh(input):
+    return _unary("asinh", input)
+
+
 @category("elementwise")
-def acosh(input): return _unary("acosh", input)
+def acosh(input):
+    return _unary("acosh", input)
+
+
 @category("elementwise")
-def atanh(input): return _unary("atanh", input)
+def atanh(input):
+    return _unary("atanh", input)
+
+
 @category("elementwise")
-def erf(self): return _unary("erf", self)
+def erf(self):
+    return _unary("erf", self)
+
+
 @category("elementwise")
-def erfc(input): return _unary("erfc", input)
+def erfc(input):
+    return _unary("erfc", input)
+
+
 @category("elementwise")
-def sign(a): return _unary("sign", a)
+def sign(a):
+    return _unary("sign", a)
+
+
 @category("elementwise")
-def abs(a): return _unary("abs", a)
+def abs(a):
+    return _unary("abs", a)
+
+
 @category("elementwise")
-def relu(a): return _unary("relu", a)
+def relu(a):
+    return _unary("relu", a)
+
+
 @category("elementwise")
-def neg(a): return _unary("neg", a)
+def neg(a):
+    return _unary("neg", a)
+
+
 @category("elementwise")
-def ceil(input): return _unary("ceil", input)
+def ceil(input):
+    return _unary("ceil", input)
+
+
 @category("elementwise")
-def floor(input): return _unary("floor", input)
+def floor(input):
+    return _unary("floor", input)
+
+
 @category("elementwise")
-def trunc(input): return _unary("trunc", input)
+def trunc(input):
+    return _unary("trunc", input)
+
+
 @category("elementwise")
-def sigmoid(input): return _unary("sigmoid", input)
+def sigmoid(input):
+    return _unary("sigmoid", input)
+
+
 @category("elementwise")
-def logical_not(input): return _unary("logical_not", input)
+def logical_not(input):
+    return _unary("logical_not", input)
+
+
 @category("elementwise")
-def bitwise_not(self): return _unary("bitwise_not", self)
+def bitwise_not(self):
+    return _unary("bitwise_not", self)
+
+
 @category("elementwise")
-def isfinite(self): return _unary("isfinite", self)
+def isfinite(self):
+    return _unary("isfinite", self)
+
+
 @category("elementwise")
-def isnan(self): return _unary("isnan", self)
+def isnan(self):
+    return _unary("isnan", self)
 
 
 @category("elementwise")
@@ -176,7 +343,9 @@ def prelu(self, weight):
 
 @category("elementwise")
 def clip(input, min=None, max=None):
-    return _wrap(_sim.clip(_t(input, "clip"), None if min is None else _operand(min), None if max is None else _operand(max)))
+    return _wrap(
+        _sim.clip(_t(input, "clip"), None if min is None else _operand(min), None if max is None else _operand(max))
+    )
 
 
 @category("elementwise")
@@ -190,19 +359,38 @@ def _compare(name, input, other):
 
 
 @category("comparison")
-def eq(input, other): return _compare("eq", input, other)
+def eq(input, other):
+    return _compare("eq", input, other)
+
+
 @category("comparison")
-def ne(input, other): return _compare("ne", input, other)
+def ne(input, other):
+    return _compare("ne", input, other)
+
+
 @category("comparison")
-def lt(input, other): return _compare("lt", input, other)
+def lt(input, other):
+    return _compare("lt", input, other)
+
+
 @category("comparison")
-def le(input, other): return _compare("le", input, other)
+def le(input, other):
+    return _compare("le", input, other)
+
+
 @category("comparison")
-def gt(input, other): return _compare("gt", input, other)
+def gt(input, other):
+    return _compare("gt", input, other)
+
+
 @category("comparison")
-def ge(input, other): return _compare("ge", input, other)
+def ge(input, other):
+    return _compare("ge", input, other)
+
+
 @category("comparison")
-def greater(input, other): return _compare("gt", input, other)
+def greater(input, other):
+    return _compare("gt", input, other)
 
 
 @category("comparison")
@@ -220,13 +408,23 @@ def _dims(dim):
 
 
 @category("reduction")
-def sum(input, dim, keepdim=False): return _wrap(_sim.reduce("sum", _t(input, "sum"), _dims(dim), bool(keepdim)))
+def sum(input, dim, keepdim=False):
+    return _wrap(_sim.reduce("sum", _t(input, "sum"), _dims(dim), bool(keepdim)))
+
+
 @category("reduction")
-def amax(input, dim, keepdim=False): return _wrap(_sim.reduce("amax", _t(input, "amax"), _dims(dim), bool(keepdim)))
+def amax(input, dim, keepdim=False):
+    return _wrap(_sim.reduce("amax", _t(input, "amax"), _dims(dim), bool(keepdim)))
+
+
 @category("reduction")
-def amin(input, dim, keepdim=False): return _wrap(_sim.reduce("amin", _t(input, "amin"), _dims(dim), bool(keepdim)))
+def amin(input, dim, keepdim=False):
+    return _wrap(_sim.reduce("amin", _t(input, "amin"), _dims(dim), bool(keepdim)))
+
+
 @category("reduction")
-def prod(self, dim, keepdim=False): return _wrap(_sim.reduce("prod", _t(self, "prod"), _dims(dim), bool(keepdim)))
+def prod(self, dim, keepdim=False):
+    return _wrap(_sim.reduce("prod", _t(self, "prod"), _dims(dim), bool(keepdim)))
 
 
 @category("reduction")
@@ -240,7 +438,8 @@ def argmin(input, dim=-1, keepdim=False):
 
 
 @category("reduction")
-def softmax(input, dim): return _wrap(_sim.softmax(_t(input, "softmax"), _index(dim)))
+def softmax(input, dim):
+    return _wrap(_sim.softmax(_t(input, "softmax"), _index(dim)))
 
 
 @category("reduction")
@@ -286,8 +485,18 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
     if isinstance(scale, Tensor):
         raise SimulatorError(not_simulated_message("matmul with a tensor scale in extend_params"))
     scale = scale or None  # no scale (or 0, PyPTO's default) leaves the product as it is
-    return _wrap(_sim.matmul(_t(input, "matmul"), _t(mat2, "matmul"), _sim_dtype(out_dtype), bool(a_trans), bool(b_trans),
-                             None if bias is None else _t(bias, "matmul"), None if scale is None else float(scale), None))
+    return _wrap(
+        _sim.matmul(
+            _t(input, "matmul"),
+            _t(mat2, "matmul"),
+            _sim_dtype(out_dtype),
+            bool(a_trans),
+            bool(b_trans),
+            None if bias is None else _t(bias, "matmul"),
+            None if scale is None else float(scale),
+            None,
+        )
+    )
 
 
 # --- data movement (operation.py, op/indexing.py, op/joining.py, op/mutating.py) ---
@@ -336,21 +545,43 @@ def reshape(input, shape, *, valid_shape=None, inplace=False):
 
 
 @category("data")
-def clone(input): return _wrap(_sim.clone(_t(input, "clone")))
+def clone(input):
+    return _wrap(_sim.clone(_t(input, "clone")))
+
+
 @category("data")
-def unsqueeze(input, dim): return _wrap(_sim.unsqueeze(_t(input, "unsqueeze"), _index(dim)))
+def unsqueeze(input, dim):
+    return _wrap(_sim.unsqueeze(_t(input, "unsqueeze"), _index(dim)))
+
+
 @category("data")
-def permute(input_tensor, dims): return _wrap(_sim.permute(_t(input_tensor, "permute"), _ints(dims)))
+def permute(input_tensor, dims):
+    return _wrap(_sim.permute(_t(input_tensor, "permute"), _ints(dims)))
+
+
 @category("data")
-def transpose(input, dim0, dim1): return _wrap(_sim.transpose(_t(input, "transpose"), _index(dim0), _index(dim1)))
+def transpose(input, dim0, dim1):
+    return _wrap(_sim.transpose(_t(input, "transpose"), _index(dim0), _index(dim1)))
+
+
 @category("data")
-def expand_clone(input, shape, *, valid_shape=None): return _wrap(_sim.expand(_t(input, "expand_clone"), _ints(shape)))
+def expand_clone(input, shape, *, valid_shape=None):
+    return _wrap(_sim.expand(_t(input, "expand_clone"), _ints(shape)))
+
+
 @category("data")
-def concat(tensors, dim=0): return _wrap(_sim.concat([_t(t, "concat") for t in tensors], _index(dim)))
+def concat(tensors, dim=0):
+    return _wrap(_sim.concat([_t(t, "concat") for t in tensors], _index(dim)))
+
+
 @category("data")
-def gather(input, dim, index): return _wrap(_sim.gather(_t(input, "gather"), _index(dim), _t(index, "gather")))
+def gather(input, dim, index):
+    return _wrap(_sim.gather(_t(input, "gather"), _index(dim), _t(index, "gather")))
+
+
 @category("data")
-def index_select(input, dim, index): return _wrap(_sim.index_select(_t(input, "index_select"), _index(dim), _t(index, "index_select")))
+def index_select(input, dim, index):
+    return _wrap(_sim.index_select(_t(input, "index_select"), _index(dim), _t(index, "index_select")))
 
 
 @category("option")
@@ -379,14 +610,15 @@ def scatter_update(input, dim, index, src):
 
 
 @category("data")
-def pad(x, padding, mode='constant', value=0):
-    if mode != 'constant':
+def pad(x, padding, mode="constant", value=0):
+    if mode != "constant":
         raise SimulatorError(not_simulated_message(f"pad with mode={mode!r}"))
     return _wrap(_sim.pad(_t(x, "pad"), _ints(padding), float(_operand(value))))
 
 
 @category("data")
-def one_hot(input, num_classes): return _wrap(_sim.one_hot(_t(input, "one_hot"), _index(num_classes)))
+def one_hot(input, num_classes):
+    return _wrap(_sim.one_hot(_t(input, "one_hot"), _index(num_classes)))
 
 
 def _last_pairs(x, fn):
@@ -410,8 +642,10 @@ def _even_odd(pairs):
 def interleave(input, other):
     # The stream input[0], other[0], input[1], other[1], ... split at its middle.
     if input.shape != other.shape or input.dtype != other.dtype:
-        raise SimulatorError(f"pypto.interleave: input and other must have one shape and dtype, got "
-                             f"{input.shape} {input.dtype!r} and {other.shape} {other.dtype!r}")
+        raise SimulatorError(
+            f"pypto.interleave: input and other must have one shape and dtype, got "
+            f"{input.shape} {input.dtype!r} and {other.shape} {other.dtype!r}"
+        )
     cols = input.shape[-1]
     if cols % 2:
         raise SimulatorError(f"pypto.interleave: the last dim must be even, got {input.shape}")
@@ -425,8 +659,10 @@ def deinterleave(input, other=None):
     # The even and the odd elements of the stream: `input` alone, or input followed by other.
     if other is not None:
         if input.shape != other.shape or input.dtype != other.dtype:
-            raise SimulatorError(f"pypto.deinterleave: input and other must have one shape and dtype, got "
-                                 f"{input.shape} {input.dtype!r} and {other.shape} {other.dtype!r}")
+            raise SimulatorError(
+                f"pypto.deinterleave: input and other must have one shape and dtype, got "
+                f"{input.shape} {input.dtype!r} and {other.shape} {other.dtype!r}"
+            )
         if input.shape[-1] % 2:
             raise SimulatorError(f"pypto.deinterleave: the last dim must be even, got {input.shape}")
         input = concat([input, other], -1)
@@ -459,16 +695,20 @@ def _triangle(input, diagonal, keep):
 
 
 @category("data")
-def triu(input, diagonal=0): return _triangle(input, diagonal, ge)
+def triu(input, diagonal=0):
+    return _triangle(input, diagonal, ge)
+
+
 @category("data")
-def tril(input, diagonal=0): return _triangle(input, diagonal, le)
+def tril(input, diagonal=0):
+    return _triangle(input, diagonal, le)
 
 
 # --- creation (op/creation.py) ---
 @category("data")
 def convert_to_element(value):
     if isinstance(value, int):
-        return Element(DataType.DT_INT32 if -2**31 <= value < 2**31 else DataType.DT_INT64, value)
+        return Element(DataType.DT_INT32 if -(2**31) <= value < 2**31 else DataType.DT_INT64, value)
     return Element(DataType.DT_FP32, value)
 
 
@@ -484,9 +724,13 @@ def _size(size):
 
 
 @category("data")
-def zeros(*size, dtype=None): return _wrap(_sim.full(_size(size), 0.0, _sim_dtype(dtype or DataType.DT_FP32)))
+def zeros(*size, dtype=None):
+    return _wrap(_sim.full(_size(size), 0.0, _sim_dtype(dtype or DataType.DT_FP32)))
+
+
 @category("data")
-def ones(*size, dtype=None): return _wrap(_sim.full(_size(size), 1.0, _sim_dtype(dtype or DataType.DT_FP32)))
+def ones(*size, dtype=None):
+    return _wrap(_sim.full(_size(size), 1.0, _sim_dtype(dtype or DataType.DT_FP32)))
 
 
 @category("data")
@@ -497,7 +741,7 @@ def arange(*args):
     values = [v.value if isinstance(v, Element) else v for v in (start, end, step)]
     # As PyPTO's elements: ints are DT_INT32 (DT_INT64 past its range), anything else DT_FP32.
     if all(isinstance(v, int) or hasattr(v, "__index__") for v in values):
-        big = any(not -2**31 <= _index(v) < 2**31 for v in values)
+        big = any(not -(2**31) <= _index(v) < 2**31 for v in values)
         chosen = DataType.DT_INT64 if big else DataType.DT_INT32
     else:
         chosen = DataType.DT_FP32
@@ -516,16 +760,28 @@ def pass_verify_save(tensor, fname, cond=1, **kwargs):
 
 
 # PyPTO ops the simulator does not run: calling one is an error at the calling line.
-conv = not_simulated("conv", "input_conv, weight, out_dtype, strides, paddings, dilations, *, groups=1, "
-                             "transposed=False, output_paddings=None, extend_params=None", "matmul")
+conv = not_simulated(
+    "conv",
+    "input_conv, weight, out_dtype, strides, paddings, dilations, *, groups=1, "
+    "transposed=False, output_paddings=None, extend_params=None",
+    "matmul",
+)
 ConvParams = not_simulated_class("ConvParams")
-scaled_mm = not_simulated("scaled_mm", "mat_a, mat_b, out_dtype, scale_a, scale_b, *, a_trans=False, b_trans=False, "
-                                       "scale_a_trans=False, scale_b_trans=False, c_matrix_nz=False, "
-                                       "extend_params=None", "matmul")
+scaled_mm = not_simulated(
+    "scaled_mm",
+    "mat_a, mat_b, out_dtype, scale_a, scale_b, *, a_trans=False, b_trans=False, "
+    "scale_a_trans=False, scale_b_trans=False, c_matrix_nz=False, "
+    "extend_params=None",
+    "matmul",
+)
 quantize = not_simulated("quantize", "input, scale, otype, axis, zero_points=None", "data")
 dequantize = not_simulated("dequantize", "input, scale, otype, axis, zero_points=None", "data")
-quant_mx = not_simulated("quant_mx", "input, quant_dtype=DataType.DT_FP8E4M3, "
-                                     "mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1, performance_mode=True", "data")
+quant_mx = not_simulated(
+    "quant_mx",
+    "input, quant_dtype=DataType.DT_FP8E4M3, "
+    "mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1, performance_mode=True",
+    "data",
+)
 uniform = not_simulated("uniform", "shape, key, counter, alg, dtype", "data")
 uniform_impl = not_simulated("uniform_impl", "key, counter0, counter1, shape, rounds=10, dtype=None", "data")
 normal = not_simulated("normal", "shape, key, counter, alg, dtype", "data")
@@ -548,7 +804,9 @@ cumprod = not_simulated("cumprod", "input, dim", "reduction")
 def _set_slice(target, key, value):
     if not isinstance(key, tuple):
         key = (key,)
-    if all(isinstance(k, slice) and k.start is None and k.stop is None and k.step is None for k in key) or key == (Ellipsis,):
+    if all(isinstance(k, slice) and k.start is None and k.stop is None and k.step is None for k in key) or key == (
+        Ellipsis,
+    ):
         if isinstance(value, Tensor):
             if value.shape == target.shape:
                 target.move(value)
@@ -584,4 +842,5 @@ def _set_slice(target, key, value):
 
 def _norm(k):
     from pypto._tensor import _index_key
+
     return _index_key(k)

@@ -12,31 +12,72 @@ class SymbolicScalar:
 
     def _v(self):
         if self.value is None:
-            raise ValueError(f"the dynamic dim '{self.name}' has no value yet: it binds when a kernel argument annotated with it is passed")
+            raise ValueError(
+                f"the dynamic dim '{self.name}' has no value yet: it binds when a kernel argument "
+                "annotated with it is passed"
+            )
         return self.value
 
-    def __index__(self): return self._v()
-    def __int__(self): return self._v()
-    def __float__(self): return float(self._v())
-    def __bool__(self): return bool(self._v())
-    def __hash__(self): return id(self)
-    def __repr__(self): return f"SymbolicScalar({self.name}={self.value})"
+    def __index__(self):
+        return self._v()
+
+    def __int__(self):
+        return self._v()
+
+    def __float__(self):
+        return float(self._v())
+
+    def __bool__(self):
+        return bool(self._v())
+
+    def __hash__(self):
+        return id(self)
+
+    def __repr__(self):
+        return f"SymbolicScalar({self.name}={self.value})"
+
     @property
-    def min(self): return self._v()
+    def min(self):
+        return self._v()
+
     @property
-    def max(self): return self._v()
-    def concrete(self): return self._v()
+    def max(self):
+        return self._v()
+
+    def concrete(self):
+        return self._v()
 
 
 def _arith(name):
     def forward(self, other):
         return getattr(int(self), name)(int(other) if isinstance(other, SymbolicScalar) else other)
+
     return forward
 
 
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__", "__rfloordiv__",
-              "__truediv__", "__rtruediv__", "__mod__", "__rmod__", "__pow__", "__lt__", "__le__", "__gt__", "__ge__",
-              "__eq__", "__ne__", "__neg__", "__abs__"):
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__truediv__",
+    "__rtruediv__",
+    "__mod__",
+    "__rmod__",
+    "__pow__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__eq__",
+    "__ne__",
+    "__neg__",
+    "__abs__",
+):
     if _name in ("__neg__", "__abs__"):
         setattr(SymbolicScalar, _name, (lambda n: lambda self: getattr(int(self), n)())(_name))
     else:
@@ -72,11 +113,25 @@ def _keep(name):
     def op(self, *args):
         result = getattr(int, name)(self, *args)
         return ScalarInt(result) if type(result) is int else result
+
     return op
 
 
-for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__floordiv__", "__rfloordiv__",
-              "__mod__", "__rmod__", "__neg__", "__abs__", "__pos__"):
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__floordiv__",
+    "__rfloordiv__",
+    "__mod__",
+    "__rmod__",
+    "__neg__",
+    "__abs__",
+    "__pos__",
+):
     setattr(ScalarInt, _name, _keep(_name))
 
 

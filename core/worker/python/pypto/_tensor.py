@@ -12,8 +12,9 @@ class TensorAnnotation:
     """What `pypto.Tensor[...]` / `pypto.Tensor(shape, dtype)` say a kernel argument is. A dtype
     of None accepts any dtype; a shape of None or [] any shape."""
 
-    def __init__(self, shape=None, dtype=None, name="", format=TileOpFormat.TILEOP_ND, data_ptr=None, device=None,
-                 ori_shape=None):
+    def __init__(
+        self, shape=None, dtype=None, name="", format=TileOpFormat.TILEOP_ND, data_ptr=None, device=None, ori_shape=None
+    ):
         self.shape = shape
         self.dtype = dtype
         self.name = name
@@ -23,8 +24,9 @@ class TensorAnnotation:
         self.ori_shape = ori_shape
 
     def to_tensor(self, name=""):
-        return Tensor(self.shape, self.dtype, name or self.name, self.format, self.data_ptr, self.device,
-                      self.ori_shape)
+        return Tensor(
+            self.shape, self.dtype, name or self.name, self.format, self.data_ptr, self.device, self.ori_shape
+        )
 
     def __repr__(self):
         return f"pypto.Tensor[{self.shape}, {self.dtype!r}]"
@@ -116,16 +118,24 @@ class Tensor:
             t = _wrap(_sim.full(_ints(shape), 0.0, sim_dtype(dtype)))
             t._name = name
             return t
-        return TensorAnnotation(shape, dtype, name, TileOpFormat.TILEOP_ND if format is None else format, data_ptr,
-                                device, ori_shape)
+        return TensorAnnotation(
+            shape, dtype, name, TileOpFormat.TILEOP_ND if format is None else format, data_ptr, device, ori_shape
+        )
 
     def __class_getitem__(cls, params):
         # As PyPTO reads `Tensor[...]`: a list or tuple is the shape, a DataType the dtype, a
         # TileOpFormat the format, a str the name, a dict any of them; anything else (`...`) nothing.
         if not isinstance(params, tuple):
             params = (params,)
-        fields = {"shape": None, "dtype": None, "name": "", "format": TileOpFormat.TILEOP_ND, "data_ptr": None,
-                  "device": None, "ori_shape": None}
+        fields = {
+            "shape": None,
+            "dtype": None,
+            "name": "",
+            "format": TileOpFormat.TILEOP_ND,
+            "data_ptr": None,
+            "device": None,
+            "ori_shape": None,
+        }
         for param in params:
             if isinstance(param, dict):
                 fields.update({k: v for k, v in param.items() if k in fields})
@@ -180,7 +190,8 @@ class Tensor:
 
     def __bool__(self):
         raise SimulatorError(
-            "the truth of a tensor depends on its data, which a kernel cannot branch on; use pypto.where")
+            "the truth of a tensor depends on its data, which a kernel cannot branch on; use pypto.where"
+        )
 
     def __repr__(self):
         return f"pypto.Tensor(shape={self.shape}, dtype={self.dtype})"
@@ -195,33 +206,87 @@ class Tensor:
         _ops._set_slice(self, key, value)
 
     # --- operators ---
-    def __add__(self, other): return _wrap(_sim.binary("add", self._h, _operand(other)))
-    def __radd__(self, other): return _wrap(_sim.binary("add", _operand(other), self._h))
-    def __sub__(self, other): return _wrap(_sim.binary("sub", self._h, _operand(other)))
-    def __rsub__(self, other): return _wrap(_sim.binary("sub", _operand(other), self._h))
-    def __mul__(self, other): return _wrap(_sim.binary("mul", self._h, _operand(other)))
-    def __rmul__(self, other): return _wrap(_sim.binary("mul", _operand(other), self._h))
-    def __truediv__(self, other): return _wrap(_sim.binary("div", self._h, _operand(other)))
-    def __rtruediv__(self, other): return _wrap(_sim.binary("div", _operand(other), self._h))
-    def __floordiv__(self, other): return _wrap(_sim.binary("floor_divide", self._h, _operand(other)))
-    def __rfloordiv__(self, other): return _wrap(_sim.binary("floor_divide", _operand(other), self._h))
-    def __mod__(self, other): return _wrap(_sim.binary("remainder", self._h, _operand(other)))
-    def __rmod__(self, other): return _wrap(_sim.binary("remainder", _operand(other), self._h))
-    def __pow__(self, other): return _wrap(_sim.binary("pow", self._h, _operand(other)))
-    def __rpow__(self, other): return _wrap(_sim.binary("pow", _operand(other), self._h))
-    def __and__(self, other): return _wrap(_sim.binary("bitwise_and", self._h, _operand(other)))
-    def __or__(self, other): return _wrap(_sim.binary("bitwise_or", self._h, _operand(other)))
-    def __xor__(self, other): return _wrap(_sim.binary("bitwise_xor", self._h, _operand(other)))
-    def __invert__(self): return _wrap(_sim.unary("bitwise_not", self._h))
-    def __neg__(self): return _wrap(_sim.unary("neg", self._h))
-    def __pos__(self): return self
-    def __abs__(self): return _wrap(_sim.unary("abs", self._h))
-    def __lt__(self, other): return _wrap(_sim.compare("lt", self._h, _operand(other)))
-    def __le__(self, other): return _wrap(_sim.compare("le", self._h, _operand(other)))
-    def __gt__(self, other): return _wrap(_sim.compare("gt", self._h, _operand(other)))
-    def __ge__(self, other): return _wrap(_sim.compare("ge", self._h, _operand(other)))
-    def __eq__(self, other): return _wrap(_sim.compare("eq", self._h, _operand(other)))
-    def __ne__(self, other): return _wrap(_sim.compare("ne", self._h, _operand(other)))
+    def __add__(self, other):
+        return _wrap(_sim.binary("add", self._h, _operand(other)))
+
+    def __radd__(self, other):
+        return _wrap(_sim.binary("add", _operand(other), self._h))
+
+    def __sub__(self, other):
+        return _wrap(_sim.binary("sub", self._h, _operand(other)))
+
+    def __rsub__(self, other):
+        return _wrap(_sim.binary("sub", _operand(other), self._h))
+
+    def __mul__(self, other):
+        return _wrap(_sim.binary("mul", self._h, _operand(other)))
+
+    def __rmul__(self, other):
+        return _wrap(_sim.binary("mul", _operand(other), self._h))
+
+    def __truediv__(self, other):
+        return _wrap(_sim.binary("div", self._h, _operand(other)))
+
+    def __rtruediv__(self, other):
+        return _wrap(_sim.binary("div", _operand(other), self._h))
+
+    def __floordiv__(self, other):
+        return _wrap(_sim.binary("floor_divide", self._h, _operand(other)))
+
+    def __rfloordiv__(self, other):
+        return _wrap(_sim.binary("floor_divide", _operand(other), self._h))
+
+    def __mod__(self, other):
+        return _wrap(_sim.binary("remainder", self._h, _operand(other)))
+
+    def __rmod__(self, other):
+        return _wrap(_sim.binary("remainder", _operand(other), self._h))
+
+    def __pow__(self, other):
+        return _wrap(_sim.binary("pow", self._h, _operand(other)))
+
+    def __rpow__(self, other):
+        return _wrap(_sim.binary("pow", _operand(other), self._h))
+
+    def __and__(self, other):
+        return _wrap(_sim.binary("bitwise_and", self._h, _operand(other)))
+
+    def __or__(self, other):
+        return _wrap(_sim.binary("bitwise_or", self._h, _operand(other)))
+
+    def __xor__(self, other):
+        return _wrap(_sim.binary("bitwise_xor", self._h, _operand(other)))
+
+    def __invert__(self):
+        return _wrap(_sim.unary("bitwise_not", self._h))
+
+    def __neg__(self):
+        return _wrap(_sim.unary("neg", self._h))
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return _wrap(_sim.unary("abs", self._h))
+
+    def __lt__(self, other):
+        return _wrap(_sim.compare("lt", self._h, _operand(other)))
+
+    def __le__(self, other):
+        return _wrap(_sim.compare("le", self._h, _operand(other)))
+
+    def __gt__(self, other):
+        return _wrap(_sim.compare("gt", self._h, _operand(other)))
+
+    def __ge__(self, other):
+        return _wrap(_sim.compare("ge", self._h, _operand(other)))
+
+    def __eq__(self, other):
+        return _wrap(_sim.compare("eq", self._h, _operand(other)))
+
+    def __ne__(self, other):
+        return _wrap(_sim.compare("ne", self._h, _operand(other)))
+
     __iadd__ = __add__
     __isub__ = __sub__
     __imul__ = __mul__
@@ -269,111 +334,248 @@ class Tensor:
     from_base = classmethod(not_simulated("Tensor.from_base", "cls, base", "data"))
     from_logical_tensor = classmethod(not_simulated("Tensor.from_logical_tensor", "cls, logical_tensor", "data"))
 
-    def add(self, other): return _ops.add(self, other)
-    def axpy_(self, x, alpha=1.0): return _ops.axpy_(self, x, alpha)
-    def sub(self, other): return _ops.sub(self, other)
-    def mul(self, other): return _ops.mul(self, other)
-    def hypot(self, other): return _ops.hypot(self, other)
-    def prelu(self, weight): return _ops.prelu(self, weight)
-    def div(self, other, precision_type=PrecisionType.HIGH_PRECISION): return _ops.div(self, other, precision_type)
-    def fmod(self, other, precision_type=PrecisionType.HIGH_PRECISION): return _ops.fmod(self, other, precision_type)
+    def add(self, other):
+        return _ops.add(self, other)
+
+    def axpy_(self, x, alpha=1.0):
+        return _ops.axpy_(self, x, alpha)
+
+    def sub(self, other):
+        return _ops.sub(self, other)
+
+    def mul(self, other):
+        return _ops.mul(self, other)
+
+    def hypot(self, other):
+        return _ops.hypot(self, other)
+
+    def prelu(self, weight):
+        return _ops.prelu(self, weight)
+
+    def div(self, other, precision_type=PrecisionType.HIGH_PRECISION):
+        return _ops.div(self, other, precision_type)
+
+    def fmod(self, other, precision_type=PrecisionType.HIGH_PRECISION):
+        return _ops.fmod(self, other, precision_type)
 
     def remainder(self, other, precision_type=PrecisionType.HIGH_PRECISION):
         return _ops.remainder(self, other, precision_type)
 
-    def greater(self, other): return _ops.greater(self, other)
+    def greater(self, other):
+        return _ops.greater(self, other)
 
     def fill_(self, other):
         self.move(_ops.full(self.shape, other, self.dtype))
         return self
 
     def matmul(self, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=False, extend_params=None):
-        return _ops.matmul(self, mat2, out_dtype, a_trans=a_trans, b_trans=b_trans, c_matrix_nz=c_matrix_nz,
-                           extend_params=extend_params)
+        return _ops.matmul(
+            self,
+            mat2,
+            out_dtype,
+            a_trans=a_trans,
+            b_trans=b_trans,
+            c_matrix_nz=c_matrix_nz,
+            extend_params=extend_params,
+        )
 
-    def assemble(self, input, offsets): _ops.assemble(input, offsets, self)
+    def assemble(self, input, offsets):
+        _ops.assemble(input, offsets, self)
 
     def reshape(self, shape, *, valid_shape=None, inplace=False):
         return _ops.reshape(self, shape, valid_shape=valid_shape, inplace=inplace)
 
-    def unsqueeze(self, dim): return _ops.unsqueeze(self, dim)
-    def view(self, shape, offsets, *, valid_shape=None): return _ops.view(self, shape, offsets, valid_shape=valid_shape)
-    def clone(self): return _ops.clone(self)
-    def sin(self): return _ops.sin(self)
-    def cos(self): return _ops.cos(self)
-    def sinh(self): return _ops.sinh(self)
-    def cosh(self): return _ops.cosh(self)
-    def asinh(self): return _ops.asinh(self)
-    def acosh(self): return _ops.acosh(self)
-    def sigmoid(self): return _ops.sigmoid(self)
-    def softmax(self, dim): return _ops.softmax(self, dim)
-    def maximum(self, other): return _ops.maximum(self, other)
+    def unsqueeze(self, dim):
+        return _ops.unsqueeze(self, dim)
+
+    def view(self, shape, offsets, *, valid_shape=None):
+        return _ops.view(self, shape, offsets, valid_shape=valid_shape)
+
+    def clone(self):
+        return _ops.clone(self)
+
+    def sin(self):
+        return _ops.sin(self)
+
+    def cos(self):
+        return _ops.cos(self)
+
+    def sinh(self):
+        return _ops.sinh(self)
+
+    def cosh(self):
+        return _ops.cosh(self)
+
+    def asinh(self):
+        return _ops.asinh(self)
+
+    def acosh(self):
+        return _ops.acosh(self)
+
+    def sigmoid(self):
+        return _ops.sigmoid(self)
+
+    def softmax(self, dim):
+        return _ops.softmax(self, dim)
+
+    def maximum(self, other):
+        return _ops.maximum(self, other)
+
     # PyPTO's Tensor.where and Tensor.lrelu pass the tensor on as an extra first argument, which the
     # module functions do not take; they fail the same way here.
-    def where(self, condition, x, y): return _ops.where(self, condition, x, y)
-    def lrelu(self, other, negative_slope=0.01): return _ops.lrelu(self, other, negative_slope)
-    def topk(self, k, dim=None, largest=True): return _ops.topk(self, k, dim, largest)
-    def quant_mx(self, quant_dtype=DataType.DT_FP8E4M3, mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1,
-                 performance_mode=True):
+    def where(self, condition, x, y):
+        return _ops.where(self, condition, x, y)
+
+    def lrelu(self, other, negative_slope=0.01):
+        return _ops.lrelu(self, other, negative_slope)
+
+    def topk(self, k, dim=None, largest=True):
+        return _ops.topk(self, k, dim, largest)
+
+    def quant_mx(
+        self, quant_dtype=DataType.DT_FP8E4M3, mode=DequantScaleRoundingMode.ROUND_DOWN, axis=-1, performance_mode=True
+    ):
         return _ops.quant_mx(self, quant_dtype, mode, axis, performance_mode)
 
-    def sort32(self, index=None): return _ops.sort32(self, index)
-    def mrgsort(self, mergesize): return _ops.mrgsort(self, mergesize)
-    def exp(self, precision_type=PrecisionType.INTRINSIC): return _ops.exp(self, precision_type)
-    def sign(self): return _ops.sign(self)
-    def signbit(self): return _ops.signbit(self)
-    def tanh(self): return _ops.tanh(self)
-    def exp2(self): return _ops.exp2(self)
-    def expm1(self): return _ops.expm1(self)
-    def erfc(self): return _ops.erfc(self)
-    def log(self, precision_type=PrecisionType.INTRINSIC): return _ops.log(self, precision_type)
-    def log1p(self): return _ops.log1p(self)
-    def log10(self, precision_type=PrecisionType.INTRINSIC): return _ops.log10(self, precision_type)
-    def log2(self, precision_type=PrecisionType.INTRINSIC): return _ops.log2(self, precision_type)
-    def logical_not(self): return _ops.logical_not(self)
-    def amax(self, dim, keepdim=False): return _ops.amax(self, dim, keepdim)
-    def amin(self, dim, keepdim=False): return _ops.amin(self, dim, keepdim)
-    def argmax(self, dim, keepdim=False): return _ops.argmax(self, dim, keepdim)
-    def argmin(self, dim, keepdim=False): return _ops.argmin(self, dim, keepdim)
-    def sum(self, dim, keepdim=False): return _ops.sum(self, dim, keepdim)
-    def round(self, decimals=0): return _ops.round(self, decimals)
-    def rsqrt(self, precision_type=PrecisionType.INTRINSIC): return _ops.rsqrt(self, precision_type)
-    def sqrt(self, precision_type=PrecisionType.INTRINSIC): return _ops.sqrt(self, precision_type)
-    def ceil(self): return _ops.ceil(self)
-    def floor(self): return _ops.floor(self)
-    def trunc(self): return _ops.trunc(self)
+    def sort32(self, index=None):
+        return _ops.sort32(self, index)
+
+    def mrgsort(self, mergesize):
+        return _ops.mrgsort(self, mergesize)
+
+    def exp(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.exp(self, precision_type)
+
+    def sign(self):
+        return _ops.sign(self)
+
+    def signbit(self):
+        return _ops.signbit(self)
+
+    def tanh(self):
+        return _ops.tanh(self)
+
+    def exp2(self):
+        return _ops.exp2(self)
+
+    def expm1(self):
+        return _ops.expm1(self)
+
+    def erfc(self):
+        return _ops.erfc(self)
+
+    def log(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.log(self, precision_type)
+
+    def log1p(self):
+        return _ops.log1p(self)
+
+    def log10(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.log10(self, precision_type)
+
+    def log2(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.log2(self, precision_type)
+
+    def logical_not(self):
+        return _ops.logical_not(self)
+
+    def amax(self, dim, keepdim=False):
+        return _ops.amax(self, dim, keepdim)
+
+    def amin(self, dim, keepdim=False):
+        return _ops.amin(self, dim, keepdim)
+
+    def argmax(self, dim, keepdim=False):
+        return _ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim, keepdim=False):
+        return _ops.argmin(self, dim, keepdim)
+
+    def sum(self, dim, keepdim=False):
+        return _ops.sum(self, dim, keepdim)
+
+    def round(self, decimals=0):
+        return _ops.round(self, decimals)
+
+    def rsqrt(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.rsqrt(self, precision_type)
+
+    def sqrt(self, precision_type=PrecisionType.INTRINSIC):
+        return _ops.sqrt(self, precision_type)
+
+    def ceil(self):
+        return _ops.ceil(self)
+
+    def floor(self):
+        return _ops.floor(self)
+
+    def trunc(self):
+        return _ops.trunc(self)
 
     def reciprocal(self, precision_type=PrecisionType.HIGH_PRECISION):
         return _ops.reciprocal(self, precision_type)
 
-    def relu(self): return _ops.relu(self)
-    def permute(self, perm): return _ops.permute(self, perm)
-    def transpose(self, dim0, dim1): return _ops.transpose(self, dim0, dim1)
-    def gather(self, dim, index): return _ops.gather(self, dim, index)
-    def gathermask(self, pattern_mode): return _ops.gathermask(self, pattern_mode)
-    def index_add_(self, dim, index, source, *, alpha=1): return _ops.index_add_(self, dim, index, source, alpha=alpha)
-    def index_add(self, dim, index, source, *, alpha=1): return _ops.index_add(self, dim, index, source, alpha=alpha)
-    def cumsum(self, dim): return _ops.cumsum(self, dim)
-    def cumprod(self, dim): return _ops.cumprod(self, dim)
-    def gcd(self, other): return _ops.gcd(self, other)
-    def triu(self, diagonal=0): return _ops.triu(self, diagonal)
+    def relu(self):
+        return _ops.relu(self)
+
+    def permute(self, perm):
+        return _ops.permute(self, perm)
+
+    def transpose(self, dim0, dim1):
+        return _ops.transpose(self, dim0, dim1)
+
+    def gather(self, dim, index):
+        return _ops.gather(self, dim, index)
+
+    def gathermask(self, pattern_mode):
+        return _ops.gathermask(self, pattern_mode)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        return _ops.index_add_(self, dim, index, source, alpha=alpha)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return _ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def cumsum(self, dim):
+        return _ops.cumsum(self, dim)
+
+    def cumprod(self, dim):
+        return _ops.cumprod(self, dim)
+
+    def gcd(self, other):
+        return _ops.gcd(self, other)
+
+    def triu(self, diagonal=0):
+        return _ops.triu(self, diagonal)
 
     def triu_(self, diagonal=0):
         self.move(_ops.triu(self, diagonal))
         return self
 
-    def tril(self, diagonal=0): return _ops.tril(self, diagonal)
+    def tril(self, diagonal=0):
+        return _ops.tril(self, diagonal)
 
     def tril_(self, diagonal=0):
         self.move(_ops.tril(self, diagonal))
         return self
 
-    def expand_clone(self, shape, *, valid_shape=None): return _ops.expand_clone(self, shape, valid_shape=valid_shape)
-    def pad(self, pad, mode="constant", value=0): return _ops.pad(self, pad, mode, value)
-    def fillpad(self, mode="constant", value=0): return _ops.fillpad(self, mode, value)
-    def scatter_update(self, dim, index, src): return _ops.scatter_update(self, dim, index, src)
-    def scatter_(self, dim, index, src, *, reduce=None): return _ops.scatter_(self, dim, index, src, reduce=reduce)
-    def scatter(self, dim, index, src, *, reduce=None): return _ops.scatter(self, dim, index, src, reduce=reduce)
+    def expand_clone(self, shape, *, valid_shape=None):
+        return _ops.expand_clone(self, shape, valid_shape=valid_shape)
+
+    def pad(self, pad, mode="constant", value=0):
+        return _ops.pad(self, pad, mode, value)
+
+    def fillpad(self, mode="constant", value=0):
+        return _ops.fillpad(self, mode, value)
+
+    def scatter_update(self, dim, index, src):
+        return _ops.scatter_update(self, dim, index, src)
+
+    def scatter_(self, dim, index, src, *, reduce=None):
+        return _ops.scatter_(self, dim, index, src, reduce=reduce)
+
+    def scatter(self, dim, index, src, *, reduce=None):
+        return _ops.scatter(self, dim, index, src, reduce=reduce)
 
     def var(self, dim=None, *, correction=1, keepdim=False):
         return _ops.var(self, dim, correction=correction, keepdim=keepdim)
@@ -389,8 +591,11 @@ def _is_concrete(shape):
 
 def _index_key(k):
     if isinstance(k, slice):
-        return slice(None if k.start is None else _index(k.start), None if k.stop is None else _index(k.stop),
-                     None if k.step is None else _index(k.step))
+        return slice(
+            None if k.start is None else _index(k.start),
+            None if k.stop is None else _index(k.stop),
+            None if k.step is None else _index(k.step),
+        )
     if k is Ellipsis or k is None:
         return k
     return _index(k)

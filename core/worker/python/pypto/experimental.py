@@ -47,11 +47,14 @@ def get_operation_options():
     return _recorded("operation")
 
 
-gather_in_l1 = _not_simulated("experimental.gather_in_l1", "src, indices, block_table, block_size, size, "
-                                                           "is_b_matrix, is_trans", "data")
+gather_in_l1 = _not_simulated(
+    "experimental.gather_in_l1", "src, indices, block_table, block_size, size, " "is_b_matrix, is_trans", "data"
+)
 gather_in_ub = _not_simulated("experimental.gather_in_ub", "param, indices, block_table, block_size, axis", "data")
 nop = _not_simulated("experimental.nop", "in_tensors", "data")
-shmem_load = _not_simulated("experimental.shmem_load", "src, src_pe, shape=None, offsets=None, *, pred=None, "
-                                                       "valid_shape=None", "data")
-shmem_store = _not_simulated("experimental.shmem_store", "src, offsets, dst, dst_pe, *, put_op=AtomicType.SET, "
-                                                         "pred=None", "data")
+shmem_load = _not_simulated(
+    "experimental.shmem_load", "src, src_pe, shape=None, offsets=None, *, pred=None, " "valid_shape=None", "data"
+)
+shmem_store = _not_simulated(
+    "experimental.shmem_store", "src, offsets, dst, dst_pe, *, put_op=AtomicType.SET, " "pred=None", "data"
+)

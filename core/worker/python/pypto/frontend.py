@@ -17,27 +17,64 @@ class _JitFunction:
 
 
 @_category("control")
-def jit(func=None, *, host_options=None, codegen_options=None, pass_options=None, runtime_options=None,
-        verify_options=None, debug_options=None, new_ir=True, create_new_logical_tensor=False,
-        infer_controlflow_shape=None, use_cache=True):
+def jit(
+    func=None,
+    *,
+    host_options=None,
+    codegen_options=None,
+    pass_options=None,
+    runtime_options=None,
+    verify_options=None,
+    debug_options=None,
+    new_ir=True,
+    create_new_logical_tensor=False,
+    infer_controlflow_shape=None,
+    use_cache=True,
+):
     # Both `@jit` and `@jit(...)`; the options of HEAD and of 0.2.0 (infer_controlflow_shape,
     # use_cache) are accepted and kept.
-    options = {k: v for k, v in dict(host_options=host_options, codegen_options=codegen_options,
-                                     pass_options=pass_options, runtime_options=runtime_options,
-                                     verify_options=verify_options, debug_options=debug_options).items()
-               if v is not None}
+    options = {
+        k: v
+        for k, v in dict(
+            host_options=host_options,
+            codegen_options=codegen_options,
+            pass_options=pass_options,
+            runtime_options=runtime_options,
+            verify_options=verify_options,
+            debug_options=debug_options,
+        ).items()
+        if v is not None
+    }
     if func is not None:
         return _JitFunction(func, options)
     return lambda f: _JitFunction(f, options)
 
 
 @_category("control")
-def _package_jit(func=None, *, host_options=None, codegen_options=None, pass_options=None, runtime_options=None,
-                 verify_options=None, debug_options=None, new_ir=True, create_new_logical_tensor=False):
+def _package_jit(
+    func=None,
+    *,
+    host_options=None,
+    codegen_options=None,
+    pass_options=None,
+    runtime_options=None,
+    verify_options=None,
+    debug_options=None,
+    new_ir=True,
+    create_new_logical_tensor=False,
+):
     """pypto.jit: HEAD's alias of frontend.jit (0.2.0 has no pypto.jit, so none of its options)."""
-    return jit(func, host_options=host_options, codegen_options=codegen_options, pass_options=pass_options,
-               runtime_options=runtime_options, verify_options=verify_options, debug_options=debug_options,
-               new_ir=new_ir, create_new_logical_tensor=create_new_logical_tensor)
+    return jit(
+        func,
+        host_options=host_options,
+        codegen_options=codegen_options,
+        pass_options=pass_options,
+        runtime_options=runtime_options,
+        verify_options=verify_options,
+        debug_options=debug_options,
+        new_ir=new_ir,
+        create_new_logical_tensor=create_new_logical_tensor,
+    )
 
 
 _package_jit.__name__ = _package_jit.__qualname__ = "jit"
