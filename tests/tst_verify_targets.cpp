@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -65,6 +66,16 @@ bool open(MainWindow& w, const QString& folder)
 {
     QSignalSpy refreshed(&w.verifyTarget(), &VerifyTargetBox::refreshed);
     return w.openProject(folder) && refreshed.wait(60000);
+}
+
+// The current tab of the dock tab group that holds `title` (offscreen, a dock behind another's
+// tab still reports itself visible).
+QString currentTabBeside(const MainWindow& w, const QString& title)
+{
+    for (const QTabBar* bar : w.findChildren<QTabBar*>())
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == title) return bar->tabText(bar->currentIndex());
+    return {};
 }
 
 } // namespace
@@ -141,6 +152,7 @@ private Q_SLOTS:
         QVERIFY(choose(box, QStringLiteral("sim")));
         QVERIFY(runAndWait(w, w.runs().verifyAction()));
         QVERIFY(choose(box, QStringLiteral("pypto-sim")));
+        QVERIFY(currentTabBeside(w, QStringLiteral("Cost/trace")) != QStringLiteral("Cost/trace"));
         QVERIFY(runAndWait(w, w.runs().verifyAction()));
         QVERIFY2(w.statusText().contains(QStringLiteral("nothing compared")),
                  qPrintable(w.statusText()));
@@ -154,6 +166,7 @@ private Q_SLOTS:
         }
         QCOMPARE(rows.failures(), 0);
         QVERIFY(w.costPanel().isVisible()); // its news is in Cost/trace, raised over the diff
+        QCOMPARE(currentTabBeside(w, QStringLiteral("Cost/trace")), QStringLiteral("Cost/trace"));
 
         // Cost/trace: PyPTO beside the newest simulator run of the case, per line too.
         // (The simulator run's panel may still be loading: wait for PyPTO's figures.)
