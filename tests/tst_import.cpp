@@ -87,6 +87,7 @@ private Q_SLOTS:
     void inlineExpectedBecomesReference();
     void literalExpectedNamedByTheKernel();
     void maxDifferenceBoundIsTheTolerance();
+    void maxDifferenceNamesTheReference();
     void expectedChangedInPlaceIsNotGuessed();
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
@@ -264,6 +265,24 @@ void TestImport::maxDifferenceBoundIsTheTolerance()
         readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")].toObject();
     QCOMPARE(fp32[QStringLiteral("atol")].toDouble(), 5e-2);
     QCOMPARE(fp32[QStringLiteral("rtol")].toDouble(), 0.0);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::maxDifferenceNamesTheReference()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("two_sums"));
+    const auto r = import(data("two_sums_max_diff.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // `(first - expected)` with `expected = a + b`, and `(second - (a - b))`: the subtraction's
+    // other operand, written over the inputs, is the reference of each output.
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (a + b), (a - b)"), reference.constData());
+    const QJsonObject fp16 =
+        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float16")].toObject();
+    QCOMPARE(fp16[QStringLiteral("atol")].toDouble(), 1e-2);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -32,6 +32,7 @@ Platform loadPlatform(const std::string& path, std::string& error)
         p.cubeOpCycles = json.value("cube_op_cycles", 0.0);
         p.memoryOpCycles = json.value("memory_op_cycles", 0.0);
         p.launchCycles = json.value("launch_cycles", 0.0);
+        p.parallelIterations = json.value("parallel_iterations", 1.0);
         p.source = json.value("source", "");
     } catch (const std::exception& e) {
         error = path + ": " + e.what();
@@ -43,13 +44,61 @@ Platform loadPlatform(const std::string& path, std::string& error)
     else if (p.vectorOpCycles < 0 || p.cubeOpCycles < 0 || p.memoryOpCycles < 0 ||
              p.launchCycles < 0)
         error = path + ": no fixed cost may be negative";
+    else if (!(p.parallelIterations >= 1))
+        error = path + ": parallel_iterations must be at least 1";
     return p;
+}
+
+void ElapsedTime::add(double us)
+{
+    (m_loops.empty() ? m_elapsed : m_loops.back().current) += us;
+}
+
+void ElapsedTime::beginLoop()
+{
+    m_loops.push_back({});
+}
+
+void ElapsedTime::closeIteration(Loop& loop)
+{
+    if (!loop.started) return;
+    if (loop.serial) {
+        loop.serialFinished += loop.current;
+    } else {
+        loop.finished += loop.current;
+        loop.longest = std::max(loop.longest, loop.current);
+    }
+    loop.current = 0;
+    loop.started = loop.serial = false;
+}
+
+void ElapsedTime::serializeIteration()
+{
+    if (!m_loops.empty()) m_loops.back().serial = true;
+}
+
+void ElapsedTime::nextIteration()
+{
+    if (m_loops.empty()) return;
+    closeIteration(m_loops.back());
+    m_loops.back().started = true;
+}
+
+void ElapsedTime::endLoop(double parallelIterations)
+{
+    if (m_loops.empty()) return;
+    Loop loop = m_loops.back();
+    m_loops.pop_back();
+    closeIteration(loop);
+    // Time spent in the loop outside any iteration (none today) runs as it comes.
+    add(loop.current + loop.serialFinished + loop.longest +
+        (loop.finished - loop.longest) / std::max(parallelIterations, 1.0));
 }
 
 void CostModel::add(int line, const std::string& what, UnitKind unit, double us,
                     CostReport& report) const
 {
-    // Statements run one after another on one core: the estimate is a sequential schedule.
+    // The trace lays every op end to end (the work); the elapsed time overlaps loop iterations.
     if (report.events.size() < kMaxTraceEvents) {
         report.events.push_back({line, what, unit, report.totalUs, us});
     } else {
@@ -61,14 +110,17 @@ void CostModel::add(int line, const std::string& what, UnitKind unit, double us,
         ++report.droppedEvents;
     }
     report.totalUs += us;
+    report.elapsed.add(us);
 }
 
-void CostModel::vector(int line, const std::string& what, std::int64_t elements, int itemSize,
+void CostModel::vector(int line, const std::string& what, const VectorWork& work,
                        CostReport& report) const
 {
-    const double rate = m_platform.vectorElementsPerCycle * (itemSize >= 4 ? 0.5 : 1.0);
+    const double rate = m_platform.vectorElementsPerCycle * (work.itemSize >= 4 ? 0.5 : 1.0);
     add(line, what, UnitKind::Vector,
-        (m_platform.vectorOpCycles + double(elements) / rate) / (m_platform.clockGHz * 1e3),
+        (m_platform.vectorOpCycles * double(std::max<std::int64_t>(work.tiles, 1)) +
+         double(work.elements) / rate) /
+            (m_platform.clockGHz * 1e3),
         report);
 }
 
@@ -82,11 +134,12 @@ void CostModel::cube(int line, const std::string& what, std::int64_t m, std::int
         report);
 }
 
-void CostModel::memory(int line, const std::string& what, std::int64_t bytes,
+void CostModel::memory(int line, const std::string& what, std::int64_t bytes, std::int64_t tiles,
                        CostReport& report) const
 {
     add(line, what, UnitKind::Memory,
-        m_platform.memoryOpCycles / (m_platform.clockGHz * 1e3) +
+        m_platform.memoryOpCycles * double(std::max<std::int64_t>(tiles, 1)) /
+                (m_platform.clockGHz * 1e3) +
             double(bytes) / (m_platform.memoryGBps * 1e3),
         report);
 }

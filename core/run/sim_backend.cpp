@@ -38,8 +38,8 @@ std::string kernelError(const nlohmann::json& answer, const std::string& file)
 }
 
 // run.json's "cost" of our own estimate, in the target's cycles like PyPTO's: the total (the
-// platform's launch cost and every op's), and the cycles of each unit (vector, cube, memory,
-// scalar) summed over the kernel's lines.
+// platform's launch cost and the elapsed time, loop iterations overlapped as the platform says),
+// and the cycles of each unit (vector, cube, memory, scalar) summed over the kernel's lines.
 nlohmann::ordered_json ptowbCost(const std::string& platformFile, double totalUs,
                                  const std::string& trace)
 {

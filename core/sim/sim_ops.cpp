@@ -6,6 +6,7 @@
 #include "sim/sim_kernels.h"
 #include "torchscript/torchscript.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ptowb::sim {
@@ -18,11 +19,22 @@ SimState::SimState(std::optional<cost::Platform> platform) : m_platform(std::mov
     }
 }
 
+std::int64_t SimState::vecTiles(at::IntArrayRef sizes) const
+{
+    std::int64_t tiles = 1;
+    for (std::size_t d = 0; d < sizes.size() && d < vecTile.size(); ++d)
+        if (vecTile[d] > 0)
+            tiles *= std::max<std::int64_t>(1, (sizes[d] + vecTile[d] - 1) / vecTile[d]);
+    return tiles;
+}
+
 void SimState::vectorCost(const std::string& what, const at::Tensor& t, int passes)
 {
     if (m_model)
         m_model->vector(line, what + " " + shapeText(t.sizes()) + " " + dtypeText(t),
-                        t.numel() * passes, int(t.element_size()), cost);
+                        cost::VectorWork{t.numel() * passes, int(t.element_size()),
+                                         vecTiles(t.sizes()) * passes},
+                        cost);
 }
 
 void SimState::cubeCost(const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k)
@@ -30,9 +42,34 @@ void SimState::cubeCost(const std::string& what, std::int64_t m, std::int64_t n,
     if (m_model) m_model->cube(line, what, m, n, k, cost);
 }
 
-void SimState::memoryCost(const std::string& what, std::int64_t bytes)
+void SimState::readOperands(const std::vector<at::Tensor>& operands)
 {
-    if (m_model) m_model->memory(line, what, bytes, cost);
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+        const at::Tensor& t = operands[k];
+        const bool global =
+            std::find(m_globals.begin(), m_globals.end(),
+                      static_cast<const void*>(t.unsafeGetTensorImpl())) != m_globals.end();
+        const bool seen = std::any_of(operands.begin(), operands.begin() + std::ptrdiff_t(k),
+                                      [&](const at::Tensor& o) { return o.is_same(t); });
+        if (global && !seen)
+            memoryCost("load " + shapeText(t.sizes()), t, std::int64_t(t.element_size()));
+    }
+}
+
+void SimState::reductionCost(const std::string& what, const at::Tensor& x,
+                             const std::vector<std::int64_t>& dims, int passes)
+{
+    vectorCost(what, x, passes);
+    std::int64_t across = 1;
+    for (const std::int64_t d : dims)
+        if (d >= 0 && d < x.dim() && std::size_t(d) < vecTile.size() && vecTile[std::size_t(d)] > 0)
+            across *= (x.size(d) + vecTile[std::size_t(d)] - 1) / vecTile[std::size_t(d)];
+    if (across > 2) cost.elapsed.serializeIteration();
+}
+
+void SimState::memoryCost(const std::string& what, const at::Tensor& t, std::int64_t itemSize)
+{
+    if (m_model) m_model->memory(line, what, t.numel() * itemSize, vecTiles(t.sizes()), cost);
 }
 
 std::string shapeText(at::IntArrayRef sizes)
@@ -286,6 +323,7 @@ at::Tensor unaryOp(SimState& s, const std::string& name, const at::Tensor& x)
         roundedUnlessBool(computeUnary(unaryKernel(name), widened(x)), x.scalar_type());
     s.checkTile(x, {x}, r, "pypto." + name);
     s.vectorCost("pypto." + name, x);
+    s.readOperands({x});
     return r;
 }
 
@@ -297,6 +335,7 @@ at::Tensor roundDecimals(SimState& s, const at::Tensor& x, std::int64_t decimals
                       : rounded((widened(x) * scale).round() / scale, x.scalar_type());
     s.checkTile(x, {x}, r, "pypto.round");
     s.vectorCost("pypto.round", x, decimals == 0 ? 1 : 3);
+    s.readOperands({x});
     return r;
 }
 
@@ -314,6 +353,7 @@ at::Tensor binaryOp(SimState& s, const std::string& name, const Operand& a, cons
         if (o->tensor) operands.push_back(*o->tensor);
     s.checkTile(shaped(result, a, b), operands, result, "pypto." + name);
     s.vectorCost("pypto." + name, shaped(r, a, b));
+    s.readOperands(operands);
     return result;
 }
 
@@ -357,6 +397,7 @@ at::Tensor clipOp(SimState& s, const at::Tensor& x, const std::optional<Operand>
     const at::Tensor result = rounded(r, type);
     s.checkTile(x, operands, result, "pypto.clip");
     s.vectorCost("pypto.clip", x);
+    s.readOperands(operands);
     return result;
 }
 

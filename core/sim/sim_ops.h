@@ -46,13 +46,31 @@ public:
     // later reads, so the check allows it, never stricter than the device).
     void checkTile(const at::Tensor& tiled, const std::vector<at::Tensor>& operands,
                    const at::Tensor& result, const std::string& fn) const;
+    // How many vec tiles cut a tensor of these sizes (the leading tile dims, as PyPTO tiles
+    // it): PyPTO issues one task per tile, and its cycles follow the task count (1 without a
+    // vec tile shape).
+    std::int64_t vecTiles(at::IntArrayRef sizes) const;
     void vectorCost(const std::string& what, const at::Tensor& t, int passes = 1);
+    // A reduction of `x` over `dims`: over more than two tiles of them PyPTO chains partial
+    // reductions as dependent tasks, and such a loop iteration runs alone, not beside the others.
+    void reductionCost(const std::string& what, const at::Tensor& x,
+                       const std::vector<std::int64_t>& dims, int passes = 1);
     void cubeCost(const std::string& what, std::int64_t m, std::int64_t n, std::int64_t k);
-    void memoryCost(const std::string& what, std::int64_t bytes);
+    // Moving `t`'s bytes (its elements at `itemSize` bytes each), tile by tile.
+    void memoryCost(const std::string& what, const at::Tensor& t, std::int64_t itemSize);
+    // The kernel's tensor arguments, in global memory: an op that reads one directly (not a
+    // view of it, whose load the view pays) copies it in tile by tile, as PyPTO does.
+    void addGlobalTensor(const at::Tensor& t) { m_globals.push_back(t.unsafeGetTensorImpl()); }
+    void readOperands(const std::vector<at::Tensor>& operands);
+    // A pypto.loop's iterations, for the elapsed time (cost::ElapsedTime).
+    void beginLoop() { cost.elapsed.beginLoop(); }
+    void nextIteration() { cost.elapsed.nextIteration(); }
+    void endLoop() { cost.elapsed.endLoop(m_platform ? m_platform->parallelIterations : 1); }
 
 private:
     std::optional<cost::Platform> m_platform;
     std::optional<cost::CostModel> m_model;
+    std::vector<const void*> m_globals;
 };
 
 std::string shapeText(at::IntArrayRef sizes);

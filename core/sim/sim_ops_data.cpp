@@ -107,7 +107,8 @@ at::Tensor reduceOp(SimState& s, const std::string& name, const at::Tensor& x,
     for (auto d : dims)
         kept[std::size_t(d)] = 1;
     s.checkTile(x, {x}, at::empty(kept, x.options().device(at::kMeta)), fn);
-    s.vectorCost(fn, x);
+    s.reductionCost(fn, x, dims);
+    s.readOperands({x});
     if (x.dim() == 0) return x.clone();
     at::Tensor acc = x;
     for (auto it = dims.rbegin(); it != dims.rend(); ++it)
@@ -123,10 +124,13 @@ at::Tensor argReduceOp(SimState& s, const std::string& name, const at::Tensor& x
 {
     const ArgReduceKernel kernel = argReduceKernel(name);
     const std::string fn = "pypto." + name;
-    s.vectorCost(fn, x);
     const at::Tensor w = widened(x);
     c10::optional<std::int64_t> d; // none: over every element, and keepdim does not apply
     if (dim) d = normalizedDim(*dim, x.dim(), fn);
+    std::vector<std::int64_t> reduced;
+    for (std::int64_t k = 0; k < x.dim(); ++k)
+        if (!d || *d == k) reduced.push_back(k);
+    s.reductionCost(fn, x, reduced);
     switch (kernel) {
     case ArgReduceKernel::argmax:
         return w.argmax(d, d.has_value() && keepdim);
@@ -140,7 +144,8 @@ at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.softmax");
     s.checkTile(x, {x}, x, "pypto.softmax");
-    s.vectorCost("pypto.softmax", x, 4);
+    s.reductionCost("pypto.softmax", x, {d}, 4);
+    s.readOperands({x});
     return rounded(at::softmax(widened(x), d), x.scalar_type());
 }
 
@@ -172,6 +177,7 @@ at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType
     if (o.cMatrix) r = r.to(at::kFloat) + widened(*o.cMatrix).to(at::kFloat);
     s.cubeCost("pypto.matmul " + shapeText(ma.sizes()) + " x " + shapeText(mb.sizes()), ma.size(-2),
                mb.size(-1), ma.size(-1));
+    s.readOperands({a, b});
     return r.to(torchscript::toTorch(outDType));
 }
 
@@ -220,7 +226,7 @@ at::Tensor viewOp(SimState& s, const at::Tensor& x, const std::vector<std::int64
     }
     checkFits(x, real, offsets, "pypto.view", "a view");
     at::Tensor v = window(x, real, offsets);
-    s.memoryCost("load view " + shapeText(v.sizes()), v.numel() * std::int64_t(v.element_size()));
+    s.memoryCost("load view " + shapeText(v.sizes()), v, std::int64_t(v.element_size()));
     return v;
 }
 
@@ -236,7 +242,7 @@ void assembleOp(SimState& s, const at::Tensor& value, const std::vector<std::int
     checkFits(out, v.sizes().vec(), offsets, "pypto.assemble", "a tensor");
     at::Tensor target = window(out, v.sizes().vec(), offsets);
     target.copy_(rounded(v, out.scalar_type()));
-    s.memoryCost("store " + shapeText(v.sizes()), v.numel() * std::int64_t(out.element_size()));
+    s.memoryCost("store " + shapeText(v.sizes()), v, std::int64_t(out.element_size()));
 }
 
 void fillRegion(at::Tensor& region, double value)
@@ -312,7 +318,7 @@ at::Tensor concatOp(SimState& s, const std::vector<at::Tensor>& tensors, std::in
                           "sim.shape"};
     }
     at::Tensor r = at::cat(tensors, d);
-    s.memoryCost("concat " + shapeText(r.sizes()), r.numel() * std::int64_t(r.element_size()));
+    s.memoryCost("concat " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
     return r;
 }
 
@@ -362,7 +368,7 @@ at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at
                           " of dim " + std::to_string(d),
                       "sim.index"};
     at::Tensor r = at::gather(x, d, i);
-    s.memoryCost("gather " + shapeText(r.sizes()), r.numel() * std::int64_t(r.element_size()));
+    s.memoryCost("gather " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
     return r;
 }
 
@@ -377,8 +383,7 @@ at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
                           std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d),
                       "sim.index"};
     at::Tensor r = at::index_select(x, d, i);
-    s.memoryCost("index_select " + shapeText(r.sizes()),
-                 r.numel() * std::int64_t(r.element_size()));
+    s.memoryCost("index_select " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
     return r;
 }
 
@@ -396,7 +401,7 @@ at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const a
         src.tensor ? src.tensor->to(x.scalar_type()) : at::full(i.sizes(), src.number, x.options());
     at::Tensor r = reduce.empty() ? x.scatter(d, i, values)
                                   : x.scatter(d, i, values, reduce == "add" ? "add" : "multiply");
-    s.memoryCost("scatter " + shapeText(i.sizes()), i.numel() * std::int64_t(x.element_size()));
+    s.memoryCost("scatter " + shapeText(i.sizes()), i, std::int64_t(x.element_size()));
     return r;
 }
 

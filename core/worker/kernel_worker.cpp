@@ -129,6 +129,10 @@ json runCase(const json& request, py::module_& driver)
         if (!problem.empty()) return failure(file + ": " + problem, "sim.platform");
     }
     RunState state(kernelFile, platform, request.value("capture", false));
+    for (const auto& item : inputs)
+        state.sim.addGlobalTensor(item.second.cast<Handle&>().t);
+    for (const auto& [name, t] : outputTensors)
+        state.sim.addGlobalTensor(t);
     const auto started = std::chrono::steady_clock::now();
     py::dict result = driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
                                          request.at("function").get<std::string>(), inputs, outputs,
@@ -165,7 +169,7 @@ json runCase(const json& request, py::module_& driver)
                     !e.empty())
                     return failure(e, "sim.io");
     if (platform) {
-        answer["cost_total_us"] = state.sim.cost.totalUs;
+        answer["cost_total_us"] = state.sim.cost.elapsed.us();
         answer["trace"] = state.sim.cost.traceJson(request.at("function").get<std::string>());
     }
     answer["status"] = "ok";

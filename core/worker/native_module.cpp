@@ -129,8 +129,7 @@ void ptowb::worker::bindSimModule(py::module_& m)
     m.def("getitem", [](const Handle& x, const py::tuple& index) {
         return op("view", [&](SimState& s) {
             at::Tensor v = indexed(x.t, index);
-            s.memoryCost("load view " + shapeText(v.sizes()),
-                         v.numel() * std::int64_t(v.element_size()));
+            s.memoryCost("load view " + shapeText(v.sizes()), v, std::int64_t(v.element_size()));
             return v;
         });
     });

@@ -24,6 +24,8 @@ public:
     static RunState& current();
 
     sim::SimState sim;
+    // Tells this run from later ones in the same worker (loop bookkeeping checks it).
+    const std::uint64_t serial;
     struct Execution
     {
         int number = 0; // 1-based: the how-many-th time the line ran

@@ -29,6 +29,14 @@ std::optional<at::Tensor> optionalTensor(py::handle v)
 } // namespace
 
 RunState* g_current = nullptr;
+std::uint64_t g_runs = 0;
+
+// The run that began a loop, or none: a loop generator a failed run abandoned may be closed by
+// the garbage collector during a later run, which it must leave alone.
+sim::SimState* loopRun(std::uint64_t serial)
+{
+    return g_current && g_current->serial == serial ? &g_current->sim : nullptr;
+}
 
 void bindTensorOps(py::module_& m)
 {
@@ -78,6 +86,8 @@ void bindTensorOps(py::module_& m)
                               shapeText(out.t.sizes()) + " one",
                           "sim.shape"};
         out.t.copy_(rounded(value.t, out.t.scalar_type()));
+        run.sim.memoryCost("store " + shapeText(out.t.sizes()), out.t,
+                           std::int64_t(out.t.element_size()));
     });
     m.def("reshape", [](const Handle& x, const std::vector<std::int64_t>& shape) {
         return op("reshape", [&](SimState& s) { return reshapeOp(s, x.t, shape); });
@@ -159,6 +169,17 @@ void bindTensorOps(py::module_& m)
         run.sim.vecTileLine = run.callerLine();
     });
     m.def("vec_tile", []() { return RunState::current().sim.vecTile; });
+    m.def("begin_loop", []() -> std::uint64_t {
+        if (!g_current) return 0;
+        g_current->sim.beginLoop();
+        return g_current->serial;
+    });
+    m.def("next_iteration", [](std::uint64_t run) {
+        if (auto* sim = loopRun(run)) sim->nextIteration();
+    });
+    m.def("end_loop", [](std::uint64_t run) {
+        if (auto* sim = loopRun(run)) sim->endLoop();
+    });
     // The same bytes read as another dtype (pypto.pack / unpack), flattened as PyPTO does.
     m.def("bitcast", [](const Handle& x, const std::string& dtype) {
         return op("bitcast", [&](sim::SimState&) {
@@ -174,8 +195,8 @@ void bindTensorOps(py::module_& m)
 }
 
 RunState::RunState(std::string kernelFile, std::optional<cost::Platform> platform, bool capture)
-    : sim(std::move(platform)), m_kernelFile(std::move(kernelFile)), m_capture(capture),
-      m_previous(g_current)
+    : sim(std::move(platform)), serial(++g_runs), m_kernelFile(std::move(kernelFile)),
+      m_capture(capture), m_previous(g_current)
 {
     g_current = this;
 }

@@ -361,27 +361,18 @@ class Recorder:
         if found is None:
             return None
         function, line, frame = found
-        compare = next(
-            (
-                n
-                for n in ast.walk(function)
-                if isinstance(n, ast.Call)
-                and n.lineno <= line <= n.end_lineno
-                and (getattr(n.func, "attr", None) or getattr(n.func, "id", None))
-                in ("allclose", "assert_allclose", "assert_close", "isclose")
-            ),
-            None,
-        )
-        if compare is None or len(compare.args) <= arg_index:
+        compared = _compared_operands(function, line)
+        if compared is None or len(compared[0]) <= arg_index:
             return None
+        operands, compare_line = compared
         slicer = _Slicer(self, function, frame.f_locals, call)
-        tree = slicer.resolve(compare.args[arg_index], compare.lineno, 0)
+        tree = slicer.resolve(operands[arg_index], compare_line, 0)
         if not slicer.used:
             # A literal expected value: the torch function the kernel is named after, when it
             # gives exactly that value from the call's inputs.
             named = self._named_function(call, expected)
-            return dict(named, line=compare.lineno) if named else None
-        out = {"expression": ast.unparse(tree), "line": compare.lineno, "inputs": sorted(slicer.used)}
+            return dict(named, line=compare_line) if named else None
+        out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
         if _is_tensor(expected):
             out["dtype"] = _dtype_name(expected)
         return out
@@ -455,6 +446,25 @@ class Recorder:
                     except Exception:  # noqa: BLE001
                         continue
         return None
+
+
+def _compared_operands(function, line):
+    """The two values the statement at `line` compares, and its line: the arguments of an
+    allclose-style call, or the operands of the subtraction in `(out - expected).abs().max()`
+    (PyPTO's examples bound that maximum with a number). None when the line compares nothing."""
+    at_line = [n for n in ast.walk(function) if getattr(n, "lineno", 0) <= line <= getattr(n, "end_lineno", 0)]
+    for n in at_line:
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in (
+            "allclose",
+            "assert_allclose",
+            "assert_close",
+            "isclose",
+        ):
+            return n.args, n.lineno
+    for n in at_line:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub):
+            return [n.left, n.right], n.lineno
+    return None
 
 
 def _calls_method(node, names):

@@ -40,8 +40,13 @@ def loop(*args, **kwargs):
         raise ValueError("loop() step must not be zero")
     values = _builtins.range(start, stop, step)
     last = len(values) - 1
-    for k, v in enumerate(values):
-        yield _LoopIndex(v, k == 0, k == last)
+    run = _sim.begin_loop()  # the cost estimate overlaps the iterations, as PyPTO runs them
+    try:
+        for k, v in enumerate(values):
+            _sim.next_iteration(run)
+            yield _LoopIndex(v, k == 0, k == last)
+    finally:
+        _sim.end_loop(run)
 
 
 @category("control")
