@@ -325,6 +325,34 @@ private Q_SLOTS:
         QCOMPARE(d[1].message, std::string("unknown pypto function 'epx'; did you mean 'exp'?"));
     }
 
+    // The file's other kernels are not run by this one: a wrong call there is theirs to report
+    // (PyPTO's function.py calls pypto.transpose(k, [0, 1, 3, 2]) in one of its five kernels).
+    // A helper's wrong call still is this kernel's, whatever name jit was imported under.
+    void otherKernelsAreNotChecked()
+    {
+        const std::string text = "import pypto\n"
+                                 "from pypto import frontend as fe\n"
+                                 "\n"
+                                 "\n"
+                                 "@fe.jit(runtime_options={})\n"
+                                 "def attention_kernel(k, out):\n"
+                                 "    out[:] = pypto.transpose(k, [0, 1, 3, 2])\n"
+                                 "\n"
+                                 "\n"
+                                 "def helper(t):\n"
+                                 "    return pypto.transpose(t, [1, 0])\n"
+                                 "\n"
+                                 "\n"
+                                 "@pypto.frontend.jit\n"
+                                 "def scale_gelu_kernel(x, y, scale, channels):\n"
+                                 "    y[:] = pypto.exp(x)\n";
+        const Diagnostics d = checkKernelSource(text, sampleSpec("scale_gelu"), "kernel.py");
+        QCOMPARE(d.size(), std::size_t(1));
+        QCOMPARE(d[0].line, 11);
+        QCOMPARE(d[0].code, std::string("kernel.arguments"));
+        QCOMPARE(d[0].message, std::string("pypto.transpose needs argument 'dim1'"));
+    }
+
     // `[pypto.DYNAMIC, ...]` is any rank from the dims it names; a list without `...` is exact.
     void ellipsisAnnotationIsOpenRank()
     {

@@ -55,28 +55,6 @@ std::variant<std::string, Diagnostic> readKernelFile(const std::string& file)
     return text.str();
 }
 
-// "pypto.frontend.jit" for `@pypto.frontend.jit(...)`, "" for what is not a dotted name.
-std::string dotted(const kernel::ExprPtr& e)
-{
-    if (!e) return "";
-    if (e->kind == kernel::ExprKind::Call && !e->kids.empty()) return dotted(e->kids[0]);
-    if (e->kind == kernel::ExprKind::Name) return e->text;
-    if (e->kind == kernel::ExprKind::Attribute && !e->kids.empty()) {
-        const std::string owner = dotted(e->kids[0]);
-        return owner.empty() ? "" : owner + "." + e->text;
-    }
-    return "";
-}
-
-bool isJitDecorator(const kernel::Module& module, const kernel::ExprPtr& decorator)
-{
-    std::string name = dotted(decorator);
-    const std::string root = name.substr(0, name.find('.'));
-    for (const auto& [bound, path] : module.imports)
-        if (bound == root) name = path + name.substr(root.size());
-    return name == "pypto.frontend.jit" || name == "pypto.jit";
-}
-
 // The folder import stages the project in, beside its final place, so the last step is a rename.
 std::string stagingFolder(const fs::path& out)
 {
@@ -161,14 +139,12 @@ std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::strin
         if (d.severity == Severity::Error) return d;
     std::vector<JitKernel> kernels;
     for (const auto& fn : module.functions)
-        for (const auto& decorator : fn.decorators)
-            if (isJitDecorator(module, decorator)) {
-                JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}};
-                for (const auto& p : fn.params)
-                    k.params.push_back(p.star + p.name);
-                kernels.push_back(std::move(k));
-                break;
-            }
+        if (kernel::isJitKernel(module, fn)) {
+            JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}};
+            for (const auto& p : fn.params)
+                k.params.push_back(p.star + p.name);
+            kernels.push_back(std::move(k));
+        }
     return kernels;
 }
 

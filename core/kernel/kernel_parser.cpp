@@ -331,4 +331,33 @@ Module parseKernel(std::string_view source, const std::string& file, Diagnostics
     return Parser(std::move(tokens), file, diagnostics).module();
 }
 
+namespace {
+
+// "pypto.frontend.jit" for `@pypto.frontend.jit(...)`, "" for what is not a dotted name.
+std::string dottedName(const ExprPtr& e)
+{
+    if (!e) return "";
+    if (e->kind == ExprKind::Call && !e->kids.empty()) return dottedName(e->kids[0]);
+    if (e->kind == ExprKind::Name) return e->text;
+    if (e->kind == ExprKind::Attribute && !e->kids.empty()) {
+        const std::string owner = dottedName(e->kids[0]);
+        return owner.empty() ? "" : owner + "." + e->text;
+    }
+    return "";
+}
+
+} // namespace
+
+bool isJitKernel(const Module& module, const FunctionDef& f)
+{
+    for (const ExprPtr& decorator : f.decorators) {
+        std::string name = dottedName(decorator);
+        const std::string root = name.substr(0, name.find('.'));
+        for (const auto& [bound, path] : module.imports)
+            if (bound == root) name = path + name.substr(root.size());
+        if (name == "pypto.frontend.jit" || name == "pypto.jit") return true;
+    }
+    return false;
+}
+
 } // namespace ptowb::kernel

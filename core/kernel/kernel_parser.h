@@ -9,4 +9,8 @@ namespace ptowb::kernel {
 // the statements around a broken one are still read.
 Module parseKernel(std::string_view source, const std::string& file, Diagnostics& diagnostics);
 
+// Whether `f` is a PyPTO kernel: decorated with pypto.frontend.jit or pypto.jit, under whatever
+// name the module imported them.
+bool isJitKernel(const Module& module, const FunctionDef& f);
+
 } // namespace ptowb::kernel
