@@ -273,11 +273,12 @@ void TestImport::maxDifferenceNamesTheReference()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("two_sums"));
-    const auto r = import(data("two_sums_max_diff.py"), out);
+    const auto r = import(data("two_sums_max_diff.py"), out, "two_sums_kernel");
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     // `(first - expected)` with `expected = a + b`, and `(second - (a - b))`: the subtraction's
-    // other operand, written over the inputs, is the reference of each output.
+    // other operand, written over the inputs, is the reference of each output; the bounds (a
+    // local and a module constant) the tolerance.
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return (a + b), (a - b)"), reference.constData());
     const QJsonObject fp16 =

@@ -216,6 +216,8 @@ class Recorder:
             entry["written"] = after != before[entry["name"]]
             if entry["written"]:
                 _copy_back(host, after)
+                # Written, the buffer holds values now: passed to a later kernel it is an input.
+                self.fills.pop(id(host), None)
             self.keep.append(host)
             if record:
                 place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
@@ -324,8 +326,8 @@ class Recorder:
         found = self._test_function()
         if found is None:
             return
-        function, line, _ = found
-        bound = _difference_bound(function, line)
+        function, line, frame = found
+        bound = _difference_bound(function, line, {**frame.f_globals, **frame.f_locals})
         if bound is not None:
             self.compare_call("max_abs_difference", a, b, 0.0, bound)
 
@@ -478,10 +480,12 @@ def _calls_method(node, names):
     return seen == set(names)
 
 
-def _difference_bound(function, line):
+def _difference_bound(function, line, values=None):
     """The number a maximum absolute difference computed at `line` is asserted below:
     `name = (a - b).abs().max()...` there, and `name < 0.1` (or `<=`, or `0.1 > name`) in the same
-    function. None when the line is no such assignment or nothing bounds it."""
+    function; the bound may be a name whose value (in `values`, the frame's names now) is that
+    number (`atol = 1e-1` ... `max_diff < atol`). None when the line is no such assignment or
+    nothing bounds it."""
     target = None
     for n in ast.walk(function):
         if (
@@ -496,13 +500,14 @@ def _difference_bound(function, line):
         return None
 
     def number(node):
-        if (
-            isinstance(node, ast.Constant)
-            and isinstance(node.value, (int, float))
-            and not isinstance(node.value, bool)
-            and node.value > 0
-        ):
-            return float(node.value)
+        if isinstance(node, ast.Constant):
+            value = node.value
+        elif isinstance(node, ast.Name) and values is not None and node.id in values:
+            value = values[node.id]
+        else:
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
         return None
 
     for n in ast.walk(function):
