@@ -86,8 +86,8 @@ CheckedKernel Checker::run(const Module& module)
     // same run. The file's other kernels are not run by this one (PyPTO's example files hold
     // several, some calling functions their release lacks): they are left to their own op.
     for (const auto& s : module.statements)
-        if (!(s.kind == StmtKind::Def && (s.function->name == out.function->name ||
-                                          isJitKernel(module, *s.function))))
+        if (!(s.kind == StmtKind::Def &&
+              (s.function->name == out.function->name || isJitKernel(module, *s.function))))
             statement(s, true);
     return out;
 }
