@@ -90,8 +90,7 @@ void ElapsedTime::endLoop(double parallelIterations)
     Loop loop = m_loops.back();
     m_loops.pop_back();
     closeIteration(loop);
-    // Time spent in the loop outside any iteration (none today) runs as it comes.
-    add(loop.current + loop.serialFinished + loop.longest +
+    add(loop.serialFinished + loop.longest +
         (loop.finished - loop.longest) / std::max(parallelIterations, 1.0));
 }
 
