@@ -86,6 +86,10 @@ private Q_SLOTS:
     void pytestKernelVerifiesAsImported();
     void inlineExpectedBecomesReference();
     void literalExpectedNamedByTheKernel();
+    void literalExpectedFoundFromTheKernelsOps_data();
+    void literalExpectedFoundFromTheKernelsOps();
+    void comparisonBelongsToTheOutputItReads();
+    void goldenReadsModuleConstants();
     void maxDifferenceBoundIsTheTolerance();
     void maxDifferenceNamesTheReference();
     void expectedChangedInPlaceIsNotGuessed();
@@ -247,6 +251,64 @@ void TestImport::literalExpectedNamedByTheKernel()
                 .toArray()[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")]
                 .toString()
                 .startsWith(QStringLiteral("file:")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::literalExpectedFoundFromTheKernelsOps_data()
+{
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QString>("expression");
+    QTest::newRow("bias added") << "matmul_bias_kernel"
+                                << "return (torch.matmul(a, b) + bias)";
+    QTest::newRow("operand transposed") << "product_with_right_transposed"
+                                        << "return (torch.matmul(a, b.transpose(-2, -1)))";
+    QTest::newRow("arguments reordered") << "pick_kernel"
+                                         << "return (torch.gather(source, dim, index))";
+}
+
+void TestImport::literalExpectedFoundFromTheKernelsOps()
+{
+    QFETCH(QString, kernel);
+    QFETCH(QString, expression);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(kernel);
+    const auto r = import(data("matmul_literals.py"), out, kernel.toStdString());
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
+    QVERIFY2(reference.contains("Gives the literal value matmul_literals.py line"),
+             reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::comparisonBelongsToTheOutputItReads()
+{
+    // Both kernels' outputs hold [2, 4, 6, 8]; add_kernel's test reads its own output.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("add"));
+    const auto r = import(data("equal_outputs.py"), out, "add_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("return (torch.add(a, b))"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    const QJsonObject f32 =
+        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")].toObject();
+    QCOMPARE(f32[QStringLiteral("rtol")].toDouble(), 1e-6);
+}
+
+void TestImport::goldenReadsModuleConstants()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("heads"));
+    const auto r = import(data("heads_constants.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("x.reshape(rows, 4, -1) * 0.5"), reference.constData());
+    QVERIFY2(!reference.contains("99"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }
@@ -427,6 +489,11 @@ void TestImport::shapeRules()
     QCOMPARE(inferShapeRule(withParam, {{4}, {6, 1}}), std::nullopt);
     QCOMPARE(inferShapeRule({}, {}), std::nullopt);
     QCOMPARE(inferShapeRule(withParam, {{4}}), std::nullopt);
+    // an input's shape, whatever the rank of each call
+    std::vector<RecordedCall> ranks = {call({{"a", {1, 2, 3}, "float32"}}),
+                                       call({{"a", {1, 1, 2, 3}, "float32"}})};
+    QCOMPARE(inferShapeRule(ranks, {{1, 2, 3}, {1, 1, 2, 3}}),
+             std::optional<std::string>("a.shape"));
 }
 
 void TestImport::dtypeAndDimRules()

@@ -167,6 +167,13 @@ private slots:
                                         << "6:16 reference.compile";
         QTest::newRow("type error") << head + "    return x + 'a'\n"
                                     << "6:12 reference.compile";
+        QTest::newRow("raise") << head + "    raise ValueError(\"x must be 2-D\")\n"
+                               << "6:11 reference.compile: raise ValueError(...) is not in the "
+                                  "reference subset: use assert condition, \"message\"";
+        QTest::newRow("still to write")
+            << head + "    raise RuntimeError(\"TODO: write what softmax_kernel computes\")\n"
+            << "6:11 reference.todo: reference.py is still to be written: write what "
+               "softmax_kernel computes";
         QTest::newRow("wrong function")
             << QStringLiteral("def other(x):\n    return x\n") << "1:1 reference.missing-function";
     }

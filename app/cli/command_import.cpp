@@ -9,7 +9,7 @@ namespace ptowb::cli {
 namespace {
 
 const char* const kImportUsage = "usage: ptowb-cli import FILE [--function KERNEL] [--out DIR] "
-                                 "[--name OP] [--time-limit S] [--python PATH]\n"
+                                 "[--name OP] [--time-limit S] [--python PATH] [--show-output]\n"
                                  "       ptowb-cli import FILE --list\n";
 
 } // namespace
@@ -56,6 +56,9 @@ int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     }
     err << "ptowb-cli: running " << options.file << "'s own code to record its kernel calls\n";
     const auto result = importer::importKernel(options);
+    if (cmd.hasFlag("show-output") && !result.log.empty()) // what the file printed while recorded
+        err << "--- output of " << options.file << " ---\n"
+            << result.log << (result.log.back() == '\n' ? "" : "\n") << "--- end of output ---\n";
     for (const auto& d : result.diagnostics)
         err << formatDiagnostic(d) << '\n';
     if (!result.ok) return kFailure;

@@ -161,6 +161,7 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
 {
     std::vector<std::string> parts;
     int line = 0;
+    bool literal = false; // a call found to give the literal value the test expects
     for (const Plan* output : outputs) {
         // Every kept call that compares this output must compare it with the same expression:
         // one that differs (a flag changes what is expected) is no reference for all cases.
@@ -179,6 +180,7 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
                     found += ".to(torch." + text(*out, "dtype") + ")";
                 line = line ? line : number(e, "line", 1);
+                literal = literal || member(e, "literal") == true;
                 break;
             }
         if (found.empty()) return false;
@@ -188,12 +190,20 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
     std::string ret;
     for (std::size_t k = 0; k < parts.size(); ++k)
         ret += (k ? ", " : "") + parts[k];
-    m_p.reference = imports + head + "    # What " +
-                    std::filesystem::path(m_kernelFile).filename().string() + " line " +
-                    std::to_string(line) + " compares the output with.\n    return " + ret + "\n";
+    const std::string where =
+        std::filesystem::path(m_kernelFile).filename().string() + " line " + std::to_string(line);
+    m_p.reference = imports + head +
+                    (literal ? "    # Gives the literal value " + where +
+                                   " compares the output with; found by trying the torch "
+                                   "functions the kernel's name and ops name.\n"
+                             : "    # What " + where + " compares the output with.\n") +
+                    "    return " + ret + "\n";
     m_p.referenceFromGolden = true;
-    m_p.inferred.push_back("reference: the expression the file's test compares with (line " +
-                           std::to_string(line) + ")");
+    m_p.inferred.push_back(
+        (literal ? "reference: a torch call that gives the literal value the file's test "
+                   "compares with (line "
+                 : "reference: the expression the file's test compares with (line ") +
+        std::to_string(line) + ")");
     return true;
 }
 

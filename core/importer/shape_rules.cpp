@@ -86,15 +86,16 @@ std::optional<std::string> inferShapeRule(const std::vector<RecordedCall>& calls
                                           const std::vector<std::vector<std::int64_t>>& shapes)
 {
     if (calls.empty() || calls.size() != shapes.size()) return std::nullopt;
-    const std::size_t rank = shapes.front().size();
-    for (const auto& s : shapes)
-        if (s.size() != rank) return std::nullopt;
+    // An input's shape holds whatever the ranks (one call 3-D, another 4-D).
     for (std::size_t i = 0; i < calls.front().inputs.size(); ++i) {
         bool same = true;
         for (std::size_t k = 0; k < calls.size() && same; ++k)
             same = i < calls[k].inputs.size() && calls[k].inputs[i].shape == shapes[k];
         if (same) return calls.front().inputs[i].name + ".shape";
     }
+    const std::size_t rank = shapes.front().size();
+    for (const auto& s : shapes)
+        if (s.size() != rank) return std::nullopt;
     std::string rule = "[";
     for (std::size_t d = 0; d < rank; ++d) {
         std::vector<std::int64_t> wanted;

@@ -3,6 +3,7 @@
 #include "interpreter/child_process.h"
 #include "io/atomic_write.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,24 @@ std::string text(const json& j, const char* key)
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
 }
 
+// A bare name (`python3`) is looked up on PATH as a shell would; the venv's own bin/python3 is
+// kept as found (not resolved through its symlink), or the venv would be lost.
+std::string onPath(const std::string& name)
+{
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    for (std::size_t start = 0; start <= dirs.size();) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        const std::string dir = end > start ? dirs.substr(start, end - start) : ".";
+        const fs::path candidate = fs::path(dir) / name;
+        std::error_code ec;
+        if (fs::is_regular_file(candidate, ec) && ::access(candidate.c_str(), X_OK) == 0)
+            return candidate.string();
+        start = end + 1;
+    }
+    return name;
+}
+
 } // namespace
 
 std::string defaultPython()
@@ -50,6 +69,7 @@ std::string choosePython(const std::string& chosen)
     if (path.empty())
         if (const char* env = std::getenv("PTOWB_PYTHON"); env && *env) path = env;
     if (path.empty()) path = defaultPython();
+    if (!path.empty() && path.find('/') == std::string::npos) path = onPath(path);
     std::error_code ec;
     const fs::path absolute = fs::absolute(path, ec);
     return ec ? path : absolute.lexically_normal().string();

@@ -87,6 +87,18 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
     if (const std::size_t trailer = message.find("The original call is");
         trailer != std::string::npos)
         message.erase(trailer);
+    // `raise RuntimeError(...)`: TorchScript compiled without Python knows no exception classes.
+    // Import writes its not-yet-written references that way: say what is to be written.
+    static const std::regex kUndefinedException(R"re(undefined value (\w*(Error|Exception)))re");
+    static const std::regex kTodo(R"re(\(\s*"TODO:\s*([^"]*)")re");
+    if (std::regex_search(message, match, kUndefinedException)) {
+        std::smatch todo;
+        if (std::regex_search(report, todo, kTodo))
+            return referenceDiagnostic(file, line, std::max(col, 1), "reference.todo",
+                                       "reference.py is still to be written: " + todo[1].str());
+        message = "raise " + match[1].str() +
+                  "(...) is not in the reference subset: use assert condition, \"message\"";
+    }
     static const std::regex kUnknownOp(
         R"re(Unknown builtin op: aten::(\w+)\.\s*(Here are some suggestions:([\s\S]*))?)re");
     if (std::regex_search(message, match, kUnknownOp)) {

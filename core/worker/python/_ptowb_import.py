@@ -16,6 +16,7 @@ import time
 import types
 
 import _ptowb_driver as _driver
+import _ptowb_import_literal as _literal
 import _ptowb_sim as _sim
 from pypto._dtypes import DataType
 from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
@@ -380,9 +381,10 @@ class Recorder:
         return out
 
     def _named_function(self, call, expected):
-        """`torch.abs(x)` for abs_kernel(x, out) compared with a literal [1, 8, 2]: a word of the
-        kernel's name that is a torch function, called with the call's inputs and scalars in
-        the kernel's order, whose result equals the expected value of this call."""
+        """For a literal expected value: the torch call over the call's inputs and parameters
+        that gives exactly that value, tried from the words of the kernel's name and the pypto
+        ops its body calls (`abs_kernel` -> `torch.abs(x)`, `matmul_bias_kernel` ->
+        `torch.matmul(a, b) + bias`). See _ptowb_import_literal."""
         torch = _torch()
         recorded = self.calls[call] if 0 <= call < len(self.calls) else None
         if torch is None or recorded is None:
@@ -393,37 +395,18 @@ class Recorder:
             wanted = torch.as_tensor(np.asarray(expected)) if not _is_tensor(expected) else expected.detach().cpu()
         except Exception:  # noqa: BLE001 - what cannot be a tensor names nothing
             return None
-        tensors = {
-            name: self._input_tensor(call, name)
-            for name in [a["name"] for a in recorded["args"] if a.get("kind") == "tensor"]
-        }
-        args, names = [], []
+        tensors, scalars = [], []
         for a in recorded["args"]:
-            if a.get("kind") == "tensor" and tensors.get(a["name"]) is not None:
-                args.append(tensors[a["name"]].detach().cpu())
-                names.append(a["name"])
-            elif a.get("kind") in ("int", "float", "bool"):
-                args.append(a["value"])
-                names.append(repr(a["value"]))
-        for word in recorded["kernel"].split("_"):
-            fn = getattr(torch, word, None)
-            if not word.isidentifier() or not callable(fn) or word in ("empty", "zeros", "ones", "rand", "randn"):
-                continue
-            try:
-                got = fn(*args)
-                if (
-                    _is_tensor(got)
-                    and got.shape == wanted.shape
-                    and torch.allclose(got.double(), wanted.double(), rtol=1e-3, atol=1e-5, equal_nan=True)
-                ):
-                    return {
-                        "expression": f"torch.{word}({', '.join(names)})",
-                        "inputs": [n for n in names if n in tensors],
-                        "dtype": _dtype_name(got),
-                    }
-            except Exception:  # noqa: BLE001 - a function that does not take these arguments
-                continue
-        return None
+            if a.get("kind") == "tensor":
+                value = self._input_tensor(call, a["name"])
+                if value is not None:
+                    tensors.append((a["name"], value.detach().cpu()))
+            elif a.get("kind") in ("int", "float", "bool", "int[]", "float[]"):
+                scalars.append((a["name"], a["value"]))
+        if self.tree is None:
+            self.tree = ast.parse(self.source)
+        words = recorded["kernel"].split("_") + _literal.kernel_ops(self.tree, recorded["kernel"])
+        return _literal.search(torch, words, tensors, scalars, wanted)
 
     def _input_tensor(self, call, name):
         for oid, where in self.inputs.items():
@@ -438,15 +421,27 @@ class Recorder:
             import numpy as np
         except ImportError:
             return None
-        if isinstance(value, np.ndarray):
-            for oid, where in self.outputs.items():
-                out = next((o for o in self.keep if id(o) == oid), None)
-                if out is not None and list(out.shape) == list(value.shape):
-                    try:
-                        if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
-                            return where
-                    except Exception:  # noqa: BLE001
-                        continue
+        if not isinstance(value, np.ndarray):
+            return None
+        # `out.cpu().numpy()` of a host tensor shares its memory: that names the output exactly.
+        # A copy is matched by value, the latest call first: two tests may expect equal values.
+        candidates = []
+        for oid, where in reversed(list(self.outputs.items())):
+            out = next((o for o in self.keep if id(o) == oid), None)
+            if out is not None and list(out.shape) == list(value.shape):
+                candidates.append((out, where))
+        for out, where in candidates:
+            try:
+                if out.device.type == "cpu" and out.numel() and np.shares_memory(out.detach().numpy(), value):
+                    return where
+            except Exception:  # noqa: BLE001 - a tensor NumPy cannot view shares nothing
+                continue
+        for out, where in candidates:
+            try:
+                if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
+                    return where
+            except Exception:  # noqa: BLE001
+                continue
         return None
 
 
@@ -874,9 +869,36 @@ def _kernels(module, path, source):
     return found
 
 
-def _annotated_source(source, function_names, goldens):
+class _Constants(ast.NodeTransformer):
+    """Module constants a golden reads (`num_heads = NUM_HEADS`) written as their values: the
+    reference is one function, without the file's module around it."""
+
+    def __init__(self, function, values):
+        assigned = {
+            n.id
+            for n in ast.walk(function)
+            if isinstance(n, ast.Name) and isinstance(getattr(n, "ctx", None), (ast.Store, ast.Del))
+        }
+        arguments = function.args.posonlyargs + function.args.args + function.args.kwonlyargs
+        assigned |= {a.arg for a in arguments}
+        self.values = {
+            name: value
+            for name, value in values.items()
+            if name not in assigned
+            and type(value) in (int, float, bool, str)
+            and (type(value) is not float or math.isfinite(value))
+        }
+
+    def visit_Name(self, node):
+        if isinstance(getattr(node, "ctx", None), ast.Load) and node.id in self.values:
+            return ast.copy_location(ast.Constant(self.values[node.id]), node)
+        return node
+
+
+def _annotated_source(source, function_names, goldens, module_values=None):
     """The golden functions' source, each parameter annotated with the type its recorded call
-    had (TorchScript needs them), for the reference; helpers it calls come along."""
+    had (TorchScript needs them), for the reference; helpers it calls come along, and the module
+    constants they read become values."""
     tree = ast.parse(source)
     defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
     wanted, order = list(function_names), []
@@ -905,6 +927,8 @@ def _annotated_source(source, function_names, goldens):
         for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
             if arg.annotation is None and recorded.get(arg.arg) in kinds:
                 arg.annotation = ast.Name(kinds[recorded[arg.arg]])
+        if module_values:
+            node = _Constants(node, module_values).visit(node)
         texts.append(ast.unparse(node))
     return "\n\n\n".join(texts)
 
@@ -983,7 +1007,7 @@ def record(request):
         golden_sources = {}
         for name in sorted({g["function"] for g in recorder.goldens}):
             try:
-                golden_sources[name] = _annotated_source(source, [name], recorder.goldens)
+                golden_sources[name] = _annotated_source(source, [name], recorder.goldens, vars(module))
             except (SyntaxError, ValueError, RecursionError):
                 continue
         # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
