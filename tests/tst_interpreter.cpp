@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <chrono>
@@ -125,6 +126,24 @@ private Q_SLOTS:
         QVERIFY(!i.torch.empty());
         QVERIFY(!i.torchInclude.empty());
         QVERIFY(interpreter::describe(i).find("torch " + i.torch) != std::string::npos);
+    }
+
+    void bareNameIsFoundOnPath()
+    {
+        // `--python python3` means the python3 a shell would run: first on PATH, kept as found
+        // (a venv's bin/python3 is a symlink that must not be resolved).
+        QTemporaryDir bin;
+        const QString link = bin.filePath(QStringLiteral("python3"));
+        QVERIFY(QFile::link(QStringLiteral("/usr/bin/python3"), link));
+        const QByteArray path = qgetenv("PATH");
+        qputenv("PATH", bin.path().toUtf8() + ":" + path);
+        const QString chosen = QString::fromStdString(interpreter::choosePython("python3"));
+        qputenv("PATH", path);
+        QCOMPARE(chosen, link);
+        QCOMPARE(QString::fromStdString(interpreter::choosePython("python3")),
+                 QStandardPaths::findExecutable(QStringLiteral("python3")));
+        // A name found nowhere stays a name, which the probe then reports as missing.
+        QCOMPARE(interpreter::choosePython("no-such-python-here").find('/'), std::string::npos);
     }
 
     void unusableInterpretersAreOneMessage_data()

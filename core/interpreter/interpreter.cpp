@@ -69,7 +69,10 @@ std::string choosePython(const std::string& chosen)
     if (path.empty())
         if (const char* env = std::getenv("PTOWB_PYTHON"); env && *env) path = env;
     if (path.empty()) path = defaultPython();
-    if (!path.empty() && path.find('/') == std::string::npos) path = onPath(path);
+    if (!path.empty() && path.find('/') == std::string::npos) {
+        path = onPath(path);
+        if (path.find('/') == std::string::npos) return path; // on no PATH: said so by the probe
+    }
     std::error_code ec;
     const fs::path absolute = fs::absolute(path, ec);
     return ec ? path : absolute.lexically_normal().string();
