@@ -90,6 +90,7 @@ private Q_SLOTS:
     void literalExpectedFoundFromTheKernelsOps();
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
+    void testsBesideTheKernelFile();
     void maxDifferenceBoundIsTheTolerance();
     void maxDifferenceNamesTheReference();
     void expectedChangedInPlaceIsNotGuessed();
@@ -309,6 +310,39 @@ void TestImport::goldenReadsModuleConstants()
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("x.reshape(rows, 4, -1) * 0.5"), reference.constData());
     QVERIFY2(!reference.contains("99"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::testsBesideTheKernelFile()
+{
+    // scale_impl.py has no host code; test_scale.py beside it imports it and tests it.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("split/scale_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY(std::find(r.inferred.begin(), r.inferred.end(),
+                      "calls recorded by running test_scale.py, which imports the kernel file") !=
+            r.inferred.end());
+    // The test file's own failure is reported at its line, in it.
+    const Diagnostic* failed = find(r, "import.host-code");
+    QVERIFY2(failed, qPrintable(describe(r)));
+    QVERIFY2(QString::fromStdString(failed->file).endsWith(QStringLiteral("split/test_scale.py")),
+             failed->file.c_str());
+    QCOMPARE(failed->line, 22);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("cases")].toArray().size(), 2);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                 .toDouble(),
+             1e-5);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("# scale_golden, from test_scale.py line 9"),
+             reference.constData());
+    QVERIFY2(reference.contains("return x * factor + 0.0"), reference.constData());
+    // The project is the kernel file; the test file stays where it is.
+    QVERIFY(QFile::exists(out + QStringLiteral("/scale_impl.py")));
+    QVERIFY(!QFile::exists(out + QStringLiteral("/test_scale.py")));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

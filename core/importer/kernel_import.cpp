@@ -195,13 +195,22 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
                             "running the file failed: " +
                                 answer.value("message", std::string("no answer"))));
     for (const auto& e : answer.value("errors", json::array())) {
-        Diagnostic d = errorAt(file, e.value("line", 1), e.value("col", 1), "import.host-code",
+        // A test file beside the kernel file reports its failures at its own lines.
+        const bool elsewhere = e.contains("file") && e["file"].is_string();
+        Diagnostic d = errorAt(elsewhere ? e["file"].get<std::string>() : file, e.value("line", 1),
+                               e.value("col", 1), "import.host-code",
                                e.value("entry", "") + ": " + e.value("message", ""));
         d.severity = Severity::Warning;
         result.diagnostics.push_back(d);
     }
 
     Proposal proposal = propose(answer, file, options.function, options.name);
+    for (const auto& t : answer.value("test_files", json::array()))
+        if (t.is_string())
+            proposal.inferred.insert(proposal.inferred.begin(),
+                                     "calls recorded by running " +
+                                         fs::path(t.get<std::string>()).filename().string() +
+                                         ", which imports the kernel file");
     result.kernel = proposal.kernel;
     if (!proposal.error.empty())
         return fail(

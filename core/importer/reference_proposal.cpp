@@ -139,9 +139,12 @@ void Builder::writeReference(const std::string& opName)
         }
     }
     if (reason.empty()) {
+        const std::string goldenFile = text(*goldenCall, "file"); // a test file beside it
         m_p.reference = imports + "# " + golden + ", from " +
-                        std::filesystem::path(m_kernelFile).filename().string() + " line " +
-                        std::to_string(number(*goldenCall, "line", 1)) +
+                        std::filesystem::path(goldenFile.empty() ? m_kernelFile : goldenFile)
+                            .filename()
+                            .string() +
+                        " line " + std::to_string(number(*goldenCall, "line", 1)) +
                         ", as the file's tests call it.\n" +
                         member(sources, golden.c_str()).get<std::string>() + "\n\n\n" + head + call;
         m_p.referenceFromGolden = true;

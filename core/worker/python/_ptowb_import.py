@@ -9,8 +9,10 @@ import dataclasses
 import enum
 import importlib
 import inspect
+import linecache
 import math
 import os
+import re
 import sys
 import time
 import types
@@ -107,7 +109,9 @@ def _annotation(fn, param):
 
 class Recorder:
     def __init__(self, path, source, out_dir, seconds):
-        self.path, self.source, self.out_dir = path, source, out_dir
+        self.kernel_path, self.kernel_source, self.out_dir = path, source, out_dir
+        # The file whose host code runs now: the kernel file, then a test file beside it.
+        self.path, self.source = path, source
         self.deadline = time.monotonic() + seconds
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
@@ -119,7 +123,11 @@ class Recorder:
         self.signatures = {}  # kernel -> distinct call signatures kept
         self.active = False
         self.module = None  # the file, once loaded
-        self.tree = None  # the file's syntax tree, parsed when a comparison needs it
+        self.tree = None  # the host file's syntax tree, parsed when a comparison needs it
+        self.kernel_tree = None
+
+    def host(self, path, source):
+        self.path, self.source, self.tree = path, source, None
 
     # -- kernels ---------------------------------------------------------------------------------
     def kernel_call(self, jit, args, kwargs):
@@ -204,7 +212,7 @@ class Recorder:
             fn(**kwargs_in)
         except BaseException as exc:  # noqa: B902 - the kernel's failure is recorded, then the host code sees it
             if record:
-                line, col, _, _ = _driver._position(exc, self.path)
+                line, col, _, _ = _driver._position(exc, self.kernel_path)
                 call["error"] = {"message": _driver._message(exc), "line": line, "col": col}
             raise
         finally:
@@ -269,6 +277,7 @@ class Recorder:
             {
                 "function": fn.__name__,
                 "line": fn.__code__.co_firstlineno,
+                "file": fn.__code__.co_filename,
                 "args": mapped,
                 "results": described,
                 "tuple": isinstance(result, (tuple, list)),
@@ -403,9 +412,9 @@ class Recorder:
                     tensors.append((a["name"], value.detach().cpu()))
             elif a.get("kind") in ("int", "float", "bool", "int[]", "float[]"):
                 scalars.append((a["name"], a["value"]))
-        if self.tree is None:
-            self.tree = ast.parse(self.source)
-        words = recorded["kernel"].split("_") + _literal.kernel_ops(self.tree, recorded["kernel"])
+        if self.kernel_tree is None:
+            self.kernel_tree = ast.parse(self.kernel_source)
+        words = recorded["kernel"].split("_") + _literal.kernel_ops(self.kernel_tree, recorded["kernel"])
         return _literal.search(torch, words, tensors, scalars, wanted)
 
     def _input_tensor(self, call, name):
@@ -667,12 +676,15 @@ def _patch(owner, name, make):
 
 
 def _install(recorder, module):
-    torch = _torch()
     undo = []
-    try:  # hooked before the file binds `from numpy.testing import assert_allclose`
-        importlib.import_module("numpy.testing")
-    except ImportError:
-        pass
+    # Hooked before the file binds `from numpy.testing import assert_allclose`, and even when the
+    # kernel file itself imports no torch (its tests, in a file beside it, do).
+    for name in ("torch", "numpy.testing"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+    torch = _torch()
 
     def jit_call(original):
         def call(self, *args, **kwargs):
@@ -733,11 +745,16 @@ def _install(recorder, module):
             _patch(numpy_module.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0))
         )
 
-    # The file's own plain functions: a call with a kernel's input is a golden candidate.
+    return [u for u in undo if u] + _hook_goldens(recorder, module)
+
+
+def _hook_goldens(recorder, module):
+    """The module's own plain functions: a call with a kernel's input is a golden candidate."""
+    undo = []
     for name, value in list(vars(module).items() if module is not None else ()):
         if (
             isinstance(value, types.FunctionType)
-            and value.__code__.co_filename == recorder.path
+            and value.__code__.co_filename == module.__file__
             and not name.startswith("test")
             and name != "main"
         ):
@@ -823,6 +840,7 @@ def _run(recorder, name, thunk):
         line, col, _, _ = _driver._position(exc, recorder.path)
         recorder.errors.append(
             {
+                "file": recorder.path,
                 "entry": name,
                 "line": line,
                 "col": col,
@@ -893,6 +911,99 @@ class _Constants(ast.NodeTransformer):
         if isinstance(getattr(node, "ctx", None), ast.Load) and node.id in self.values:
             return ast.copy_location(ast.Constant(self.values[node.id]), node)
         return node
+
+
+MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
+
+
+def _sibling_tests(path, source):
+    """Test files beside the kernel file (or in a tests/ folder there) that import it, the
+    conventional names first: test_<stem>.py, test_<stem without _impl>.py, <stem>_test.py."""
+    folder = os.path.dirname(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    imports = re.compile(rf"^\s*(from\s+{re.escape(stem)}\s+import\b|import\s+{re.escape(stem)}\b)", re.M)
+    conventional = {f"test_{stem}.py", f"{stem}_test.py"}
+    if stem.endswith("_impl"):
+        conventional.add(f"test_{stem[: -len('_impl')]}.py")
+    found = []
+    for where in (folder, os.path.join(folder, "tests"), os.path.join(folder, "test")):
+        try:
+            names = sorted(os.listdir(where))
+        except OSError:
+            continue
+        for name in names:
+            candidate = os.path.join(where, name)
+            if (
+                candidate == path
+                or not name.endswith(".py")
+                or not (name.startswith("test_") or name.endswith("_test.py"))
+                or not os.path.isfile(candidate)
+                or os.path.getsize(candidate) > (4 << 20)
+            ):
+                continue
+            try:
+                with open(candidate, encoding="utf-8") as f:
+                    text = f.read()
+            except (OSError, UnicodeDecodeError):
+                continue
+            if imports.search(text):
+                found.append((candidate, text))
+    found.sort(key=lambda f: os.path.basename(f[0]) not in conventional)
+    return found[:MAX_TEST_FILES]
+
+
+def _imported_names(tree):
+    """The top-level names of the modules a file imports."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def _run_test_file(recorder, path, source, undo):
+    """Loads a test file as a module of its own (the kernel module it imports is the one already
+    loaded and hooked), then runs its `__main__` block and its tests. None when it fails to load;
+    the failure is reported at its line."""
+    recorder.host(path, source)
+    name = os.path.splitext(os.path.basename(path))[0]
+    module = types.ModuleType(name)
+    module.__file__ = path
+    linecache.cache[path] = (len(source), None, source.splitlines(True), path)
+    folder = os.path.dirname(path)
+    if folder not in sys.path:
+        sys.path.append(folder)
+    try:
+        tree = ast.parse(source, path)
+        previous = sys.modules.get(name)
+        sys.modules[name] = module
+        sys.argv = [path]
+        recorder.active = True
+        try:
+            exec(compile(source, path, "exec"), module.__dict__)
+        finally:
+            recorder.active = False
+            if previous is not None:
+                sys.modules[name] = previous
+            else:
+                sys.modules.pop(name, None)
+    except BaseException as exc:  # noqa: B902 - the file's own failure is reported at its line
+        if isinstance(exc, (KeyboardInterrupt, _driver.Interrupted)):
+            raise
+        line, col, _, _ = _driver._position(exc, path)
+        message = exc.msg if isinstance(exc, SyntaxError) else _driver._message(exc)
+        recorder.errors.append({"file": path, "entry": name, "line": line, "col": col, "message": message})
+        return None
+    undo.extend(_hook_goldens(recorder, module))
+    main = _main_block(tree)
+    if main.body:
+        main_code = compile(main, path, "exec")
+        _run(recorder, f"{name}.__main__", lambda: exec(main_code, module.__dict__))
+    for entry, thunk in list(_entry_points(module, recorder)):
+        _run(recorder, f"{name}.{entry}", thunk)
+    return module
 
 
 def _annotated_source(source, function_names, goldens, module_values=None):
@@ -1004,19 +1115,35 @@ def record(request):
             _run(recorder, "__main__", lambda: exec(main_code, module.__dict__))
         for name, thunk in list(_entry_points(module, recorder)):
             _run(recorder, name, thunk)
+        hosts = {path: (source, module)}
+        loaded_by_the_file = set(sys.modules)
+        # Kernels the file's own code never called: its tests may live beside it (test_<file>.py).
+        for test_path, test_source in _sibling_tests(path, source):
+            if all(k["name"] in recorder.signatures for k in kernels):
+                break
+            test_module = _run_test_file(recorder, test_path, test_source, undo)
+            if test_module is not None:
+                hosts[test_path] = (test_source, test_module)
+        recorder.host(path, source)
         golden_sources = {}
         for name in sorted({g["function"] for g in recorder.goldens}):
+            where = next(g["file"] for g in recorder.goldens if g["function"] == name)
+            host_source, host_module = hosts.get(where, (source, module))
             try:
-                golden_sources[name] = _annotated_source(source, [name], recorder.goldens, vars(module))
+                golden_sources[name] = _annotated_source(host_source, [name], recorder.goldens, vars(host_module))
             except (SyntaxError, ValueError, RecursionError):
                 continue
         # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
         # which a relative reading would place in the current folder.
+        # Modules a test file brought in are not the kernel's, unless the kernel file imports them.
+        imported = _imported_names(tree)
         local = sorted(
             {
                 m.__file__
-                for m in list(sys.modules.values())
+                for key, m in list(sys.modules.items())
                 if isinstance(getattr(m, "__file__", None), str)
+                and (key in loaded_by_the_file or key.split(".")[0] in imported)
+                and m.__file__ not in hosts
                 and os.path.isabs(m.__file__)
                 and os.path.isfile(m.__file__)
                 and m.__file__.startswith(recorder.folder + os.sep)
@@ -1029,6 +1156,7 @@ def record(request):
                     r.pop("id", None)
         return {
             "status": "ok",
+            "test_files": [h for h in hosts if h != path],
             "kernels": kernels,
             "calls": recorder.calls,
             "goldens": recorder.goldens,
