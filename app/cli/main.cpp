@@ -35,13 +35,14 @@ commands:
   deploy <project> --target NAME           deploy the exported package (targets in deploy.json)
   new DIR --template elementwise|reduction|matmul --name N [--namespace NS]
                                            start an op project from a template
-  import FILE [--function KERNEL] [--out DIR] [--name OP] [--list]
+  import FILE [--function KERNEL] [--out DIR] [--name OP] [--list] [--show-output]
                                            make a project of an existing kernel file: runs the file's own
-                                           main and tests to record its kernel calls (default DIR: <kernel>_op beside it)
+                                           main and tests (or the test files beside it that import it) to
+                                           record its kernel calls (default DIR: <kernel>_op beside it)
 
 Commands that run kernel.py (run, verify, export, redeploy, import) and backends take --python PATH: the Python
-interpreter to run it in (default: $PTOWB_PYTHON, else the system Python the workbench was built
-with). Any CPython 3.9 or newer with torch 1.13 or newer; the kernel worker is built for a new
+interpreter to run it in; a bare name such as python3 is looked up on PATH (default: $PTOWB_PYTHON,
+else the system Python the workbench was built with). Any CPython 3.9 or newer with torch 1.13 or newer; the kernel worker is built for a new
 interpreter or torch once, on first use.
 
 Diagnostics are printed as file:line:col: severity: message.
