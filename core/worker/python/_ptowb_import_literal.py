@@ -10,6 +10,8 @@ import ast
 import itertools
 
 FACTORIES = {"empty", "zeros", "ones", "rand", "randn", "full", "tensor", "as_tensor"}
+# torch functions that do something besides computing a value: never tried
+NOT_COMPUTATIONS = {"save", "load", "compile", "manual_seed", "seed", "set_num_threads", "set_grad_enabled"}
 MAX_TRIES = 400  # candidate calls per comparison, to keep import quick on any kernel
 MAX_ELEMENTS = 1 << 20  # a literal is small; a larger expected value is not searched
 
@@ -44,10 +46,15 @@ def _candidates(torch, words):
             and callable(fn)
             and not isinstance(fn, type)
             and word not in FACTORIES
+            and word not in NOT_COMPUTATIONS
             and word not in seen
         ):
             seen.append(word)
     return seen
+
+
+def _copy(argument):
+    return argument.value.clone() if argument.tensor else argument.value
 
 
 class _Argument:
@@ -105,7 +112,8 @@ def search(torch, words, tensors, scalars, wanted):
             if tries > MAX_TRIES:
                 return None
             try:
-                got = fn(*[a.value for a in positional], **{a.text: a.value for a in keywords})
+                # Copies: a candidate that writes its arguments leaves the recorded inputs as they were.
+                got = fn(*[_copy(a) for a in positional], **{a.text: _copy(a) for a in keywords})
                 if added is not None:
                     got = got + added.value
             except Exception:  # noqa: BLE001 - a function that does not take these arguments
