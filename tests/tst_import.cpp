@@ -266,6 +266,8 @@ void TestImport::literalExpectedFoundFromTheKernelsOps_data()
                                         << "return (torch.matmul(a, b.transpose(-2, -1)))";
     QTest::newRow("arguments reordered") << "pick_kernel"
                                          << "return (torch.gather(source, dim, index))";
+    QTest::newRow("input converted") << "convert_kernel"
+                                     << "return (x.to(torch.float16))";
 }
 
 void TestImport::literalExpectedFoundFromTheKernelsOps()
@@ -274,12 +276,12 @@ void TestImport::literalExpectedFoundFromTheKernelsOps()
     QFETCH(QString, expression);
     QTemporaryDir dir;
     const QString out = dir.filePath(kernel);
-    const auto r = import(data("matmul_literals.py"), out, kernel.toStdString());
+    const auto r = import(data("literal_expected.py"), out, kernel.toStdString());
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
-    QVERIFY2(reference.contains("Gives the literal value matmul_literals.py line"),
+    QVERIFY2(reference.contains("Gives the literal value literal_expected.py line"),
              reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));

@@ -3,9 +3,9 @@
 gives exactly that value. The functions tried are the words of the kernel's name and the pypto
 ops its body calls (`matmul_bias_kernel`, `pypto.matmul`); the arguments are the call's tensors
 and parameters in the kernel's order, then with the last two dims of a matrix swapped, then in
-another order, then with one tensor left out and added to the result (a bias). The first
-candidate whose result equals the expected value is proposed; the expected value decides, the
-names only choose what to try."""
+another order, then with one tensor left out and added to the result (a bias); last, an input
+converted to the expected dtype (a cast or a copy). The first candidate whose result equals the
+expected value is proposed; the expected value decides, the names only choose what to try."""
 import ast
 import itertools
 
@@ -103,6 +103,8 @@ def search(torch, words, tensors, scalars, wanted):
     "inputs", "dtype"}; None when none does."""
     if wanted.numel() > MAX_ELEMENTS:
         return None
+    if wanted.is_complex():
+        return None
     target = wanted.double()
     tries = 0
     for word in _candidates(torch, words):
@@ -110,7 +112,7 @@ def search(torch, words, tensors, scalars, wanted):
         for positional, keywords, added in _argument_lists(torch, tensors, scalars):
             tries += 1
             if tries > MAX_TRIES:
-                return None
+                return _conversion(torch, tensors, wanted, target)
             try:
                 # Copies: a candidate that writes its arguments leaves the recorded inputs as they were.
                 got = fn(*[_copy(a) for a in positional], **{a.text: _copy(a) for a in keywords})
@@ -134,6 +136,28 @@ def search(torch, words, tensors, scalars, wanted):
                 "expression": expression,
                 "inputs": names,
                 "dtype": str(got.dtype).replace("torch.", ""),
+                "literal": True,
+            }
+    return _conversion(torch, tensors, wanted, target)
+
+
+def _conversion(torch, tensors, wanted, target):
+    """An input that is the expected value once converted to its dtype (a cast or a copy)."""
+    for name, tensor in tensors:
+        if tensor.shape != wanted.shape:
+            continue
+        try:
+            got = tensor.to(wanted.dtype)
+            equal = torch.allclose(got.double(), target, rtol=1e-3, atol=1e-5, equal_nan=True)
+        except Exception:  # noqa: BLE001 - what torch cannot convert equals nothing
+            continue
+        if equal:
+            dtype = str(wanted.dtype).replace("torch.", "")
+            same = tensor.dtype == wanted.dtype
+            return {
+                "expression": name if same else f"{name}.to(torch.{dtype})",
+                "inputs": [name],
+                "dtype": dtype,
                 "literal": True,
             }
     return None

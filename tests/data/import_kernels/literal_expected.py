@@ -1,6 +1,6 @@
-"""Matrix products checked against literal values, as PyPTO's matmul examples are. Neither the
+"""Kernels checked against literal values, as PyPTO's matmul and transform examples are. Neither the
 kernels' names nor their bodies spell the whole computation (a bias added, an operand used
-transposed, arguments in another order than torch's); the literal values decide."""
+transposed, arguments in another order than torch's, a cast); the literal values decide."""
 import torch
 from numpy.testing import assert_allclose
 
@@ -64,3 +64,17 @@ def test_pick():
     out = torch.empty((2, 2), dtype=torch.float32)
     pick_kernel(source, index, out, 1)
     assert_allclose(out.numpy(), expected.numpy(), rtol=0, atol=0)
+
+
+@pypto.frontend.jit
+def convert_kernel(x: pypto.Tensor([], pypto.DT_FP32), y: pypto.Tensor([], pypto.DT_FP16)):
+    pypto.set_vec_tile_shapes(8)
+    y[:] = pypto.cast(x, pypto.DT_FP16)
+
+
+def test_convert():
+    x = torch.tensor([2.0, 3.0, -0.5, 8.0], dtype=torch.float32)
+    y = torch.empty(x.shape, dtype=torch.float16)
+    convert_kernel(x, y)
+    expected = torch.tensor([2.0, 3.0, -0.5, 8.0], dtype=torch.float16)
+    assert_allclose(y.numpy(), expected.numpy(), rtol=1e-3, atol=1e-3)
