@@ -88,6 +88,8 @@ private Q_SLOTS:
     void literalExpectedNamedByTheKernel();
     void literalExpectedFoundFromTheKernelsOps_data();
     void literalExpectedFoundFromTheKernelsOps();
+    void expectedAsTheTestSpellsIt_data();
+    void expectedAsTheTestSpellsIt();
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
@@ -283,6 +285,40 @@ void TestImport::literalExpectedFoundFromTheKernelsOps()
     QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
     QVERIFY2(reference.contains("Gives the literal value literal_expected.py line"),
              reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::expectedAsTheTestSpellsIt_data()
+{
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QString>("expression");
+    QTest::addColumn<double>("rtol");
+    // `.T` over the tensor the kernel got as a format-cast view; assert_close's own defaults.
+    QTest::newRow("transposed view") << "transposed_product"
+                                     << "return (torch.matmul(a.to(torch.float32).T, b.to(torch."
+                                        "float32)))"
+                                     << 1e-3;
+    QTest::newRow("unary plus") << "plus_one"
+                                << "return (x + 1.0)" << 1.3e-6;
+}
+
+void TestImport::expectedAsTheTestSpellsIt()
+{
+    QFETCH(QString, kernel);
+    QFETCH(QString, expression);
+    QFETCH(double, rtol);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(kernel);
+    const auto r = import(data("test_spelling.py"), out, kernel.toStdString());
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
+    QCOMPARE(
+        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+            .toDouble(),
+        rtol);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -54,11 +54,11 @@ constexpr std::string_view kAten[] = {
     "einsum", "linear", "tensordot", "tril", "triu", "diag", "diagonal",
     // shapes and views
     "size", "dim", "numel", "view", "view_as", "reshape", "reshape_as", "flatten", "unflatten",
-    "squeeze", "unsqueeze", "permute", "transpose", "t", "swapaxes", "swapdims", "movedim",
-    "moveaxis", "contiguous", "expand", "expand_as", "broadcast_to", "broadcast_tensors", "cat",
-    "concat", "concatenate", "stack", "hstack", "vstack", "split", "split_with_sizes",
-    "tensor_split", "chunk", "unbind", "narrow", "unfold", "roll", "flip", "repeat",
-    "repeat_interleave", "tile", "constant_pad_nd", "pad",
+    "squeeze", "unsqueeze", "permute", "transpose", "t", "numpy_T", "mT", "mH", "adjoint",
+    "swapaxes", "swapdims", "movedim", "moveaxis", "contiguous", "expand", "expand_as",
+    "broadcast_to", "broadcast_tensors", "cat", "concat", "concatenate", "stack", "hstack",
+    "vstack", "split", "split_with_sizes", "tensor_split", "chunk", "unbind", "narrow", "unfold",
+    "roll", "flip", "repeat", "repeat_interleave", "tile", "constant_pad_nd", "pad",
     // indexing (each checks its indices against the sizes)
     "select", "slice", "index_select", "gather", "take", "take_along_dim", "index", "masked_fill",
     "masked_select", "masked_scatter", "scatter", "scatter_add", "index_fill", "index_copy",
