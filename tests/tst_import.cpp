@@ -90,6 +90,7 @@ private Q_SLOTS:
     void literalExpectedFoundFromTheKernelsOps();
     void expectedAsTheTestSpellsIt_data();
     void expectedAsTheTestSpellsIt();
+    void goldenComputedBeforeTheKernelRuns();
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
@@ -319,6 +320,19 @@ void TestImport::expectedAsTheTestSpellsIt()
         readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
             .toDouble(),
         rtol);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::goldenComputedBeforeTheKernelRuns()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scaled_rows"));
+    const auto r = import(data("golden_first.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("result = _golden_scaled_rows(x, w)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -26,6 +26,7 @@ from pypto.frontend import JitFunction
 
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
 MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
+MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
 FILLS = {
     "randn": "normal(0, 1)",
     "rand": "uniform(0, 1)",
@@ -125,6 +126,9 @@ class Recorder:
         self.module = None  # the file, once loaded
         self.tree = None  # the host file's syntax tree, parsed when a comparison needs it
         self.kernel_tree = None
+        # Golden calls that touched no kernel tensor yet: tests often compute the expected value
+        # first and then call the kernel with the same tensors.
+        self.pending_goldens = []
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -231,6 +235,10 @@ class Recorder:
             if record:
                 place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
                 place[id(host)] = (index, entry["name"])
+        if record:
+            waiting, self.pending_goldens = self.pending_goldens, []
+            for golden in waiting:
+                self.golden_call(*golden)
         if not record and self._enough():
             raise _Enough()
 
@@ -264,6 +272,7 @@ class Recorder:
             else:
                 mapped.append(dict(_scalar(value) or {"kind": "other", "type": type(value).__name__}, param=pname))
         if not touches:
+            self.pending_goldens = self.pending_goldens[-(MAX_PENDING_GOLDENS - 1) :] + [(fn, args, kwargs, result)]
             return
         results = list(result) if isinstance(result, (tuple, list)) else [result]
         described = []
