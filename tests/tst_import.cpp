@@ -91,6 +91,8 @@ private Q_SLOTS:
     void expectedAsTheTestSpellsIt_data();
     void expectedAsTheTestSpellsIt();
     void goldenComputedBeforeTheKernelRuns();
+    void statedGoldensBecomeTheReference_data();
+    void statedGoldensBecomeTheReference();
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
@@ -333,6 +335,36 @@ void TestImport::goldenComputedBeforeTheKernelRuns()
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("result = _golden_scaled_rows(x, w)"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::statedGoldensBecomeTheReference_data()
+{
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QStringList>("written");
+    // The golden module's f-string messages and chained comparison, in TorchScript's spelling.
+    QTest::newRow("golden of a module in a subfolder")
+        << "weighted_sum"
+        << QStringList{"result = weighted_sum_golden(x, y, weight)",
+                       "# weighted_sum_golden, from weighted_sum_golden.py line",
+                       "x.shape == y.shape and y.shape == (x.shape[0], 16)",
+                       "'shape mismatch: x={tuple(x.shape)} y={tuple(y.shape)}'"};
+    QTest::newRow("expression of the test") << "doubled" << QStringList{"return (x * 2.0)"};
+}
+
+void TestImport::statedGoldensBecomeTheReference()
+{
+    QFETCH(QString, kernel);
+    QFETCH(QStringList, written);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(kernel);
+    const auto r = import(data("stated_goldens/kernels.py"), out, kernel.toStdString());
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    for (const QString& text : written)
+        QVERIFY2(reference.contains(text.toUtf8()), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -174,6 +174,11 @@ private slots:
             << head + "    raise RuntimeError(\"TODO: write what softmax_kernel computes\")\n"
             << "6:11 reference.todo: reference.py is still to be written: write what "
                "softmax_kernel computes";
+        // TorchScript lists each of eq's ~25 forms with its reason: one sentence is kept.
+        QTest::newRow("no form fits")
+            << head + "    assert x.dim() == 2 == x.dim()\n    return x\n"
+            << "6:12 reference.compile: no form of 'eq' takes these arguments (the first: expected "
+               "a value of type 'Tensor' for argument 'self' but instead found type 'bool')";
         QTest::newRow("wrong function")
             << QStringLiteral("def other(x):\n    return x\n") << "1:1 reference.missing-function";
     }

@@ -139,16 +139,18 @@ void Builder::writeReference(const std::string& opName)
         }
     }
     if (reason.empty()) {
-        const std::string goldenFile = text(*goldenCall, "file"); // a test file beside it
-        m_p.reference = imports + "# " + golden + ", from " +
-                        std::filesystem::path(goldenFile.empty() ? m_kernelFile : goldenFile)
-                            .filename()
-                            .string() +
-                        " line " + std::to_string(number(*goldenCall, "line", 1)) +
+        // The kernel file, a test file beside it or a module of the folder that either imports.
+        const std::string goldenFile = text(*goldenCall, "file");
+        const std::string goldenName =
+            std::filesystem::path(goldenFile.empty() ? m_kernelFile : goldenFile)
+                .filename()
+                .string();
+        m_p.reference = imports + "# " + golden + ", from " + goldenName + " line " +
+                        std::to_string(number(*goldenCall, "line", 1)) +
                         ", as the file's tests call it.\n" +
                         member(sources, golden.c_str()).get<std::string>() + "\n\n\n" + head + call;
         m_p.referenceFromGolden = true;
-        m_p.inferred.push_back("reference: " + golden + "() of the file");
+        m_p.inferred.push_back("reference: " + golden + "() of " + goldenName);
         return;
     }
     m_p.reference = imports + head + "    raise RuntimeError(\"TODO: write what " + m_p.kernel +

@@ -99,6 +99,26 @@ Diagnostic diagnosticFromReport(const std::string& report, const std::string& fi
         message = "raise " + match[1].str() +
                   "(...) is not in the reference subset: use assert condition, \"message\"";
     }
+    // TorchScript lists every overload with why it does not fit (kilobytes for `==`): the operator
+    // and the first overload's reason.
+    if (const std::size_t invalid = message.find("Arguments for call are not valid");
+        invalid != std::string::npos) {
+        const std::string listed = "variants are available:";
+        const std::size_t variants = message.find(listed, invalid);
+        const std::size_t reason = message.find("Expected a value of type", invalid);
+        if (variants != std::string::npos && reason != std::string::npos) {
+            std::size_t begin = message.find_first_not_of(" \n\t", variants + listed.size());
+            begin = std::min(begin, message.size());
+            if (message.compare(begin, 6, "aten::") == 0) begin += 6;
+            const std::size_t end = std::min(message.find_first_of(".( \n", begin), message.size());
+            const std::size_t stop = message.find("'.", reason);
+            std::string why = message.substr(reason, stop == std::string::npos ? std::string::npos
+                                                                               : stop + 1 - reason);
+            why.front() = 'e';
+            message = "no form of '" + message.substr(begin, end - begin) +
+                      "' takes these arguments (the first: " + why + ")";
+        }
+    }
     static const std::regex kUnknownOp(
         R"re(Unknown builtin op: aten::(\w+)\.\s*(Here are some suggestions:([\s\S]*))?)re");
     if (std::regex_search(message, match, kUnknownOp)) {

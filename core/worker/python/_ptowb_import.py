@@ -129,6 +129,7 @@ class Recorder:
         # Golden calls that touched no kernel tensor yet: tests often compute the expected value
         # first and then call the kernel with the same tensors.
         self.pending_goldens = []
+        self.pending_verify = None  # (goldens, where they are written) for the next kernel call
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -239,6 +240,10 @@ class Recorder:
             waiting, self.pending_goldens = self.pending_goldens, []
             for golden in waiting:
                 self.golden_call(*golden)
+        if self.pending_verify is not None:
+            if record:
+                self._verify_compares(index, bound)
+            self.pending_verify = None
         if not record and self._enough():
             raise _Enough()
 
@@ -337,6 +342,50 @@ class Recorder:
                 self.compares.append(entry)
                 return
 
+    def verify_goldens(self, goldens):
+        """pypto.set_verify_golden_data(goldens=[...]): what the next kernel call's tensor arguments
+        are expected to hold, slot by slot (None skips one); PyPTO's interpreter tests state their
+        expected values so."""
+        if not isinstance(goldens, (list, tuple)):
+            return
+        source = None
+        found = self._test_function()
+        if found is not None:
+            function, line, frame = found
+            nodes = _golden_list_nodes(function, line, len(goldens))
+            if nodes is not None:
+                source = (nodes, line, function, dict(frame.f_locals))
+        self.keep.extend(g for g in goldens if _is_tensor(g))
+        self.pending_verify = (list(goldens), source)
+
+    def _verify_compares(self, call, bound):
+        """The comparisons set_verify_golden_data stated for `call`, once it has run."""
+        goldens, source = self.pending_verify
+        self.pending_verify = None
+        tensors = [name for name, value in bound.arguments.items() if _is_tensor(value)]
+        for slot, expected in enumerate(goldens):
+            if slot >= len(tensors) or not _is_tensor(expected):
+                continue
+            where = self.outputs.get(id(bound.arguments[tensors[slot]]))
+            if where is None or where[0] != call:
+                continue
+            golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(expected)), None)
+            entry = {
+                "function": "pypto.set_verify_golden_data",
+                "call": call,
+                "output": where[1],
+                "rtol": None,
+                "atol": None,
+                "golden": golden["function"] if golden else None,
+            }
+            if golden is None and source is not None:
+                nodes, line, function, local_values = source
+                try:
+                    entry["expression"] = self._expression_of(nodes[slot], line, function, local_values, call, expected)
+                except (SyntaxError, ValueError, RecursionError, _Unresolved):
+                    pass
+            self.compares.append(entry)
+
     def difference(self, a, b):
         """`a - b` with a kernel output: PyPTO's examples check `max_diff = (out - expected)
         .abs().max()` against a number (`assert max_diff < 1e-1`), an atol with no rtol."""
@@ -386,8 +435,13 @@ class Recorder:
         if compared is None or len(compared[0]) <= arg_index:
             return None
         operands, compare_line = compared
-        slicer = _Slicer(self, function, frame.f_locals, call)
-        tree = slicer.resolve(operands[arg_index], compare_line, 0)
+        return self._expression_of(operands[arg_index], compare_line, function, frame.f_locals, call, expected)
+
+    def _expression_of(self, node, line, function, local_values, call, expected):
+        """The expression `node` of `function` at `line` written over the inputs of `call`."""
+        compare_line = line
+        slicer = _Slicer(self, function, local_values, call)
+        tree = slicer.resolve(node, compare_line, 0)
         if not slicer.used:
             # A literal expected value: the torch function the kernel is named after, when it
             # gives exactly that value from the call's inputs.
@@ -493,6 +547,19 @@ class Recorder:
             except Exception:  # noqa: BLE001
                 continue
         return None
+
+
+def _golden_list_nodes(function, line, count):
+    """The elements of the list of goldens passed by the call at `line`: its `goldens=` argument, or
+    the last list or tuple of `count` elements among its positional arguments."""
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        candidates = [k.value for k in node.keywords if k.arg == "goldens"] or list(reversed(node.args))
+        for value in candidates:
+            if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == count:
+                return value.elts
+    return None
 
 
 def _compared_operands(function, line):
@@ -782,6 +849,18 @@ def _install(recorder, module):
             return difference
 
         undo.append(_patch(torch.Tensor, "__sub__", subtract))
+    pypto_module = sys.modules.get("pypto")
+    if pypto_module is not None and hasattr(pypto_module, "set_verify_golden_data"):
+
+        def verify_goldens(original):
+            def stated(in_out_tensors=None, goldens=None):
+                result = original(in_out_tensors=in_out_tensors, goldens=goldens)
+                recorder.verify_goldens(goldens)
+                return result
+
+            return stated
+
+        undo.append(_patch(pypto_module, "set_verify_golden_data", verify_goldens))
         undo.append(_patch(torch, "allclose", compare("torch.allclose", 1e-5, 1e-8)))
         undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
         if hasattr(torch, "testing"):
@@ -810,12 +889,17 @@ def _assert_close_defaults(actual, expected):
 
 
 def _hook_goldens(recorder, module):
-    """The module's own plain functions: a call with a kernel's input is a golden candidate."""
+    """The module's plain functions, its own and those it imports from a module in the kernel's
+    folder (`from _ops.rope_golden import rope_golden`): a call with a kernel's input is a golden
+    candidate."""
     undo = []
     for name, value in list(vars(module).items() if module is not None else ()):
         if (
             isinstance(value, types.FunctionType)
-            and value.__code__.co_filename == module.__file__
+            and (
+                value.__code__.co_filename == module.__file__
+                or value.__code__.co_filename.startswith(recorder.folder + os.sep)
+            )
             and not name.startswith("test")
             and name != "main"
         ):
@@ -831,6 +915,18 @@ def _hook_goldens(recorder, module):
 
             undo.append(_patch(module, name, make))
     return [u for u in undo if u]
+
+
+def _defining_module(path):
+    """(source, module) of the loaded module whose file is `path`; None when there is none."""
+    module = next((m for m in list(sys.modules.values()) if getattr(m, "__file__", None) == path), None)
+    if module is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read(), module
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def _parametrizations(fn, limit):
@@ -974,6 +1070,45 @@ class _Constants(ast.NodeTransformer):
         return node
 
 
+class _TorchScriptSpelling(ast.NodeTransformer):
+    """A golden's Python spelled as TorchScript reads it, meaning kept: an assert's or raise's
+    f-string message as plain text (`f"got {x.dtype}"` -> "got {x.dtype}"; the message is only for
+    the failure), and a chained comparison as its parts (`a == b == c` -> `a == b and b == c`)."""
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) < 2:
+            return node
+        operands = [node.left] + node.comparators
+        parts = [
+            ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]]) for k, op in enumerate(node.ops)
+        ]
+        return ast.copy_location(ast.BoolOp(op=ast.And(), values=parts), node)
+
+    def visit_Assert(self, node):
+        if isinstance(node.msg, ast.JoinedStr):
+            node.msg = ast.copy_location(ast.Constant(_joined_text(node.msg)), node.msg)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        # raise ValueError(f"...") and friends
+        node.args = [
+            ast.copy_location(ast.Constant(_joined_text(a)), a) if isinstance(a, ast.JoinedStr) else a
+            for a in node.args
+        ]
+        return self.generic_visit(node)
+
+
+def _joined_text(node):
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant):
+            parts.append(str(value.value))
+        elif isinstance(value, ast.FormattedValue):
+            parts.append("{" + ast.unparse(value.value) + "}")
+    return "".join(parts)
+
+
 MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
 
 
@@ -1101,6 +1236,7 @@ def _annotated_source(source, function_names, goldens, module_values=None):
                 arg.annotation = ast.Name(kinds[recorded[arg.arg]])
         if module_values:
             node = _Constants(node, module_values).visit(node)
+        node = _TorchScriptSpelling().visit(node)
         texts.append(ast.unparse(node))
     return "\n\n\n".join(texts)
 
@@ -1189,7 +1325,7 @@ def record(request):
         golden_sources = {}
         for name in sorted({g["function"] for g in recorder.goldens}):
             where = next(g["file"] for g in recorder.goldens if g["function"] == name)
-            host_source, host_module = hosts.get(where, (source, module))
+            host_source, host_module = hosts.get(where) or _defining_module(where) or (source, module)
             try:
                 golden_sources[name] = _annotated_source(host_source, [name], recorder.goldens, vars(host_module))
             except (SyntaxError, ValueError, RecursionError):

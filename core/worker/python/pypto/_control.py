@@ -420,7 +420,19 @@ verify = not_simulated(
     "pass_options=None, verify_options=None, **kwargs",
     "option",
 )
-set_verify_golden_data = not_simulated("set_verify_golden_data", "in_out_tensors=None, goldens=None", "option")
+
+
+@category("option")
+def set_verify_golden_data(in_out_tensors=None, goldens=None):
+    """Goldens for PyPTO's pass verification, one per tensor argument of the next kernel call (None
+    skips one). The simulator runs no compiler passes to verify, so they are checked for their form
+    and kept for the run record; import reads them as what the test expects."""
+    for kind, values in (("in_out_tensors", in_out_tensors), ("goldens", goldens)):
+        if values is not None and not isinstance(values, (list, tuple)):
+            raise TypeError(f"set_verify_golden_data: {kind} must be a list, not {type(values).__name__}")
+    _record("verify_goldens", {"count": len(goldens or ())})
+
+
 from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, tensor_format=None, dtype=None", "data")
 
 
