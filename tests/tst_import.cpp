@@ -91,6 +91,8 @@ private Q_SLOTS:
     void expectedAsTheTestSpellsIt_data();
     void expectedAsTheTestSpellsIt();
     void goldenComputedBeforeTheKernelRuns();
+    void outputFilledFirstInAGraphCapture();
+    void inPlaceUpdateStaysAnInput();
     void statedGoldensBecomeTheReference_data();
     void statedGoldensBecomeTheReference();
     void comparisonBelongsToTheOutputItReads();
@@ -367,6 +369,39 @@ void TestImport::statedGoldensBecomeTheReference()
         QVERIFY2(reference.contains(text.toUtf8()), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::outputFilledFirstInAGraphCapture()
+{
+    // torch.rand-filled, written whatever it held: an output. Compared as flattened lists.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("project"));
+    const auto r = import(data("graph_capture.py"), out, "project");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonArray outputs = readOp(out)[QStringLiteral("outputs")].toArray();
+    QCOMPARE(outputs.size(), 1);
+    QCOMPARE(outputs[0][QStringLiteral("name")].toString(), QStringLiteral("logits"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (torch.matmul(x, weight.t()))"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::inPlaceUpdateStaysAnInput()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("accumulate"));
+    const auto r = import(data("graph_capture.py"), out, "accumulate");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const QJsonArray inputs = readOp(out)[QStringLiteral("inputs")].toArray();
+    QCOMPARE(inputs.size(), 2);
+    QCOMPARE(inputs[1][QStringLiteral("name")].toString(), QStringLiteral("total"));
+    QVERIFY(inputs[1][QStringLiteral("mutated")].toBool());
+    const Diagnostic* d = find(r, "import.no-output");
+    QVERIFY(d);
+    QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
+             d->message.c_str());
 }
 
 void TestImport::comparisonBelongsToTheOutputItReads()

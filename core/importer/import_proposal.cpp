@@ -115,11 +115,16 @@ void Builder::classify()
             else
                 plan.role = Role::Unknown;
         } else if (kind == "tensor") {
-            bool written = false;
-            for (auto* v : plan.values)
+            // Written over whatever it held (checked by a second run with other contents): an
+            // output, though the file filled it first.
+            bool written = false, overwritten = false, updated = false;
+            for (auto* v : plan.values) {
                 written = written || (v && member(*v, "written") == true);
+                overwritten = overwritten || (v && member(*v, "overwritten") == true);
+                updated = updated || (v && member(*v, "overwritten") == false);
+            }
             const std::string fill = text(*first, "fill");
-            if (fill == "empty" || (fill == "zeros" && written) ||
+            if (fill == "empty" || (fill == "zeros" && written) || (overwritten && !updated) ||
                 (written && fill.empty() && looksLikeOutput(plan.name)))
                 plan.role = Role::Output;
             else
@@ -243,10 +248,18 @@ void Builder::describeOutputs(ojson& op)
                                output["dtype"].get<std::string>());
         op["outputs"].push_back(output);
     }
-    if (op["outputs"].empty())
+    if (op["outputs"].empty()) {
+        std::string mutated;
+        for (const Plan* p : plans(Role::Mutated))
+            mutated += (mutated.empty() ? "'" : ", '") + p->name + "'";
         fillIn("", Severity::Error, "import.no-output",
-               "no kernel parameter was written by a recorded call: add the op's outputs "
-               "(kernel parameters the kernel writes)");
+               mutated.empty()
+                   ? "no kernel parameter was written by a recorded call: add the op's outputs "
+                     "(kernel parameters the kernel writes)"
+                   : "the kernel only updates " + mutated +
+                         " in place, and an op needs an output: add one (a kernel parameter "
+                         "the kernel writes whatever it held)");
+    }
 }
 
 void Builder::describeArguments(ojson& op)

@@ -130,6 +130,7 @@ class Recorder:
         # first and then call the kernel with the same tensors.
         self.pending_goldens = []
         self.pending_verify = None  # (goldens, where they are written) for the next kernel call
+        self.overwrite_checked = set()  # kernels whose written tensors were checked for it
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -222,11 +223,12 @@ class Recorder:
             raise
         finally:
             in_kernel_call[0] = False
+        afters = {}
         for entry in described:
             if entry.get("kind") != "tensor":
                 continue
             host = bound.arguments[entry["name"]]
-            after = _sim.to_bytes(handles[entry["name"]])
+            after = afters[entry["name"]] = _sim.to_bytes(handles[entry["name"]])
             entry["written"] = after != before[entry["name"]]
             if entry["written"]:
                 _copy_back(host, after)
@@ -236,6 +238,9 @@ class Recorder:
             if record:
                 place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
                 place[id(host)] = (index, entry["name"])
+        if record and name not in self.overwrite_checked:
+            self.overwrite_checked.add(name)
+            self._check_overwritten(fn, bound, before, afters, described)
         if record:
             waiting, self.pending_goldens = self.pending_goldens, []
             for golden in waiting:
@@ -246,6 +251,44 @@ class Recorder:
             self.pending_verify = None
         if not record and self._enough():
             raise _Enough()
+
+    def _check_overwritten(self, fn, bound, before, afters, described):
+        """Marks the written tensors that held values before the call (`torch.rand`, not
+        `torch.empty`) `overwritten` when the kernel's result does not depend on what they held:
+        the kernel runs again with them holding NaN (integers: other values), the rest as before.
+        Such a tensor is an output; one whose result changes is an input the kernel updates."""
+        torch = _torch()
+        candidates = [
+            e
+            for e in described
+            if e.get("kind") == "tensor" and e.get("written") and e.get("fill") not in ("empty", "zeros")
+        ]
+        if torch is None or not candidates:
+            return
+        names = {e["name"] for e in candidates}
+        handles = {}
+        for pname, data in before.items():
+            host = bound.arguments[pname]
+            if pname in names and data:
+                held = torch.frombuffer(bytearray(data), dtype=torch.uint8).view(host.dtype).reshape(host.shape)
+                if held.is_floating_point():
+                    held = torch.full_like(held, float("nan"))
+                elif held.dtype == torch.bool:
+                    held = ~held
+                else:
+                    held = held + 7
+                data = _host_bytes(held)
+            handles[pname] = _sim.from_bytes(data, list(host.shape), _dtype_name(host))
+        arguments = {p: _wrap(handles[p]) if p in handles else v for p, v in bound.arguments.items()}
+        in_kernel_call[0] = True
+        try:
+            fn(**arguments)
+        except Exception:  # noqa: BLE001 - a kernel that fails so says nothing of its outputs
+            return
+        finally:
+            in_kernel_call[0] = False
+        for e in candidates:
+            e["overwritten"] = _sim.to_bytes(handles[e["name"]]) == afters[e["name"]]
 
     def _module_level(self, jit, name):
         return self.module is not None and vars(self.module).get(name) is jit
@@ -321,26 +364,30 @@ class Recorder:
         return found
 
     def compare_call(self, function, a, b, rtol, atol):
-        for index, value in enumerate((a, b)):
-            where = self._output_of(value)
-            if where:
-                other = b if index == 0 else a
-                golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
-                entry = {
-                    "function": function,
-                    "call": where[0],
-                    "output": where[1],
-                    "rtol": rtol,
-                    "atol": atol,
-                    "golden": golden["function"] if golden else None,
-                }
-                if golden is None:
-                    try:
-                        entry["expression"] = self._expression(1 - index, where[0], other)
-                    except (SyntaxError, ValueError, RecursionError, _Unresolved):
-                        pass
-                self.compares.append(entry)
-                return
+        # An output compared as it is, else flattened (`np.array(out.flatten().tolist())`).
+        for flattened in (False, True):
+            for index, value in enumerate((a, b)):
+                where = self._output_of(value, flattened)
+                if where:
+                    self._compared(function, where, b if index == 0 else a, 1 - index, rtol, atol, flattened)
+                    return
+
+    def _compared(self, function, where, other, other_index, rtol, atol, flattened):
+        golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
+        entry = {
+            "function": function,
+            "call": where[0],
+            "output": where[1],
+            "rtol": rtol,
+            "atol": atol,
+            "golden": golden["function"] if golden else None,
+        }
+        if golden is None:
+            try:
+                entry["expression"] = self._expression(other_index, where[0], other, flattened)
+            except (SyntaxError, ValueError, RecursionError, _Unresolved):
+                pass
+        self.compares.append(entry)
 
     def verify_goldens(self, goldens):
         """pypto.set_verify_golden_data(goldens=[...]): what the next kernel call's tensor arguments
@@ -422,7 +469,7 @@ class Recorder:
         )
         return (function, line, frame) if function is not None else None
 
-    def _expression(self, arg_index, call, expected):
+    def _expression(self, arg_index, call, expected, flattened=False):
         """What the test compares the output with, written over the kernel's inputs: the compared
         expression with the test's local names replaced by what they were assigned (a backward
         slice of the test function), the kernel's input tensors by the op's input names and plain
@@ -435,12 +482,15 @@ class Recorder:
         if compared is None or len(compared[0]) <= arg_index:
             return None
         operands, compare_line = compared
-        return self._expression_of(operands[arg_index], compare_line, function, frame.f_locals, call, expected)
+        return self._expression_of(
+            operands[arg_index], compare_line, function, frame.f_locals, call, expected, flattened
+        )
 
-    def _expression_of(self, node, line, function, local_values, call, expected):
-        """The expression `node` of `function` at `line` written over the inputs of `call`."""
+    def _expression_of(self, node, line, function, local_values, call, expected, flattened=False):
+        """The expression `node` of `function` at `line` written over the inputs of `call`; with
+        `flattened`, its flattening left out, as the output it is compared with was flattened."""
         compare_line = line
-        slicer = _Slicer(self, function, local_values, call)
+        slicer = _Slicer(self, function, local_values, call, flattened)
         tree = slicer.resolve(node, compare_line, 0)
         if not slicer.used:
             # A literal expected value: the torch function the kernel is named after, when it
@@ -512,13 +562,33 @@ class Recorder:
                 continue
         return None
 
+    def _flattened_output_of(self, value):
+        """The output whose values, flattened, `value` holds (the latest call first)."""
+        flat = _flat_values(value)
+        if flat is None:
+            return None
+        import numpy as np
+
+        for oid, where in reversed(list(self.outputs.items())):
+            out = next((o for o in self.keep if id(o) == oid), None)
+            if out is None or out.dim() < 2 or out.numel() != flat.size:
+                continue
+            try:
+                if np.array_equal(out.detach().cpu().double().reshape(-1).numpy(), flat, equal_nan=True):
+                    return where
+            except Exception:  # noqa: BLE001
+                continue
+        return None
+
     def _input_tensor(self, call, name):
         for oid, where in self.inputs.items():
             if where == (call, name):
                 return next((t for t in self.keep if id(t) == oid), None)
         return None
 
-    def _output_of(self, value):
+    def _output_of(self, value, flattened=False):
+        if flattened:
+            return self._flattened_output_of(value)
         if _is_tensor(value):
             return self.outputs.get(id(value))
         try:
@@ -559,6 +629,20 @@ def _golden_list_nodes(function, line, count):
         for value in candidates:
             if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == count:
                 return value.elts
+    return None
+
+
+def _flat_values(value):
+    """A 1-D tensor or array as float64 NumPy values; None for anything else."""
+    try:
+        import numpy as np
+
+        if _is_tensor(value):
+            value = value.detach().cpu().double().numpy()
+        if isinstance(value, np.ndarray) and value.ndim == 1:
+            return value.astype(np.float64)
+    except Exception:  # noqa: BLE001 - what NumPy cannot read is no output
+        pass
     return None
 
 
@@ -641,7 +725,23 @@ class _Unresolved(Exception):
     """A name of the compared expression that no assignment or kernel input explains."""
 
 
-_DROPPED_METHODS = ("cpu", "npu", "numpy", "detach", "contiguous", "clone")
+_DROPPED_METHODS = ("cpu", "npu", "numpy", "detach", "contiguous", "clone", "tolist")
+
+
+def _flattens(call):
+    """`x.flatten()`, `x.ravel()`, `x.reshape(-1)`, `x.view(-1)`."""
+    if not isinstance(call.func, ast.Attribute) or call.keywords:
+        return False
+    if call.func.attr in ("flatten", "ravel"):
+        return not call.args
+    minus_one = (
+        len(call.args) == 1
+        and isinstance(call.args[0], ast.UnaryOp)
+        and isinstance(call.args[0].op, ast.USub)
+        and isinstance(call.args[0].operand, ast.Constant)
+        and call.args[0].operand.value == 1
+    )
+    return call.func.attr in ("reshape", "view") and minus_one
 
 
 def _changed_in_place(function, name, after, before):
@@ -684,8 +784,9 @@ def _changed_in_place(function, name, after, before):
 
 
 class _Slicer:
-    def __init__(self, recorder, function, local_values, call):
+    def __init__(self, recorder, function, local_values, call, flattened=False):
         self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
+        self.flattened = flattened  # the output was compared flattened: so is this, and no longer
         self.used = set()
 
     def _assignment(self, name, before):
@@ -726,6 +827,8 @@ class _Slicer:
                         and call.args[0].id.startswith("dev")
                     )
                 ):
+                    return self.visit(call.func.value)
+                if slicer.flattened and _flattens(call):
                     return self.visit(call.func.value)
                 # np.array(x) / np.asarray(x) of a tensor: the tensor.
                 if (

@@ -164,6 +164,7 @@ def _patch_torch(torch):
 
 class _State:
     device = 0
+    capturing = 0  # open torch.npu.graph captures
 
 
 def _device_index(device):
@@ -264,16 +265,60 @@ def _npu_module(torch):
         Stream=Stream,
         Event=Event,
         stream=stream,
-        is_current_stream_capturing=lambda: False,
+        is_current_stream_capturing=lambda: _State.capturing > 0,
         config=types.SimpleNamespace(allow_internal_format=False),
-        NPUGraph=_unavailable_class("torch_npu.npu.NPUGraph"),
-        graph=unavailable("torch_npu.npu.graph"),
+        NPUGraph=NPUGraph,
+        graph=_graph,
         get_device_properties=unavailable("torch_npu.npu.get_device_properties"),
         get_soc_version=unavailable("torch_npu.npu.get_soc_version"),
         set_device_limit=unavailable("torch_npu.npu.set_device_limit"),
         set_stream_limit=unavailable("torch_npu.npu.set_stream_limit"),
     )
     return npu
+
+
+class NPUGraph:
+    """torch.npu.NPUGraph on the CPU. With no device to defer work to, what runs inside the capture
+    runs at once, so after the first replay() the outputs hold what one replay gives on an NPU. A
+    second replay would run the captured work again with the inputs of then: that is not available."""
+
+    def __init__(self, *args, **kwargs):
+        self._state = "new"
+
+    def capture_begin(self, *args, **kwargs):
+        if self._state != "new":
+            raise RuntimeError("torch_npu.npu.NPUGraph.capture_begin(): this graph was captured already")
+        self._state = "capturing"
+
+    def capture_end(self):
+        self._state = "captured"
+
+    def replay(self):
+        if self._state == "captured":
+            self._state = "replayed"
+        elif self._state == "replayed":
+            raise RuntimeError(
+                f"torch_npu.npu.NPUGraph.replay() a second time {_NO_NPU}: its work ran once, at capture"
+            )
+        else:
+            raise RuntimeError("torch_npu.npu.NPUGraph.replay(): nothing was captured")
+
+    def reset(self):
+        self._state = "new"
+
+    def pool(self):
+        return None
+
+
+@contextlib.contextmanager
+def _graph(npu_graph, pool=None, stream=None, *args, **kwargs):
+    npu_graph.capture_begin()
+    _State.capturing += 1
+    try:
+        yield npu_graph
+    finally:
+        _State.capturing -= 1
+        npu_graph.capture_end()
 
 
 def _unavailable_class(name):
