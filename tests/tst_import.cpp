@@ -93,6 +93,7 @@ private Q_SLOTS:
     void goldenComputedBeforeTheKernelRuns();
     void outputFilledFirstInAGraphCapture();
     void inPlaceUpdateStaysAnInput();
+    void launcherIsNoGolden();
     void statedGoldensBecomeTheReference_data();
     void statedGoldensBecomeTheReference();
     void comparisonBelongsToTheOutputItReads();
@@ -402,6 +403,19 @@ void TestImport::inPlaceUpdateStaysAnInput()
     QVERIFY(d);
     QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
              d->message.c_str());
+}
+
+void TestImport::launcherIsNoGolden()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("softmax"));
+    const auto r = import(data("launcher.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (torch.softmax(x, dim=-1))"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
 }
 
 void TestImport::comparisonBelongsToTheOutputItReads()

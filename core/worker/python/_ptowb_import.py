@@ -131,12 +131,14 @@ class Recorder:
         self.pending_goldens = []
         self.pending_verify = None  # (goldens, where they are written) for the next kernel call
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
+        self.launches = 0  # kernel calls so far, recorded or not
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
 
     # -- kernels ---------------------------------------------------------------------------------
     def kernel_call(self, jit, args, kwargs):
+        self.launches += 1
         fn = jit.fn
         while isinstance(fn, JitFunction):
             fn = fn.fn
@@ -1005,12 +1007,15 @@ def _hook_goldens(recorder, module):
             )
             and not name.startswith("test")
             and name != "main"
+            and not _launches_kernel(value, module)
         ):
 
             def make(original):
                 def golden(*args, **kwargs):
+                    launches = recorder.launches
                     result = original(*args, **kwargs)
-                    if recorder.active and not in_kernel_call[0]:
+                    # A function that runs a kernel (a launcher wrapping it) is no golden.
+                    if recorder.active and not in_kernel_call[0] and recorder.launches == launches:
                         recorder.golden_call(original, args, kwargs, result)
                     return result
 
@@ -1018,6 +1023,19 @@ def _hook_goldens(recorder, module):
 
             undo.append(_patch(module, name, make))
     return [u for u in undo if u]
+
+
+def _launches_kernel(fn, module):
+    """Whether `fn`'s code names one of the module's jit kernels: a launcher wrapping a kernel
+    (`softmax(x)` calling `softmax_kernel(x, out)`) is no golden, though its result is the output."""
+    kernels = {n for n, v in vars(module).items() if isinstance(v, JitFunction)}
+    codes = [fn.__code__]
+    while codes:
+        code = codes.pop()
+        if kernels.intersection(code.co_names):
+            return True
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return False
 
 
 def _defining_module(path):
