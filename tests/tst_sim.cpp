@@ -307,6 +307,17 @@ private Q_SLOTS:
         QTest::newRow("not simulated")
             << "    y[:] = pypto.cumsum(x, 1)\n"
             << "4:12 sim.error not supported by the simulator: pypto.cumsum";
+        // PyPTO's compiled core imports, any name in it says it is not simulated when called;
+        // op_wrapper passes the arguments through.
+        QTest::newRow("compiled core")
+            << "    from pypto import pypto_impl\n"
+               "    from pypto.operation import op_wrapper\n"
+               "    div = op_wrapper(lambda t, v: pypto_impl.ScalarDivS(t, v, True))\n"
+               "    y[:] = div(x, 2.0)\n"
+            << "6:35 sim.error not supported by the simulator: pypto.pypto_impl.ScalarDivS";
+        QTest::newRow("compiled core, nested")
+            << "    from pypto.pypto_impl import ir\n    ir.create_op_call(x)\n"
+            << "5:5 sim.error not supported by the simulator: pypto.pypto_impl.ir.create_op_call";
         QTest::newRow("unsupported dtype")
             << "    y[:] = pypto.cast(x, pypto.DT_FP8)\n"
             << "4:12 sim.error not supported by the simulator: pypto.DT_FP8";
