@@ -360,7 +360,7 @@ const std::vector<ApiFunction>& table()
          {},
          false,
          false,
-         false},
+         true},
         {"set_verify_options",
          "option",
          {},
