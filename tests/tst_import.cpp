@@ -611,6 +611,8 @@ void TestImport::failingHostCodeIsReportedAtItsLine()
     QVERIFY(noCall);
     QVERIFY(noCall->file.ends_with("op.json"));
     QVERIFY(noCall->line > 1);
+    QVERIFY2(noCall->message.find("stopped with an error first") != std::string::npos,
+             noCall->message.c_str());
 }
 
 void TestImport::neverOverwrites()

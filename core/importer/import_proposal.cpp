@@ -416,8 +416,11 @@ void Builder::describeCases(ojson& op)
     }
     if (m_calls.empty())
         fillIn("/cases", Severity::Error, "import.no-call",
-               "running the file recorded no call of " + m_p.kernel +
-                   ": add a case (its __main__ block and test functions called it nowhere)");
+               "running the file recorded no call of " + m_p.kernel + ": add a case (" +
+                   (list(m_recording, "errors").empty()
+                        ? "its __main__ block and test functions called it nowhere)"
+                        : "the code that would call it stopped with an error first: see the "
+                          "warnings at the file's lines)"));
 }
 
 Proposal Builder::run(const std::string& function, const std::string& requestedName)
