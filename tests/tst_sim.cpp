@@ -201,6 +201,21 @@ private Q_SLOTS:
                       at::cat({x.slice(1, 4, 8).exp() - 1, x.slice(1, 0, 4).exp()}, 1)));
     }
 
+    // A view at a boundary holds only its valid part; reshaping it with a valid_shape (PyPTO's
+    // tail tiles: [rows, l_max] valid [rows, l]) keeps the valid part.
+    void reshapeOfABoundaryView()
+    {
+        const auto x = randn({4, 6});
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n"
+                           "    pypto.set_vec_tile_shapes(4, 8)\n"
+                           "    v = pypto.view(x, [4, 1, 8], [0, 0, 0], valid_shape=[4, 1, 6])\n"
+                           "    flat = pypto.reshape(v, [4, 8], valid_shape=[4, 6])\n"
+                           "    y[:] = pypto.mul(flat, 2.0)\n",
+                           {{"x", x.reshape({4, 1, 6})}}, {{"y", out({4, 6})}});
+        REQUIRE_OK(r);
+        QVERIFY(close(r.outputs["y"], x * 2));
+    }
+
     void clip()
     {
         const auto x = randn({4, 8}), lo = at::full({4, 8}, -0.2);

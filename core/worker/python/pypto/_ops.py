@@ -2,6 +2,7 @@
 operation.py and operator.py of hicann/pypto); each one runs in the workbench simulator
 (numerics in core/sim/sim_ops.cpp), or is a stand-in that reports it is not simulated."""
 import builtins as _builtins
+import math as _math
 
 import _ptowb_sim as _sim
 
@@ -541,7 +542,15 @@ def atomic_add(src, offsets, dst):
 
 @category("data")
 def reshape(input, shape, *, valid_shape=None, inplace=False):
-    return _wrap(_sim.reshape(_t(input, "reshape"), _ints(shape)))
+    shape = _ints(shape)
+    if valid_shape is not None:
+        # A view at a boundary holds only its valid part (docs/kernels-and-simulator.md): such a
+        # tensor takes the valid shape, as PyPTO's tail tiles do.
+        valid = _ints(valid_shape)
+        held = _math.prod(_ints(input.shape))
+        if held != _math.prod(shape) and held == _math.prod(valid):
+            shape = valid
+    return _wrap(_sim.reshape(_t(input, "reshape"), shape))
 
 
 @category("data")
