@@ -514,7 +514,21 @@ def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
         raise SimulatorError(not_simulated_message("view with a dtype (a reinterpreting view)"))
     shape = input.shape if shape is None else _ints(shape)
     offsets = [0] * len(shape) if offsets is None else _ints(offsets)
+    if valid_shape is None:
+        valid_shape = _derived_valid_shape(_ints(input.shape), shape, offsets)
     return _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
+
+
+def _derived_valid_shape(held, shape, offsets):
+    """PyPTO derives a view's valid shape when none is given: a tile that starts inside the tensor
+    and runs past its end holds what is left (a [64, 64] view at [0, 128] of a [72, 144] tensor
+    holds [64, 16]). None when the view fits, or starts outside (the simulator reports that)."""
+    if len(held) != len(shape) or len(offsets) != len(shape):
+        return None
+    if any(o < 0 or o >= h for o, h in zip(offsets, held)):
+        return None
+    valid = [_builtins.min(s, h - o) for s, h, o in zip(shape, held, offsets)]
+    return valid if valid != list(shape) else None
 
 
 @category("data")
