@@ -19,6 +19,17 @@ import types
 
 import _ptowb_driver as _driver
 import _ptowb_import_literal as _literal
+from _ptowb_import_expr import (
+    Slicer as _Slicer,
+    Unresolved as _Unresolved,
+    compared_operands as _compared_operands,
+    difference_bound as _difference_bound,
+    flat_values as _flat_values,
+    golden_list_nodes as _golden_list_nodes,
+    is_tensor as _is_tensor,
+    torch_module as _torch,
+)
+from _ptowb_import_source import annotated_source as _annotated_source
 import _ptowb_sim as _sim
 from pypto._dtypes import DataType
 from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
@@ -43,15 +54,6 @@ FILLS = {
 
 class _Enough(Exception):
     """Stops an entry point once its kernel has all the calls import keeps."""
-
-
-def _torch():
-    return sys.modules.get("torch")
-
-
-def _is_tensor(value):
-    torch = _torch()
-    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _dtype_name(tensor):
@@ -621,264 +623,6 @@ class Recorder:
         return None
 
 
-def _golden_list_nodes(function, line, count):
-    """The elements of the list of goldens passed by the call at `line`: its `goldens=` argument, or
-    the last list or tuple of `count` elements among its positional arguments."""
-    for node in ast.walk(function):
-        if not (isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)):
-            continue
-        candidates = [k.value for k in node.keywords if k.arg == "goldens"] or list(reversed(node.args))
-        for value in candidates:
-            if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == count:
-                return value.elts
-    return None
-
-
-def _flat_values(value):
-    """A 1-D tensor or array as float64 NumPy values; None for anything else."""
-    try:
-        import numpy as np
-
-        if _is_tensor(value):
-            value = value.detach().cpu().double().numpy()
-        if isinstance(value, np.ndarray) and value.ndim == 1:
-            return value.astype(np.float64)
-    except Exception:  # noqa: BLE001 - what NumPy cannot read is no output
-        pass
-    return None
-
-
-def _compared_operands(function, line):
-    """The two values the statement at `line` compares, and its line: the arguments of an
-    allclose-style call, or the operands of the subtraction in `(out - expected).abs().max()`
-    (PyPTO's examples bound that maximum with a number). None when the line compares nothing."""
-    at_line = [n for n in ast.walk(function) if getattr(n, "lineno", 0) <= line <= getattr(n, "end_lineno", 0)]
-    for n in at_line:
-        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in (
-            "allclose",
-            "assert_allclose",
-            "assert_close",
-            "isclose",
-        ):
-            return n.args, n.lineno
-    for n in at_line:
-        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub):
-            return [n.left, n.right], n.lineno
-    return None
-
-
-def _calls_method(node, names):
-    """Whether the expression applies each of `names` as a method or a torch/numpy function."""
-    seen = set()
-    for n in ast.walk(node):
-        if isinstance(n, ast.Call):
-            called = getattr(n.func, "attr", None) or getattr(n.func, "id", None)
-            if called in names:
-                seen.add(called)
-    return seen == set(names)
-
-
-def _difference_bound(function, line, values=None):
-    """The number a maximum absolute difference computed at `line` is asserted below:
-    `name = (a - b).abs().max()...` there, and `name < 0.1` (or `<=`, or `0.1 > name`) in the same
-    function; the bound may be a name whose value (in `values`, the frame's names now) is that
-    number (`atol = 1e-1` ... `max_diff < atol`). None when the line is no such assignment or
-    nothing bounds it."""
-    target = None
-    for n in ast.walk(function):
-        if (
-            isinstance(n, ast.Assign)
-            and n.lineno <= line <= n.end_lineno
-            and len(n.targets) == 1
-            and isinstance(n.targets[0], ast.Name)
-            and _calls_method(n.value, ("abs", "max"))
-        ):
-            target = n.targets[0].id
-    if target is None:
-        return None
-
-    def number(node):
-        if isinstance(node, ast.Constant):
-            value = node.value
-        elif isinstance(node, ast.Name) and values is not None and node.id in values:
-            value = values[node.id]
-        else:
-            return None
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
-            return float(value)
-        return None
-
-    for n in ast.walk(function):
-        if not isinstance(n, ast.Compare) or len(n.ops) != 1:
-            continue
-        left, op, right = n.left, n.ops[0], n.comparators[0]
-        if isinstance(left, ast.Name) and left.id == target and isinstance(op, (ast.Lt, ast.LtE)):
-            bound = number(right)
-        elif isinstance(right, ast.Name) and right.id == target and isinstance(op, (ast.Gt, ast.GtE)):
-            bound = number(left)
-        else:
-            continue
-        if bound is not None:
-            return bound
-    return None
-
-
-class _Unresolved(Exception):
-    """A name of the compared expression that no assignment or kernel input explains."""
-
-
-_DROPPED_METHODS = ("cpu", "npu", "numpy", "detach", "contiguous", "clone", "tolist")
-
-
-def _flattens(call):
-    """`x.flatten()`, `x.ravel()`, `x.reshape(-1)`, `x.view(-1)`."""
-    if not isinstance(call.func, ast.Attribute) or call.keywords:
-        return False
-    if call.func.attr in ("flatten", "ravel"):
-        return not call.args
-    minus_one = (
-        len(call.args) == 1
-        and isinstance(call.args[0], ast.UnaryOp)
-        and isinstance(call.args[0].op, ast.USub)
-        and isinstance(call.args[0].operand, ast.Constant)
-        and call.args[0].operand.value == 1
-    )
-    return call.func.attr in ("reshape", "view") and minus_one
-
-
-def _changed_in_place(function, name, after, before):
-    """The first line after `after` and before `before` that changes `name`'s value in place: an
-    item or attribute assignment, an augmented assignment, an in-place method (`add_`) or an
-    `out=` argument; 0 when none does."""
-
-    def is_name(node):
-        return isinstance(node, ast.Name) and node.id == name
-
-    def base(node):
-        while isinstance(node, (ast.Subscript, ast.Attribute)):
-            node = node.value
-        return node
-
-    lines = []
-    for node in ast.walk(function):
-        line = getattr(node, "lineno", 0)
-        if not after < line < before:
-            continue
-        if isinstance(node, (ast.Assign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                if (isinstance(target, (ast.Subscript, ast.Attribute)) and is_name(base(target))) or (
-                    isinstance(node, ast.AugAssign) and is_name(target)
-                ):
-                    lines.append(line)
-        elif isinstance(node, ast.Call):
-            method = node.func
-            if (
-                isinstance(method, ast.Attribute)
-                and method.attr.endswith("_")
-                and not method.attr.startswith("__")
-                and is_name(base(method.value))
-            ):
-                lines.append(line)
-            if any(k.arg == "out" and is_name(k.value) for k in node.keywords):
-                lines.append(line)
-    return min(lines) if lines else 0
-
-
-class _Slicer:
-    def __init__(self, recorder, function, local_values, call, flattened=False):
-        self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
-        self.flattened = flattened  # the output was compared flattened: so is this, and no longer
-        self.used = set()
-
-    def _assignment(self, name, before):
-        found = None
-        for node in ast.walk(self.function):
-            if (
-                isinstance(node, ast.Assign)
-                and node.lineno < before
-                and len(node.targets) == 1
-                and isinstance(node.targets[0], ast.Name)
-                and node.targets[0].id == name
-            ):
-                if found is None or node.lineno > found.lineno:
-                    found = node
-        if found is not None:
-            changed = _changed_in_place(self.function, name, found.lineno, before)
-            if changed:
-                # `golden[0:2] = golden[0:2] + val` after `golden = ...`: no one expression is
-                # what the test compares with.
-                raise _Unresolved(f"{name} is changed in place at line {changed}")
-        return found
-
-    def resolve(self, node, before, depth):
-        if depth > 30:
-            raise _Unresolved("too deep")
-        slicer = self
-
-        class Rewrite(ast.NodeTransformer):
-            def visit_Call(self, call):
-                # x.cpu(), x.numpy(), x.to(device): the value, wherever it lives.
-                if isinstance(call.func, ast.Attribute) and (
-                    call.func.attr in _DROPPED_METHODS
-                    or (
-                        call.func.attr == "to"
-                        and len(call.args) == 1
-                        and not call.keywords
-                        and isinstance(call.args[0], ast.Name)
-                        and call.args[0].id.startswith("dev")
-                    )
-                ):
-                    return self.visit(call.func.value)
-                if slicer.flattened and _flattens(call):
-                    return self.visit(call.func.value)
-                # np.array(x) / np.asarray(x) of a tensor: the tensor.
-                if (
-                    isinstance(call.func, ast.Attribute)
-                    and call.func.attr in ("array", "asarray")
-                    and isinstance(call.func.value, ast.Name)
-                    and call.func.value.id in ("np", "numpy")
-                    and len(call.args) == 1
-                    and not call.keywords
-                ):
-                    return self.visit(call.args[0])
-                call.keywords = [k for k in call.keywords if k.arg != "device"]
-                return self.generic_visit(call)
-
-            def visit_UnaryOp(self, op):
-                # `+x` is `x`, and TorchScript cannot parse a unary plus.
-                if isinstance(op.op, ast.UAdd):
-                    return self.visit(op.operand)
-                return self.generic_visit(op)
-
-            def visit_Name(self, name):
-                if name.id in ("torch", "math", "F"):
-                    return name
-                value = slicer.locals.get(name.id, _MISSING)
-                if _is_tensor(value):
-                    where = slicer.recorder.input_of(value, slicer.call)
-                    if where:
-                        slicer.used.add(where[1])
-                        return ast.Name(where[1], ast.Load())
-                elif isinstance(value, (bool, int, float)) or (
-                    isinstance(value, tuple) and all(isinstance(v, int) for v in value)
-                ):
-                    return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
-                elif _torch() is not None and isinstance(value, _torch().dtype):
-                    return ast.parse(str(value)).body[0].value
-                assignment = slicer._assignment(name.id, before)
-                if assignment is None:
-                    raise _Unresolved(name.id)
-                return slicer.resolve(assignment.value, assignment.lineno, depth + 1)
-
-        import copy
-
-        return ast.fix_missing_locations(Rewrite().visit(copy.deepcopy(node)))
-
-
-_MISSING = object()
-
-
 def _same(a, b):
     try:
         return bool(a == b)
@@ -1165,71 +909,6 @@ def _kernels(module, path, source):
     return found
 
 
-class _Constants(ast.NodeTransformer):
-    """Module constants a golden reads (`num_heads = NUM_HEADS`) written as their values: the
-    reference is one function, without the file's module around it."""
-
-    def __init__(self, function, values):
-        assigned = {
-            n.id
-            for n in ast.walk(function)
-            if isinstance(n, ast.Name) and isinstance(getattr(n, "ctx", None), (ast.Store, ast.Del))
-        }
-        arguments = function.args.posonlyargs + function.args.args + function.args.kwonlyargs
-        assigned |= {a.arg for a in arguments}
-        self.values = {
-            name: value
-            for name, value in values.items()
-            if name not in assigned
-            and type(value) in (int, float, bool, str)
-            and (type(value) is not float or math.isfinite(value))
-        }
-
-    def visit_Name(self, node):
-        if isinstance(getattr(node, "ctx", None), ast.Load) and node.id in self.values:
-            return ast.copy_location(ast.Constant(self.values[node.id]), node)
-        return node
-
-
-class _TorchScriptSpelling(ast.NodeTransformer):
-    """A golden's Python spelled as TorchScript reads it, meaning kept: an assert's or raise's
-    f-string message as plain text (`f"got {x.dtype}"` -> "got {x.dtype}"; the message is only for
-    the failure), and a chained comparison as its parts (`a == b == c` -> `a == b and b == c`)."""
-
-    def visit_Compare(self, node):
-        self.generic_visit(node)
-        if len(node.ops) < 2:
-            return node
-        operands = [node.left] + node.comparators
-        parts = [
-            ast.Compare(left=operands[k], ops=[op], comparators=[operands[k + 1]]) for k, op in enumerate(node.ops)
-        ]
-        return ast.copy_location(ast.BoolOp(op=ast.And(), values=parts), node)
-
-    def visit_Assert(self, node):
-        if isinstance(node.msg, ast.JoinedStr):
-            node.msg = ast.copy_location(ast.Constant(_joined_text(node.msg)), node.msg)
-        return self.generic_visit(node)
-
-    def visit_Call(self, node):
-        # raise ValueError(f"...") and friends
-        node.args = [
-            ast.copy_location(ast.Constant(_joined_text(a)), a) if isinstance(a, ast.JoinedStr) else a
-            for a in node.args
-        ]
-        return self.generic_visit(node)
-
-
-def _joined_text(node):
-    parts = []
-    for value in node.values:
-        if isinstance(value, ast.Constant):
-            parts.append(str(value.value))
-        elif isinstance(value, ast.FormattedValue):
-            parts.append("{" + ast.unparse(value.value) + "}")
-    return "".join(parts)
-
-
 MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
 
 
@@ -1321,45 +1000,6 @@ def _run_test_file(recorder, path, source, undo):
     for entry, thunk in list(_entry_points(module, recorder)):
         _run(recorder, f"{name}.{entry}", thunk)
     return module
-
-
-def _annotated_source(source, function_names, goldens, module_values=None):
-    """The golden functions' source, each parameter annotated with the type its recorded call
-    had (TorchScript needs them), for the reference; helpers it calls come along, and the module
-    constants they read become values."""
-    tree = ast.parse(source)
-    defs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
-    wanted, order = list(function_names), []
-    while wanted:
-        name = wanted.pop(0)
-        if name in order or name not in defs:
-            continue
-        order.append(name)
-        for node in ast.walk(defs[name]):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in defs:
-                wanted.append(node.func.id)
-    kinds = {
-        "tensor": "Tensor",
-        "float": "float",
-        "int": "int",
-        "bool": "bool",
-        "str": "str",
-        "int[]": "List[int]",
-        "float[]": "List[float]",
-    }
-    texts = []
-    for name in order:
-        node = defs[name]
-        node.decorator_list = []
-        recorded = {a["param"]: a["kind"] for g in goldens if g["function"] == name for a in g["args"]}
-        for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
-            if arg.annotation is None and recorded.get(arg.arg) in kinds:
-                arg.annotation = ast.Name(kinds[recorded[arg.arg]])
-        if module_values:
-            node = _Constants(node, module_values).visit(node)
-        node = _TorchScriptSpelling().visit(node)
-        texts.append(ast.unparse(node))
-    return "\n\n\n".join(texts)
 
 
 def _main_block(tree):

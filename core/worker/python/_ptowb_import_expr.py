@@ -1,0 +1,273 @@
+"""Import's reading of a test's expected value: the two values a comparison compares, a bound
+asserted on a maximum difference, the goldens listed for set_verify_golden_data, and the backward
+slice that writes an expected expression over the kernel's inputs (`golden = torch.add(x, y) +
+val` -> `torch.add(x, y) + val`)."""
+import ast
+import sys
+
+
+def torch_module():
+    return sys.modules.get("torch")
+
+
+def is_tensor(value):
+    torch = torch_module()
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def golden_list_nodes(function, line, count):
+    """The elements of the list of goldens passed by the call at `line`: its `goldens=` argument, or
+    the last list or tuple of `count` elements among its positional arguments."""
+    for node in ast.walk(function):
+        if not (isinstance(node, ast.Call) and node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        candidates = [k.value for k in node.keywords if k.arg == "goldens"] or list(reversed(node.args))
+        for value in candidates:
+            if isinstance(value, (ast.List, ast.Tuple)) and len(value.elts) == count:
+                return value.elts
+    return None
+
+
+def flat_values(value):
+    """A 1-D tensor or array as float64 NumPy values; None for anything else."""
+    try:
+        import numpy as np
+
+        if is_tensor(value):
+            value = value.detach().cpu().double().numpy()
+        if isinstance(value, np.ndarray) and value.ndim == 1:
+            return value.astype(np.float64)
+    except Exception:  # noqa: BLE001 - what NumPy cannot read is no output
+        pass
+    return None
+
+
+def compared_operands(function, line):
+    """The two values the statement at `line` compares, and its line: the arguments of an
+    allclose-style call, or the operands of the subtraction in `(out - expected).abs().max()`
+    (PyPTO's examples bound that maximum with a number). None when the line compares nothing."""
+    at_line = [n for n in ast.walk(function) if getattr(n, "lineno", 0) <= line <= getattr(n, "end_lineno", 0)]
+    for n in at_line:
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in (
+            "allclose",
+            "assert_allclose",
+            "assert_close",
+            "isclose",
+        ):
+            return n.args, n.lineno
+    for n in at_line:
+        if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub):
+            return [n.left, n.right], n.lineno
+    return None
+
+
+def _calls_method(node, names):
+    """Whether the expression applies each of `names` as a method or a torch/numpy function."""
+    seen = set()
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            called = getattr(n.func, "attr", None) or getattr(n.func, "id", None)
+            if called in names:
+                seen.add(called)
+    return seen == set(names)
+
+
+def difference_bound(function, line, values=None):
+    """The number a maximum absolute difference computed at `line` is asserted below:
+    `name = (a - b).abs().max()...` there, and `name < 0.1` (or `<=`, or `0.1 > name`) in the same
+    function; the bound may be a name whose value (in `values`, the frame's names now) is that
+    number (`atol = 1e-1` ... `max_diff < atol`). None when the line is no such assignment or
+    nothing bounds it."""
+    target = None
+    for n in ast.walk(function):
+        if (
+            isinstance(n, ast.Assign)
+            and n.lineno <= line <= n.end_lineno
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], ast.Name)
+            and _calls_method(n.value, ("abs", "max"))
+        ):
+            target = n.targets[0].id
+    if target is None:
+        return None
+
+    def number(node):
+        if isinstance(node, ast.Constant):
+            value = node.value
+        elif isinstance(node, ast.Name) and values is not None and node.id in values:
+            value = values[node.id]
+        else:
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+            return float(value)
+        return None
+
+    for n in ast.walk(function):
+        if not isinstance(n, ast.Compare) or len(n.ops) != 1:
+            continue
+        left, op, right = n.left, n.ops[0], n.comparators[0]
+        if isinstance(left, ast.Name) and left.id == target and isinstance(op, (ast.Lt, ast.LtE)):
+            bound = number(right)
+        elif isinstance(right, ast.Name) and right.id == target and isinstance(op, (ast.Gt, ast.GtE)):
+            bound = number(left)
+        else:
+            continue
+        if bound is not None:
+            return bound
+    return None
+
+
+class Unresolved(Exception):
+    """A name of the compared expression that no assignment or kernel input explains."""
+
+
+_DROPPED_METHODS = ("cpu", "npu", "numpy", "detach", "contiguous", "clone", "tolist")
+
+
+def _flattens(call):
+    """`x.flatten()`, `x.ravel()`, `x.reshape(-1)`, `x.view(-1)`."""
+    if not isinstance(call.func, ast.Attribute) or call.keywords:
+        return False
+    if call.func.attr in ("flatten", "ravel"):
+        return not call.args
+    minus_one = (
+        len(call.args) == 1
+        and isinstance(call.args[0], ast.UnaryOp)
+        and isinstance(call.args[0].op, ast.USub)
+        and isinstance(call.args[0].operand, ast.Constant)
+        and call.args[0].operand.value == 1
+    )
+    return call.func.attr in ("reshape", "view") and minus_one
+
+
+def _changed_in_place(function, name, after, before):
+    """The first line after `after` and before `before` that changes `name`'s value in place: an
+    item or attribute assignment, an augmented assignment, an in-place method (`add_`) or an
+    `out=` argument; 0 when none does."""
+
+    def is_name(node):
+        return isinstance(node, ast.Name) and node.id == name
+
+    def base(node):
+        while isinstance(node, (ast.Subscript, ast.Attribute)):
+            node = node.value
+        return node
+
+    lines = []
+    for node in ast.walk(function):
+        line = getattr(node, "lineno", 0)
+        if not after < line < before:
+            continue
+        if isinstance(node, (ast.Assign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if (isinstance(target, (ast.Subscript, ast.Attribute)) and is_name(base(target))) or (
+                    isinstance(node, ast.AugAssign) and is_name(target)
+                ):
+                    lines.append(line)
+        elif isinstance(node, ast.Call):
+            method = node.func
+            if (
+                isinstance(method, ast.Attribute)
+                and method.attr.endswith("_")
+                and not method.attr.startswith("__")
+                and is_name(base(method.value))
+            ):
+                lines.append(line)
+            if any(k.arg == "out" and is_name(k.value) for k in node.keywords):
+                lines.append(line)
+    return min(lines) if lines else 0
+
+
+class Slicer:
+    def __init__(self, recorder, function, local_values, call, flattened=False):
+        self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
+        self.flattened = flattened  # the output was compared flattened: so is this, and no longer
+        self.used = set()
+
+    def _assignment(self, name, before):
+        found = None
+        for node in ast.walk(self.function):
+            if (
+                isinstance(node, ast.Assign)
+                and node.lineno < before
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and node.targets[0].id == name
+            ):
+                if found is None or node.lineno > found.lineno:
+                    found = node
+        if found is not None:
+            changed = _changed_in_place(self.function, name, found.lineno, before)
+            if changed:
+                # `golden[0:2] = golden[0:2] + val` after `golden = ...`: no one expression is
+                # what the test compares with.
+                raise Unresolved(f"{name} is changed in place at line {changed}")
+        return found
+
+    def resolve(self, node, before, depth):
+        if depth > 30:
+            raise Unresolved("too deep")
+        slicer = self
+
+        class Rewrite(ast.NodeTransformer):
+            def visit_Call(self, call):
+                # x.cpu(), x.numpy(), x.to(device): the value, wherever it lives.
+                if isinstance(call.func, ast.Attribute) and (
+                    call.func.attr in _DROPPED_METHODS
+                    or (
+                        call.func.attr == "to"
+                        and len(call.args) == 1
+                        and not call.keywords
+                        and isinstance(call.args[0], ast.Name)
+                        and call.args[0].id.startswith("dev")
+                    )
+                ):
+                    return self.visit(call.func.value)
+                if slicer.flattened and _flattens(call):
+                    return self.visit(call.func.value)
+                # np.array(x) / np.asarray(x) of a tensor: the tensor.
+                if (
+                    isinstance(call.func, ast.Attribute)
+                    and call.func.attr in ("array", "asarray")
+                    and isinstance(call.func.value, ast.Name)
+                    and call.func.value.id in ("np", "numpy")
+                    and len(call.args) == 1
+                    and not call.keywords
+                ):
+                    return self.visit(call.args[0])
+                call.keywords = [k for k in call.keywords if k.arg != "device"]
+                return self.generic_visit(call)
+
+            def visit_UnaryOp(self, op):
+                # `+x` is `x`, and TorchScript cannot parse a unary plus.
+                if isinstance(op.op, ast.UAdd):
+                    return self.visit(op.operand)
+                return self.generic_visit(op)
+
+            def visit_Name(self, name):
+                if name.id in ("torch", "math", "F"):
+                    return name
+                value = slicer.locals.get(name.id, _MISSING)
+                if is_tensor(value):
+                    where = slicer.recorder.input_of(value, slicer.call)
+                    if where:
+                        slicer.used.add(where[1])
+                        return ast.Name(where[1], ast.Load())
+                elif isinstance(value, (bool, int, float)) or (
+                    isinstance(value, tuple) and all(isinstance(v, int) for v in value)
+                ):
+                    return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
+                elif torch_module() is not None and isinstance(value, torch_module().dtype):
+                    return ast.parse(str(value)).body[0].value
+                assignment = slicer._assignment(name.id, before)
+                if assignment is None:
+                    raise Unresolved(name.id)
+                return slicer.resolve(assignment.value, assignment.lineno, depth + 1)
+
+        import copy
+
+        return ast.fix_missing_locations(Rewrite().visit(copy.deepcopy(node)))
+
+
+_MISSING = object()
