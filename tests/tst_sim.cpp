@@ -349,6 +349,10 @@ private Q_SLOTS:
         QTest::newRow("compiled core, nested")
             << "    from pypto.pypto_impl import ir\n    ir.create_op_call(x)\n"
             << "5:5 sim.error not supported by the simulator: pypto.pypto_impl.ir.create_op_call";
+        // PyPTO's exception classes exist, with its constructor arguments and messages.
+        QTest::newRow("pypto error")
+            << "    from pypto.error import FeError\n    raise FeError(ValueError('bad tile'))\n"
+            << "5:5 kernel.python FeError: ErrCode: F0FFFF, ValueError: bad tile";
         QTest::newRow("unsupported dtype")
             << "    y[:] = pypto.cast(x, pypto.DT_FP8)\n"
             << "4:12 sim.error not supported by the simulator: pypto.DT_FP8";
