@@ -56,6 +56,14 @@ class _Enough(Exception):
     """Stops an entry point once its kernel has all the calls import keeps."""
 
 
+def _layout(tensor):
+    """Storage, shape, strides and dtype: equal for a tensor and a view of all of it."""
+    try:
+        return tensor.data_ptr(), tuple(tensor.shape), tuple(tensor.stride()), tensor.dtype
+    except Exception:  # noqa: BLE001 - a tensor with no storage has no layout
+        return None
+
+
 def _dtype_name(tensor):
     return str(tensor.dtype).replace("torch.", "")
 
@@ -119,7 +127,7 @@ class Recorder:
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
         self.entry = ""  # the entry point running now
-        self.keep = []  # every host object whose id is recorded stays alive
+        self.keep = {}  # id -> every host object whose id is recorded: kept alive, found by id
         self.fills = {}  # id(tensor) -> fill of a torch factory's result
         self.inputs = {}  # id(host tensor) -> (call index, parameter)
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
@@ -134,6 +142,9 @@ class Recorder:
         self.pending_verify = None  # (goldens, where they are written) for the next kernel call
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
         self.launches = 0  # kernel calls so far, recorded or not
+
+    def hold(self, value):
+        self.keep[id(value)] = value
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -238,7 +249,7 @@ class Recorder:
                 _copy_back(host, after)
                 # Written, the buffer holds values now: passed to a later kernel it is an input.
                 self.fills.pop(id(host), None)
-            self.keep.append(host)
+            self.hold(host)
             if record:
                 place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
                 place[id(host)] = (index, entry["name"])
@@ -330,7 +341,7 @@ class Recorder:
         described = []
         for r in results:
             if _is_tensor(r):
-                self.keep.append(r)
+                self.hold(r)
                 described.append({"shape": list(r.shape), "dtype": _dtype_name(r), "id": id(r)})
             else:
                 described.append(None)
@@ -355,7 +366,7 @@ class Recorder:
             if not _is_tensor(r):
                 continue
             for oid, (call, name) in self.outputs.items():
-                out = next((o for o in self.keep if id(o) == oid), None)
+                out = self.keep.get(oid)
                 if out is None or list(out.shape) != list(r.shape):
                     continue
                 try:
@@ -406,7 +417,9 @@ class Recorder:
             nodes = _golden_list_nodes(function, line, len(goldens))
             if nodes is not None:
                 source = (nodes, line, function, dict(frame.f_locals))
-        self.keep.extend(g for g in goldens if _is_tensor(g))
+        for g in goldens:
+            if _is_tensor(g):
+                self.hold(g)
         self.pending_verify = (list(goldens), source)
 
     def _verify_compares(self, call, bound):
@@ -541,29 +554,13 @@ class Recorder:
         where = self.inputs.get(id(value))
         if where:
             return where if where[0] == call else None
-        try:
-            key = (value.data_ptr(), tuple(value.shape), tuple(value.stride()), value.dtype)
-        except Exception:  # noqa: BLE001 - a tensor with no storage is no input
+        key = _layout(value)
+        if key is None:
             return None
         for oid, where in self.inputs.items():
-            if where[0] != call:
-                continue
-            tensor = next((t for t in self.keep if id(t) == oid), None)
-            try:
-                if (
-                    tensor is not None
-                    and (
-                        tensor.data_ptr(),
-                        tuple(tensor.shape),
-                        tuple(tensor.stride()),
-                        tensor.dtype,
-                    )
-                    == key
-                    and tensor.numel()
-                ):
-                    return where
-            except Exception:  # noqa: BLE001
-                continue
+            tensor = self.keep.get(oid)
+            if where[0] == call and tensor is not None and tensor.numel() and _layout(tensor) == key:
+                return where
         return None
 
     def _flattened_output_of(self, value):
@@ -574,7 +571,7 @@ class Recorder:
         import numpy as np
 
         for oid, where in reversed(list(self.outputs.items())):
-            out = next((o for o in self.keep if id(o) == oid), None)
+            out = self.keep.get(oid)
             if out is None or out.dim() < 2 or out.numel() != flat.size:
                 continue
             try:
@@ -587,7 +584,7 @@ class Recorder:
     def _input_tensor(self, call, name):
         for oid, where in self.inputs.items():
             if where == (call, name):
-                return next((t for t in self.keep if id(t) == oid), None)
+                return self.keep.get(oid)
         return None
 
     def _output_of(self, value, flattened=False):
@@ -605,7 +602,7 @@ class Recorder:
         # A copy is matched by value, the latest call first: two tests may expect equal values.
         candidates = []
         for oid, where in reversed(list(self.outputs.items())):
-            out = next((o for o in self.keep if id(o) == oid), None)
+            out = self.keep.get(oid)
             if out is not None and list(out.shape) == list(value.shape):
                 candidates.append((out, where))
         for out, where in candidates:
@@ -682,7 +679,7 @@ def _install(recorder, module):
                     out = original(*args, **kwargs)
                     if _is_tensor(out):
                         recorder.fills[id(out)] = fill
-                        recorder.keep.append(out)
+                        recorder.hold(out)
                     return out
 
                 return tagged
