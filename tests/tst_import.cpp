@@ -1,6 +1,7 @@
 // Import: kernel files in PyPTO's style (tests/data/import_kernels) become projects that verify as
 // they are imported, or say what is left to fill in, at its line; the rule inference on its own;
 // the proposal fed recordings of the wrong shape.
+#include "import_test_support.h"
 #include "importer/import_proposal.h"
 #include "importer/kernel_import.h"
 #include "importer/shape_rules.h"
@@ -16,65 +17,7 @@
 
 using namespace ptowb;
 using namespace ptowb::importer;
-
-namespace {
-
-QString data(const char* file)
-{
-    return QStringLiteral(PTOWB_TEST_DATA "/import_kernels/") + QLatin1String(file);
-}
-
-QJsonObject readOp(const QString& project)
-{
-    QFile f(project + QStringLiteral("/op.json"));
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-QByteArray readAll(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// `ptowb-cli verify` of the imported project: exit code and output.
-std::pair<int, QString> verify(const QString& project)
-{
-    QProcess p;
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project,
-                                        QStringLiteral("--against"), QStringLiteral("sim")});
-    if (!p.waitForFinished(300000)) p.kill();
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAll())};
-}
-
-const Diagnostic* find(const ImportResult& r, const std::string& code)
-{
-    for (const auto& d : r.diagnostics)
-        if (d.code == code) return &d;
-    return nullptr;
-}
-
-QString describe(const ImportResult& r)
-{
-    QString s;
-    for (const auto& d : r.diagnostics)
-        s += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
-    return s;
-}
-
-ImportResult import(const QString& file, const QString& out, const std::string& function = {})
-{
-    ImportOptions options;
-    options.file = file.toStdString();
-    options.outDir = out.toStdString();
-    options.function = function;
-    options.seconds = 240;
-    return importKernel(options);
-}
-
-} // namespace
+using namespace importtest;
 
 class TestImport : public QObject
 {
@@ -88,14 +31,6 @@ private Q_SLOTS:
     void literalExpectedNamedByTheKernel();
     void literalExpectedFoundFromTheKernelsOps_data();
     void literalExpectedFoundFromTheKernelsOps();
-    void expectedAsTheTestSpellsIt_data();
-    void expectedAsTheTestSpellsIt();
-    void goldenComputedBeforeTheKernelRuns();
-    void outputFilledFirstInAGraphCapture();
-    void inPlaceUpdateStaysAnInput();
-    void launcherIsNoGolden();
-    void statedGoldensBecomeTheReference_data();
-    void statedGoldensBecomeTheReference();
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
@@ -291,129 +226,6 @@ void TestImport::literalExpectedFoundFromTheKernelsOps()
     QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
     QVERIFY2(reference.contains("Gives the literal value literal_expected.py line"),
              reference.constData());
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-}
-
-void TestImport::expectedAsTheTestSpellsIt_data()
-{
-    QTest::addColumn<QString>("kernel");
-    QTest::addColumn<QString>("expression");
-    QTest::addColumn<double>("rtol");
-    // `.T` over the tensor the kernel got as a format-cast view; assert_close's own defaults.
-    QTest::newRow("transposed view") << "transposed_product"
-                                     << "return (torch.matmul(a.to(torch.float32).T, b.to(torch."
-                                        "float32)))"
-                                     << 1e-3;
-    QTest::newRow("unary plus") << "plus_one"
-                                << "return (x + 1.0)" << 1.3e-6;
-}
-
-void TestImport::expectedAsTheTestSpellsIt()
-{
-    QFETCH(QString, kernel);
-    QFETCH(QString, expression);
-    QFETCH(double, rtol);
-    QTemporaryDir dir;
-    const QString out = dir.filePath(kernel);
-    const auto r = import(data("test_spelling.py"), out, kernel.toStdString());
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    QVERIFY2(reference.contains(expression.toUtf8()), reference.constData());
-    QCOMPARE(
-        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
-            .toDouble(),
-        rtol);
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-}
-
-void TestImport::goldenComputedBeforeTheKernelRuns()
-{
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("scaled_rows"));
-    const auto r = import(data("golden_first.py"), out);
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    QVERIFY2(reference.contains("result = _golden_scaled_rows(x, w)"), reference.constData());
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-}
-
-void TestImport::statedGoldensBecomeTheReference_data()
-{
-    QTest::addColumn<QString>("kernel");
-    QTest::addColumn<QStringList>("written");
-    // The golden module's f-string messages and chained comparison, in TorchScript's spelling.
-    QTest::newRow("golden of a module in a subfolder")
-        << "weighted_sum"
-        << QStringList{"result = weighted_sum_golden(x, y, weight)",
-                       "# weighted_sum_golden, from weighted_sum_golden.py line",
-                       "x.shape == y.shape and y.shape == (x.shape[0], 16)",
-                       "'shape mismatch: x={tuple(x.shape)} y={tuple(y.shape)}'"};
-    QTest::newRow("expression of the test") << "doubled" << QStringList{"return (x * 2.0)"};
-}
-
-void TestImport::statedGoldensBecomeTheReference()
-{
-    QFETCH(QString, kernel);
-    QFETCH(QStringList, written);
-    QTemporaryDir dir;
-    const QString out = dir.filePath(kernel);
-    const auto r = import(data("stated_goldens/kernels.py"), out, kernel.toStdString());
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    for (const QString& text : written)
-        QVERIFY2(reference.contains(text.toUtf8()), reference.constData());
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-}
-
-void TestImport::outputFilledFirstInAGraphCapture()
-{
-    // torch.rand-filled, written whatever it held: an output. Compared as flattened lists.
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("project"));
-    const auto r = import(data("graph_capture.py"), out, "project");
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const QJsonArray outputs = readOp(out)[QStringLiteral("outputs")].toArray();
-    QCOMPARE(outputs.size(), 1);
-    QCOMPARE(outputs[0][QStringLiteral("name")].toString(), QStringLiteral("logits"));
-    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    QVERIFY2(reference.contains("return (torch.matmul(x, weight.t()))"), reference.constData());
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-}
-
-void TestImport::inPlaceUpdateStaysAnInput()
-{
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("accumulate"));
-    const auto r = import(data("graph_capture.py"), out, "accumulate");
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    const QJsonArray inputs = readOp(out)[QStringLiteral("inputs")].toArray();
-    QCOMPARE(inputs.size(), 2);
-    QCOMPARE(inputs[1][QStringLiteral("name")].toString(), QStringLiteral("total"));
-    QVERIFY(inputs[1][QStringLiteral("mutated")].toBool());
-    const Diagnostic* d = find(r, "import.no-output");
-    QVERIFY(d);
-    QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
-             d->message.c_str());
-}
-
-void TestImport::launcherIsNoGolden()
-{
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("softmax"));
-    const auto r = import(data("launcher.py"), out);
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
-    QVERIFY2(reference.contains("return (torch.softmax(x, dim=-1))"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -1,0 +1,76 @@
+// Helpers for the import tests: the data files, the imported project's files, and
+// `ptowb-cli verify` of it.
+#pragma once
+
+#include "importer/kernel_import.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QString>
+#include <string>
+#include <utility>
+
+namespace importtest {
+
+using namespace ptowb;
+using namespace ptowb::importer;
+
+inline QString data(const char* file)
+{
+    return QStringLiteral(PTOWB_TEST_DATA "/import_kernels/") + QLatin1String(file);
+}
+
+inline QJsonObject readOp(const QString& project)
+{
+    QFile f(project + QStringLiteral("/op.json"));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+inline QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// `ptowb-cli verify` of the imported project: exit code and output.
+inline std::pair<int, QString> verify(const QString& project)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project,
+                                        QStringLiteral("--against"), QStringLiteral("sim")});
+    if (!p.waitForFinished(300000)) p.kill();
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAll())};
+}
+
+inline const Diagnostic* find(const ImportResult& r, const std::string& code)
+{
+    for (const auto& d : r.diagnostics)
+        if (d.code == code) return &d;
+    return nullptr;
+}
+
+inline QString describe(const ImportResult& r)
+{
+    QString s;
+    for (const auto& d : r.diagnostics)
+        s += QString::fromStdString(formatDiagnostic(d)) + QLatin1Char('\n');
+    return s;
+}
+
+inline ImportResult import(const QString& file, const QString& out,
+                           const std::string& function = {})
+{
+    ImportOptions options;
+    options.file = file.toStdString();
+    options.outDir = out.toStdString();
+    options.function = function;
+    options.seconds = 240;
+    return importKernel(options);
+}
+
+} // namespace importtest

@@ -1,0 +1,116 @@
+// Import reading what a test expects, as PyPTO's tests, models and examples write it
+// (tests/data/import_kernels): the reference it proposes verifies as imported; written tensors
+// become outputs or mutated inputs by what the kernel does with what they held.
+#include "import_test_support.h"
+
+#include <QJsonArray>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace importtest;
+
+class TestImportExpected : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void referenceFromWhatTheTestExpects_data();
+    void referenceFromWhatTheTestExpects();
+    void outputFilledFirstInAGraphCapture();
+    void inPlaceUpdateStaysAnInput();
+};
+
+void TestImportExpected::referenceFromWhatTheTestExpects_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("kernel");
+    QTest::addColumn<QStringList>("written");
+    QTest::addColumn<double>("rtol"); // float32's rtol in op.json; < 0: not checked
+    // `.T` over the tensor the kernel got as a format-cast view; assert_close's own defaults.
+    QTest::newRow("transposed view")
+        << "test_spelling.py"
+        << "transposed_product"
+        << QStringList{"return (torch.matmul(a.to(torch.float32).T, b.to(torch.float32)))"} << 1e-3;
+    QTest::newRow("unary plus") << "test_spelling.py"
+                                << "plus_one" << QStringList{"return (x + 1.0)"} << 1.3e-6;
+    QTest::newRow("golden computed before the kernel runs")
+        << "golden_first.py"
+        << "" << QStringList{"result = _golden_scaled_rows(x, w)"} << -1.0;
+    // The golden module's f-string messages and chained comparison, in TorchScript's spelling.
+    QTest::newRow("stated golden of a module in a subfolder")
+        << "stated_goldens/kernels.py"
+        << "weighted_sum"
+        << QStringList{"result = weighted_sum_golden(x, y, weight)",
+                       "# weighted_sum_golden, from weighted_sum_golden.py line",
+                       "x.shape == y.shape and y.shape == (x.shape[0], 16)",
+                       "'shape mismatch: x={tuple(x.shape)} y={tuple(y.shape)}'"}
+        << -1.0;
+    QTest::newRow("stated expression of the test")
+        << "stated_goldens/kernels.py"
+        << "doubled" << QStringList{"return (x * 2.0)"} << -1.0;
+    // A function that makes the output and calls the kernel is no golden.
+    QTest::newRow("launcher is no golden")
+        << "launcher.py"
+        << "" << QStringList{"return (torch.softmax(x, dim=-1))"} << -1.0;
+}
+
+void TestImportExpected::referenceFromWhatTheTestExpects()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, kernel);
+    QFETCH(QStringList, written);
+    QFETCH(double, rtol);
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("op"));
+    const auto r = import(data(file.toUtf8().constData()), out, kernel.toStdString());
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    for (const QString& text : written)
+        QVERIFY2(reference.contains(text.toUtf8()), reference.constData());
+    if (rtol >= 0)
+        QCOMPARE(
+            readOp(
+                out)[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                .toDouble(),
+            rtol);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportExpected::outputFilledFirstInAGraphCapture()
+{
+    // torch.rand-filled, written whatever it held: an output. Compared as flattened lists.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("project"));
+    const auto r = import(data("graph_capture.py"), out, "project");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonArray outputs = readOp(out)[QStringLiteral("outputs")].toArray();
+    QCOMPARE(outputs.size(), 1);
+    QCOMPARE(outputs[0][QStringLiteral("name")].toString(), QStringLiteral("logits"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (torch.matmul(x, weight.t()))"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportExpected::inPlaceUpdateStaysAnInput()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("accumulate"));
+    const auto r = import(data("graph_capture.py"), out, "accumulate");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const QJsonArray inputs = readOp(out)[QStringLiteral("inputs")].toArray();
+    QCOMPARE(inputs.size(), 2);
+    QCOMPARE(inputs[1][QStringLiteral("name")].toString(), QStringLiteral("total"));
+    QVERIFY(inputs[1][QStringLiteral("mutated")].toBool());
+    const Diagnostic* d = find(r, "import.no-output");
+    QVERIFY(d);
+    QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
+             d->message.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestImportExpected)
+#include "tst_import_expected.moc"
