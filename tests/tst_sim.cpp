@@ -201,35 +201,39 @@ private Q_SLOTS:
                       at::cat({x.slice(1, 4, 8).exp() - 1, x.slice(1, 0, 4).exp()}, 1)));
     }
 
-    // A view at a boundary holds only its valid part; reshaping it with a valid_shape (PyPTO's
-    // tail tiles: [rows, l_max] valid [rows, l]) keeps the valid part.
-    void reshapeOfABoundaryView()
+    // Tail tiles as PyPTO derives them; each kernel doubles x, whatever its shape.
+    void tileBoundaries_data()
     {
-        const auto x = randn({4, 6});
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n"
-                           "    pypto.set_vec_tile_shapes(4, 8)\n"
-                           "    v = pypto.view(x, [4, 1, 8], [0, 0, 0], valid_shape=[4, 1, 6])\n"
-                           "    flat = pypto.reshape(v, [4, 8], valid_shape=[4, 6])\n"
-                           "    y[:] = pypto.mul(flat, 2.0)\n",
-                           {{"x", x.reshape({4, 1, 6})}}, {{"y", out({4, 6})}});
-        REQUIRE_OK(r);
-        QVERIFY(close(r.outputs["y"], x * 2));
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QList<qint64>>("shape");
+        // A view at a boundary holds only its valid part; reshaping it with a valid_shape
+        // ([rows, l_max] valid [rows, l]) keeps the valid part.
+        QTest::newRow("reshape of a boundary view")
+            << "    v = pypto.view(x, [4, 1, 8], [0, 0, 0], valid_shape=[4, 1, 6])\n"
+               "    y[:] = pypto.mul(pypto.reshape(v, [4, 8], valid_shape=[4, 6]), 2.0)\n"
+            << QList<qint64>{4, 1, 6};
+        // A view that starts inside the tensor and runs past its end holds what is left.
+        QTest::newRow("view past the end")
+            << "    for i in pypto.loop(2):\n"
+               "        for j in pypto.loop(2):\n"
+               "            t = pypto.view(x, [4, 8], [i * 4, j * 8])\n"
+               "            pypto.assemble(pypto.mul(t, 2.0), [i * 4, j * 8], y)\n"
+            << QList<qint64>{6, 12};
     }
 
-    // PyPTO derives the valid shape of a view that starts inside the tensor and runs past its
-    // end: a tail tile holds what is left.
-    void viewPastTheEndHoldsWhatIsLeft()
+    void tileBoundaries()
     {
-        const auto x = randn({6, 12});
-        auto r = runSource("import pypto\n\ndef kernel(x, y):\n"
-                           "    pypto.set_vec_tile_shapes(4, 8)\n"
-                           "    for i in pypto.loop(2):\n"
-                           "        for j in pypto.loop(2):\n"
-                           "            t = pypto.view(x, [4, 8], [i * 4, j * 8])\n"
-                           "            pypto.assemble(pypto.mul(t, 2.0), [i * 4, j * 8], y)\n",
-                           {{"x", x}}, {{"y", out({6, 12})}});
+        QFETCH(QString, body);
+        QFETCH(QList<qint64>, shape);
+        const std::vector<int64_t> dims(shape.begin(), shape.end());
+        const auto x = randn(dims);
+        const std::vector<int64_t> outDims{dims.front(), dims.back()};
+        auto r =
+            runSource("import pypto\n\ndef kernel(x, y):\n    pypto.set_vec_tile_shapes(4, 8)\n" +
+                          body.toStdString(),
+                      {{"x", x}}, {{"y", out(outDims)}});
         REQUIRE_OK(r);
-        QVERIFY(close(r.outputs["y"], x * 2));
+        QVERIFY(close(r.outputs["y"], x.reshape(outDims) * 2));
     }
 
     void clip()
