@@ -19,6 +19,7 @@ private Q_SLOTS:
     void referenceFromWhatTheTestExpects();
     void outputFilledFirstInAGraphCapture();
     void inPlaceUpdateStaysAnInput();
+    void nextStepKeepsTheInterpreter();
 };
 
 void TestImportExpected::referenceFromWhatTheTestExpects_data()
@@ -110,6 +111,23 @@ void TestImportExpected::inPlaceUpdateStaysAnInput()
     QVERIFY(d);
     QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
              d->message.c_str());
+}
+
+// `ptowb-cli import --python PY` records in PY: the verify it suggests runs there too.
+void TestImportExpected::nextStepKeepsTheInterpreter()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("softmax"));
+    QProcess p;
+    p.start(QStringLiteral(PTOWB_CLI),
+            {QStringLiteral("import"), data("launcher.py"), QStringLiteral("--out"), out,
+             QStringLiteral("--python"), QStringLiteral("/usr/bin/python3")});
+    QVERIFY(p.waitForFinished(300000));
+    const QString printed = QString::fromUtf8(p.readAllStandardOutput());
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(printed.contains(QStringLiteral("next: ptowb-cli verify ") + out +
+                              QStringLiteral(" --against sim --python /usr/bin/python3\n")),
+             qPrintable(printed));
 }
 
 QTEST_GUILESS_MAIN(TestImportExpected)

@@ -66,9 +66,12 @@ int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     for (const auto& line : result.inferred)
         out << "  " << line << '\n';
     const int todo = countErrors(result.diagnostics);
+    // The interpreter the file was recorded in is the one to verify in (a venv's python3).
+    const auto python = cmd.values("python");
     out << (todo ? std::to_string(todo) + " thing(s) to fill in (above); then: ptowb-cli verify "
                  : std::string("next: ptowb-cli verify "))
-        << result.projectDir << " --against sim\n";
+        << result.projectDir << " --against sim"
+        << (python.empty() ? std::string() : " --python " + python.back()) << '\n';
     return kSuccess;
 }
 
