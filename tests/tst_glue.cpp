@@ -145,6 +145,8 @@ private Q_SLOTS:
         // A kernel that takes a dataclass config and a plain int, built by op.json's kernel
         // arguments in every backend that runs the kernel.
         QTest::newRow("config_kernel") << QStringLiteral(PTOWB_TEST_DATA "/config_kernel");
+        // A kernel made inside its test (kernel.made_by), found there by every backend.
+        QTest::newRow("made_kernel") << QStringLiteral(PTOWB_TEST_DATA "/made_kernel");
     }
 
     void sample()

@@ -300,6 +300,31 @@ private Q_SLOTS:
                              "input, output or parameter of the op; did you mean 'channels'?\n"));
     }
 
+    // A kernel made inside a test (kernel.made_by) is found there and checked once: its
+    // parameters bind, its body's pypto calls are checked, closure names are the test's.
+    void kernelMadeInsideATest()
+    {
+        OpSpec spec = sampleSpec("scale_gelu");
+        spec.kernel.madeBy = "TestGelu.test_gelu[fp16]";
+        const std::string text =
+            "import pypto\n"
+            "\n"
+            "class TestGelu:\n"
+            "    def test_gelu(self, tile):\n"
+            "        @pypto.frontend.jit\n"
+            "        def scale_gelu_kernel(x, y, scale: float, chanels: int):\n"
+            "            pypto.set_vec_tile_shapes(tile, 32)\n"
+            "            y[:] = pypto.gelu_fast(x)\n"
+            "        scale_gelu_kernel(1, 2, 1.0, 3)\n";
+        QCOMPARE(joined(problems(text, spec)),
+                 std::string("6:51 kernel.unbound-parameter kernel parameter 'chanels' is not an "
+                             "input, output or parameter of the op; did you mean 'channels'?\n"
+                             "8:26 kernel.unknown-function unknown pypto function 'gelu_fast'\n"));
+        // Without made_by the kernel is looked for at the top level only (the description's
+        // check reports it missing).
+        QCOMPARE(joined(problems(text, sampleSpec("scale_gelu"))), std::string());
+    }
+
     // Helpers and module code call pypto too, and fail the same run when they misspell it; a
     // dtype PyPTO has but the simulator does not is only a warning.
     void helpersAndDtypes()

@@ -147,6 +147,22 @@ private Q_SLOTS:
         QCOMPARE(r.out.count(QStringLiteral("PASS  ")), 4);
         QVERIFY2(r.out.contains(QStringLiteral("PASS  bf16/acc")), qPrintable(r.out));
         QVERIFY2(r.err.contains(QStringLiteral("scale_add vs npu: PASS")), qPrintable(r.err));
+
+        // The same op with its kernel made inside a test: the driver runs the test until it
+        // calls the kernel, and runs that kernel (with the test's offset) on the device.
+        QVERIFY(QFile::copy(QStringLiteral(PTOWB_TEST_DATA "/npu_fake/project/made_kernel.py"),
+                            copy + QStringLiteral("/made_kernel.py")));
+        QJsonObject op = readJson(copy + QStringLiteral("/op.json"));
+        op[QStringLiteral("kernel")] = QJsonObject{{"file", "made_kernel.py"},
+                                                   {"function", "scale_add_kernel"},
+                                                   {"made_by", "test_scale_add"}};
+        QFile f(copy + QStringLiteral("/op.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(op).toJson());
+        f.close();
+        const Run made = cli({"verify", copy, "--against", "npu", "--python", python});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err + made.out));
+        QCOMPARE(made.out.count(QStringLiteral("PASS  ")), 4);
     }
 
     void simulatorRecordsItsCycles()

@@ -40,7 +40,7 @@ int runImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const auto& kernels = std::get<std::vector<importer::JitKernel>>(listed);
     if (cmd.hasFlag("list")) { // the file's kernels, one per line; nothing runs
         for (const auto& k : kernels)
-            out << k.name << '\t' << k.line << '\n';
+            out << k.name << '\t' << k.line << (k.inside.empty() ? "" : "\t" + k.inside) << '\n';
         return kSuccess;
     }
     if (options.function.empty() && kernels.size() == 1) options.function = kernels[0].name;

@@ -159,18 +159,18 @@ bool ImportKernelWizard::listKernels()
     }
     const auto& kernels = std::get<std::vector<importer::JitKernel>>(listed);
     if (kernels.empty()) {
-        m_fileError->setText(
-            tr("%1 defines no @pypto.frontend.jit kernel at its top level.").arg(m_file->text()));
+        m_fileError->setText(tr("%1 defines no @pypto.frontend.jit kernel.").arg(m_file->text()));
         return false;
     }
     for (const auto& k : kernels) {
         QStringList params;
         for (const auto& p : k.params)
             params << QString::fromStdString(p);
-        auto* item = new QListWidgetItem(
-            tr("%1(%2)   line %3")
-                .arg(QString::fromStdString(k.name), params.join(QStringLiteral(", ")))
-                .arg(k.line));
+        QString label = tr("%1(%2)   line %3")
+                            .arg(QString::fromStdString(k.name), params.join(QStringLiteral(", ")))
+                            .arg(k.line);
+        if (!k.inside.empty()) label += tr("   in %1").arg(QString::fromStdString(k.inside));
+        auto* item = new QListWidgetItem(label);
         item->setData(Qt::UserRole, QString::fromStdString(k.name));
         m_kernels->addItem(item);
     }

@@ -7,6 +7,7 @@
 namespace ptowb::codegen {
 
 const char* referenceResolverText(); // core/torchscript/reference_resolver.h
+const char* kernelMakerText();       // core/worker/python/_ptowb_kernel_maker.py
 
 const char* pythonModuleTemplate();           // python/<package>/__init__.py
 const char* pythonRulePreludeTemplate();      // the rule helpers every Python module defines

@@ -194,6 +194,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             {"REFERENCE_ALLOWED", wrappedList(allowed, "    ")},
             {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
             {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
+            {"KERNEL_MADE_BY_LIT", cppCharLiteral(spec.kernel.madeBy)},
             {"KERNEL_LIT", cppStringLiteral(source.kernel)},
             {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
             {"NAME_LIT", cppCharLiteral(spec.name)},

@@ -47,13 +47,16 @@ bool Builder::chooseKernel(const std::string& function)
     if (kernels.empty()) {
         for (const auto& c : list(m_recording, "calls"))
             if (member(c, "module_level") == false) {
+                // Built inside a function that no function of this file runs: from a test in
+                // another file, say, or with arguments nothing gives.
                 m_p.error = "the kernel '" + text(c, "kernel") +
-                            "' is built inside a function: op.json's kernel.function names a jit "
-                            "kernel defined at the top level of the file";
+                            "' is built inside a function that this file's own code does not "
+                            "run: call it from a test or main() of this file (op.json's "
+                            "kernel.made_by names that function)";
                 m_p.errorLine = number(c, "line", 1);
                 return false;
             }
-        m_p.error = "the file defines no @pypto.frontend.jit kernel at its top level";
+        m_p.error = "the file defines no @pypto.frontend.jit kernel";
         return false;
     }
     std::string joined;
@@ -80,7 +83,10 @@ void Builder::keepCalls()
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
         for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
             const json& c = calls[k];
-            if (text(c, "kernel") != m_p.kernel || member(c, "module_level") == false) continue;
+            // A kernel made inside a function: only the calls of the one made_by builds (a
+            // test's other pytest cases build kernels of their own).
+            if (text(c, "kernel") != m_p.kernel || text(c, "made_by") != text(*m_kernel, "made_by"))
+                continue;
             if ((pass == 0) == member(c, "error").is_object()) continue;
             m_calls.emplace_back(int(k), &c);
         }
@@ -441,6 +447,8 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     op["version"] = "1.0.0";
     op["doc"] = m_p.kernel + " of " + fileName + ", imported";
     op["kernel"] = ojson{{"file", fileName}, {"function", m_p.kernel}};
+    if (const std::string madeBy = text(*m_kernel, "made_by"); !madeBy.empty())
+        op["kernel"]["made_by"] = madeBy;
     op["reference"] = ojson{{"file", "reference.py"}, {"function", opName + "_reference"}};
     describeInputsAndParameters(op);
     describeOutputs(op);
@@ -463,12 +471,20 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
                (p->role == Role::Mutated ? " (written: mutated)" : "");
     for (const Plan* p : plans(Role::Parameter))
         params += (params.empty() ? "" : ", ") + p->name + ": " + p->type;
-    m_p.inferred.insert(
-        m_p.inferred.begin(),
-        {"kernel " + m_p.kernel + " (line " + std::to_string(number(*m_kernel, "line", 1)) + ")",
-         "inputs: " + (ins.empty() ? std::string("none") : ins),
-         "parameters: " + (params.empty() ? std::string("none") : params),
-         std::to_string(m_calls.size()) + " case(s) from the file's own calls"});
+    // A kernel made inside a function may be defined in a module of the file's folder.
+    const std::string definedIn = text(*m_kernel, "defined_in");
+    std::string kernel =
+        "kernel " + m_p.kernel + " (" +
+        (definedIn.empty() ? "line " + std::to_string(number(*m_kernel, "line", 1))
+                           : std::filesystem::path(definedIn).filename().string() + " line " +
+                                 std::to_string(number(*m_kernel, "def_line", 1))) +
+        ")";
+    if (const std::string madeBy = text(*m_kernel, "made_by"); !madeBy.empty())
+        kernel += ", made by " + madeBy;
+    m_p.inferred.insert(m_p.inferred.begin(),
+                        {kernel, "inputs: " + (ins.empty() ? std::string("none") : ins),
+                         "parameters: " + (params.empty() ? std::string("none") : params),
+                         std::to_string(m_calls.size()) + " case(s) from the file's own calls"});
     return std::move(m_p);
 }
 

@@ -129,6 +129,56 @@ void checkReference(Proposal& proposal, const std::string& opJson, const std::at
 
 } // namespace
 
+namespace {
+
+// Jit kernels in `s` and the statements nested in it; `inside` is the top-level function or
+// class they are in.
+void collectJitKernels(const kernel::Module& module, const kernel::Stmt& s,
+                       const std::string& inside, std::vector<JitKernel>& out)
+{
+    std::string within = inside;
+    if (s.kind == kernel::StmtKind::Def && s.function) {
+        const kernel::FunctionDef& fn = *s.function;
+        if (kernel::isJitKernel(module, fn)) {
+            JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}, inside};
+            for (const auto& p : fn.params)
+                k.params.push_back(p.star + p.name);
+            out.push_back(std::move(k));
+        }
+        if (within.empty()) within = fn.name;
+        for (const auto& b : fn.body)
+            collectJitKernels(module, b, within, out);
+    }
+    if (s.kind == kernel::StmtKind::Class && within.empty()) within = s.op;
+    for (const auto* part : {&s.body, &s.orelse, &s.handlers})
+        for (const auto& b : *part)
+            collectJitKernels(module, b, within, out);
+}
+
+} // namespace
+
+namespace {
+
+// Nothing called a kernel the file makes inside a function: say which, and where.
+void unreachedKernel(const std::string& file, const std::string& function, Proposal& proposal)
+{
+    auto listed = listJitKernels(file);
+    const auto* kernels = std::get_if<std::vector<JitKernel>>(&listed);
+    if (!kernels) return;
+    for (const JitKernel& k : *kernels)
+        if (!k.inside.empty() && (function.empty() || function == k.name)) {
+            proposal.error = "the kernel '" + k.name + "' is made inside '" + k.inside +
+                             "', and nothing in this file built and called it: call it from a "
+                             "test or main() of this file that needs no arguments (op.json's "
+                             "kernel.made_by names that function)";
+            proposal.errorLine = k.line;
+            proposal.errorCol = k.col;
+            return;
+        }
+}
+
+} // namespace
+
 std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::string& file)
 {
     auto read = readKernelFile(file);
@@ -138,13 +188,8 @@ std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::strin
     for (const auto& d : diagnostics)
         if (d.severity == Severity::Error) return d;
     std::vector<JitKernel> kernels;
-    for (const auto& fn : module.functions)
-        if (kernel::isJitKernel(module, fn)) {
-            JitKernel k{fn.name, fn.pos.line, fn.pos.col, {}};
-            for (const auto& p : fn.params)
-                k.params.push_back(p.star + p.name);
-            kernels.push_back(std::move(k));
-        }
+    for (const auto& s : module.statements)
+        collectJitKernels(module, s, "", kernels);
     return kernels;
 }
 
@@ -212,6 +257,9 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
                                          fs::path(t.get<std::string>()).filename().string() +
                                          ", which imports the kernel file");
     result.kernel = proposal.kernel;
+    if (!proposal.error.empty() && proposal.kernel.empty() &&
+        answer.value("calls", json::array()).empty())
+        unreachedKernel(file, options.function, proposal);
     if (!proposal.error.empty())
         return fail(
             errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));

@@ -22,10 +22,11 @@ struct JitKernel
     int line = 1;
     int col = 1;
     std::vector<std::string> params;
+    std::string inside; // the top-level function (or class) it is defined in; "" at the top level
 };
 
-// The @pypto.frontend.jit functions at the file's top level, read from its text (nothing runs),
-// or the error (unreadable file, syntax error) at its line.
+// The @pypto.frontend.jit functions of the file, at its top level and inside its functions, read
+// from its text (nothing runs), or the error (unreadable file, syntax error) at its line.
 std::variant<std::vector<JitKernel>, Diagnostic> listJitKernels(const std::string& file);
 
 struct ImportOptions

@@ -28,6 +28,38 @@ void bodyImports(const std::vector<Stmt>& body,
     }
 }
 
+// A def named `name` anywhere inside `body`: a kernel made inside a function (kernel.made_by).
+const FunctionDef* nestedDef(const std::vector<Stmt>& body, const std::string& name)
+{
+    for (const Stmt& s : body) {
+        if (s.kind == StmtKind::Def && s.function) {
+            if (s.function->name == name) return s.function.get();
+            if (const FunctionDef* f = nestedDef(s.function->body, name)) return f;
+        }
+        for (const auto* part : {&s.body, &s.orelse, &s.handlers})
+            if (const FunctionDef* f = nestedDef(*part, name)) return f;
+    }
+    return nullptr;
+}
+
+// The kernel's def: at the top level, or, for a kernel made inside a function, within the
+// function (or class) kernel.made_by names; nullptr when the file does not hold it.
+const FunctionDef* kernelDef(const Module& module, const SourceFileRef& kernel)
+{
+    if (kernel.madeBy.empty()) {
+        for (const auto& f : module.functions)
+            if (f.name == kernel.function) return &f;
+        return nullptr;
+    }
+    const std::string head = kernel.maker();
+    for (const Stmt& s : module.statements) {
+        if (s.kind == StmtKind::Def && s.function && s.function->name == head)
+            return nestedDef(s.function->body, kernel.function);
+        if (s.kind == StmtKind::Class && s.op == head) return nestedDef(s.body, kernel.function);
+    }
+    return nullptr;
+}
+
 } // namespace
 
 namespace {
@@ -64,9 +96,10 @@ CheckedKernel Checker::run(const Module& module)
     std::tie(m_release, m_releasePython) = installedRelease();
     addImports(module.imports);
     collectValues(module.statements);
-    for (const auto& f : module.functions)
-        if (f.name == m_spec.kernel.function) out.function = &f;
-    if (!out.function) return out; // the description's check reports a missing function
+    // A missing top-level function is the description's check; a made kernel whose def is in
+    // another module is checked when it runs.
+    out.function = kernelDef(module, m_spec.kernel);
+    if (!out.function) return out;
     std::vector<std::pair<std::string, std::string>> local;
     bodyImports(out.function->body, local);
     addImports(local);
@@ -85,9 +118,13 @@ CheckedKernel Checker::run(const Module& module)
     // Helpers, configs and module code call pypto too: a misspelt function there fails the
     // same run. The file's other kernels are not run by this one (PyPTO's example files hold
     // several, some calling functions their release lacks): they are left to their own op.
+    // A made kernel's maker holds the kernel's def: checked above, not twice.
+    const std::string maker = m_spec.kernel.maker();
     for (const auto& s : module.statements)
         if (!(s.kind == StmtKind::Def &&
-              (s.function->name == out.function->name || isJitKernel(module, *s.function))))
+              (s.function->name == out.function->name || s.function->name == maker ||
+               isJitKernel(module, *s.function))) &&
+            !(s.kind == StmtKind::Class && !maker.empty() && s.op == maker))
             statement(s, true);
     return out;
 }

@@ -153,6 +153,7 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
         {"op", spec.name},
         {"kernel", (std::filesystem::path(m_projectDir) / spec.kernel.file).string()},
         {"function", spec.kernel.function},
+        {"made_by", spec.kernel.madeBy},
     };
     std::vector<std::string> argv = expandCommand(m_runner, values);
     // A relative program path means one next to the runners.json that named it.

@@ -14,8 +14,8 @@ namespace ptowb {
 
 namespace {
 
-const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case",   "project",
-                                                    "op",      "kernel", "function"};
+const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case",     "project", "op",
+                                                    "kernel",  "function", "made_by"};
 
 void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& ptr,
                 const std::string& file, RunnerConfigs& out)

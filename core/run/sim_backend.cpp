@@ -75,6 +75,7 @@ kernelRunRequest(const OpSpec& spec, const std::vector<Tensor>& inputs,
                               {"kernel_file", file},
                               {"source", source},
                               {"function", spec.kernel.function},
+                              {"made_by", spec.kernel.madeBy},
                               {"capture", options.capture},
                               {"platform_file", options.platformFile}};
     request["inputs"] = nlohmann::json::array();

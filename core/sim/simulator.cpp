@@ -70,11 +70,9 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
 {
     TemporaryCase work;
     std::filesystem::create_directories(std::filesystem::path(work.dir) / "inputs");
-    nlohmann::json request = {{"op", "run"},
-                              {"case_dir", work.dir},
-                              {"kernel_file", file},
-                              {"source", kernelSource},
-                              {"function", function}};
+    nlohmann::json request = {{"op", "run"},          {"case_dir", work.dir},
+                              {"kernel_file", file},  {"source", kernelSource},
+                              {"function", function}, {"made_by", arguments.madeBy}};
     request["inputs"] = nlohmann::json::array();
     for (const auto& [name, tensor] : arguments.inputs) {
         auto t = torchscript::fromAten(tensor.contiguous());

@@ -37,6 +37,8 @@ struct KernelArguments
     std::map<std::string, KernelArgument> kernelArguments;
     // Inputs the kernel writes in place: read back into `inputs` after the call.
     std::vector<std::string> mutated;
+    // op.json's kernel.made_by: the function of the kernel file that builds the kernel.
+    std::string madeBy;
 
     void param(const std::string& name, bool value) { paramsJson[name] = jsonText(value); }
     void param(const std::string& name, std::int64_t value) { paramsJson[name] = jsonText(value); }

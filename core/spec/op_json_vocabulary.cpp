@@ -35,8 +35,13 @@ constexpr OpJsonWord kWords[] = {
     {"doc", OpJsonWordKind::TopKey,
      "Free text, copied (escaped) into the generated docstrings and the package README."},
     {"kernel", OpJsonWordKind::TopKey,
-     "{\"file\", \"function\", \"arguments\"}: the PyPTO kernel. Its parameters bind by name to "
-     "the inputs, outputs and parameters, and to the kernel arguments."},
+     "{\"file\", \"function\", \"arguments\", \"made_by\"}: the PyPTO kernel. Its parameters bind "
+     "by "
+     "name to the inputs, outputs and parameters, and to the kernel arguments."},
+    {"made_by", OpJsonWordKind::Key,
+     "In kernel: for a kernel defined inside a function, the function of the file that builds it "
+     "(a test, a launcher, a factory taking no arguments): NAME, Class.NAME or NAME[pytest case "
+     "id]. It runs until it calls or returns the kernel; that call is not made."},
     {"arguments", OpJsonWordKind::Key,
      "In kernel: values for kernel parameters that are none of the op's names, per case: a rule "
      "(\"NUM_ROWS\": \"x.shape[0]\"), or {\"class\": \"NormConfig\", \"fields\": {\"eps\": "

@@ -15,6 +15,11 @@ struct SourceFileRef
 {
     std::string file; // relative to the project folder
     std::string function;
+    // The kernel only: the function of the file that builds the kernel when the kernel is made
+    // inside a function ("test_add", "TestOps.test_add", "test_add[fp16]"); empty: top level.
+    std::string madeBy;
+    // madeBy's top-level name: the function, or the class of Class.NAME.
+    std::string maker() const { return madeBy.substr(0, madeBy.find_first_of(".[")); }
 };
 
 struct InputSpec

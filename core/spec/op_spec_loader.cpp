@@ -149,10 +149,12 @@ private:
         const json* obj = m_r.object(root, "", key, true);
         if (!obj) return ref;
         const std::string ptr = std::string("/") + key;
-        if (std::string(key) == "kernel")
-            m_r.checkKeys(*obj, ptr, {"file", "function", "arguments"});
+        const bool kernel = std::string(key) == "kernel";
+        if (kernel)
+            m_r.checkKeys(*obj, ptr, {"file", "function", "arguments", "made_by"});
         else
             m_r.checkKeys(*obj, ptr, {"file", "function"});
+        if (kernel) ref.madeBy = readMadeBy(*obj, ptr);
         auto file = m_r.string(*obj, ptr, "file", true);
         auto function = m_r.string(*obj, ptr, "function", true);
         if (function) {
@@ -172,6 +174,21 @@ private:
                 checkSourceFile(m_r, ptr, m_projectDir, ref);
         }
         return ref;
+    }
+
+    std::string readMadeBy(const json& kernel, const std::string& ptr)
+    {
+        auto madeBy = m_r.string(kernel, ptr, "made_by", false);
+        if (!madeBy) return {};
+        // NAME or Class.NAME, with an optional pytest case id in brackets.
+        static const std::regex kMaker(
+            R"(^[A-Za-z_][A-Za-z0-9_]{0,127}(\.[A-Za-z_][A-Za-z0-9_]{0,127})?(\[[^\]\n]{1,200}\])?$)");
+        if (std::regex_match(*madeBy, kMaker)) return *madeBy;
+        m_r.error(ptr + "/made_by", "spec.bad-identifier",
+                  "\"" + *madeBy +
+                      "\" does not name a function of the kernel file: write NAME, Class.NAME or "
+                      "NAME[pytest case id]");
+        return {};
     }
 
     void claimName(const std::string& name, const std::string& ptr, const std::string& what)

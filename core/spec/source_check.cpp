@@ -22,7 +22,10 @@ std::string checkRelativePath(std::string_view path)
     return {};
 }
 
-std::vector<std::string> topLevelFunctions(std::string_view source)
+namespace {
+
+std::vector<std::string> topLevelNames(std::string_view source,
+                                       std::initializer_list<std::string_view> keywords)
 {
     std::vector<std::string> names;
     std::size_t pos = 0;
@@ -30,7 +33,7 @@ std::vector<std::string> topLevelFunctions(std::string_view source)
         std::size_t end = source.find('\n', pos);
         if (end == std::string_view::npos) end = source.size();
         std::string_view line = source.substr(pos, end - pos);
-        for (std::string_view prefix : {"def ", "async def "}) {
+        for (std::string_view prefix : keywords) {
             if (line.substr(0, prefix.size()) != prefix) continue;
             std::string_view rest = line.substr(prefix.size());
             while (!rest.empty() && rest.front() == ' ')
@@ -44,6 +47,29 @@ std::vector<std::string> topLevelFunctions(std::string_view source)
         pos = end + 1;
     }
     return names;
+}
+
+// A kernel made inside a function: the function that makes it (made_by's NAME, or Class of
+// Class.NAME) is at the top level; the kernel's own def may be anywhere, even in another module.
+void checkMaker(SpecReader& reader, const std::string& pointer, const SourceFileRef& ref,
+                std::string_view source)
+{
+    const std::string head = ref.maker();
+    const bool method = ref.madeBy.find('.') < ref.madeBy.find('[');
+    const std::vector<std::string> names =
+        method ? topLevelNames(source, {"class "}) : topLevelFunctions(source);
+    if (std::find(names.begin(), names.end(), head) != names.end()) return;
+    std::string message = "\"" + ref.file + "\" defines no top-level " +
+                          (method ? "class '" : "function '") + head + "' (kernel.made_by)";
+    message += didYouMean(head, names);
+    reader.error(pointer + "/made_by", "spec.missing-function", message);
+}
+
+} // namespace
+
+std::vector<std::string> topLevelFunctions(std::string_view source)
+{
+    return topLevelNames(source, {"def ", "async def "});
 }
 
 void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::string& projectDir,
@@ -69,6 +95,7 @@ void checkSourceFile(SpecReader& reader, const std::string& pointer, const std::
     }
     std::ostringstream text;
     text << in.rdbuf();
+    if (!ref.madeBy.empty()) return checkMaker(reader, pointer, ref, text.str());
     if (ref.function.empty()) return;
     const std::vector<std::string> functions = topLevelFunctions(text.str());
     if (std::find(functions.begin(), functions.end(), ref.function) != functions.end()) return;

@@ -134,9 +134,10 @@ json runCase(const json& request, py::module_& driver)
     for (const auto& [name, t] : outputTensors)
         state.sim.addGlobalTensor(t);
     const auto started = std::chrono::steady_clock::now();
-    py::dict result = driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
-                                         request.at("function").get<std::string>(), inputs, outputs,
-                                         params, arguments);
+    py::dict result =
+        driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
+                           request.at("function").get<std::string>(), inputs, outputs, params,
+                           arguments, py::arg("made_by") = request.value("made_by", ""));
     json answer = {
         {"log", result["log"].cast<std::string>()},
         {"kernel_seconds",

@@ -137,9 +137,7 @@ def _call(request, module, pypto, torch, numpy):
     import inspect
 
     case_dir = request["case_dir"]
-    fn = getattr(module, request["function"], None)
-    if fn is None:
-        raise LookupError(f"the kernel file defines no function '{request['function']}'")
+    fn = _kernel(module, request)
     # The kernel runs in the mode asked for, whatever its decorator or the environment says.
     options = getattr(fn, "_runtime_options", None)
     if isinstance(options, dict):
@@ -170,6 +168,25 @@ def _call(request, module, pypto, torch, numpy):
         os.makedirs(folder, exist_ok=True)
         for name in [o["name"] for o in request["outputs"]] + list(request.get("mutated", [])):
             _save(numpy, torch, os.path.join(folder, name + ".npy"), tensors[name])
+
+
+def _kernel(module, request):
+    """The jit kernel: the file's function, or the one kernel.made_by builds inside a function."""
+    if request.get("made_by"):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "_ptowb_kernel_maker", os.path.join(_here, "_ptowb_kernel_maker.py")
+        )
+        maker = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(maker)
+        from pypto.frontend.parser.entry import JitCallableWrapper
+
+        return maker.make_kernel(module, request["made_by"], request["function"], [JitCallableWrapper])
+    fn = getattr(module, request["function"], None)
+    if fn is None:
+        raise LookupError(f"the kernel file defines no function '{request['function']}'")
+    return fn
 
 
 def _newest_output(root):

@@ -10,6 +10,7 @@ import sys
 import traceback
 import types
 
+import _ptowb_kernel_maker as _kernel_maker
 import _ptowb_sim as _sim
 import pypto
 from pypto._dtypes import dtype_of
@@ -70,7 +71,9 @@ def _load(path, source):
     return module
 
 
-def _kernel_function(module, name, path):
+def _kernel_function(module, name, path, made_by=""):
+    if made_by:
+        return _made_kernel(module, name, made_by)
     if not hasattr(module, name):
         raise KernelError(f"the kernel file defines no function '{name}'", 1, 1, "kernel.missing-function")
     fn = getattr(module, name)
@@ -79,6 +82,18 @@ def _kernel_function(module, name, path):
     if not callable(fn):
         raise KernelError(f"'{name}' in the kernel file is not a function", 1, 1, "kernel.missing-function")
     return fn
+
+
+def _made_kernel(module, name, made_by):
+    """The kernel `made_by` builds, made once per load of the file (a new edit makes it again)."""
+    made = vars(module).setdefault("__ptowb_made_kernels__", {})
+    key = (made_by, name)
+    if key not in made:
+        try:
+            made[key] = _kernel_maker.make_kernel(module, made_by, name, [JitFunction])
+        except _kernel_maker.KernelMakerError as exc:
+            raise KernelError(str(exc), exc.line, 1, "kernel.made-by") from None
+    return _kernel_maker.kernel_function(made[key])
 
 
 def _annotation(fn, param):
@@ -276,13 +291,13 @@ class _Log(io.TextIOBase):
         return self._text.text().decode("utf-8", "replace")
 
 
-def run(path, source, function, inputs, outputs, params, arguments=None):
+def run(path, source, function, inputs, outputs, params, arguments=None, made_by=""):
     log = _Log()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
     try:
         module = _load(path, source)
-        fn = _kernel_function(module, function, path)
+        fn = _kernel_function(module, function, path, made_by)
         kwargs = _bind(fn, inputs, outputs, params, arguments, module)
         in_kernel_call[0] = True
         try:

@@ -19,6 +19,7 @@ import types
 
 import _ptowb_driver as _driver
 import _ptowb_import_literal as _literal
+import _ptowb_kernel_maker as _kernel_maker
 from _ptowb_import_expr import (
     Slicer as _Slicer,
     Unresolved as _Unresolved,
@@ -142,6 +143,7 @@ class Recorder:
         self.pending_verify = None  # (goldens, where they are written) for the next kernel call
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
         self.launches = 0  # kernel calls so far, recorded or not
+        self.made_functions = {}  # name -> function of a kernel built inside a function
 
     def hold(self, value):
         self.keep[id(value)] = value
@@ -156,6 +158,8 @@ class Recorder:
         while isinstance(fn, JitFunction):
             fn = fn.fn
         name = fn.__name__
+        if not self._module_level(jit, name):
+            self.made_functions.setdefault(name, fn)
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs)
         except TypeError as exc:
@@ -210,6 +214,7 @@ class Recorder:
             "kernel": name,
             "line": fn.__code__.co_firstlineno,
             "module_level": self._module_level(jit, name),
+            "made_by": None if self._module_level(jit, name) else self._maker(),
             "entry": self.entry,
             "args": described,
             "saved": record,
@@ -307,6 +312,30 @@ class Recorder:
 
     def _module_level(self, jit, name):
         return self.module is not None and vars(self.module).get(name) is jit
+
+    def _maker(self):
+        """The function of the kernel file that builds and calls a kernel made inside a function:
+        the outermost of the file's top-level functions (or test methods) on the stack that can
+        run on its own (needs no arguments, or is the test running now, with its pytest case);
+        None when there is none."""
+        if self.module is None:
+            return None
+        entry, _, case = self.entry.partition("[")
+        made_by, frame = None, sys._getframe(2)
+        while frame is not None:
+            code = frame.f_code
+            if code.co_filename == self.kernel_path:
+                name, value, skip = code.co_name, vars(self.module).get(code.co_name), 0
+                if getattr(value, "__code__", None) is not code:
+                    owner = frame.f_locals.get("self")
+                    value = getattr(type(owner), name, None) if owner is not None else None
+                    name, skip = f"{type(owner).__name__}.{name}", 1
+                    if getattr(value, "__code__", None) is not code or type(owner).__name__ not in vars(self.module):
+                        value = None
+                if value is not None and (name == entry or not _required_parameters(value, skip)):
+                    made_by = name + ("[" + case if case and name == entry else "")
+            frame = frame.f_back
+        return made_by
 
     def _enough(self):
         return all(len(s) >= MAX_CALLS_PER_KERNEL for s in self.signatures.values()) and bool(self.signatures)
@@ -620,6 +649,14 @@ class Recorder:
         return None
 
 
+def _required_parameters(fn, skip):
+    try:
+        params = list(inspect.signature(fn).parameters.values())[skip:]
+    except (TypeError, ValueError):
+        return ["?"]
+    return [p.name for p in params if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
 def _same(a, b):
     try:
         return bool(a == b)
@@ -791,27 +828,6 @@ def _defining_module(path):
         return None
 
 
-def _parametrizations(fn, limit):
-    """The argument sets of a test function's pytest parametrize marks (skipped ones left out)."""
-    sets = [{}]
-    for mark in reversed(getattr(fn, "pytestmark", []) or []):
-        if getattr(mark, "name", "") != "parametrize" or len(mark.args) < 2:
-            continue
-        names, values = mark.args[0], mark.args[1]
-        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
-        expanded = []
-        for value in values:
-            if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param(...)
-                if any(getattr(m, "name", "") in ("skip", "skipif", "xfail") for m in value.marks):
-                    continue
-                value = tuple(value.values)
-            else:
-                value = (value,) if len(names) == 1 else tuple(value)
-            expanded.append(dict(zip(names, value)))
-        sets = [dict(s, **e) for s in sets for e in expanded][:limit]
-    return sets
-
-
 def _entry_points(module, recorder):
     """The file's test functions and test methods with their arguments; fixtures are not made."""
     points = []
@@ -823,7 +839,7 @@ def _entry_points(module, recorder):
                 if attr.startswith("test") and isinstance(method, types.FunctionType):
                     points.append((f"{name}.{attr}", method, value))
     for name, fn, owner in points:
-        for arguments in _parametrizations(fn, MAX_CALLS_PER_KERNEL):
+        for case, arguments in _kernel_maker.parametrizations(fn, MAX_CALLS_PER_KERNEL):
             params = list(inspect.signature(fn).parameters.values())[1 if owner else 0 :]
             missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
             if missing:
@@ -836,7 +852,7 @@ def _entry_points(module, recorder):
                     }
                 )
                 break
-            yield name, (
+            yield f"{name}[{case}]" if case else name, (
                 lambda fn=fn, owner=owner, arguments=arguments: fn(owner(), **arguments) if owner else fn(**arguments)
             )
 
@@ -892,18 +908,47 @@ def _kernels(module, path, source):
             fn = fn.fn
         if getattr(fn, "__code__", None) is None or fn.__code__.co_filename != path:
             continue
-        params = []
-        for p in inspect.signature(fn).parameters.values():
-            entry = {
-                "name": p.name,
-                "variadic": p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD),
-                "annotation": _annotation(fn, p),
-            }
-            if p.default is not inspect.Parameter.empty:
-                entry["default"] = _scalar(p.default)
-            params.append(entry)
-        found.append({"name": name, "line": _def_line(fn, source), "params": params})
+        found.append(_kernel_entry(name, fn, source))
     return found
+
+
+def _kernel_entry(name, fn, source):
+    """A kernel as import reports it: its name, the line of its `def` in `source` (None: the
+    kernel is defined in another file) and its parameters."""
+    params = []
+    for p in inspect.signature(fn).parameters.values():
+        entry = {
+            "name": p.name,
+            "variadic": p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD),
+            "annotation": _annotation(fn, p),
+        }
+        if p.default is not inspect.Parameter.empty:
+            entry["default"] = _scalar(p.default)
+        params.append(entry)
+    line = _def_line(fn, source) if source is not None else None
+    return {"name": name, "line": line, "params": params}
+
+
+def _made_kernels(recorder, module, source):
+    """The kernels built inside a function (a test, a launcher, a factory) that the file's code
+    called, each with the function of the file that builds it (op.json's kernel.made_by)."""
+    found = {}
+    for call in recorder.calls:
+        made_by = call.get("made_by")
+        name = call["kernel"]
+        if call["module_level"] or not made_by or name in found or name in vars(module):
+            continue
+        fn = recorder.made_functions.get(name)
+        if fn is None:
+            continue
+        own = fn.__code__.co_filename == recorder.kernel_path
+        entry = _kernel_entry(name, fn, source if own else None)
+        entry["made_by"] = made_by
+        if not own:
+            entry["defined_in"] = fn.__code__.co_filename
+            entry["def_line"] = fn.__code__.co_firstlineno
+        found[name] = entry
+    return list(found.values())
 
 
 MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
@@ -1080,6 +1125,7 @@ def record(request):
             if test_module is not None:
                 hosts[test_path] = (test_source, test_module)
         recorder.host(path, source)
+        kernels += _made_kernels(recorder, module, source)
         golden_sources = {}
         for name in sorted({g["function"] for g in recorder.goldens}):
             where = next(g["file"] for g in recorder.goldens if g["function"] == name)

@@ -1,23 +1,8 @@
-"""frontend.jit as PyPTO 0.2.0 shapes it: a callable holding the original function and its
-runtime options, taking the tensors by position and the rest by name."""
-
-
-class _Jit:
-    def __init__(self, fn, runtime_options):
-        self._original_func = fn
-        self._runtime_options = dict(runtime_options or {})
-
-    def __call__(self, *tensors, **values):
-        import pypto
-        if self._runtime_options.get("run_mode") != pypto.RunMode.NPU.value:
-            raise RuntimeError(f"not in RunMode.NPU: {self._runtime_options}")
-        for t in tensors:
-            if not getattr(t, "fake_npu", False):
-                raise RuntimeError("a tensor was not moved to the NPU")
-        self._original_func(*tensors, **values)
+"""frontend.jit as PyPTO 0.2.0 shapes it (the wrapper in parser/entry.py)."""
+from .parser.entry import JitCallableWrapper
 
 
 def jit(fn=None, *, runtime_options=None, **options):
     if fn is None:
-        return lambda f: _Jit(f, runtime_options)
-    return _Jit(fn, runtime_options)
+        return lambda f: JitCallableWrapper(f, runtime_options)
+    return JitCallableWrapper(fn, runtime_options)

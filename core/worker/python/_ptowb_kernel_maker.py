@@ -1,0 +1,164 @@
+"""A jit kernel built inside a function of the kernel file: a test that defines and calls it, a
+launcher that builds it and runs it, a factory. op.json's kernel.made_by names that function;
+running it until it calls (or returns) the jit kernel named kernel.function gives the kernel with
+what its closure holds (shapes, dtypes, tile sizes of that test). The kernel's own call is not
+made: the run stops there. Other kernels it calls first run as usual.
+
+One file for every place that runs a kernel: the kernel worker (the simulator's pypto), the real
+PyPTO's driver and the generated package's Python glue. Standard library only.
+"""
+
+import inspect
+import re
+import types
+
+# NAME, Class.NAME, either with a pytest case id: test_add[fp16-64]
+MADE_BY = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)(?:\[(.{1,200})\])?$")
+
+
+class KernelMakerError(Exception):
+    def __init__(self, message, line=1):
+        super().__init__(message)
+        self.line = line
+
+
+class _Made(BaseException):
+    """Unwinds the maker's run from the kernel's call; a BaseException, so that the maker's own
+    `except Exception` does not catch it."""
+
+    def __init__(self, kernel):
+        super().__init__()
+        self.kernel = kernel
+
+
+def kernel_function(value, limit=8):
+    """The Python function under jit wrappers (the simulator's `.fn`, PyPTO's `_original_func`)."""
+    for _ in range(limit):
+        if isinstance(value, types.FunctionType):
+            return value
+        inner = None
+        for attr in ("fn", "_original_func", "__wrapped__", "func"):
+            inner = getattr(value, attr, None) if not isinstance(value, type) else None
+            if inner is not None:
+                break
+        if inner is None:
+            return None
+        value = inner
+    return None
+
+
+def _is_kernel(value, name, jit_classes):
+    if not isinstance(value, tuple(jit_classes)):
+        return False
+    fn = kernel_function(value)
+    return fn is not None and fn.__name__ == name
+
+
+def _pytest_id(value, argname, index):
+    """pytest's id for one value of a parametrize argument."""
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return str(value)
+    return f"{argname}{index}"
+
+
+def parametrizations(fn, limit=1000):
+    """(id, arguments) for each argument set of a test function's pytest parametrize marks, as
+    pytest names them; skipped sets left out. One ("", {}) for a function with no marks."""
+    sets = [("", {})]
+    for mark in reversed(getattr(fn, "pytestmark", []) or []):
+        if getattr(mark, "name", "") != "parametrize" or len(mark.args) < 2:
+            continue
+        names, values = mark.args[0], mark.args[1]
+        names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
+        ids = mark.kwargs.get("ids") if isinstance(getattr(mark, "kwargs", None), dict) else None
+        expanded = []
+        for index, value in enumerate(values):
+            case_id = ids[index] if isinstance(ids, (list, tuple)) and index < len(ids) else None
+            if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param(...)
+                if any(getattr(m, "name", "") in ("skip", "skipif", "xfail") for m in value.marks):
+                    continue
+                case_id = getattr(value, "id", None) or case_id
+                value = tuple(value.values)
+            else:
+                value = (value,) if len(names) == 1 else tuple(value)
+            if case_id is None:
+                case_id = "-".join(_pytest_id(v, n, index) for n, v in zip(names, value))
+            expanded.append((str(case_id), dict(zip(names, value))))
+        sets = [("-".join(x for x in (case_id, sid) if x), dict(s, **e)) for sid, s in sets for case_id, e in expanded][
+            :limit
+        ]
+    return sets
+
+
+def _maker(module, target):
+    """(function, owner class or None) named `target` ("test_x" or "TestX.test_x")."""
+    head, _, method = target.partition(".")
+    value = vars(module).get(head)
+    if method:
+        owner = value if isinstance(value, type) else None
+        fn = vars(owner).get(method) if owner is not None else None
+        if not isinstance(fn, types.FunctionType):
+            raise KernelMakerError(f"the kernel file defines no class '{head}' with a method '{method}'")
+        return fn, owner
+    if not isinstance(value, types.FunctionType):
+        raise KernelMakerError(f"the kernel file defines no function '{head}' (kernel.made_by)")
+    return value, None
+
+
+def _arguments(fn, made_by, case_id, skip_self):
+    sets = parametrizations(fn)
+    if case_id is not None:
+        chosen = [arguments for sid, arguments in sets if sid == case_id]
+        if not chosen:
+            known = ", ".join(sid for sid, _ in sets[:8] if sid) or "none"
+            raise KernelMakerError(f"{made_by}: no pytest case has the id '{case_id}' (its cases: {known})")
+        arguments = chosen[0]
+    else:
+        arguments = sets[0][1]
+    params = list(inspect.signature(fn).parameters.values())[1 if skip_self else 0 :]
+    missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
+    if missing:
+        raise KernelMakerError(
+            f"{made_by} takes {', '.join(missing)}, which nothing gives: name a function that needs no "
+            "arguments (a test, a main), or a pytest case as NAME[id]",
+            fn.__code__.co_firstlineno,
+        )
+    return arguments
+
+
+def make_kernel(module, made_by, name, jit_classes):
+    """The jit kernel `name` that `module`'s function `made_by` builds: the first such kernel it
+    calls, else the one it returns."""
+    form = MADE_BY.match(made_by or "")
+    if not form:
+        raise KernelMakerError(f"kernel.made_by '{made_by}' is not NAME, Class.NAME or NAME[pytest id]")
+    fn, owner = _maker(module, form.group(1))
+    arguments = _arguments(fn, made_by, form.group(2), owner is not None)
+    undo = []
+    for cls in jit_classes:
+        original = cls.__call__
+
+        def call(self, *args, _original=original, **kwargs):
+            if _is_kernel(self, name, jit_classes):
+                raise _Made(self)
+            return _original(self, *args, **kwargs)
+
+        undo.append((cls, original, "__call__" in vars(cls)))
+        cls.__call__ = call
+    try:
+        result = fn(owner(), **arguments) if owner is not None else fn(**arguments)
+    except _Made as made:
+        return made.kernel
+    finally:
+        for cls, original, own in undo:
+            if own:
+                cls.__call__ = original
+            else:
+                del cls.__call__
+    for value in result if isinstance(result, (tuple, list)) else (result,):
+        if _is_kernel(value, name, jit_classes):
+            return value
+    raise KernelMakerError(
+        f"{made_by} ran to its end without calling or returning a jit kernel named '{name}'",
+        fn.__code__.co_firstlineno,
+    )
