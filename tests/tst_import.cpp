@@ -472,6 +472,25 @@ void TestImport::kernelMadeWhereNothingBuildsIt()
     QVERIFY2(d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
              d->message.c_str());
     QVERIFY(!QFileInfo::exists(out));
+    // Asked for by name while the file's code calls another kernel: the same news, not "the
+    // file has no jit kernel named 'neg_kernel'".
+    const QString both = dir.filePath(QStringLiteral("both.py"));
+    QFile f(both);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(readAll(data("made_unreached.py")) +
+            "\n\n@pypto.frontend.jit\n"
+            "def copy_kernel(x: pypto.Tensor([8, 32], pypto.DT_FP32), y: pypto.Tensor([8, 32], "
+            "pypto.DT_FP32)):\n"
+            "    pypto.set_vec_tile_shapes(8, 32)\n"
+            "    y[:] = pypto.add(x, 0.0)\n\n\n"
+            "if __name__ == \"__main__\":\n"
+            "    import torch\n\n"
+            "    copy_kernel(torch.rand(8, 32), torch.empty(8, 32))\n");
+    f.close();
+    const auto named = import(both, out, "neg_kernel");
+    d = find(named, "import.kernel");
+    QVERIFY2(d && d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
+             qPrintable(describe(named)));
 }
 
 void TestImport::fileWithoutKernelIsAnError()

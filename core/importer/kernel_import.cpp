@@ -257,8 +257,10 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
                                          fs::path(t.get<std::string>()).filename().string() +
                                          ", which imports the kernel file");
     result.kernel = proposal.kernel;
+    // A kernel the file makes inside a function but never built and called: when it is the one
+    // asked for, or when nothing was called at all.
     if (!proposal.error.empty() && proposal.kernel.empty() &&
-        answer.value("calls", json::array()).empty())
+        (!options.function.empty() || answer.value("calls", json::array()).empty()))
         unreachedKernel(file, options.function, proposal);
     if (!proposal.error.empty())
         return fail(

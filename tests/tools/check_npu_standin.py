@@ -42,6 +42,9 @@ made = [torch.empty(2, 3, device=device), torch.zeros(2, device="npu"), torch.on
         torch.full((2,), 3.0, device=device), torch.tensor([1, 2], device=device), torch.arange(4, device="npu"),
         torch.empty_like(torch.ones(2), device=device), torch.zeros(2).new_zeros(3, device=device)]
 assert all(t.device.type == "cpu" for t in made), [t.device for t in made]
+# A bare device index is the NPU's (the CPU here), as PyPTO's tests use it after set_device.
+by_index = [torch.randn((2, 2), device=0), torch.zeros(2, device=torch.npu.current_device()), torch.ones(2).to(0)]
+assert all(t.device.type == "cpu" for t in by_index), [t.device for t in by_index]
 x = torch.randn(3)
 assert x.to("npu").device.type == "cpu" and x.to(device, torch.float16).dtype == torch.float16
 assert x.to(device=device).device.type == "cpu" and x.npu() is x and x.is_npu is False

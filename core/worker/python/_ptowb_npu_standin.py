@@ -59,7 +59,20 @@ class _StandinModule(types.ModuleType):
 def _is_npu(device):
     if isinstance(device, str):
         return device == "npu" or device.startswith("npu:")
+    if isinstance(device, int) and not isinstance(device, bool):
+        # A bare index is the current accelerator: with torch_npu the NPU (PyPTO's tests write
+        # `torch.npu.set_device(d)`, then `device=d`), unless this torch has CUDA of its own.
+        return not _has_cuda()
     return getattr(device, "type", None) == "npu" and type(device).__name__ == "device"
+
+
+def _has_cuda():
+    try:
+        import torch
+
+        return bool(torch.cuda.is_available())
+    except Exception:  # noqa: BLE001 - no usable CUDA
+        return False
 
 
 def _on_cpu(fn, method_to=False):
