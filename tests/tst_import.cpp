@@ -39,6 +39,7 @@ private Q_SLOTS:
     void expectedChangedInPlaceIsNotGuessed();
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
+    void configFromASubfolderModule();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void fileWithoutKernelIsAnError();
@@ -394,6 +395,25 @@ void TestImport::importFromInsideTheKernelFolder()
     QCOMPARE(
         QDir(dir.filePath(QStringLiteral("op"))).entryList({QStringLiteral("*.py")}, QDir::Files),
         (QStringList{QStringLiteral("reference.py"), QStringLiteral("row_norm.py")}));
+}
+
+void TestImport::configFromASubfolderModule()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("config_in_subfolder/kernel.py"), out);
+    QVERIFY2(r.ok && !find(r, "import.argument"), qPrintable(describe(r)));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/_cfg/tiles.py")));
+    const QJsonObject config = readOp(out)
+                                   .value(QStringLiteral("kernel"))
+                                   .toObject()
+                                   .value(QStringLiteral("arguments"))
+                                   .toObject()
+                                   .value(QStringLiteral("config"))
+                                   .toObject();
+    QCOMPARE(config.value(QStringLiteral("class")).toString(), QStringLiteral("TileConfig"));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
 }
 
 static void setMadeBy(const QString& project, const QString& madeBy)

@@ -334,14 +334,15 @@ void Builder::describeArguments(ojson& op)
                 fields[field] = *value;
             }
             arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};
-            if (text(first, "module").empty() ||
-                (text(first, "module") != m_kernelFile &&
-                 std::filesystem::path(text(first, "module")).parent_path() !=
-                     std::filesystem::path(m_kernelFile).parent_path()))
+            // As the worker finds classes: in the kernel file or a module in its folder, or
+            // in a folder below it (_ops/config.py).
+            const std::string folder =
+                std::filesystem::path(m_kernelFile).parent_path().string() + "/";
+            if (text(first, "module").empty() || text(first, "module").rfind(folder, 0) != 0)
                 fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
                        "kernel parameter '" + p.name + "' takes a " + text(first, "class") +
                            ", which is defined outside the kernel's folder: op.json's classes come "
-                           "from the kernel file or a module beside it");
+                           "from the kernel file or a module in its folder");
         }
     }
     if (!arguments.empty()) op["kernel"]["arguments"] = arguments;

@@ -84,15 +84,30 @@ def _kernel_function(module, name, path, made_by=""):
     return fn
 
 
+DEVICE_VARIABLE = "TILE_FWK_DEVICE_ID"
+
+
+def default_device():
+    """Host code as PyPTO's examples write it picks its device from TILE_FWK_DEVICE_ID and stops
+    without one; "npu:0" is the CPU under the torch_npu stand-in. Returns the value it had."""
+    saved = os.environ.get(DEVICE_VARIABLE)
+    os.environ.setdefault(DEVICE_VARIABLE, "0")
+    return saved
+
+
 def _made_kernel(module, name, made_by):
     """The kernel `made_by` builds, made once per load of the file (a new edit makes it again)."""
     made = vars(module).setdefault("__ptowb_made_kernels__", {})
     key = (made_by, name)
     if key not in made:
+        saved = default_device()
         try:
             made[key] = _kernel_maker.make_kernel(module, made_by, name, [JitFunction])
         except _kernel_maker.KernelMakerError as exc:
             raise KernelError(str(exc), exc.line, 1, "kernel.made-by") from None
+        finally:
+            if saved is None:
+                os.environ.pop(DEVICE_VARIABLE, None)
     return _kernel_maker.kernel_function(made[key])
 
 

@@ -315,13 +315,14 @@ class Recorder:
 
     def _maker(self):
         """The function of the kernel file that builds and calls a kernel made inside a function:
-        the outermost of the file's top-level functions (or test methods) on the stack that can
-        run on its own (needs no arguments, or is the test running now, with its pytest case);
-        None when there is none."""
+        the innermost of the file's top-level functions (or test methods) on the stack that can
+        run on its own (needs no arguments, or is the test running now, with its pytest case):
+        an example's own test rather than the main() that runs them all. None when there is
+        none."""
         if self.module is None:
             return None
         entry, _, case = self.entry.partition("[")
-        made_by, frame = None, sys._getframe(2)
+        frame = sys._getframe(2)
         while frame is not None:
             code = frame.f_code
             if code.co_filename == self.kernel_path:
@@ -333,9 +334,9 @@ class Recorder:
                     if getattr(value, "__code__", None) is not code or type(owner).__name__ not in vars(self.module):
                         value = None
                 if value is not None and (name == entry or not _required_parameters(value, skip)):
-                    made_by = name + ("[" + case if case and name == entry else "")
+                    return name + ("[" + case if case and name == entry else "")
             frame = frame.f_back
-        return made_by
+        return None
 
     def _enough(self):
         return all(len(s) >= MAX_CALLS_PER_KERNEL for s in self.signatures.values()) and bool(self.signatures)
@@ -1080,9 +1081,7 @@ def record(request):
                 "log": log.getvalue(),
             }
         sys.argv = [path]
-        # PyPTO's examples pick the device from this variable and stop without it; "npu:0" is the
-        # CPU under the torch_npu stand-in.
-        os.environ.setdefault("TILE_FWK_DEVICE_ID", "0")
+        _driver.default_device()  # the environment is restored below
         recorder.entry = "import"
         recorder.active = True
         undo = _install(recorder, None)

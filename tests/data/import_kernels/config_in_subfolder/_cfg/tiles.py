@@ -1,0 +1,6 @@
+from dataclasses import dataclass
+
+
+@dataclass
+class TileConfig:
+    tile_rows: int = 8
