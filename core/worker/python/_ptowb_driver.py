@@ -9,6 +9,7 @@ import signal
 import sys
 import traceback
 import types
+import weakref
 
 import _ptowb_kernel_maker as _kernel_maker
 import _ptowb_sim as _sim
@@ -85,6 +86,9 @@ def _kernel_function(module, name, path, made_by=""):
 
 
 DEVICE_VARIABLE = "TILE_FWK_DEVICE_ID"
+# Kernels built by kernel.made_by, per loaded kernel module: an edit loads a new module, which
+# builds them again; the old one's go with it.
+_made_kernels = weakref.WeakKeyDictionary()
 
 
 def default_device():
@@ -97,7 +101,7 @@ def default_device():
 
 def _made_kernel(module, name, made_by):
     """The kernel `made_by` builds, made once per load of the file (a new edit makes it again)."""
-    made = vars(module).setdefault("__ptowb_made_kernels__", {})
+    made = _made_kernels.setdefault(module, {})
     key = (made_by, name)
     if key not in made:
         saved = default_device()

@@ -1,0 +1,146 @@
+// Import of kernels made inside functions (op.json's kernel.made_by) and of configs kept in a
+// module of a subfolder: what is listed, what import writes, and that verify runs the kernel the
+// named function builds.
+#include "import_test_support.h"
+#include "importer/kernel_import.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ptowb;
+using namespace ptowb::importer;
+using namespace importtest;
+
+class TestImportMade : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void configFromASubfolderModule();
+    void kernelsMadeInsideFunctions();
+    void kernelMadeWhereNothingBuildsIt();
+};
+
+void TestImportMade::configFromASubfolderModule()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("config_in_subfolder/kernel.py"), out);
+    QVERIFY2(r.ok && !find(r, "import.argument"), qPrintable(describe(r)));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/_cfg/tiles.py")));
+    const QJsonObject config = readOp(out)
+                                   .value(QStringLiteral("kernel"))
+                                   .toObject()
+                                   .value(QStringLiteral("arguments"))
+                                   .toObject()
+                                   .value(QStringLiteral("config"))
+                                   .toObject();
+    QCOMPARE(config.value(QStringLiteral("class")).toString(), QStringLiteral("TileConfig"));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+}
+
+static void setMadeBy(const QString& project, const QString& madeBy)
+{
+    QJsonObject op = readOp(project);
+    QJsonObject kernel = op.value(QStringLiteral("kernel")).toObject();
+    kernel[QStringLiteral("made_by")] = madeBy;
+    op[QStringLiteral("kernel")] = kernel;
+    QFile f(project + QStringLiteral("/op.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(op).toJson());
+}
+
+void TestImportMade::kernelsMadeInsideFunctions()
+{
+    auto listed = listJitKernels(data("made_in_tests.py").toStdString());
+    QVERIFY(std::holds_alternative<std::vector<JitKernel>>(listed));
+    const auto& kernels = std::get<std::vector<JitKernel>>(listed);
+    QCOMPARE(kernels.size(), std::size_t(2));
+    QCOMPARE(kernels[0].name, std::string("scale_kernel"));
+    QCOMPARE(kernels[0].inside, std::string("make_scale_kernel"));
+    QCOMPARE(kernels[1].name, std::string("add_kernel"));
+    QCOMPARE(kernels[1].inside, std::string("test_add_defined_here"));
+    QCOMPARE(kernels[1].line, 25);
+
+    // A test that defines its kernel (with a tile size of its own) and calls it.
+    QTemporaryDir dir;
+    const QString add = dir.filePath(QStringLiteral("add"));
+    auto r = import(data("made_in_tests.py"), add, "add_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QJsonObject op = readOp(add);
+    QCOMPARE(
+        op.value(QStringLiteral("kernel")).toObject().value(QStringLiteral("made_by")).toString(),
+        QStringLiteral("test_add_defined_here"));
+    QCOMPARE(op.value(QStringLiteral("cases")).toArray().size(), 1);
+    auto [code, output] = verify(add);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    // A factory called by a parametrized test: the first case's kernel, with its calls only.
+    const QString scale = dir.filePath(QStringLiteral("scale"));
+    r = import(data("made_in_tests.py"), scale, "scale_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    op = readOp(scale);
+    QCOMPARE(
+        op.value(QStringLiteral("kernel")).toObject().value(QStringLiteral("made_by")).toString(),
+        QStringLiteral("test_scale[2.0]"));
+    QCOMPARE(op.value(QStringLiteral("cases")).toArray().size(), 1);
+    std::tie(code, output) = verify(scale);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    // made_by decides which kernel runs: the other case's kernel triples, against a reference
+    // that doubles.
+    setMadeBy(scale, QStringLiteral("test_scale[triple]"));
+    std::tie(code, output) = verify(scale);
+    QVERIFY2(code != 0 && !output.contains(QStringLiteral("kernel.made-by")), qPrintable(output));
+    setMadeBy(scale, QStringLiteral("test_scale[quadruple]"));
+    std::tie(code, output) = verify(scale);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("no pytest case has the id 'quadruple' "
+                                                         "(its cases: 2.0, triple)")),
+             qPrintable(output));
+    setMadeBy(scale, QStringLiteral("make_scale_kernel"));
+    std::tie(code, output) = verify(scale);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("make_scale_kernel takes factor")),
+             qPrintable(output));
+}
+
+void TestImportMade::kernelMadeWhereNothingBuildsIt()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("neg"));
+    const auto r = import(data("made_unreached.py"), out);
+    QVERIFY(!r.ok);
+    const Diagnostic* d = find(r, "import.kernel");
+    QVERIFY2(d, qPrintable(describe(r)));
+    QCOMPARE(d->line, 7);
+    QVERIFY2(d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
+             d->message.c_str());
+    QVERIFY(!QFileInfo::exists(out));
+    // Asked for by name while the file's code calls another kernel: the same news, not "the
+    // file has no jit kernel named 'neg_kernel'".
+    const QString both = dir.filePath(QStringLiteral("both.py"));
+    QFile f(both);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(readAll(data("made_unreached.py")) +
+            "\n\n@pypto.frontend.jit\n"
+            "def copy_kernel(x: pypto.Tensor([8, 32], pypto.DT_FP32), y: pypto.Tensor([8, 32], "
+            "pypto.DT_FP32)):\n"
+            "    pypto.set_vec_tile_shapes(8, 32)\n"
+            "    y[:] = pypto.add(x, 0.0)\n\n\n"
+            "if __name__ == \"__main__\":\n"
+            "    import torch\n\n"
+            "    copy_kernel(torch.rand(8, 32), torch.empty(8, 32))\n");
+    f.close();
+    const auto named = import(both, out, "neg_kernel");
+    d = find(named, "import.kernel");
+    QVERIFY2(d && d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
+             qPrintable(describe(named)));
+}
+
+QTEST_GUILESS_MAIN(TestImportMade)
+#include "tst_import_made.moc"
