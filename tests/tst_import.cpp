@@ -26,6 +26,7 @@ class TestImport : public QObject
 private Q_SLOTS:
     void listsKernelsWithoutRunning();
     void configKernelVerifiesAsImported();
+    void nestedListsAreGivenAsIs();
     void pytestKernelVerifiesAsImported();
     void inlineExpectedBecomesReference();
     void literalExpectedNamedByTheKernel();
@@ -127,6 +128,28 @@ void TestImport::configKernelVerifiesAsImported()
     QVERIFY(readAll(out + QStringLiteral("/reference.py"))
                 .contains("def row_norm_golden(x: torch.Tensor"));
 
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+// Nested tuples in a config field and nested lists passed to the kernel, which no rule gives,
+// are written into kernel.arguments as JSON lists, one line each, and the kernel runs with them.
+void TestImport::nestedListsAreGivenAsIs()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("nested"));
+    const auto r = import(data("nested_tiles.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject arguments =
+        readOp(out)[QStringLiteral("kernel")][QStringLiteral("arguments")].toObject();
+    QCOMPARE(
+        arguments[QStringLiteral("config")][QStringLiteral("fields")][QStringLiteral("tile_shapes")]
+            .toArray(),
+        (QJsonArray{QJsonArray{4, 16}, QJsonArray{8, 32}}));
+    QCOMPARE(arguments[QStringLiteral("offsets")].toArray(), (QJsonArray{QJsonArray{0, 1.5}}));
+    QVERIFY(readAll(out + QStringLiteral("/op.json"))
+                .contains("\"tile_shapes\": [[4, 16], [8, 32]]\n"));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

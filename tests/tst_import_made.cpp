@@ -24,6 +24,7 @@ private slots:
     void configFromASubfolderModule();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
+    void kernelMadeByTheMainBlock();
 };
 
 void TestImportMade::configFromASubfolderModule()
@@ -140,6 +141,47 @@ void TestImportMade::kernelMadeWhereNothingBuildsIt()
     d = find(named, "import.kernel");
     QVERIFY2(d && d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
              qPrintable(describe(named)));
+}
+
+// A launcher that takes an argument (the run mode) and that only the file's main block calls:
+// made_by names the block, which runs (with its own command line parsing) until the kernel call.
+void TestImportMade::kernelMadeByTheMainBlock()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("made_by_main.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QCOMPARE(readOp(out)
+                 .value(QStringLiteral("kernel"))
+                 .toObject()
+                 .value(QStringLiteral("made_by"))
+                 .toString(),
+             QStringLiteral("__main__"));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    // The kernel the block builds is the one that runs: a kernel that triples fails.
+    QFile kernel(out + QStringLiteral("/made_by_main.py"));
+    QVERIFY(kernel.open(QIODevice::ReadOnly));
+    QByteArray text = kernel.readAll();
+    kernel.close();
+    QVERIFY(kernel.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    kernel.write(QByteArray(text).replace("pypto.mul(x, 2.0)", "pypto.mul(x, 3.0)"));
+    kernel.close();
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
+
+    // A main block that never reaches the kernel is named at the block.
+    QVERIFY(kernel.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    kernel.write(QByteArray(text).replace("    run_double_demo(parser.parse_args().run_mode)",
+                                          "    parser.parse_args()"));
+    kernel.close();
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("__main__ ran to its end without calling "
+                                                         "or returning a jit kernel named "
+                                                         "'double_demo_kernel'")),
+             qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestImportMade)

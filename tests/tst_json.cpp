@@ -1,5 +1,6 @@
 // The position-tracking JSON reader: spans of values and keys, and bad input of every kind.
 #include "json/json_document.h"
+#include "json/json_text.h"
 #include <QtTest>
 
 using namespace ptowb;
@@ -183,6 +184,36 @@ private slots:
         QVERIFY(doc.ok());
         QVERIFY(!doc.root()["b"].is_number_integer()); // too large for 64 bits: read as a double
         QCOMPARE(spanText(doc, "/c"), std::string("-9223372036854775809"));
+    }
+
+    // Written for people: short arrays of numbers stay on one line, objects and long arrays
+    // are indented; whatever the layout, the text reads back as the same value.
+    void readableLayout()
+    {
+        using ojson = nlohmann::ordered_json;
+        ojson value = ojson::object();
+        value["shape"] = {16, 64};
+        value["tiles"] = ojson::array({ojson{128, 128}, ojson{64, 64}});
+        value["empty"] = ojson::array();
+        value["none"] = ojson::object();
+        value["cases"] = ojson::array({ojson{{"name", "a\"b"}, {"x", 1.5}}});
+        value["long"] = ojson::array();
+        for (std::int64_t k = 1; k <= 9; ++k)
+            value["long"].push_back(k * 1111111111);
+        const std::string text = readableJson(value);
+        QVERIFY2(text.find("\"shape\": [16, 64],\n") != std::string::npos, text.c_str());
+        QVERIFY(text.find("\"tiles\": [[128, 128], [64, 64]],\n") != std::string::npos);
+        QVERIFY(text.find("\"empty\": [],\n  \"none\": {},\n") != std::string::npos);
+        QVERIFY(text.find("\"cases\": [\n    {\n      \"name\": \"a\\\"b\",") != std::string::npos);
+        QVERIFY(text.find("\"long\": [\n    1111111111,\n") != std::string::npos);
+        for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
+            end = text.find('\n', at);
+            if (end == std::string::npos) end = text.size();
+            QVERIFY2(end - at <= 100, text.substr(at, end - at).c_str());
+        }
+        QCOMPARE(nlohmann::ordered_json::parse(text), value);
+        QCOMPARE(readableJson(nlohmann::ordered_json(3)), std::string("3"));
+        QCOMPARE(readableJson(nlohmann::ordered_json::array()), std::string("[]"));
     }
 };
 

@@ -485,6 +485,16 @@ private slots:
         QVERIFY2(r.exitCode != 0 && r.out.contains("does not take op.json's fields") &&
                      r.out.contains("tile_row"),
                  qPrintable(r.out + r.err));
+        // A literal argument arrives as the nested lists op.json writes: the kernel unpacks it.
+        r = verifyWith("[[1.0, 0.0]]", "[[2.0, 0.5]]");
+        QVERIFY2(r.exitCode != 0 && r.out.contains("actual \u2248 2.000 \u00d7 expected + 0.5"),
+                 qPrintable(r.out + r.err));
+        r = verifyWith("[[1.0, 0.0]]", "[1.0, 0.0]");
+        QVERIFY2(r.exitCode != 0 && r.out.contains("AFFINE"), qPrintable(r.out + r.err));
+        r = verifyWith("[[1.0, 0.0]]", "[[1.0, {\"a\": 1}]]");
+        QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("op.json:13:17") &&
+                     (r.out + r.err).contains("not an object"),
+                 qPrintable(r.out + r.err));
         // The config's dtype field is a pypto dtype: the kernel's assert compares it with x.dtype.
         r = verifyWith("\"dtype\": \"x.dtype\", \"tile_rows\"",
                        "\"dtype\": \"float16\", \"tile_rows\"");

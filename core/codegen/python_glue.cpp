@@ -6,6 +6,7 @@
 #include "text/template_text.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace ptowb::codegen {
 
@@ -51,6 +52,19 @@ std::string backwardSchema(const OpSpec& spec, const PythonNames& names)
     return schema + ") -> Tensor[]";
 }
 
+// A literal kernel argument (numbers, strings, booleans and lists of them) as Python, which
+// reads it as the kernel worker's JSON decoder does: lists stay lists.
+std::string pythonLiteral(const nlohmann::json& value)
+{
+    if (value.is_boolean()) return value.get<bool>() ? "True" : "False";
+    if (value.is_string()) return pythonStringLiteral(value.get<std::string>());
+    if (!value.is_array()) return value.dump();
+    std::string out = "[";
+    for (std::size_t k = 0; k < value.size(); ++k)
+        out += (k ? ", " : "") + pythonLiteral(value[k]);
+    return out + "]";
+}
+
 // op.json's kernel arguments for one call: {name: value} or {name: {'class': ..., 'fields':
 // {...}}}, one dict entry a line.
 std::string kernelArguments(const OpSpec& spec, const PythonNames& names)
@@ -58,6 +72,7 @@ std::string kernelArguments(const OpSpec& spec, const PythonNames& names)
     std::string entries;
     for (const KernelArgumentSpec& a : spec.kernelArguments) {
         auto value = [&](const KernelArgumentSpec::Field& f) {
+            if (!f.literalJson.empty()) return pythonLiteral(nlohmann::json::parse(f.literalJson));
             const std::string what = "kernel argument '" + a.name + "'" +
                                      (f.name.empty() ? "" : " field '" + f.name + "'");
             return "_pt_rule(" + pythonStringLiteral(what) +

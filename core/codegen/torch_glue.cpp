@@ -70,15 +70,20 @@ std::string kernelArgumentsFunction(const OpSpec& spec, const CppNames& names,
     for (const KernelArgumentSpec& a : spec.kernelArguments) {
         const std::string slot =
             "        arguments.kernelArguments[" + cppCharLiteral(a.name) + "]";
+        // A literal is its JSON text; a rule is evaluated per call.
+        auto value = [&](const KernelArgumentSpec::Field& f) {
+            return f.literalJson.empty()
+                       ? "argumentJson(" + emitCppRule(f.rule->root(), names) + ")"
+                       : cppCharLiteral(f.literalJson);
+        };
         if (a.className.empty()) {
-            assignments += slot + ".valueJson = argumentJson(" +
-                           emitCppRule(a.fields.at(0).rule->root(), names) + ");\n";
+            assignments += slot + ".valueJson = " + value(a.fields.at(0)) + ";\n";
             continue;
         }
         assignments += slot + ".className = " + cppCharLiteral(a.className) + ";\n";
         for (const auto& f : a.fields)
-            assignments += slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = argumentJson(" +
-                           emitCppRule(f.rule->root(), names) + ");\n";
+            assignments +=
+                slot + ".fieldsJson[" + cppCharLiteral(f.name) + "] = " + value(f) + ";\n";
     }
     return fillTemplate(torchKernelArgumentsTemplate(),
                         {{"RULE_PARAMS", ruleParams}, {"ASSIGNMENTS", assignments}});

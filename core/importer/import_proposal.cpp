@@ -137,7 +137,7 @@ void Builder::classify()
                 plan.role = written ? Role::Mutated : Role::Input;
         } else if (kind == "config")
             plan.role = Role::Config;
-        else if (kind == "dtype")
+        else if (kind == "dtype" || kind == "literal")
             plan.role = Role::Argument;
         else if (parameterKind(kind)) {
             plan.role = Role::Parameter;
@@ -273,7 +273,21 @@ void Builder::describeArguments(ojson& op)
     const auto calls = recordedCalls();
     ojson arguments = ojson::object();
     for (const Plan& p : m_plans) {
-        if (p.role == Role::Argument) {
+        const json* given = nullptr; // the first call's value
+        for (const json* v : p.values)
+            if (v && !given) given = v;
+        if (p.role == Role::Argument && given && text(*given, "kind") == "literal") {
+            // Nested lists, given as is (no rule gives them), as the first call passed them.
+            arguments[p.name] = ojson(member(*given, "value"));
+            for (const json* v : p.values)
+                if (v && member(*v, "value") != member(*given, "value")) {
+                    fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
+                           "kernel parameter '" + p.name +
+                               "' differs between the recorded calls: the first call's value is "
+                               "used");
+                    break;
+                }
+        } else if (p.role == Role::Argument) {
             std::vector<std::string> dtypes;
             for (const json* v : p.values)
                 dtypes.push_back(v ? text(*v, "value") : "");
@@ -316,6 +330,16 @@ void Builder::describeArguments(ojson& op)
                         fields[field] = *rule;
                         continue;
                     }
+                }
+                if (kind == "literal") {
+                    // Nested lists: given as is, which no rule could.
+                    fields[field] = ojson(member(described, "value"));
+                    if (varies)
+                        fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
+                               "field '" + field + "' of " + text(first, "class") +
+                                   " differs between the recorded calls: the first call's value "
+                                   "is used");
+                    continue;
                 }
                 auto value = literal(described);
                 if (!value) {

@@ -10,6 +10,7 @@
 #include "worker_client/worker_client.h"
 
 #include "json/json_document.h"
+#include "json/json_text.h"
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -265,7 +266,7 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
     if (!proposal.error.empty())
         return fail(
             errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));
-    std::string opJson = proposal.op.dump(2) + "\n";
+    std::string opJson = readableJson(proposal.op) + "\n";
     checkReference(proposal, opJson, cancel);
 
     for (const auto& f : proposal.files)

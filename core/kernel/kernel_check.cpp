@@ -43,7 +43,8 @@ const FunctionDef* nestedDef(const std::vector<Stmt>& body, const std::string& n
 }
 
 // The kernel's def: at the top level, or, for a kernel made inside a function, within the
-// function (or class) kernel.made_by names; nullptr when the file does not hold it.
+// function (or class) kernel.made_by names, else in a function it may call (a launcher, a
+// factory: the first def of that name anywhere in the file); nullptr when the file holds none.
 const FunctionDef* kernelDef(const Module& module, const SourceFileRef& kernel)
 {
     if (kernel.madeBy.empty()) {
@@ -53,11 +54,13 @@ const FunctionDef* kernelDef(const Module& module, const SourceFileRef& kernel)
     }
     const std::string head = kernel.maker();
     for (const Stmt& s : module.statements) {
+        const FunctionDef* inside = nullptr;
         if (s.kind == StmtKind::Def && s.function && s.function->name == head)
-            return nestedDef(s.function->body, kernel.function);
-        if (s.kind == StmtKind::Class && s.op == head) return nestedDef(s.body, kernel.function);
+            inside = nestedDef(s.function->body, kernel.function);
+        if (s.kind == StmtKind::Class && s.op == head) inside = nestedDef(s.body, kernel.function);
+        if (inside) return inside;
     }
-    return nullptr;
+    return nestedDef(module.statements, kernel.function);
 }
 
 } // namespace

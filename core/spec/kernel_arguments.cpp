@@ -2,12 +2,38 @@
 
 #include "spec/inference.h"
 
+#include <vector>
+
 namespace ptowb {
 
 nlohmann::json kernelArgumentValueJson(const rules::Value& value)
 {
     if (value.type == rules::Type::DType) return {{"dtype", std::string(dtypeName(value.dtype))}};
     return paramValueToJson(value);
+}
+
+std::string kernelArgumentLiteralProblem(const nlohmann::json& value)
+{
+    std::size_t items = 0;
+    // Iterative, so that a deep array costs no stack (op.json's nesting limit applies first).
+    std::vector<const nlohmann::json*> pending{&value};
+    while (!pending.empty()) {
+        const nlohmann::json* v = pending.back();
+        pending.pop_back();
+        if (v->is_array()) {
+            for (const auto& item : *v)
+                pending.push_back(&item);
+        } else if (!(v->is_number() || v->is_string() || v->is_boolean())) {
+            return std::string(
+                       "a literal value holds numbers, strings, booleans and lists of them, "
+                       "not ") +
+                   (v->is_object() ? "an object" : "null");
+        }
+        if (++items > kMaxKernelArgumentLiteralItems)
+            return "a literal value holds at most " +
+                   std::to_string(kMaxKernelArgumentLiteralItems) + " items";
+    }
+    return "";
 }
 
 std::variant<nlohmann::json, std::string>
@@ -21,14 +47,21 @@ kernelArgumentsJson(const OpSpec& spec, std::span<const rules::TensorInfo> input
         for (const auto& field : argument.fields) {
             const std::string what = "kernel argument '" + argument.name + "'" +
                                      (field.name.empty() ? "" : " field '" + field.name + "'");
-            if (!field.rule) return what + ": the rule did not compile";
-            auto value = field.rule->evaluate(bindings);
-            if (auto* e = std::get_if<rules::RuleError>(&value)) return what + ": " + e->message;
+            nlohmann::json valueJson;
+            if (!field.literalJson.empty()) {
+                valueJson = nlohmann::json::parse(field.literalJson);
+            } else {
+                if (!field.rule) return what + ": the rule did not compile";
+                auto value = field.rule->evaluate(bindings);
+                if (auto* e = std::get_if<rules::RuleError>(&value))
+                    return what + ": " + e->message;
+                valueJson = kernelArgumentValueJson(std::get<rules::Value>(value));
+            }
             if (argument.className.empty()) {
-                out[argument.name] = kernelArgumentValueJson(std::get<rules::Value>(value));
+                out[argument.name] = std::move(valueJson);
                 break;
             }
-            fields[field.name] = kernelArgumentValueJson(std::get<rules::Value>(value));
+            fields[field.name] = std::move(valueJson);
         }
         if (!argument.className.empty())
             out[argument.name] = {{"class", argument.className}, {"fields", std::move(fields)}};

@@ -44,14 +44,15 @@ constexpr OpJsonWord kWords[] = {
      "id]. It runs until it calls or returns the kernel; that call is not made."},
     {"arguments", OpJsonWordKind::Key,
      "In kernel: values for kernel parameters that are none of the op's names, per case: a rule "
-     "(\"NUM_ROWS\": \"x.shape[0]\"), or {\"class\": \"NormConfig\", \"fields\": {\"eps\": "
-     "\"eps\"}} for a config object of the kernel file, built from rules."},
+     "(\"NUM_ROWS\": \"x.shape[0]\"), a list given as is ([[128, 128], [64, 64]]), or "
+     "{\"class\": \"NormConfig\", \"fields\": {\"eps\": \"eps\"}} for a config object of the "
+     "kernel file, built from rules."},
     {"class", OpJsonWordKind::Key,
      "In kernel arguments: a class of the kernel file (NormConfig, or a dotted path), called with "
      "the fields as keywords."},
     {"fields", OpJsonWordKind::Key,
      "In kernel arguments: the class's keyword arguments, each a rule over the inputs and "
-     "parameters."},
+     "parameters, or a list given as is."},
     {"reference", OpJsonWordKind::TopKey,
      "{\"file\", \"function\"}: the CPU reference (torch). It takes the inputs and the parameters "
      "and returns the outputs."},

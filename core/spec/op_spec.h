@@ -11,12 +11,17 @@
 
 namespace ptowb {
 
+// kernel.made_by naming the kernel file's `if __name__ == "__main__":` block: an example whose main
+// calls a launcher with arguments (`run_demo("npu")`) that builds and runs the kernel.
+inline constexpr const char* kMainBlockMaker = "__main__";
+
 struct SourceFileRef
 {
     std::string file; // relative to the project folder
     std::string function;
     // The kernel only: the function of the file that builds the kernel when the kernel is made
-    // inside a function ("test_add", "TestOps.test_add", "test_add[fp16]"); empty: top level.
+    // inside a function ("test_add", "TestOps.test_add", "test_add[fp16]", "__main__"); empty:
+    // top level.
     std::string madeBy;
     // madeBy's top-level name: the function, or the class of Class.NAME.
     std::string maker() const { return madeBy.substr(0, madeBy.find_first_of(".[")); }
@@ -112,7 +117,9 @@ struct CaseSpec
 // A kernel parameter that is none of the op's inputs, outputs or parameters, given a value per
 // case: the value of a rule (`"NUM_ROWS": "x.shape[0]"`), or an instance of a class of the kernel
 // file built from rules (`"config": {"class": "NormConfig", "fields": {"eps": "eps"}}`), for
-// kernels that take a dataclass config.
+// kernels that take a dataclass config. A JSON array instead of a rule is a literal value, passed
+// as a Python list as it is written (`"tile_shape": [[128, 128], [64, 64]]`): nested lists,
+// which no rule gives.
 struct KernelArgumentSpec
 {
     struct Field
@@ -120,6 +127,7 @@ struct KernelArgumentSpec
         std::string name;
         std::string ruleText;
         std::optional<rules::Rule> rule; // set when the rule compiled
+        std::string literalJson;         // set instead of a rule: the JSON array, compact
     };
     std::string name;      // the kernel's parameter
     std::string className; // empty: the argument is fields[0]'s value (its name is empty)

@@ -4,6 +4,7 @@
 #include "spec/case_loader.h"
 #include "spec/identifiers.h"
 #include "spec/inference.h"
+#include "spec/kernel_arguments.h"
 #include "spec/op_json_vocabulary.h"
 #include "spec/source_check.h"
 #include "spec/spec_reader.h"
@@ -324,6 +325,8 @@ private:
                 a.fields.push_back(
                     {"", value.get<std::string>(),
                      compileRule(ptr, value.get<std::string>(), std::nullopt, "kernel argument")});
+            } else if (value.is_array()) {
+                if (!readLiteral(ptr, value, a.fields.emplace_back())) continue;
             } else if (value.is_object()) {
                 m_r.checkKeys(value, ptr, {"class", "fields"});
                 if (auto cls = m_r.string(value, ptr, "class", true)) {
@@ -344,8 +347,13 @@ private:
                             m_r.error(fptr, "spec.bad-identifier", why);
                             continue;
                         }
+                        if (rule.is_array()) {
+                            KernelArgumentSpec::Field f{field, "", std::nullopt, ""};
+                            if (readLiteral(fptr, rule, f)) a.fields.push_back(std::move(f));
+                            continue;
+                        }
                         if (!m_r.isType(rule, fptr, json::value_t::string,
-                                        "a rule giving the field's value"))
+                                        "a rule giving the field's value, or a list given as is"))
                             continue;
                         a.fields.push_back({field, rule.get<std::string>(),
                                             compileRule(fptr, rule.get<std::string>(), std::nullopt,
@@ -354,15 +362,27 @@ private:
                 }
                 if (a.className.empty()) continue;
             } else {
-                m_r.error(ptr, "spec.wrong-type",
-                          "kernel argument '" + name +
-                              "' must be a rule (a string such as \"x.shape[0]\") or "
-                              "{\"class\": ..., \"fields\": {...}}, not " +
-                              jsonKindName(value));
+                m_r.error(
+                    ptr, "spec.wrong-type",
+                    "kernel argument '" + name +
+                        "' must be a rule (a string such as \"x.shape[0]\"), a list given as "
+                        "is ([[128, 128], [64, 64]]) or {\"class\": ..., \"fields\": {...}}, not " +
+                        jsonKindName(value));
                 continue;
             }
             m_spec.kernelArguments.push_back(std::move(a));
         }
+    }
+
+    // A kernel argument's (or field's) literal JSON array, kept as its compact text.
+    bool readLiteral(const std::string& ptr, const json& value, KernelArgumentSpec::Field& field)
+    {
+        if (const std::string why = kernelArgumentLiteralProblem(value); !why.empty()) {
+            m_r.error(ptr, "spec.wrong-type", why);
+            return false;
+        }
+        field.literalJson = value.dump();
+        return true;
     }
 
     // Compiles a rule string at `ptr`; errors point inside the string. Without `want`, any value

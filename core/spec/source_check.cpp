@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace ptowb {
@@ -55,6 +56,16 @@ void checkMaker(SpecReader& reader, const std::string& pointer, const SourceFile
                 std::string_view source)
 {
     const std::string head = ref.maker();
+    if (ref.madeBy == kMainBlockMaker) {
+        // The file's `if __name__ == "__main__":` block, at the top level.
+        static const std::regex kMainBlock(
+            R"((^|\n)if\s+__name__\s*==\s*(\"__main__\"|'__main__')\s*:)");
+        if (!std::regex_search(source.begin(), source.end(), kMainBlock))
+            reader.error(pointer + "/made_by", "spec.missing-function",
+                         "\"" + ref.file +
+                             "\" has no `if __name__ == \"__main__\":` block (kernel.made_by)");
+        return;
+    }
     const bool method = ref.madeBy.find('.') < ref.madeBy.find('[');
     const std::vector<std::string> names =
         method ? topLevelNames(source, {"class "}) : topLevelFunctions(source);

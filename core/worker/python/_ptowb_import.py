@@ -106,7 +106,37 @@ def _scalar(value):
         return {"kind": "int[]", "value": list(value)}
     if isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         return {"kind": "float[]", "value": [float(v) for v in value]}
+    nested = _nested_literal(value)
+    if nested is not None:
+        return {"kind": "literal", "value": nested}
     return None
+
+
+MAX_LITERAL_ITEMS = 65536  # as op.json takes a literal kernel argument
+
+
+def _nested_literal(value):
+    """Lists and tuples of numbers, strings, booleans and lists of them (`((128, 128), (64, 64))`)
+    as a JSON list, which op.json's kernel arguments take as is; None for anything else."""
+    if not isinstance(value, (list, tuple)):
+        return None
+    count = 0
+
+    def convert(v, depth):
+        nonlocal count
+        count += 1
+        if count > MAX_LITERAL_ITEMS or depth > 64:
+            raise ValueError
+        if isinstance(v, (bool, int, str)) or (isinstance(v, float) and math.isfinite(v)):
+            return v
+        if isinstance(v, (list, tuple)):
+            return [convert(item, depth + 1) for item in v]
+        raise ValueError
+
+    try:
+        return convert(value, 0)
+    except ValueError:
+        return None
 
 
 def _annotation(fn, param):
@@ -317,14 +347,16 @@ class Recorder:
         """The function of the kernel file that builds and calls a kernel made inside a function:
         the innermost of the file's top-level functions (or test methods) on the stack that can
         run on its own (needs no arguments, or is the test running now, with its pytest case):
-        an example's own test rather than the main() that runs them all. None when there is
-        none."""
+        an example's own test rather than the main() that runs them all. Else, from the file's
+        `__main__` block, that block. None when there is none."""
         if self.module is None:
             return None
         entry, _, case = self.entry.partition("[")
         frame = sys._getframe(2)
         while frame is not None:
             code = frame.f_code
+            if code.co_filename == self.kernel_path and code.co_name == "<module>":
+                return _kernel_maker.MAIN_BLOCK if self.entry == "__main__" else None
             if code.co_filename == self.kernel_path:
                 name, value, skip = code.co_name, vars(self.module).get(code.co_name), 0
                 if getattr(value, "__code__", None) is not code:
@@ -1036,28 +1068,13 @@ def _run_test_file(recorder, path, source, undo):
         recorder.errors.append({"file": path, "entry": name, "line": line, "col": col, "message": message})
         return None
     undo.extend(_hook_goldens(recorder, module))
-    main = _main_block(tree)
+    main = _kernel_maker.main_block(tree)
     if main.body:
         main_code = compile(main, path, "exec")
         _run(recorder, f"{name}.__main__", lambda: exec(main_code, module.__dict__))
     for entry, thunk in list(_entry_points(module, recorder)):
         _run(recorder, f"{name}.{entry}", thunk)
     return module
-
-
-def _main_block(tree):
-    """The statements under the file's `if __name__ == "__main__":`."""
-    body = []
-    for node in tree.body:
-        test = node.test if isinstance(node, ast.If) else None
-        if (
-            isinstance(test, ast.Compare)
-            and isinstance(test.left, ast.Name)
-            and test.left.id == "__name__"
-            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
-        ):
-            body.extend(node.body)
-    return ast.Module(body=body, type_ignores=[])
 
 
 def record(request):
@@ -1108,7 +1125,7 @@ def record(request):
             setattr(*u)
         undo = _install(recorder, module)
         kernels = _kernels(module, path, source)
-        main = _main_block(tree)
+        main = _kernel_maker.main_block(tree)
         if main.body:
             main_code = compile(main, path, "exec")
             _run(recorder, "__main__", lambda: exec(main_code, module.__dict__))

@@ -8,12 +8,15 @@ One file for every place that runs a kernel: the kernel worker (the simulator's 
 PyPTO's driver and the generated package's Python glue. Standard library only.
 """
 
+import ast
 import inspect
 import re
+import sys
 import types
 
 # NAME, Class.NAME, either with a pytest case id: test_add[fp16-64]
 MADE_BY = re.compile(r"^([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?)(?:\[(.{1,200})\])?$")
+MAIN_BLOCK = "__main__"  # the file's `if __name__ == "__main__":` block
 
 
 class KernelMakerError(Exception):
@@ -105,6 +108,50 @@ def _maker(module, target):
     return value, None
 
 
+def main_block(tree):
+    """The statements under a module's `if __name__ == "__main__":`, as a module of their own."""
+    body = []
+    for node in tree.body:
+        test = node.test if isinstance(node, ast.If) else None
+        if (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and test.left.id == "__name__"
+            and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in test.comparators)
+        ):
+            body.extend(node.body)
+    return ast.Module(body=body, type_ignores=[])
+
+
+def _main_runner(module):
+    """A function that runs the module's main block in a copy of its namespace (what the block
+    assigns stays there), with the command line of a plain `python FILE`."""
+    path = getattr(module, "__file__", None) or ""
+    try:
+        tree = ast.parse(inspect.getsource(module), path)
+    except (OSError, TypeError, SyntaxError) as exc:
+        raise KernelMakerError(f"kernel.made_by '{MAIN_BLOCK}': the kernel file cannot be read: {exc}") from None
+    block = main_block(tree)
+    if not block.body:
+        raise KernelMakerError(f"kernel.made_by '{MAIN_BLOCK}': the kernel file has no `if __name__ == \"__main__\":`")
+    code = compile(block, path, "exec")
+
+    def run():
+        saved = list(sys.argv)
+        sys.argv = [path]
+        try:
+            exec(code, dict(vars(module)))
+        except SystemExit as exc:
+            raise KernelMakerError(
+                f"the kernel file's main block exited ({exc.code}) before it built the kernel"
+            ) from None
+        finally:
+            sys.argv = saved
+
+    run.first_line = block.body[0].lineno
+    return run
+
+
 def _arguments(fn, made_by, case_id, skip_self):
     sets = parametrizations(fn)
     if case_id is not None:
@@ -132,8 +179,11 @@ def make_kernel(module, made_by, name, jit_classes):
     form = MADE_BY.match(made_by or "")
     if not form:
         raise KernelMakerError(f"kernel.made_by '{made_by}' is not NAME, Class.NAME or NAME[pytest id]")
-    fn, owner = _maker(module, form.group(1))
-    arguments = _arguments(fn, made_by, form.group(2), owner is not None)
+    if made_by == MAIN_BLOCK:
+        fn, owner, arguments = _main_runner(module), None, {}
+    else:
+        fn, owner = _maker(module, form.group(1))
+        arguments = _arguments(fn, made_by, form.group(2), owner is not None)
     undo = []
     for cls in jit_classes:
         original = cls.__call__
@@ -160,5 +210,5 @@ def make_kernel(module, made_by, name, jit_classes):
             return value
     raise KernelMakerError(
         f"{made_by} ran to its end without calling or returning a jit kernel named '{name}'",
-        fn.__code__.co_firstlineno,
+        getattr(fn, "first_line", fn.__code__.co_firstlineno),
     )

@@ -1,5 +1,6 @@
-"""Layer norm over rows, configured the way real kernels are: a dataclass config object and a
-plain int the kernel needs, neither of them an op parameter. op.json builds both per case."""
+"""Layer norm over rows, configured the way real kernels are: a dataclass config object, a
+plain int the kernel needs and nested lists (an affine map, given as is), none of them an op
+parameter. op.json builds them per case."""
 from dataclasses import dataclass
 
 import pypto
@@ -21,12 +22,13 @@ def _normalize(row, cols, eps):
 
 @pypto.frontend.jit
 def layer_norm_kernel(x: pypto.Tensor(), gamma: pypto.Tensor(), y: pypto.Tensor(),
-                      NUM_COLS: int, config: NormConfig):
+                      NUM_COLS: int, config: NormConfig, AFFINE: list):
     assert config.dtype == x.dtype, f"config.dtype {config.dtype} does not match x {x.dtype}"
+    (scale, shift), = AFFINE
     tile = config.tile_rows
     pypto.set_vec_tile_shapes(tile, NUM_COLS)
     rows = x.shape[0]
     for t in pypto.loop(pypto.ceildiv(rows, tile)):
         take = pypto.min(tile, rows - t * tile)
         block = pypto.view(x, [tile, NUM_COLS], [t * tile, 0], valid_shape=[take, NUM_COLS])
-        y[t * tile:, :] = _normalize(block, NUM_COLS, config.eps) * gamma
+        y[t * tile:, :] = _normalize(block, NUM_COLS, config.eps) * gamma * scale + shift
