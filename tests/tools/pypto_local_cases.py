@@ -94,7 +94,7 @@ def _(r):
         return Run(
             {"x": x, "gamma": gamma},
             {"y": want},
-            params={"NUM_COLS": cols},
+            params={"NUM_COLS": cols, "AFFINE": [[1.0, 0.0]]},
             tol=tol,
             setup=bound("layer_norm_kernel", config=config),
         )
