@@ -331,18 +331,13 @@ void Builder::describeArguments(ojson& op)
                         continue;
                     }
                 }
-                if (kind == "literal") {
-                    // Nested lists: given as is, which no rule could.
-                    fields[field] = ojson(member(described, "value"));
-                    if (varies)
-                        fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
-                               "field '" + field + "' of " + text(first, "class") +
-                                   " differs between the recorded calls: the first call's value "
-                                   "is used");
-                    continue;
-                }
-                auto value = literal(described);
-                if (!value) {
+                // A rule, or nested lists given as is (which no rule gives).
+                ojson value;
+                if (kind == "literal")
+                    value = ojson(member(described, "value"));
+                else if (auto rule = literal(described))
+                    value = *rule;
+                else {
                     fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
                            "field '" + field + "' of " + text(first, "class") + " holds a " +
                                text(described, "type") +
@@ -355,7 +350,7 @@ void Builder::describeArguments(ojson& op)
                         "/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
                         "field '" + field + "' of " + text(first, "class") +
                             " differs between the recorded calls: the first call's value is used");
-                fields[field] = *value;
+                fields[field] = std::move(value);
             }
             arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};
             // As the worker finds classes: in the kernel file or a module in its folder, or
