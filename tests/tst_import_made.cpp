@@ -25,6 +25,7 @@ private slots:
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByTheMainBlock();
+    void kernelOfAPackageMadeByAFactory();
 };
 
 void TestImportMade::configFromASubfolderModule()
@@ -181,6 +182,61 @@ void TestImportMade::kernelMadeByTheMainBlock()
     QVERIFY2(code != 0 && output.contains(QStringLiteral("__main__ ran to its end without calling "
                                                          "or returning a jit kernel named "
                                                          "'double_demo_kernel'")),
+             qPrintable(output));
+}
+
+static void rewrite(const QString& path, const QByteArray& from, const QByteArray& to)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QByteArray text = f.readAll();
+    f.close();
+    QVERIFY2(text.contains(from), from.constData());
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(text.replace(from, to));
+}
+
+// A kernel file of a package (scale_ops/common_scale.py) whose factory takes the device, name,
+// dtype, tiles and factor, called only by a test in a folder below that imports it through the
+// package: made_by names the factory, made_with its arguments; the project keeps the package's
+// modules at their paths, and the expected value the test computes inline, compared by the
+// package's own cosine(), becomes the reference.
+void TestImportMade::kernelOfAPackageMadeByAFactory()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("scale_ops/common_scale.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject kernel = readOp(out).value(QStringLiteral("kernel")).toObject();
+    QCOMPARE(kernel.value(QStringLiteral("made_by")).toString(),
+             QStringLiteral("make_scale_kernel"));
+    const QJsonObject expectedWith{{QStringLiteral("device"), QStringLiteral("'device_a'")},
+                                   {QStringLiteral("name"), QStringLiteral("'scale_001'")},
+                                   {QStringLiteral("dtype"), QStringLiteral("float32")},
+                                   {QStringLiteral("tiles"), QStringLiteral("[8, 32]")},
+                                   {QStringLiteral("factor"), QStringLiteral("2.5")}};
+    QCOMPARE(kernel.value(QStringLiteral("made_with")).toObject(), expectedWith);
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/common_scale.py")));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/common.py")));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/__init__.py")));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/scale_ops/device_a")));
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("x * 2.5"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    // made_with is what the factory gets: another factor fails the comparison.
+    const QString op = out + QStringLiteral("/op.json");
+    rewrite(op, "\"factor\": \"2.5\"", "\"factor\": \"3.0\"");
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
+
+    // An argument the factory does not take is named.
+    rewrite(op, "\"factor\": \"3.0\"", "\"factor\": \"2.5\", \"speed\": \"1\"");
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("make_scale_kernel takes no parameter "
+                                                         "named 'speed'")),
              qPrintable(output));
 }
 

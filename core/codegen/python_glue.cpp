@@ -65,6 +65,22 @@ std::string pythonLiteral(const nlohmann::json& value)
     return out + "]";
 }
 
+// op.json's kernel.made_with as a Python dict, a dtype as the torch dtype (which the glue hands
+// PyPTO as its dtype and the kernel worker as its name, like a kernel argument's); None: none.
+std::string madeWithPython(const OpSpec& spec)
+{
+    if (spec.kernel.madeWithJson.empty()) return "None";
+    const auto values = nlohmann::json::parse(spec.kernel.madeWithJson);
+    std::string out = "{";
+    for (const auto& [name, value] : values.items()) {
+        out += (out.size() > 1 ? ", " : "") + pythonStringLiteral(name) + ": ";
+        const auto dtype =
+            value.is_object() ? dtypeFromName(value.value("dtype", std::string())) : std::nullopt;
+        out += dtype ? "torch." + std::string(dtypeInfo(*dtype).torchName) : pythonLiteral(value);
+    }
+    return out + "}";
+}
+
 // op.json's kernel arguments for one call: {name: value} or {name: {'class': ..., 'fields':
 // {...}}}, one dict entry a line.
 std::string kernelArguments(const OpSpec& spec, const PythonNames& names)
@@ -214,6 +230,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         {"KERNEL_FILE_LIT", pythonStringLiteral(kernelFile)},
         {"KERNEL_FUNCTION_LIT", pythonStringLiteral(spec.kernel.function)},
         {"KERNEL_MADE_BY_LIT", pythonStringLiteral(spec.kernel.madeBy)},
+        {"KERNEL_MADE_WITH", madeWithPython(spec)},
         {"KERNEL_MAKER_LIT",
          spec.kernel.madeBy.empty() ? std::string("None") : pythonStringLiteral(kernelMakerText())},
         {"REFERENCE_FUNCTION_LIT", pythonStringLiteral(spec.reference.function)},

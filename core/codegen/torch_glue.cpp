@@ -200,6 +200,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             {"KERNEL_FILE_LIT", cppCharLiteral(spec.kernel.file)},
             {"KERNEL_FUNCTION_LIT", cppCharLiteral(spec.kernel.function)},
             {"KERNEL_MADE_BY_LIT", cppCharLiteral(spec.kernel.madeBy)},
+            {"KERNEL_MADE_WITH_LIT", cppCharLiteral(spec.kernel.madeWithJson)},
             {"KERNEL_LIT", cppStringLiteral(source.kernel)},
             {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
             {"NAME_LIT", cppCharLiteral(spec.name)},

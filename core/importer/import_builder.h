@@ -54,6 +54,7 @@ private:
     void describeInputsAndParameters(nlohmann::ordered_json& op);
     void describeOutputs(nlohmann::ordered_json& op);
     void describeArguments(nlohmann::ordered_json& op);
+    void describeMadeWith(nlohmann::ordered_json& op);
     void describeTolerance(nlohmann::ordered_json& op);
     void describeCases(nlohmann::ordered_json& op);
     void writeReference(const std::string& opName);

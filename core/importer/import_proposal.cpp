@@ -85,7 +85,9 @@ void Builder::keepCalls()
             const json& c = calls[k];
             // A kernel made inside a function: only the calls of the one made_by builds (a
             // test's other pytest cases build kernels of their own).
-            if (text(c, "kernel") != m_p.kernel || text(c, "made_by") != text(*m_kernel, "made_by"))
+            if (text(c, "kernel") != m_p.kernel ||
+                text(c, "made_by") != text(*m_kernel, "made_by") ||
+                member(c, "made_with") != member(*m_kernel, "made_with"))
                 continue;
             if ((pass == 0) == member(c, "error").is_object()) continue;
             m_calls.emplace_back(int(k), &c);
@@ -266,6 +268,30 @@ void Builder::describeOutputs(ojson& op)
                          " in place, and an op needs an output: add one (a kernel parameter "
                          "the kernel writes whatever it held)");
     }
+}
+
+// The arguments the factory that made the kernel was called with (kernel.made_with): a rule
+// giving each constant, or nested lists as they are.
+void Builder::describeMadeWith(ojson& op)
+{
+    const json& given = member(*m_kernel, "made_with");
+    if (!given.is_object()) return;
+    ojson with = ojson::object();
+    for (const auto& [name, described] : given.items()) {
+        if (text(described, "kind") == "literal") {
+            with[name] = ojson(member(described, "value"));
+        } else if (auto rule = literal(described)) {
+            with[name] = *rule;
+        } else {
+            with[name] = "";
+            fillIn("/kernel/made_with/" + name, Severity::Error, "import.argument",
+                   text(*m_kernel, "made_by") + "'s argument '" + name +
+                       "' holds a value op.json cannot write: give it as a rule");
+        }
+    }
+    op["kernel"]["made_with"] = with;
+    m_p.inferred.push_back("kernel.made_with: the arguments " + text(*m_kernel, "made_by") +
+                           " was called with");
 }
 
 void Builder::describeArguments(ojson& op)
@@ -469,6 +495,7 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     op["kernel"] = ojson{{"file", fileName}, {"function", m_p.kernel}};
     if (const std::string madeBy = text(*m_kernel, "made_by"); !madeBy.empty())
         op["kernel"]["made_by"] = madeBy;
+    describeMadeWith(op);
     op["reference"] = ojson{{"file", "reference.py"}, {"function", opName + "_reference"}};
     describeInputsAndParameters(op);
     describeOutputs(op);
@@ -477,11 +504,16 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     describeCases(op);
     writeReference(opName);
     m_p.files.insert(m_p.files.begin(), {m_kernelFile, fileName});
+    // Modules beside the kernel, or of its package at their paths below the package's root.
+    const std::string moduleRoot = text(m_recording, "module_root");
     for (const auto& module : list(m_recording, "local_modules"))
         if (module.is_string()) {
             std::error_code ec;
             auto relative = std::filesystem::relative(
-                module.get<std::string>(), std::filesystem::path(m_kernelFile).parent_path(), ec);
+                module.get<std::string>(),
+                moduleRoot.empty() ? std::filesystem::path(m_kernelFile).parent_path()
+                                   : std::filesystem::path(moduleRoot),
+                ec);
             if (!ec && !relative.empty() && *relative.begin() != "..")
                 m_p.files.push_back({module.get<std::string>(), relative.string()});
         }

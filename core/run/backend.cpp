@@ -154,6 +154,7 @@ RunRecord ExternalBackend::run(const OpSpec& spec, const std::vector<Tensor>&,
         {"kernel", (std::filesystem::path(m_projectDir) / spec.kernel.file).string()},
         {"function", spec.kernel.function},
         {"made_by", spec.kernel.madeBy},
+        {"made_with", spec.kernel.madeWithJson},
     };
     std::vector<std::string> argv = expandCommand(m_runner, values);
     // A relative program path means one next to the runners.json that named it.

@@ -15,7 +15,7 @@ namespace ptowb {
 namespace {
 
 const std::vector<std::string> kBuiltInPlaceholders{"run_dir", "case",     "project", "op",
-                                                    "kernel",  "function", "made_by"};
+                                                    "kernel",  "function", "made_by", "made_with"};
 
 void readRunner(SpecReader& r, const nlohmann::json& item, const std::string& ptr,
                 const std::string& file, RunnerConfigs& out)

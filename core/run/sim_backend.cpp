@@ -78,6 +78,8 @@ kernelRunRequest(const OpSpec& spec, const std::vector<Tensor>& inputs,
                               {"made_by", spec.kernel.madeBy},
                               {"capture", options.capture},
                               {"platform_file", options.platformFile}};
+    if (!spec.kernel.madeWithJson.empty())
+        request["made_with"] = nlohmann::json::parse(spec.kernel.madeWithJson);
     request["inputs"] = nlohmann::json::array();
     for (const auto& input : spec.inputs)
         request["inputs"].push_back(input.name);

@@ -73,6 +73,8 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
     nlohmann::json request = {{"op", "run"},          {"case_dir", work.dir},
                               {"kernel_file", file},  {"source", kernelSource},
                               {"function", function}, {"made_by", arguments.madeBy}};
+    if (!arguments.madeWithJson.empty())
+        request["made_with"] = nlohmann::json::parse(arguments.madeWithJson);
     request["inputs"] = nlohmann::json::array();
     for (const auto& [name, tensor] : arguments.inputs) {
         auto t = torchscript::fromAten(tensor.contiguous());

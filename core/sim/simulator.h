@@ -39,6 +39,8 @@ struct KernelArguments
     std::vector<std::string> mutated;
     // op.json's kernel.made_by: the function of the kernel file that builds the kernel.
     std::string madeBy;
+    // op.json's kernel.made_with: that function's arguments, as JSON object text (empty: none).
+    std::string madeWithJson;
 
     void param(const std::string& name, bool value) { paramsJson[name] = jsonText(value); }
     void param(const std::string& name, std::int64_t value) { paramsJson[name] = jsonText(value); }

@@ -35,13 +35,17 @@ constexpr OpJsonWord kWords[] = {
     {"doc", OpJsonWordKind::TopKey,
      "Free text, copied (escaped) into the generated docstrings and the package README."},
     {"kernel", OpJsonWordKind::TopKey,
-     "{\"file\", \"function\", \"arguments\", \"made_by\"}: the PyPTO kernel. Its parameters bind "
-     "by "
-     "name to the inputs, outputs and parameters, and to the kernel arguments."},
+     "{\"file\", \"function\", \"arguments\", \"made_by\", \"made_with\"}: the PyPTO kernel. Its "
+     "parameters bind by name to the inputs, outputs and parameters, and to the kernel arguments."},
     {"made_by", OpJsonWordKind::Key,
      "In kernel: for a kernel defined inside a function, the function of the file that builds it "
-     "(a test, a launcher, a factory taking no arguments): NAME, Class.NAME or NAME[pytest case "
-     "id]. It runs until it calls or returns the kernel; that call is not made."},
+     "(a test, a launcher, a factory): NAME, Class.NAME or NAME[pytest case id]. It runs until it "
+     "calls or returns the kernel; that call is not made."},
+    {"made_with", OpJsonWordKind::Key,
+     "In kernel: the arguments of the factory made_by names, when it takes some "
+     "(\"dtype\": \"float16\", \"name\": \"'abs_001'\", \"tiles\": [64, 64]): each a rule giving a "
+     "constant (no input or parameter: the kernel is made once, before any case) or a list given "
+     "as is."},
     {"arguments", OpJsonWordKind::Key,
      "In kernel: values for kernel parameters that are none of the op's names, per case: a rule "
      "(\"NUM_ROWS\": \"x.shape[0]\"), a list given as is ([[128, 128], [64, 64]]), or "

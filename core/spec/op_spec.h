@@ -23,6 +23,10 @@ struct SourceFileRef
     // inside a function ("test_add", "TestOps.test_add", "test_add[fp16]", "__main__"); empty:
     // top level.
     std::string madeBy;
+    // The kernel only: op.json's kernel.made_with, the arguments of a factory madeBy names, as
+    // the kernel worker takes them (JSON object text: {"dtype": {"dtype": "float16"}, "n": 4});
+    // empty: none.
+    std::string madeWithJson;
     // madeBy's top-level name: the function, or the class of Class.NAME.
     std::string maker() const { return madeBy.substr(0, madeBy.find_first_of(".[")); }
 };

@@ -137,7 +137,8 @@ json runCase(const json& request, py::module_& driver)
     py::dict result =
         driver.attr("run")(kernelFile, request.at("source").get<std::string>(),
                            request.at("function").get<std::string>(), inputs, outputs, params,
-                           arguments, py::arg("made_by") = request.value("made_by", ""));
+                           arguments, py::arg("made_by") = request.value("made_by", ""),
+                           py::arg("made_with") = pyValue(request.value("made_with", json())));
     json answer = {
         {"log", result["log"].cast<std::string>()},
         {"kernel_seconds",

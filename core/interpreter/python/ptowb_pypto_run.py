@@ -170,19 +170,28 @@ def _call(request, module, pypto, torch, numpy):
             _save(numpy, torch, os.path.join(folder, name + ".npy"), tensors[name])
 
 
+def _support(name):
+    """One of the workbench's modules copied beside this driver (its folder is off sys.path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, os.path.join(_here, name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def _kernel(module, request):
     """The jit kernel: the file's function, or the one kernel.made_by builds inside a function."""
     if request.get("made_by"):
-        import importlib.util
-
-        spec = importlib.util.spec_from_file_location(
-            "_ptowb_kernel_maker", os.path.join(_here, "_ptowb_kernel_maker.py")
-        )
-        maker = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(maker)
+        import pypto
         from pypto.frontend.parser.entry import JitCallableWrapper
 
-        return maker.make_kernel(module, request["made_by"], request["function"], [JitCallableWrapper])
+        maker = _support("_ptowb_kernel_maker")
+
+        made_with = request.get("made_with") or {}
+        arguments = {k: _value(pypto, v, module) for k, v in made_with.items()} if made_with else None
+        return maker.make_kernel(module, request["made_by"], request["function"], [JitCallableWrapper], arguments)
     fn = getattr(module, request["function"], None)
     if fn is None:
         raise LookupError(f"the kernel file defines no function '{request['function']}'")
@@ -260,6 +269,10 @@ def main():
                 },
             )
             return 3
+    else:
+        # Host code as PyPTO writes it (`torch.randn(..., device="npu:0")`, `import torch_npu`)
+        # runs on the CPU under SIM, as in the kernel worker; a real torch_npu is used untouched.
+        _support("_ptowb_npu_standin").install()
     path = request["kernel_file"]
     line = 1
     try:

@@ -50,16 +50,40 @@ def _forget_project_modules(folder):
             del sys.modules[name]
 
 
+def package_root(folder, limit=16):
+    """The folder a file of `folder` is imported from: `folder` itself, or, when it is a package
+    (it holds __init__.py), the first folder above it that is not one, as pytest finds it."""
+    root = folder
+    for _ in range(limit):
+        if not os.path.isfile(os.path.join(root, "__init__.py")):
+            return root
+        parent = os.path.dirname(root)
+        if parent == root:
+            return root
+        root = parent
+    return folder
+
+
+def dotted_name(path):
+    """The module name a file has when imported from its package root (`kirin.common_abs`)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    relative = os.path.relpath(os.path.splitext(os.path.abspath(path))[0], package_root(folder))
+    return relative.replace(os.sep, ".")
+
+
 def _load(path, source):
     cached = _loaded.get(path)
     if cached and cached[0] == source:
         return cached[1]
     folder = os.path.dirname(os.path.abspath(path))
-    _forget_project_modules(folder)
+    root = package_root(folder)
+    _forget_project_modules(root)
     # Last on the path: the kernel's own modules are found, but a project file named like a
-    # standard or installed module (re.py, inspect.py, torch.py) never shadows it.
-    if folder not in sys.path:
-        sys.path.append(folder)
+    # standard or installed module (re.py, inspect.py, torch.py) never shadows it. A file of a
+    # package imports its siblings through the package (`from kirin.common import ...`).
+    for where in (folder, root):
+        if where not in sys.path:
+            sys.path.append(where)
     linecache.cache[path] = (len(source), None, source.splitlines(True), path)
     name = os.path.splitext(os.path.basename(path))[0]
     module = types.ModuleType(name)
@@ -67,14 +91,18 @@ def _load(path, source):
     sys.argv = [path]
     code = compile(source, path, "exec")
     sys.modules[name] = module
+    # Test files that import it through its package get this module, not a second copy.
+    dotted = dotted_name(path)
+    if dotted != name:
+        sys.modules[dotted] = module
     exec(code, module.__dict__)
     _loaded[path] = (source, module)
     return module
 
 
-def _kernel_function(module, name, path, made_by=""):
+def _kernel_function(module, name, path, made_by="", made_with=None):
     if made_by:
-        return _made_kernel(module, name, made_by)
+        return _made_kernel(module, name, made_by, made_with)
     if not hasattr(module, name):
         raise KernelError(f"the kernel file defines no function '{name}'", 1, 1, "kernel.missing-function")
     fn = getattr(module, name)
@@ -99,14 +127,16 @@ def default_device():
     return saved
 
 
-def _made_kernel(module, name, made_by):
-    """The kernel `made_by` builds, made once per load of the file (a new edit makes it again)."""
+def _made_kernel(module, name, made_by, made_with=None):
+    """The kernel `made_by` builds, made once per load of the file (a new edit makes it again);
+    `made_with` gives a factory its arguments (op.json's kernel.made_with)."""
     made = _made_kernels.setdefault(module, {})
-    key = (made_by, name)
+    key = (made_by, name, repr(made_with))
     if key not in made:
         saved = default_device()
         try:
-            made[key] = _kernel_maker.make_kernel(module, made_by, name, [JitFunction])
+            arguments = {k: _argument_value(v) for k, v in made_with.items()} if made_with else None
+            made[key] = _kernel_maker.make_kernel(module, made_by, name, [JitFunction], arguments)
         except _kernel_maker.KernelMakerError as exc:
             raise KernelError(str(exc), exc.line, 1, "kernel.made-by") from None
         finally:
@@ -310,13 +340,13 @@ class _Log(io.TextIOBase):
         return self._text.text().decode("utf-8", "replace")
 
 
-def run(path, source, function, inputs, outputs, params, arguments=None, made_by=""):
+def run(path, source, function, inputs, outputs, params, arguments=None, made_by="", made_with=None):
     log = _Log()
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = log
     try:
         module = _load(path, source)
-        fn = _kernel_function(module, function, path, made_by)
+        fn = _kernel_function(module, function, path, made_by, made_with)
         kwargs = _bind(fn, inputs, outputs, params, arguments, module)
         in_kernel_call[0] = True
         try:

@@ -12,18 +12,19 @@ import inspect
 import linecache
 import math
 import os
-import re
 import sys
 import time
 import types
 
 import _ptowb_driver as _driver
 import _ptowb_import_literal as _literal
+import _ptowb_import_tests as _files
 import _ptowb_kernel_maker as _kernel_maker
 from _ptowb_import_expr import (
     Slicer as _Slicer,
     Unresolved as _Unresolved,
     compared_operands as _compared_operands,
+    ALLCLOSE_NAMES as _ALLCLOSE_NAMES,
     difference_bound as _difference_bound,
     flat_values as _flat_values,
     golden_list_nodes as _golden_list_nodes,
@@ -174,6 +175,7 @@ class Recorder:
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
         self.launches = 0  # kernel calls so far, recorded or not
         self.made_functions = {}  # name -> function of a kernel built inside a function
+        self.factories = {}  # id(jit kernel) -> (code of the kernel file's function that made it, its arguments)
 
     def hold(self, value):
         self.keep[id(value)] = value
@@ -240,15 +242,21 @@ class Recorder:
         kept = self.signatures.setdefault(name, set())
         record = key not in kept and len(kept) < MAX_CALLS_PER_KERNEL
         index = len(self.calls)
+        module_level = self._module_level(jit, name)
+        made_by, made_with = (None, None) if module_level else (self._maker(), None)
+        if not module_level and made_by is None:
+            made_by, made_with = self._factory(jit, name)
         call = {
             "kernel": name,
             "line": fn.__code__.co_firstlineno,
-            "module_level": self._module_level(jit, name),
-            "made_by": None if self._module_level(jit, name) else self._maker(),
+            "module_level": module_level,
+            "made_by": made_by,
             "entry": self.entry,
             "args": described,
             "saved": record,
         }
+        if made_with is not None:
+            call["made_with"] = made_with
         if record:
             kept.add(key)
             self.calls.append(call)
@@ -340,6 +348,47 @@ class Recorder:
         for e in candidates:
             e["overwritten"] = _sim.to_bytes(handles[e["name"]]) == afters[e["name"]]
 
+    def jit_made(self, jit, fn):
+        """Notes the function of the kernel file that made a jit kernel (a factory such as
+        `make_kernel(dtype, tiles)`) and the arguments it was called with: kernel.made_by and
+        kernel.made_with for a kernel that no function needing no arguments builds and calls."""
+        code = getattr(fn, "__code__", None)
+        frame = sys._getframe(1)
+        while frame is not None and code is not None:
+            if code in frame.f_code.co_consts:
+                if frame.f_code.co_filename == self.kernel_path:
+                    own = frame.f_code
+                    names = own.co_varnames[: own.co_argcount + own.co_kwonlyargcount]
+                    arguments = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+                    self.factories[id(jit)] = (own, arguments)
+                    self.hold(jit)
+                return
+            frame = frame.f_back
+
+    def _factory(self, jit, name):
+        """(made_by, made_with) for a kernel a top-level function of the kernel file made with
+        arguments; (None, None) when none did or an argument is nothing op.json can give (then
+        said in the errors, at the function)."""
+        found = self.factories.get(id(jit))
+        if found is None or self.module is None:
+            return None, None
+        code, arguments = found
+        if getattr(_unhooked(vars(self.module).get(code.co_name)), "__code__", None) is not code:
+            return None, None
+        described = {}
+        for pname, value in arguments.items():
+            d = _scalar(value)
+            if d is None or d["kind"] == "enum":
+                message = (
+                    f"{code.co_name}() made the kernel '{name}' with {pname} = {type(value).__name__}, "
+                    "which op.json's kernel.made_with cannot give"
+                )
+                if not any(e.get("message") == message for e in self.errors):
+                    self.errors.append({"entry": self.entry, "line": code.co_firstlineno, "col": 1, "message": message})
+                return None, None
+            described[pname] = d
+        return code.co_name, described
+
     def _module_level(self, jit, name):
         return self.module is not None and vars(self.module).get(name) is jit
 
@@ -358,7 +407,7 @@ class Recorder:
             if code.co_filename == self.kernel_path and code.co_name == "<module>":
                 return _kernel_maker.MAIN_BLOCK if self.entry == "__main__" else None
             if code.co_filename == self.kernel_path:
-                name, value, skip = code.co_name, vars(self.module).get(code.co_name), 0
+                name, value, skip = code.co_name, _unhooked(vars(self.module).get(code.co_name)), 0
                 if getattr(value, "__code__", None) is not code:
                     owner = frame.f_locals.get("self")
                     value = getattr(type(owner), name, None) if owner is not None else None
@@ -449,7 +498,30 @@ class Recorder:
                     self._compared(function, where, b if index == 0 else a, 1 - index, rtol, atol, flattened)
                     return
 
-    def _compared(self, function, where, other, other_index, rtol, atol, flattened):
+    def own_compare(self, fn, args, result):
+        """A function of the file's that takes an output and a value of its size and returns a
+        number or a verdict (`compare_cos(np.array(out.cpu()), np.array(expect.cpu()))`): a
+        comparison with no tolerance of its own. True when it is one."""
+        if not isinstance(result, (bool, int, float)) and type(result).__module__ != "numpy":
+            return False
+        for index, value in enumerate(args):
+            where = self._output_of(value) if _is_tensor(value) or type(value).__module__ == "numpy" else None
+            if not where:
+                continue
+            size = getattr(value, "size", None)
+            size = value.numel() if _is_tensor(value) else size
+            for other_index, other in enumerate(args):
+                other_size = other.numel() if _is_tensor(other) else getattr(other, "size", None)
+                if (
+                    other_index != index
+                    and other_size == size
+                    and (_is_tensor(other) or type(other).__module__ == "numpy")
+                ):
+                    self._compared(fn.__name__, where, other, other_index, None, None, False, (fn.__name__,))
+                    return True
+        return False
+
+    def _compared(self, function, where, other, other_index, rtol, atol, flattened, names=_ALLCLOSE_NAMES):
         golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
         entry = {
             "function": function,
@@ -461,7 +533,7 @@ class Recorder:
         }
         if golden is None:
             try:
-                entry["expression"] = self._expression(other_index, where[0], other, flattened)
+                entry["expression"] = self._expression(other_index, where[0], other, flattened, names)
             except (SyntaxError, ValueError, RecursionError, _Unresolved):
                 pass
         self.compares.append(entry)
@@ -529,17 +601,25 @@ class Recorder:
         """The AST of the file's function running now, the line it is at and its frame; None
         outside the file."""
         frame = sys._getframe()
-        while frame is not None and frame.f_code.co_filename != self.path:
+        # The host file's, or the kernel file's when a test beside it calls the kernel file's
+        # helper that compares (kirin's run_abs_test).
+        while frame is not None and frame.f_code.co_filename not in (self.path, self.kernel_path):
             frame = frame.f_back
         if frame is None:
             return None
-        if self.tree is None:
-            self.tree = ast.parse(self.source)
+        if frame.f_code.co_filename == self.path:
+            if self.tree is None:
+                self.tree = ast.parse(self.source)
+            tree = self.tree
+        else:
+            if self.kernel_tree is None:
+                self.kernel_tree = ast.parse(self.kernel_source)
+            tree = self.kernel_tree
         line, name = frame.f_lineno, frame.f_code.co_name
         function = next(
             (
                 n
-                for n in ast.walk(self.tree)
+                for n in ast.walk(tree)
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and n.name == name
                 and n.lineno <= line <= n.end_lineno
@@ -548,7 +628,7 @@ class Recorder:
         )
         return (function, line, frame) if function is not None else None
 
-    def _expression(self, arg_index, call, expected, flattened=False):
+    def _expression(self, arg_index, call, expected, flattened=False, names=_ALLCLOSE_NAMES):
         """What the test compares the output with, written over the kernel's inputs: the compared
         expression with the test's local names replaced by what they were assigned (a backward
         slice of the test function), the kernel's input tensors by the op's input names and plain
@@ -557,7 +637,7 @@ class Recorder:
         if found is None:
             return None
         function, line, frame = found
-        compared = _compared_operands(function, line)
+        compared = _compared_operands(function, line, names)
         if compared is None or len(compared[0]) <= arg_index:
             return None
         operands, compare_line = compared
@@ -682,6 +762,11 @@ class Recorder:
         return None
 
 
+def _unhooked(value):
+    """A function of the file as it wrote it, under import's golden hook."""
+    return getattr(value, "__wrapped__", value) if isinstance(value, types.FunctionType) else value
+
+
 def _required_parameters(fn, skip):
     try:
         params = list(inspect.signature(fn).parameters.values())[skip:]
@@ -725,6 +810,15 @@ def _install(recorder, module):
         return call
 
     undo.append(_patch(JitFunction, "__call__", jit_call))
+
+    def jit_made(original):
+        def init(self, fn, *args, **kwargs):
+            original(self, fn, *args, **kwargs)
+            recorder.jit_made(self, fn)
+
+        return init
+
+    undo.append(_patch(JitFunction, "__init__", jit_made))
 
     def compare(function, rtol_default, atol_default):
         def make(original):
@@ -827,9 +921,11 @@ def _hook_goldens(recorder, module):
                     result = original(*args, **kwargs)
                     # A function that runs a kernel (a launcher wrapping it) is no golden.
                     if recorder.active and not in_kernel_call[0] and recorder.launches == launches:
-                        recorder.golden_call(original, args, kwargs, result)
+                        if not recorder.own_compare(original, args, result):
+                            recorder.golden_call(original, args, kwargs, result)
                     return result
 
+                golden.__wrapped__ = original  # the file's function, as _maker looks for it
                 return golden
 
             undo.append(_patch(module, name, make))
@@ -977,61 +1073,13 @@ def _made_kernels(recorder, module, source):
         own = fn.__code__.co_filename == recorder.kernel_path
         entry = _kernel_entry(name, fn, source if own else None)
         entry["made_by"] = made_by
+        if "made_with" in call:
+            entry["made_with"] = call["made_with"]
         if not own:
             entry["defined_in"] = fn.__code__.co_filename
             entry["def_line"] = fn.__code__.co_firstlineno
         found[name] = entry
     return list(found.values())
-
-
-MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
-
-
-def _sibling_tests(path, source):
-    """Test files beside the kernel file (or in a tests/ folder there) that import it, the
-    conventional names first: test_<stem>.py, test_<stem without _impl>.py, <stem>_test.py."""
-    folder = os.path.dirname(path)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    imports = re.compile(rf"^\s*(from\s+{re.escape(stem)}\s+import\b|import\s+{re.escape(stem)}\b)", re.M)
-    conventional = {f"test_{stem}.py", f"{stem}_test.py"}
-    if stem.endswith("_impl"):
-        conventional.add(f"test_{stem[: -len('_impl')]}.py")
-    found = []
-    for where in (folder, os.path.join(folder, "tests"), os.path.join(folder, "test")):
-        try:
-            names = sorted(os.listdir(where))
-        except OSError:
-            continue
-        for name in names:
-            candidate = os.path.join(where, name)
-            if (
-                candidate == path
-                or not name.endswith(".py")
-                or not (name.startswith("test_") or name.endswith("_test.py"))
-                or not os.path.isfile(candidate)
-                or os.path.getsize(candidate) > (4 << 20)
-            ):
-                continue
-            try:
-                with open(candidate, encoding="utf-8") as f:
-                    text = f.read()
-            except (OSError, UnicodeDecodeError):
-                continue
-            if imports.search(text):
-                found.append((candidate, text))
-    found.sort(key=lambda f: os.path.basename(f[0]) not in conventional)
-    return found[:MAX_TEST_FILES]
-
-
-def _imported_names(tree):
-    """The top-level names of the modules a file imports."""
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
 
 
 def _run_test_file(recorder, path, source, undo):
@@ -1134,8 +1182,9 @@ def record(request):
         hosts = {path: (source, module)}
         loaded_by_the_file = set(sys.modules)
         # Kernels the file's own code never called: its tests may live beside it (test_<file>.py).
-        for test_path, test_source in _sibling_tests(path, source):
-            if all(k["name"] in recorder.signatures for k in kernels):
+        wanted = {k["name"] for k in kernels} | _files.jit_defs(tree)
+        for test_path, test_source in _files.sibling_tests(path, source):
+            if all(name in recorder.signatures for name in wanted):
                 break
             test_module = _run_test_file(recorder, test_path, test_source, undo)
             if test_module is not None:
@@ -1153,7 +1202,10 @@ def record(request):
         # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
         # which a relative reading would place in the current folder.
         # Modules a test file brought in are not the kernel's, unless the kernel file imports them.
-        imported = _imported_names(tree)
+        imported = _files.imported_names(tree)
+        # A file of a package imports its package's modules by their dotted names: the project
+        # keeps them at their paths below the package root (kirin/common.py).
+        module_root = _driver.package_root(recorder.folder)
         local = sorted(
             {
                 m.__file__
@@ -1163,7 +1215,7 @@ def record(request):
                 and m.__file__ not in hosts
                 and os.path.isabs(m.__file__)
                 and os.path.isfile(m.__file__)
-                and m.__file__.startswith(recorder.folder + os.sep)
+                and m.__file__.startswith(module_root + os.sep)
                 and m.__file__ != path
             }
         )
@@ -1181,6 +1233,7 @@ def record(request):
             "errors": recorder.errors,
             "golden_sources": golden_sources,
             "local_modules": local,
+            "module_root": module_root,
             "log": log.getvalue(),
         }
     finally:

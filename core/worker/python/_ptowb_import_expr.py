@@ -42,19 +42,20 @@ def flat_values(value):
     return None
 
 
-def compared_operands(function, line):
+ALLCLOSE_NAMES = ("allclose", "assert_allclose", "assert_close", "isclose")
+
+
+def compared_operands(function, line, names=ALLCLOSE_NAMES):
     """The two values the statement at `line` compares, and its line: the arguments of an
-    allclose-style call, or the operands of the subtraction in `(out - expected).abs().max()`
-    (PyPTO's examples bound that maximum with a number). None when the line compares nothing."""
+    allclose-style call (or of the file's own comparing function, `names`), or the operands of
+    the subtraction in `(out - expected).abs().max()` (PyPTO's examples bound that maximum with a
+    number). None when the line compares nothing."""
     at_line = [n for n in ast.walk(function) if getattr(n, "lineno", 0) <= line <= getattr(n, "end_lineno", 0)]
     for n in at_line:
-        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in (
-            "allclose",
-            "assert_allclose",
-            "assert_close",
-            "isclose",
-        ):
+        if isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", None)) in names:
             return n.args, n.lineno
+    if names is not ALLCLOSE_NAMES:
+        return None
     for n in at_line:
         if isinstance(n, ast.BinOp) and isinstance(n.op, ast.Sub):
             return [n.left, n.right], n.lineno

@@ -167,15 +167,39 @@ def _arguments(fn, made_by, case_id, skip_self):
     if missing:
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which nothing gives: name a function that needs no "
-            "arguments (a test, a main), or a pytest case as NAME[id]",
+            "arguments (a test, a main), a pytest case as NAME[id], or give them in kernel.made_with",
             fn.__code__.co_firstlineno,
         )
     return arguments
 
 
-def make_kernel(module, made_by, name, jit_classes):
+def _factory_arguments(fn, made_by, made_with):
+    """op.json's kernel.made_with, checked against the factory's parameters."""
+    params = inspect.signature(fn).parameters
+    unknown = [n for n in made_with if n not in params]
+    if unknown and not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        raise KernelMakerError(
+            f"{made_by} takes no parameter named {', '.join(repr(n) for n in unknown)} (kernel.made_with names it)",
+            fn.__code__.co_firstlineno,
+        )
+    missing = [
+        p.name
+        for p in params.values()
+        if p.name not in made_with
+        and p.default is inspect.Parameter.empty
+        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    if missing:
+        raise KernelMakerError(
+            f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno
+        )
+    return made_with
+
+
+def make_kernel(module, made_by, name, jit_classes, made_with=None):
     """The jit kernel `name` that `module`'s function `made_by` builds: the first such kernel it
-    calls, else the one it returns."""
+    calls, else the one it returns. `made_with` (op.json's kernel.made_with, its values as the
+    kernel takes them) are the arguments of a factory that needs some."""
     form = MADE_BY.match(made_by or "")
     if not form:
         raise KernelMakerError(f"kernel.made_by '{made_by}' is not NAME, Class.NAME or NAME[pytest id]")
@@ -183,7 +207,10 @@ def make_kernel(module, made_by, name, jit_classes):
         fn, owner, arguments = _main_runner(module), None, {}
     else:
         fn, owner = _maker(module, form.group(1))
-        arguments = _arguments(fn, made_by, form.group(2), owner is not None)
+        if made_with:
+            arguments = _factory_arguments(fn, made_by, made_with)
+        else:
+            arguments = _arguments(fn, made_by, form.group(2), owner is not None)
     undo = []
     for cls in jit_classes:
         original = cls.__call__

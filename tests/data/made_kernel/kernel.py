@@ -1,21 +1,24 @@
-"""A kernel made inside its test, as PyPTO's tests write them: the test picks the tile rows and
-the factor, and the kernel reads both from its closure. op.json's kernel.made_by names the test."""
+"""A kernel made by a factory, as PyPTO's tests write them: the factory takes the tile rows, the
+factor and the dtype, and the kernel reads them from its closure; the test calls the factory.
+op.json's kernel.made_by names the factory and kernel.made_with gives its arguments."""
 import torch
 
 import pypto
 
 
-def test_scaled_add():
-    tile_rows = 4
-    factor = 2.0
-
+def make_scaled_add(tile_rows, factor, dtype):
     @pypto.frontend.jit
-    def scaled_add_kernel(a: pypto.Tensor(), b: pypto.Tensor(), y: pypto.Tensor()):
+    def scaled_add_kernel(a: pypto.Tensor([...], dtype), b: pypto.Tensor([...], dtype), y: pypto.Tensor()):
         pypto.set_vec_tile_shapes(tile_rows, 32)
         y[:] = pypto.add(a, pypto.mul(b, factor))
 
+    return scaled_add_kernel
+
+
+def test_scaled_add():
+    kernel = make_scaled_add(4, 2.0, pypto.DT_FP32)
     a = torch.rand(8, 32)
     b = torch.rand(32)
     y = torch.empty(8, 32)
-    scaled_add_kernel(a, b, y)
-    torch.testing.assert_close(y, a + b * factor)
+    kernel(a, b, y)
+    torch.testing.assert_close(y, a + b * 2.0)

@@ -1,0 +1,98 @@
+"""The files import runs beside a kernel file: test files that import it (beside it, in a tests/
+folder, or anywhere below its package's folder) and what a file's syntax tree says of its kernels
+and imports."""
+import ast
+import os
+import re
+
+import _ptowb_driver as _driver
+
+MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
+MAX_TEST_SEARCH = 4000  # files looked at below a package's folder for tests that import it
+
+
+def test_candidates(folder, package):
+    """Test files (`test_*.py`, `*_test.py`) beside the kernel, in a tests/ or test/ folder
+    there, and, for a file of a package, anywhere below its folder (tests of a package import it
+    by its dotted name from other folders: kirin/kirinx90/single_operation/test_abs.py)."""
+    seen = 0
+    for where in (folder, os.path.join(folder, "tests"), os.path.join(folder, "test")):
+        try:
+            names = sorted(os.listdir(where))
+        except OSError:
+            continue
+        for name in names:
+            yield os.path.join(where, name)
+    if not package:
+        return
+    for where, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+        if where.count(os.sep) - folder.count(os.sep) > 4:
+            dirs[:] = []
+        if where == folder or os.path.relpath(where, folder) in ("tests", "test"):
+            continue
+        for name in sorted(names):
+            seen += 1
+            if seen > MAX_TEST_SEARCH:
+                return
+            yield os.path.join(where, name)
+
+
+def sibling_tests(path, source):
+    """Test files that import the kernel file (see _test_candidates), the conventional names
+    first: test_<stem>.py, test_<stem without _impl>.py, <stem>_test.py."""
+    folder = os.path.dirname(path)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    dotted = _driver.dotted_name(path)
+    names = [stem] if dotted == stem else [stem, dotted]
+    module = "|".join(re.escape(n) for n in names)
+    patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
+    if dotted != stem:  # from kirin import common_abs
+        package = dotted.rpartition(".")[0]
+        patterns.append(rf"from\s+{re.escape(package)}\s+import\s+[\w\s,(]*\b{re.escape(stem)}\b")
+    imports = re.compile(rf"^\s*(?:{'|'.join(patterns)})", re.M)
+    conventional = {f"test_{stem}.py", f"{stem}_test.py"}
+    if stem.endswith("_impl"):
+        conventional.add(f"test_{stem[: -len('_impl')]}.py")
+    found = []
+    for candidate in test_candidates(folder, dotted != stem):
+        name = os.path.basename(candidate)
+        if (
+            candidate == path
+            or not name.endswith(".py")
+            or not (name.startswith("test_") or name.endswith("_test.py"))
+            or not os.path.isfile(candidate)
+            or os.path.getsize(candidate) > (4 << 20)
+        ):
+            continue
+        try:
+            with open(candidate, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError):
+            continue
+        if imports.search(text):
+            found.append((candidate, text))
+    found.sort(key=lambda f: os.path.basename(f[0]) not in conventional)
+    return found[:MAX_TEST_FILES]
+
+
+def jit_defs(tree):
+    """The names of the file's jit kernels, at the top level or made inside functions."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+            re.search(r"\bjit\b", ast.unparse(d)) for d in node.decorator_list
+        ):
+            names.add(node.name)
+    return names
+
+
+def imported_names(tree):
+    """The top-level names of the modules a file imports."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module.split(".")[0])
+    return names
