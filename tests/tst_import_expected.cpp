@@ -50,6 +50,21 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("stated expression of the test")
         << "stated_goldens/kernels.py"
         << "doubled" << QStringList{"return (x * 2.0)"} << -1.0;
+    // The torch op taken from a table; an output made with torch.zeros that the kernel fills
+    // with zeros (False) again; an exact comparison.
+    QTest::newRow("exact comparison of a zeros output")
+        << "compare_exact.py"
+        << "less_kernel" << QStringList{"return (torch.lt(a, b))"} << -1.0;
+    // Both sides widened to int32 to compare: the reference gives the output's int16 again.
+    QTest::newRow("comparison of widened integers")
+        << "compare_exact.py"
+        << "max_kernel" << QStringList{"torch.maximum(a, b).to(torch.int32)", ".to(torch.int16)"}
+        << -1.0;
+    // A golden's keyword arguments typed by their defaults, None as Optional.
+    QTest::newRow("golden defaults")
+        << "norm_defaults.py"
+        << "" << QStringList{"gamma: Optional[Tensor]=None, eps: float=1e-06, scale: float=1.0"}
+        << 1e-5;
     // A function that makes the output and calls the kernel is no golden.
     QTest::newRow("launcher is no golden")
         << "launcher.py"

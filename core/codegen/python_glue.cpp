@@ -76,7 +76,9 @@ std::string madeWithPython(const OpSpec& spec)
         out += (out.size() > 1 ? ", " : "") + pythonStringLiteral(name) + ": ";
         const auto dtype =
             value.is_object() ? dtypeFromName(value.value("dtype", std::string())) : std::nullopt;
-        out += dtype ? "torch." + std::string(dtypeInfo(*dtype).torchName) : pythonLiteral(value);
+        out += dtype             ? "torch." + std::string(dtypeInfo(*dtype).torchName)
+               : value.is_null() ? std::string("None")
+                                 : pythonLiteral(value);
     }
     return out + "}";
 }

@@ -280,6 +280,8 @@ void Builder::describeMadeWith(ojson& op)
     for (const auto& [name, described] : given.items()) {
         if (text(described, "kind") == "literal") {
             with[name] = ojson(member(described, "value"));
+        } else if (text(described, "kind") == "none") {
+            with[name] = nullptr;
         } else if (auto rule = literal(described)) {
             with[name] = *rule;
         } else {

@@ -36,7 +36,7 @@ void Builder::writeReference(const std::string& opName)
     head += ") -> " + returns + ":\n";
     const std::string imports =
         "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
-        "Tensor\nfrom typing import List, Tuple\n\n\n";
+        "Tensor\nfrom typing import List, Optional, Tuple\n\n\n";
 
     // The golden: a function of the file called with this kernel's inputs whose result equals
     // an output (by value), best the one the file's own comparison names.

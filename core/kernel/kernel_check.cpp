@@ -28,25 +28,50 @@ void bodyImports(const std::vector<Stmt>& body,
     }
 }
 
-// A def named `name` anywhere inside `body`: a kernel made inside a function (kernel.made_by).
-const FunctionDef* nestedDef(const std::vector<Stmt>& body, const std::string& name)
+// Every def named `name` anywhere inside `body`: a kernel made inside a function (kernel.made_by).
+void nestedDefs(const std::vector<Stmt>& body, const std::string& name,
+                std::vector<const FunctionDef*>& out)
 {
     for (const Stmt& s : body) {
         if (s.kind == StmtKind::Def && s.function) {
-            if (s.function->name == name) return s.function.get();
-            if (const FunctionDef* f = nestedDef(s.function->body, name)) return f;
+            if (s.function->name == name) out.push_back(s.function.get());
+            nestedDefs(s.function->body, name, out);
         }
         for (const auto* part : {&s.body, &s.orelse, &s.handlers})
-            if (const FunctionDef* f = nestedDef(*part, name)) return f;
+            nestedDefs(*part, name, out);
     }
-    return nullptr;
+}
+
+// Whether op.json binds each parameter of `f` (or it has a default).
+bool bindsEveryParameter(const FunctionDef& f, const OpSpec& spec)
+{
+    for (const Param& p : f.params) {
+        if (!p.star.empty() || p.defaultValue) continue;
+        bool bound = spec.inputIndex(p.name) >= 0 || spec.paramIndex(p.name) >= 0;
+        for (const auto& o : spec.outputs)
+            bound = bound || o.name == p.name;
+        for (const auto& a : spec.kernelArguments)
+            bound = bound || a.name == p.name;
+        if (!bound) return false;
+    }
+    return true;
+}
+
+// Of several defs of the kernel's name (a factory's `if has_bias:` builds one of two), the first
+// whose parameters op.json binds, else the first.
+const FunctionDef* bestDef(const std::vector<const FunctionDef*>& defs, const OpSpec& spec)
+{
+    for (const FunctionDef* f : defs)
+        if (bindsEveryParameter(*f, spec)) return f;
+    return defs.empty() ? nullptr : defs.front();
 }
 
 // The kernel's def: at the top level, or, for a kernel made inside a function, within the
 // function (or class) kernel.made_by names, else in a function it may call (a launcher, a
-// factory: the first def of that name anywhere in the file); nullptr when the file holds none.
-const FunctionDef* kernelDef(const Module& module, const SourceFileRef& kernel)
+// factory: a def of that name anywhere in the file); nullptr when the file holds none.
+const FunctionDef* kernelDef(const Module& module, const OpSpec& spec)
 {
+    const SourceFileRef& kernel = spec.kernel;
     if (kernel.madeBy.empty()) {
         for (const auto& f : module.functions)
             if (f.name == kernel.function) return &f;
@@ -54,13 +79,15 @@ const FunctionDef* kernelDef(const Module& module, const SourceFileRef& kernel)
     }
     const std::string head = kernel.maker();
     for (const Stmt& s : module.statements) {
-        const FunctionDef* inside = nullptr;
+        std::vector<const FunctionDef*> inside;
         if (s.kind == StmtKind::Def && s.function && s.function->name == head)
-            inside = nestedDef(s.function->body, kernel.function);
-        if (s.kind == StmtKind::Class && s.op == head) inside = nestedDef(s.body, kernel.function);
-        if (inside) return inside;
+            nestedDefs(s.function->body, kernel.function, inside);
+        if (s.kind == StmtKind::Class && s.op == head) nestedDefs(s.body, kernel.function, inside);
+        if (!inside.empty()) return bestDef(inside, spec);
     }
-    return nestedDef(module.statements, kernel.function);
+    std::vector<const FunctionDef*> anywhere;
+    nestedDefs(module.statements, kernel.function, anywhere);
+    return bestDef(anywhere, spec);
 }
 
 } // namespace
@@ -101,7 +128,7 @@ CheckedKernel Checker::run(const Module& module)
     collectValues(module.statements);
     // A missing top-level function is the description's check; a made kernel whose def is in
     // another module is checked when it runs.
-    out.function = kernelDef(module, m_spec.kernel);
+    out.function = kernelDef(module, m_spec);
     if (!out.function) return out;
     std::vector<std::pair<std::string, std::string>> local;
     bodyImports(out.function->body, local);

@@ -217,10 +217,13 @@ private:
                     m_r.error(valuePtr, "spec.wrong-type", why);
                 else
                     values[name] = value;
+            } else if (value.is_null()) {
+                values[name] = nullptr; // None: a factory's "use the default tiles"
             } else if (!value.is_string()) {
                 m_r.error(valuePtr, "spec.wrong-type",
                           std::string("a made_with value is a rule giving a constant (\"float16\", "
-                                      "\"'fp16'\", \"[64, 64]\") or a list given as is, not ") +
+                                      "\"'fp16'\", \"[64, 64]\"), a list given as is or null, "
+                                      "not ") +
                               jsonKindName(value));
             } else if (auto v = constantRule(valuePtr, value.get<std::string>())) {
                 values[name] = kernelArgumentValueJson(*v);

@@ -37,6 +37,8 @@ from pypto._dtypes import DataType
 from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
 from pypto.frontend import JitFunction
 
+# NumPy dtypes that torch spells the same way.
+NUMPY_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
 MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
@@ -298,7 +300,7 @@ class Recorder:
                 place[id(host)] = (index, entry["name"])
         if record and name not in self.overwrite_checked:
             self.overwrite_checked.add(name)
-            self._check_overwritten(fn, bound, before, afters, described)
+            self._check_overwritten(fn, bound, before, afters, described, index)
         if record:
             waiting, self.pending_goldens = self.pending_goldens, []
             for golden in waiting:
@@ -310,16 +312,21 @@ class Recorder:
         if not record and self._enough():
             raise _Enough()
 
-    def _check_overwritten(self, fn, bound, before, afters, described):
+    def _check_overwritten(self, fn, bound, before, afters, described, index):
         """Marks the written tensors that held values before the call (`torch.rand`, not
         `torch.empty`) `overwritten` when the kernel's result does not depend on what they held:
         the kernel runs again with them holding NaN (integers: other values), the rest as before.
-        Such a tensor is an output; one whose result changes is an input the kernel updates."""
+        Such a tensor is an output; one whose result changes is an input the kernel updates.
+        When the call wrote nothing, a `torch.zeros` tensor may be an output the kernel wrote
+        zeros into (`a == b` false everywhere): the same run tells, and makes it one."""
         torch = _torch()
+        tensors = [e for e in described if e.get("kind") == "tensor"]
+        unwritten = not any(e.get("written") for e in tensors)
         candidates = [
             e
-            for e in described
-            if e.get("kind") == "tensor" and e.get("written") and e.get("fill") not in ("empty", "zeros")
+            for e in tensors
+            if (e.get("written") and e.get("fill") not in ("empty", "zeros"))
+            or (unwritten and e.get("fill") == "zeros")
         ]
         if torch is None or not candidates:
             return
@@ -347,6 +354,11 @@ class Recorder:
             in_kernel_call[0] = False
         for e in candidates:
             e["overwritten"] = _sim.to_bytes(handles[e["name"]]) == afters[e["name"]]
+            if e["overwritten"] and not e.get("written"):
+                e["written"] = True
+                host = bound.arguments[e["name"]]
+                self.inputs.pop(id(host), None)
+                self.outputs[id(host)] = (index, e["name"])
 
     def jit_made(self, jit, fn):
         """Notes the function of the kernel file that made a jit kernel (a factory such as
@@ -377,7 +389,7 @@ class Recorder:
             return None, None
         described = {}
         for pname, value in arguments.items():
-            d = _scalar(value)
+            d = {"kind": "none"} if value is None else _scalar(value)
             if d is None or d["kind"] == "enum":
                 message = (
                     f"{code.co_name}() made the kernel '{name}' with {pname} = {type(value).__name__}, "
@@ -659,6 +671,9 @@ class Recorder:
         out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
         if _is_tensor(expected):
             out["dtype"] = _dtype_name(expected)
+        elif type(expected).__module__ == "numpy" and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:
+            # np.array(expect.to(torch.int32)): the reference casts back to the output's dtype.
+            out["dtype"] = str(expected.dtype)
         return out
 
     def _named_function(self, call, expected):
@@ -835,6 +850,18 @@ def _install(recorder, module):
 
         return make
 
+    def exact(function):
+        """assert_array_equal and friends: a comparison with no tolerance at all."""
+
+        def make(original):
+            def checked(actual, expected, *args, **kwargs):
+                recorder.compare_call(function, actual, expected, 0.0, 0.0)
+                return original(actual, expected, *args, **kwargs)
+
+            return checked
+
+        return make
+
     if torch is not None:
         for factory, fill in FILLS.items():
 
@@ -882,6 +909,8 @@ def _install(recorder, module):
         undo.append(
             _patch(numpy_module.testing, "assert_allclose", compare("numpy.testing.assert_allclose", 1e-7, 0.0))
         )
+        for name in ("assert_array_equal", "assert_equal"):
+            undo.append(_patch(numpy_module.testing, name, exact(f"numpy.testing.{name}")))
 
     return [u for u in undo if u] + _hook_goldens(recorder, module)
 

@@ -42,7 +42,7 @@ def flat_values(value):
     return None
 
 
-ALLCLOSE_NAMES = ("allclose", "assert_allclose", "assert_close", "isclose")
+ALLCLOSE_NAMES = ("allclose", "assert_allclose", "assert_close", "isclose", "assert_array_equal", "assert_equal")
 
 
 def compared_operands(function, line, names=ALLCLOSE_NAMES):
@@ -261,6 +261,8 @@ class Slicer:
                     return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
                 elif torch_module() is not None and isinstance(value, torch_module().dtype):
                     return ast.parse(str(value)).body[0].value
+                elif _torch_function(value):  # torch_op = OPS[name][1] ... torch_op(a, b)
+                    return ast.parse(_torch_function(value)).body[0].value
                 assignment = slicer._assignment(name.id, before)
                 if assignment is None:
                     raise Unresolved(name.id)
@@ -272,3 +274,17 @@ class Slicer:
 
 
 _MISSING = object()
+
+
+def _torch_function(value):
+    """`torch.lt` or `F.silu` for a function torch (or torch.nn.functional) has under its own
+    name; "" for anything else."""
+    torch = torch_module()
+    name = getattr(value, "__name__", None)
+    if torch is None or not callable(value) or not isinstance(name, str) or not name.isidentifier():
+        return ""
+    if getattr(torch, name, None) is value:
+        return f"torch.{name}"
+    if getattr(torch.nn.functional, name, None) is value:
+        return f"F.{name}"
+    return ""

@@ -102,6 +102,19 @@ def annotated_source(source, function_names, goldens, module_values=None):
         for arg in node.args.posonlyargs + node.args.args + node.args.kwonlyargs:
             if arg.annotation is None and recorded.get(arg.arg) in kinds:
                 arg.annotation = ast.Name(kinds[recorded[arg.arg]])
+        # The rest, typed by their defaults (`eps=1e-6`): TorchScript wants a default's type.
+        positional = node.args.posonlyargs + node.args.args
+        with_defaults = list(zip(positional[len(positional) - len(node.args.defaults) :], node.args.defaults))
+        with_defaults += [(a, d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None]
+        for arg, default in with_defaults:
+            if not isinstance(default, ast.Constant):
+                continue
+            if default.value is None:  # gamma=None: TorchScript reads it as Optional[Tensor]
+                inner = arg.annotation or ast.Name("Tensor")
+                if not ast.unparse(inner).startswith("Optional"):
+                    arg.annotation = ast.Subscript(value=ast.Name("Optional"), slice=inner)
+            elif arg.annotation is None and type(default.value).__name__ in ("bool", "int", "float", "str"):
+                arg.annotation = ast.Name(type(default.value).__name__)
         if module_values:
             node = _Constants(node, module_values).visit(node)
         node = _TorchScriptSpelling().visit(node)

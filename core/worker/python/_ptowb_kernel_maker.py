@@ -232,7 +232,9 @@ def make_kernel(module, made_by, name, jit_classes, made_with=None):
                 cls.__call__ = original
             else:
                 del cls.__call__
-    for value in result if isinstance(result, (tuple, list)) else (result,):
+    # A factory returns the kernel, or several in a tuple, a list or a dict.
+    values = result.values() if isinstance(result, dict) else result if isinstance(result, (tuple, list)) else (result,)
+    for value in values:
         if _is_kernel(value, name, jit_classes):
             return value
     raise KernelMakerError(
