@@ -60,6 +60,11 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
         << "compare_exact.py"
         << "max_kernel" << QStringList{"torch.maximum(a, b).to(torch.int32)", ".to(torch.int16)"}
         << -1.0;
+    // torch.cat over the test's list of the kernel's inputs; the test's own name for the scalar
+    // the kernel takes is the op's parameter.
+    QTest::newRow("inputs in a list, a parameter by another name")
+        << "inputs_in_a_list.py"
+        << "" << QStringList{"return (torch.cat([a, b], dim=0) * factor)"} << 1.3e-6;
     // A golden's keyword arguments typed by their defaults, None as Optional.
     QTest::newRow("golden defaults")
         << "norm_defaults.py"

@@ -39,6 +39,7 @@ from pypto.frontend import JitFunction
 
 # NumPy dtypes that torch spells the same way.
 NUMPY_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
+PARAMETER_KINDS = ("int", "float", "bool", "str", "int[]", "float[]")  # scalars op.json takes as parameters
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
 MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
@@ -177,6 +178,7 @@ class Recorder:
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
         self.launches = 0  # kernel calls so far, recorded or not
         self.made_functions = {}  # name -> function of a kernel built inside a function
+        self.scalars = {}  # call index -> [(parameter, value)] of its non-tensor arguments
         self.factories = {}  # id(jit kernel) -> (code of the kernel file's function that made it, its arguments)
 
     def hold(self, value):
@@ -262,6 +264,14 @@ class Recorder:
         if record:
             kept.add(key)
             self.calls.append(call)
+            # Those that become op parameters (a dtype or a config is a kernel argument).
+            self.scalars[index] = [
+                (p, v)
+                for p, v in bound.arguments.items()
+                if not _is_tensor(v) and (_scalar(v) or {}).get("kind") in PARAMETER_KINDS
+            ]
+            for _, v in self.scalars[index]:
+                self.hold(v)
             for entry in described:
                 if entry.get("kind") == "tensor":
                     size = len(before[entry["name"]])
@@ -663,7 +673,7 @@ class Recorder:
         compare_line = line
         slicer = _Slicer(self, function, local_values, call, flattened)
         tree = slicer.resolve(node, compare_line, 0)
-        if not slicer.used:
+        if not slicer.used and not slicer.params:
             # A literal expected value: the torch function the kernel is named after, when it
             # gives exactly that value from the call's inputs.
             named = self._named_function(call, expected)
@@ -703,6 +713,16 @@ class Recorder:
             self.kernel_tree = ast.parse(self.kernel_source)
         words = recorded["kernel"].split("_") + _literal.kernel_ops(self.kernel_tree, recorded["kernel"])
         return _literal.search(torch, words, tensors, scalars, wanted)
+
+    def parameter_of(self, value, name, call):
+        """The parameter of `call` that `value` (named `name` in the test) was passed as: the same
+        object, or an equal value under the parameter's own name. None for anything else."""
+        for param, passed in self.scalars.get(call, ()):
+            if passed is value and not isinstance(value, (bool, int)):
+                return param
+            if param == name and _same(passed, value):
+                return param
+        return None
 
     def input_of(self, value, call):
         """The op input of `call` that `value` is: the tensor passed, or a view of it with the same
@@ -1146,7 +1166,7 @@ def _run_test_file(recorder, path, source, undo):
         return None
     undo.extend(_hook_goldens(recorder, module))
     main = _kernel_maker.main_block(tree)
-    if main.body:
+    if main.body and not _files.runs_pytest_only(main):
         main_code = compile(main, path, "exec")
         _run(recorder, f"{name}.__main__", lambda: exec(main_code, module.__dict__))
     for entry, thunk in list(_entry_points(module, recorder)):
@@ -1203,7 +1223,7 @@ def record(request):
         undo = _install(recorder, module)
         kernels = _kernels(module, path, source)
         main = _kernel_maker.main_block(tree)
-        if main.body:
+        if main.body and not _files.runs_pytest_only(main):
             main_code = compile(main, path, "exec")
             _run(recorder, "__main__", lambda: exec(main_code, module.__dict__))
         for name, thunk in list(_entry_points(module, recorder)):

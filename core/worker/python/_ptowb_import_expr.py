@@ -185,6 +185,7 @@ class Slicer:
         self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
         self.flattened = flattened  # the output was compared flattened: so is this, and no longer
         self.used = set()
+        self.params = set()  # the call's non-tensor arguments the expression reads
 
     def _assignment(self, name, before):
         found = None
@@ -250,6 +251,16 @@ class Slicer:
                 if name.id in ("torch", "math", "F"):
                     return name
                 value = slicer.locals.get(name.id, _MISSING)
+                param = slicer.recorder.parameter_of(value, name.id, slicer.call)
+                if param:  # torch.full(shape, value): the op's parameters, not their values
+                    slicer.params.add(param)
+                    return ast.Name(param, ast.Load())
+                if isinstance(value, (list, tuple)) and value and all(is_tensor(v) for v in value):
+                    # torch.cat(inputs, dim): a list of the call's input tensors
+                    found = [slicer.recorder.input_of(v, slicer.call) for v in value]
+                    if all(found):
+                        slicer.used.update(w[1] for w in found)
+                        return ast.List([ast.Name(w[1], ast.Load()) for w in found], ast.Load())
                 if is_tensor(value):
                     where = slicer.recorder.input_of(value, slicer.call)
                     if where:

@@ -96,3 +96,26 @@ def imported_names(tree):
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names.add(node.module.split(".")[0])
     return names
+
+
+def runs_pytest_only(block):
+    """Whether a main block only hands the file to pytest (`pytest.main([__file__, "-v"])`, maybe
+    in `sys.exit(...)`): import runs the file's tests itself, and pytest in the worker would
+    collect, import conftest files and run them a second time."""
+
+    def pytest_main(node):
+        return (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "main"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "pytest"
+        )
+
+    for statement in block.body:
+        value = statement.value if isinstance(statement, ast.Expr) else None
+        if isinstance(value, ast.Call) and getattr(value.func, "attr", getattr(value.func, "id", "")) == "exit":
+            value = value.args[0] if len(value.args) == 1 else None
+        if not pytest_main(value):
+            return False
+    return bool(block.body)
