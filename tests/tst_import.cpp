@@ -539,7 +539,11 @@ void TestImport::malformedRecordings()
                   {json{{"function", "g"}, {"args", json::array({1, 2})}, {"matches", "all"}}})},
              {"compares", json::array({json{{"call", 0}, {"output", 4}, {"rtol", "x"}}})},
              {"golden_sources", json{{"g", 3}}},
-             {"local_modules", json::array({1, "/etc/passwd"})}},
+             {"local_modules",
+              json::array({1, "/etc/passwd", json{{"file", "/etc/passwd"}, {"path", "../../x"}},
+                           json{{"file", "/etc/passwd"}, {"path", "/etc/x.py"}},
+                           json{{"file", "/etc/passwd"}, {"path", "a/../../b.py"}},
+                           json{{"file", 3}, {"path", json::array()}}})}},
     };
     for (const auto& recording : bad) {
         Proposal p;

@@ -65,6 +65,11 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("inputs in a list, a parameter by another name")
         << "inputs_in_a_list.py"
         << "" << QStringList{"return (torch.cat([a, b], dim=0) * factor)"} << 1.3e-6;
+    // Part of a torch.zeros output written: the case starts it at zero; `functional` is F, the
+    // test's config object's fields are their values.
+    QTest::newRow("padded result")
+        << "padded_result.py"
+        << "" << QStringList{"return (F.pad(-x * 2.0 if False else x * 2.0, (0, 16)))"} << 1.3e-6;
     // A golden's keyword arguments typed by their defaults, None as Optional.
     QTest::newRow("golden defaults")
         << "norm_defaults.py"
@@ -96,6 +101,8 @@ void TestImportExpected::referenceFromWhatTheTestExpects()
                 out)[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
                 .toDouble(),
             rtol);
+    if (file == QStringLiteral("padded_result.py"))
+        QCOMPARE(readOp(out)[QStringLiteral("outputs")][0][QStringLiteral("init")].toInt(-1), 0);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

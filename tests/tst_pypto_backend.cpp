@@ -165,6 +165,50 @@ private Q_SLOTS:
         QCOMPARE(made.out.count(QStringLiteral("PASS  ")), 4);
     }
 
+    // A kernel made inside a test whose host code is written for the NPU (`import torch_npu`,
+    // tensors on "npu:0"): under SIM the driver runs that code on the CPU with the stand-in for
+    // torch_npu, as the kernel worker does, up to the kernel's call.
+    void madeKernelsNpuHostCodeRunsOnTheCpu()
+    {
+        if (!hasPypto(m_python)) QSKIP("no venv with PyPI's pypto (tests/tools/pypto_venv.sh)");
+        QTemporaryDir dir;
+        const QString copy = dir.filePath(QStringLiteral("project"));
+        QVERIFY(QDir().mkpath(copy));
+        for (const char* f : {"op.json", "kernel.py", "reference.py"})
+            QVERIFY(QFile::copy(project("softmax") + '/' + QLatin1String(f),
+                                copy + '/' + QLatin1String(f)));
+        QFile kernel(copy + QStringLiteral("/made_softmax.py"));
+        QVERIFY(kernel.open(QIODevice::WriteOnly));
+        kernel.write("import torch\nimport torch_npu\n\nimport pypto\n\n\n"
+                     "def test_softmax():\n"
+                     "    torch.npu.set_device(0)\n"
+                     "    x = torch.randn(8, 256, device=\"npu:0\")\n"
+                     "    y = torch.empty(8, 256, device=\"npu:0\")\n\n"
+                     "    @pypto.frontend.jit()\n"
+                     "    def softmax_kernel(x: pypto.Tensor[...], y: pypto.Tensor[...]):\n"
+                     "        rows, cols = x.shape\n"
+                     "        pypto.set_vec_tile_shapes(1, 64)\n"
+                     "        for i in pypto.loop(rows, name=\"LOOP_ROWS\", idx_name=\"i\"):\n"
+                     "            row = pypto.view(x, [1, cols], [i, 0])\n"
+                     "            row_max = pypto.amax(row, dim=-1, keepdim=True)\n"
+                     "            e = pypto.exp(row - row_max)\n"
+                     "            y[i:i + 1, :] = e / pypto.sum(e, dim=-1, keepdim=True)\n\n"
+                     "    softmax_kernel(x, y)\n");
+        kernel.close();
+        QJsonObject op = readJson(copy + QStringLiteral("/op.json"));
+        op[QStringLiteral("kernel")] = QJsonObject{{"file", "made_softmax.py"},
+                                                   {"function", "softmax_kernel"},
+                                                   {"made_by", "test_softmax"}};
+        QFile f(copy + QStringLiteral("/op.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(op).toJson());
+        f.close();
+        const Run r = cli({"run", copy, "--backend", "pypto-sim", "--python", m_python, "--case",
+                           "rows8", "--out", dir.filePath(QStringLiteral("runs"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("cycles by pypto")), qPrintable(r.out));
+    }
+
     void simulatorRecordsItsCycles()
     {
         QTemporaryDir dir;

@@ -251,9 +251,15 @@ void Builder::describeOutputs(ojson& op)
                        "': its dtype follows no input in every recorded call: "
                        "write the dtype rule");
         }
+        // The test's torch.zeros buffer, part of which the kernel leaves as it was (a padded
+        // result): the case starts it at zero too, not at NaN.
+        for (std::size_t k = 0; k < calls.size(); ++k)
+            if (const json* v = p->values[k]; v && member(*v, "keeps_zeros") == true)
+                output["init"] = 0;
         m_p.inferred.push_back("output " + p->name + ": shape " +
                                output["shape"].get<std::string>() + ", dtype " +
-                               output["dtype"].get<std::string>());
+                               output["dtype"].get<std::string>() +
+                               (output.contains("init") ? ", starting at zero" : ""));
         op["outputs"].push_back(output);
     }
     if (op["outputs"].empty()) {
@@ -506,19 +512,15 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     describeCases(op);
     writeReference(opName);
     m_p.files.insert(m_p.files.begin(), {m_kernelFile, fileName});
-    // Modules beside the kernel, or of its package at their paths below the package's root.
-    const std::string moduleRoot = text(m_recording, "module_root");
-    for (const auto& module : list(m_recording, "local_modules"))
-        if (module.is_string()) {
-            std::error_code ec;
-            auto relative = std::filesystem::relative(
-                module.get<std::string>(),
-                moduleRoot.empty() ? std::filesystem::path(m_kernelFile).parent_path()
-                                   : std::filesystem::path(moduleRoot),
-                ec);
-            if (!ec && !relative.empty() && *relative.begin() != "..")
-                m_p.files.push_back({module.get<std::string>(), relative.string()});
-        }
+    // Modules the kernel file imports, each at the path its import name gives (kirin/common.py
+    // for kirin.common), so that the same import finds it in the project.
+    for (const auto& module : list(m_recording, "local_modules")) {
+        const std::filesystem::path relative =
+            std::filesystem::path(text(module, "path")).lexically_normal();
+        if (!text(module, "file").empty() && !relative.empty() && relative.is_relative() &&
+            *relative.begin() != "..")
+            m_p.files.push_back({text(module, "file"), relative.string()});
+    }
     std::string ins, params;
     for (const Plan* p : tensorInputs())
         ins += (ins.empty() ? "" : ", ") + p->name +

@@ -328,15 +328,16 @@ class Recorder:
         the kernel runs again with them holding NaN (integers: other values), the rest as before.
         Such a tensor is an output; one whose result changes is an input the kernel updates.
         When the call wrote nothing, a `torch.zeros` tensor may be an output the kernel wrote
-        zeros into (`a == b` false everywhere): the same run tells, and makes it one."""
+        zeros into (`a == b` false everywhere): the same run tells, and makes it one. A written
+        `torch.zeros` output is marked `keeps_zeros` when the kernel leaves some of it as it was
+        (a padded matmul result): the case starts it at zero too."""
         torch = _torch()
         tensors = [e for e in described if e.get("kind") == "tensor"]
         unwritten = not any(e.get("written") for e in tensors)
         candidates = [
             e
             for e in tensors
-            if (e.get("written") and e.get("fill") not in ("empty", "zeros"))
-            or (unwritten and e.get("fill") == "zeros")
+            if (e.get("written") and e.get("fill") != "empty") or (unwritten and e.get("fill") == "zeros")
         ]
         if torch is None or not candidates:
             return
@@ -363,7 +364,11 @@ class Recorder:
         finally:
             in_kernel_call[0] = False
         for e in candidates:
-            e["overwritten"] = _sim.to_bytes(handles[e["name"]]) == afters[e["name"]]
+            same = _sim.to_bytes(handles[e["name"]]) == afters[e["name"]]
+            if e.get("written") and e.get("fill") == "zeros":
+                e["keeps_zeros"] = not same
+                continue
+            e["overwritten"] = same
             if e["overwritten"] and not e.get("written"):
                 e["written"] = True
                 host = bound.arguments[e["name"]]
@@ -572,7 +577,7 @@ class Recorder:
             function, line, frame = found
             nodes = _golden_list_nodes(function, line, len(goldens))
             if nodes is not None:
-                source = (nodes, line, function, dict(frame.f_locals))
+                source = (nodes, line, function, dict(frame.f_locals), frame.f_globals)
         for g in goldens:
             if _is_tensor(g):
                 self.hold(g)
@@ -599,9 +604,11 @@ class Recorder:
                 "golden": golden["function"] if golden else None,
             }
             if golden is None and source is not None:
-                nodes, line, function, local_values = source
+                nodes, line, function, local_values, global_values = source
                 try:
-                    entry["expression"] = self._expression_of(nodes[slot], line, function, local_values, call, expected)
+                    entry["expression"] = self._expression_of(
+                        nodes[slot], line, function, local_values, call, expected, False, global_values
+                    )
                 except (SyntaxError, ValueError, RecursionError, _Unresolved):
                     pass
             self.compares.append(entry)
@@ -664,14 +671,14 @@ class Recorder:
             return None
         operands, compare_line = compared
         return self._expression_of(
-            operands[arg_index], compare_line, function, frame.f_locals, call, expected, flattened
+            operands[arg_index], compare_line, function, frame.f_locals, call, expected, flattened, frame.f_globals
         )
 
-    def _expression_of(self, node, line, function, local_values, call, expected, flattened=False):
+    def _expression_of(self, node, line, function, local_values, call, expected, flattened=False, global_values=None):
         """The expression `node` of `function` at `line` written over the inputs of `call`; with
         `flattened`, its flattening left out, as the output it is compared with was flattened."""
         compare_line = line
-        slicer = _Slicer(self, function, local_values, call, flattened)
+        slicer = _Slicer(self, function, local_values, call, flattened, global_values)
         tree = slicer.resolve(node, compare_line, 0)
         if not slicer.used and not slicer.params:
             # A literal expected value: the torch function the kernel is named after, when it
@@ -1252,22 +1259,27 @@ def record(request):
         # which a relative reading would place in the current folder.
         # Modules a test file brought in are not the kernel's, unless the kernel file imports them.
         imported = _files.imported_names(tree)
-        # A file of a package imports its package's modules by their dotted names: the project
-        # keeps them at their paths below the package root (kirin/common.py).
+        # Each at the path its import name gives below the folder it was found from: beside the
+        # kernel (`_ops/rope_golden.py` for `_ops.rope_golden`), or, for a file of a package, at
+        # its path below the package root (`kirin/common.py` for `kirin.common`).
         module_root = _driver.package_root(recorder.folder)
-        local = sorted(
-            {
-                m.__file__
-                for key, m in list(sys.modules.items())
-                if isinstance(getattr(m, "__file__", None), str)
+        local = {}
+        for key, m in list(sys.modules.items()):
+            where = getattr(m, "__file__", None)
+            if (
+                isinstance(where, str)
                 and (key in loaded_by_the_file or key.split(".")[0] in imported)
-                and m.__file__ not in hosts
-                and os.path.isabs(m.__file__)
-                and os.path.isfile(m.__file__)
-                and m.__file__.startswith(module_root + os.sep)
-                and m.__file__ != path
-            }
-        )
+                and where not in hosts
+                and os.path.isabs(where)
+                and os.path.isfile(where)
+                and where.startswith(module_root + os.sep)
+                and where != path
+            ):
+                named = os.path.join(*key.split(".")) + (
+                    os.sep + "__init__.py" if os.path.basename(where) == "__init__.py" else ".py"
+                )
+                relative = named if where.endswith(os.sep + named) else os.path.relpath(where, recorder.folder)
+                local.setdefault(relative, where)
         for g in recorder.goldens:
             for r in g["results"]:
                 if r:
@@ -1281,8 +1293,7 @@ def record(request):
             "compares": recorder.compares,
             "errors": recorder.errors,
             "golden_sources": golden_sources,
-            "local_modules": local,
-            "module_root": module_root,
+            "local_modules": [{"file": f, "path": p} for p, f in sorted(local.items())],
             "log": log.getvalue(),
         }
     finally:

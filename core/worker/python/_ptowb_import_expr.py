@@ -3,6 +3,7 @@ asserted on a maximum difference, the goldens listed for set_verify_golden_data,
 slice that writes an expected expression over the kernel's inputs (`golden = torch.add(x, y) +
 val` -> `torch.add(x, y) + val`)."""
 import ast
+import math
 import sys
 
 
@@ -181,10 +182,11 @@ def _changed_in_place(function, name, after, before):
 
 
 class Slicer:
-    def __init__(self, recorder, function, local_values, call, flattened=False):
+    def __init__(self, recorder, function, local_values, call, flattened=False, global_values=None):
         self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
         self.flattened = flattened  # the output was compared flattened: so is this, and no longer
         self.used = set()
+        self.globals = global_values or {}  # the test module's names: `from torch.nn import functional`
         self.params = set()  # the call's non-tensor arguments the expression reads
 
     def _assignment(self, name, before):
@@ -241,6 +243,20 @@ class Slicer:
                 call.keywords = [k for k in call.keywords if k.arg != "device"]
                 return self.generic_visit(call)
 
+            def visit_Attribute(self, attribute):
+                # config.a_trans of a test's config object: its value, when a plain one.
+                owner = attribute.value
+                value = slicer.locals.get(owner.id, _MISSING) if isinstance(owner, ast.Name) else _MISSING
+                if value is not _MISSING and not is_tensor(value) and not isinstance(value, type(math)):
+                    field = getattr(value, attribute.attr, _MISSING)
+                    if (
+                        isinstance(field, (bool, int))
+                        or (isinstance(field, float) and math.isfinite(field))
+                        or (isinstance(field, tuple) and all(isinstance(v, int) for v in field))
+                    ):
+                        return ast.parse(repr(field)).body[0].value
+                return self.generic_visit(attribute)
+
             def visit_UnaryOp(self, op):
                 # `+x` is `x`, and TorchScript cannot parse a unary plus.
                 if isinstance(op.op, ast.UAdd):
@@ -250,6 +266,8 @@ class Slicer:
             def visit_Name(self, name):
                 if name.id in ("torch", "math", "F"):
                     return name
+                if name.id not in slicer.locals and _module_spelling(slicer.globals.get(name.id)):
+                    return ast.Name(_module_spelling(slicer.globals[name.id]), ast.Load())
                 value = slicer.locals.get(name.id, _MISSING)
                 param = slicer.recorder.parameter_of(value, name.id, slicer.call)
                 if param:  # torch.full(shape, value): the op's parameters, not their values
@@ -285,6 +303,19 @@ class Slicer:
 
 
 _MISSING = object()
+
+
+def _module_spelling(value):
+    """How the reference names a module the test imported under a name of its own
+    (`from torch.nn import functional` is F); "" for other modules and values."""
+    torch = torch_module()
+    if torch is not None and value is torch:
+        return "torch"
+    if torch is not None and value is torch.nn.functional:
+        return "F"
+    if value is math:
+        return "math"
+    return ""
 
 
 def _torch_function(value):
