@@ -70,6 +70,13 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("padded result")
         << "padded_result.py"
         << "" << QStringList{"return (F.pad(-x * 2.0 if False else x * 2.0, (0, 16)))"} << 1.3e-6;
+    // One tensor the input of two kernels; module constants in the expected value.
+    QTest::newRow("input of two kernels, first")
+        << "shared_input.py"
+        << "first_half_kernel" << QStringList{"return (b[:16 // 2] + 1.0)"} << 1e-3;
+    QTest::newRow("input of two kernels, second")
+        << "shared_input.py"
+        << "second_half_kernel" << QStringList{"return (b[16 // 2:] + 2.0)"} << 1e-3;
     // A golden's keyword arguments typed by their defaults, None as Optional.
     QTest::newRow("golden defaults")
         << "norm_defaults.py"

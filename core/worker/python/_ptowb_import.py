@@ -164,7 +164,8 @@ class Recorder:
         self.entry = ""  # the entry point running now
         self.keep = {}  # id -> every host object whose id is recorded: kept alive, found by id
         self.fills = {}  # id(tensor) -> fill of a torch factory's result
-        self.inputs = {}  # id(host tensor) -> (call index, parameter)
+        self.inputs = {}  # id(host tensor) -> (call index, parameter), the latest call
+        self.input_calls = {}  # id(host tensor) -> {call index: parameter}, every call it was an input of
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
         self.signatures = {}  # kernel -> distinct call signatures kept
         self.active = False
@@ -308,6 +309,8 @@ class Recorder:
             if record:
                 place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
                 place[id(host)] = (index, entry["name"])
+                if place is self.inputs:
+                    self.input_calls.setdefault(id(host), {})[index] = entry["name"]
         if record and name not in self.overwrite_checked:
             self.overwrite_checked.add(name)
             self._check_overwritten(fn, bound, before, afters, described, index)
@@ -373,6 +376,7 @@ class Recorder:
                 e["written"] = True
                 host = bound.arguments[e["name"]]
                 self.inputs.pop(id(host), None)
+                self.input_calls.get(id(host), {}).pop(index, None)
                 self.outputs[id(host)] = (index, e["name"])
 
     def jit_made(self, jit, fn):
@@ -735,16 +739,16 @@ class Recorder:
         """The op input of `call` that `value` is: the tensor passed, or a view of it with the same
         shape and layout (`torch_npu.npu_format_cast(x, 29)` passes a view of `x`, and the test's
         expected value is written over `x`). None for any other tensor."""
-        where = self.inputs.get(id(value))
-        if where:
-            return where if where[0] == call else None
+        calls = self.input_calls.get(id(value))
+        if calls:  # one tensor may be the input of several calls (two kernels read `b`)
+            return (call, calls[call]) if call in calls else None
         key = _layout(value)
         if key is None:
             return None
-        for oid, where in self.inputs.items():
+        for oid, calls in self.input_calls.items():
             tensor = self.keep.get(oid)
-            if where[0] == call and tensor is not None and tensor.numel() and _layout(tensor) == key:
-                return where
+            if call in calls and tensor is not None and tensor.numel() and _layout(tensor) == key:
+                return (call, calls[call])
         return None
 
     def _flattened_output_of(self, value):
@@ -766,8 +770,8 @@ class Recorder:
         return None
 
     def _input_tensor(self, call, name):
-        for oid, where in self.inputs.items():
-            if where == (call, name):
+        for oid, calls in self.input_calls.items():
+            if calls.get(call) == name:
                 return self.keep.get(oid)
         return None
 

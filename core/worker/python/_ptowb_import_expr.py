@@ -268,6 +268,9 @@ class Slicer:
                     return name
                 if name.id not in slicer.locals and _module_spelling(slicer.globals.get(name.id)):
                     return ast.Name(_module_spelling(slicer.globals[name.id]), ast.Load())
+                if name.id not in slicer.locals and _plain_constant(slicer.globals.get(name.id, _MISSING)):
+                    # A module constant (B, S = 2, 128): its value.
+                    return ast.parse(repr(slicer.globals[name.id])).body[0].value
                 value = slicer.locals.get(name.id, _MISSING)
                 param = slicer.recorder.parameter_of(value, name.id, slicer.call)
                 if param:  # torch.full(shape, value): the op's parameters, not their values
@@ -303,6 +306,14 @@ class Slicer:
 
 
 _MISSING = object()
+
+
+def _plain_constant(value):
+    """Whether a value is written as a literal the reference can hold: a bool, an int, a finite
+    float, or a tuple or list of ints."""
+    if isinstance(value, (bool, int)) or (isinstance(value, float) and math.isfinite(value)):
+        return True
+    return isinstance(value, (tuple, list)) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
 
 
 def _module_spelling(value):
