@@ -77,6 +77,9 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("input of two kernels, second")
         << "shared_input.py"
         << "second_half_kernel" << QStringList{"return (b[16 // 2:] + 2.0)"} << 1e-3;
+    // The comparison at module level, in the file's main block.
+    QTest::newRow("main block") << "main_block_expected.py"
+                                << "" << QStringList{"return (x + 0.5)"} << 1e-3;
     // A golden's keyword arguments typed by their defaults, None as Optional.
     QTest::newRow("golden defaults")
         << "norm_defaults.py"

@@ -649,6 +649,8 @@ class Recorder:
                 self.kernel_tree = ast.parse(self.kernel_source)
             tree = self.kernel_tree
         line, name = frame.f_lineno, frame.f_code.co_name
+        if name == "<module>":  # the file's `if __name__ == "__main__":` block
+            return tree, line, frame
         function = next(
             (
                 n
