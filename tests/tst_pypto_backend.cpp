@@ -46,6 +46,16 @@ QJsonObject readJson(const QString& path)
     return QJsonDocument::fromJson(file.readAll()).object();
 }
 
+// The project's op.json with its "kernel" object replaced.
+bool setKernel(const QString& project, const QJsonObject& kernel)
+{
+    QJsonObject op = readJson(project + QStringLiteral("/op.json"));
+    op[QStringLiteral("kernel")] = kernel;
+    QFile f(project + QStringLiteral("/op.json"));
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+           f.write(QJsonDocument(op).toJson()) > 0;
+}
+
 bool hasPypto(const QString& python)
 {
     if (python.isEmpty() || !QFileInfo(python).isExecutable()) return false;
@@ -152,14 +162,9 @@ private Q_SLOTS:
         // calls the kernel, and runs that kernel (with the test's offset) on the device.
         QVERIFY(QFile::copy(QStringLiteral(PTOWB_TEST_DATA "/npu_fake/project/made_kernel.py"),
                             copy + QStringLiteral("/made_kernel.py")));
-        QJsonObject op = readJson(copy + QStringLiteral("/op.json"));
-        op[QStringLiteral("kernel")] = QJsonObject{{"file", "made_kernel.py"},
-                                                   {"function", "scale_add_kernel"},
-                                                   {"made_by", "test_scale_add"}};
-        QFile f(copy + QStringLiteral("/op.json"));
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(QJsonDocument(op).toJson());
-        f.close();
+        QVERIFY(setKernel(copy, QJsonObject{{"file", "made_kernel.py"},
+                                            {"function", "scale_add_kernel"},
+                                            {"made_by", "test_scale_add"}}));
         const Run made = cli({"verify", copy, "--against", "npu", "--python", python});
         QVERIFY2(made.exitCode == 0, qPrintable(made.err + made.out));
         QCOMPARE(made.out.count(QStringLiteral("PASS  ")), 4);
@@ -195,14 +200,9 @@ private Q_SLOTS:
                      "            y[i:i + 1, :] = e / pypto.sum(e, dim=-1, keepdim=True)\n\n"
                      "    softmax_kernel(x, y)\n");
         kernel.close();
-        QJsonObject op = readJson(copy + QStringLiteral("/op.json"));
-        op[QStringLiteral("kernel")] = QJsonObject{{"file", "made_softmax.py"},
-                                                   {"function", "softmax_kernel"},
-                                                   {"made_by", "test_softmax"}};
-        QFile f(copy + QStringLiteral("/op.json"));
-        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-        f.write(QJsonDocument(op).toJson());
-        f.close();
+        QVERIFY(setKernel(copy, QJsonObject{{"file", "made_softmax.py"},
+                                            {"function", "softmax_kernel"},
+                                            {"made_by", "test_softmax"}}));
         const Run r = cli({"run", copy, "--backend", "pypto-sim", "--python", m_python, "--case",
                            "rows8", "--out", dir.filePath(QStringLiteral("runs"))});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
