@@ -269,9 +269,11 @@ def main():
                 },
             )
             return 3
-    else:
-        # Host code as PyPTO writes it (`torch.randn(..., device="npu:0")`, `import torch_npu`)
-        # runs on the CPU under SIM, as in the kernel worker; a real torch_npu is used untouched.
+    elif request.get("made_by"):
+        # The host code of the function that makes the kernel, written for the NPU (`import
+        # torch_npu`, `torch.randn(..., device="npu:0")`), runs on the CPU under SIM, as in the
+        # kernel worker; a real torch_npu is used untouched. Only then: with the stand-in in place
+        # PyPTO 0.2.0 itself simulates some fp16 kernels differently (other cycle counts).
         _support("_ptowb_npu_standin").install()
     path = request["kernel_file"]
     line = 1
