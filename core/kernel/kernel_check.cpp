@@ -45,16 +45,10 @@ void nestedDefs(const std::vector<Stmt>& body, const std::string& name,
 // Whether op.json binds each parameter of `f` (or it has a default).
 bool bindsEveryParameter(const FunctionDef& f, const OpSpec& spec)
 {
-    for (const Param& p : f.params) {
-        if (!p.star.empty() || p.defaultValue) continue;
-        bool bound = spec.inputIndex(p.name) >= 0 || spec.paramIndex(p.name) >= 0;
-        for (const auto& o : spec.outputs)
-            bound = bound || o.name == p.name;
-        for (const auto& a : spec.kernelArguments)
-            bound = bound || a.name == p.name;
-        if (!bound) return false;
-    }
-    return true;
+    return std::all_of(f.params.begin(), f.params.end(), [&](const Param& p) {
+        return !p.star.empty() || p.defaultValue ||
+               bindingOf(spec, p.name).role != KernelBinding::Role::Unbound;
+    });
 }
 
 // Of several defs of the kernel's name (a factory's `if has_bias:` builds one of two), the first

@@ -99,6 +99,18 @@ Annotation Checker::annotation(const ExprPtr& a, int depth) const
     return r;
 }
 
+KernelBinding bindingOf(const OpSpec& spec, const std::string& name)
+{
+    KernelBinding b;
+    if (int k = spec.inputIndex(name); k >= 0) b = {KernelBinding::Role::Input, k};
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k)
+        if (spec.outputs[k].name == name) b = {KernelBinding::Role::Output, int(k)};
+    if (int k = spec.paramIndex(name); k >= 0) b = {KernelBinding::Role::Param, k};
+    for (std::size_t k = 0; k < spec.kernelArguments.size(); ++k)
+        if (spec.kernelArguments[k].name == name) b = {KernelBinding::Role::Argument, int(k)};
+    return b;
+}
+
 void Checker::bind(const FunctionDef& f, CheckedKernel& out)
 {
     std::vector<std::string> names;
@@ -113,19 +125,12 @@ void Checker::bind(const FunctionDef& f, CheckedKernel& out)
     std::vector<bool> seenInput(m_spec.inputs.size()), seenOutput(m_spec.outputs.size());
     bool takesKeywords = false; // **kwargs receives every name
     for (const Param& p : f.params) {
-        KernelBinding b;
         if (p.star == "**") takesKeywords = true;
         if (!p.star.empty()) {
-            out.bindings.push_back(b);
+            out.bindings.push_back({});
             continue;
         }
-        if (int k = m_spec.inputIndex(p.name); k >= 0) b = {KernelBinding::Role::Input, k};
-        for (std::size_t k = 0; k < m_spec.outputs.size(); ++k)
-            if (m_spec.outputs[k].name == p.name) b = {KernelBinding::Role::Output, int(k)};
-        if (int k = m_spec.paramIndex(p.name); k >= 0) b = {KernelBinding::Role::Param, k};
-        for (std::size_t k = 0; k < m_spec.kernelArguments.size(); ++k)
-            if (m_spec.kernelArguments[k].name == p.name)
-                b = {KernelBinding::Role::Argument, int(k)};
+        const KernelBinding b = bindingOf(m_spec, p.name);
         out.bindings.push_back(b);
         const Annotation a = annotation(p.annotation);
         switch (b.role) {

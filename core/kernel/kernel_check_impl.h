@@ -23,6 +23,9 @@ struct Annotation
     ExprPtr dtype; // pypto.DT_*, when the annotation gives one
 };
 
+// What op.json binds the kernel parameter `name` to (Unbound: nothing).
+KernelBinding bindingOf(const OpSpec& spec, const std::string& name);
+
 class Checker
 {
 public:

@@ -5,6 +5,7 @@
 #include "spec/identifiers.h"
 #include "spec/inference.h"
 #include "spec/kernel_arguments.h"
+#include "spec/made_with.h"
 #include "spec/op_json_vocabulary.h"
 #include "spec/source_check.h"
 #include "spec/spec_reader.h"
@@ -156,7 +157,7 @@ private:
         else
             m_r.checkKeys(*obj, ptr, {"file", "function"});
         if (kernel) ref.madeBy = readMadeBy(*obj, ptr);
-        if (kernel) ref.madeWithJson = readMadeWith(*obj, ptr, ref.madeBy);
+        if (kernel) ref.madeWithJson = readMadeWith(m_r, *obj, ptr, ref.madeBy);
         auto file = m_r.string(*obj, ptr, "file", true);
         auto function = m_r.string(*obj, ptr, "function", true);
         if (function) {
@@ -191,66 +192,6 @@ private:
                       "\" does not name a function of the kernel file: write NAME, Class.NAME or "
                       "NAME[pytest case id]");
         return {};
-    }
-
-    // "made_with": {"dtype": "float16", "tiles": [64, 64]}: the arguments of the factory made_by
-    // names, each a rule over no input or parameter (the kernel is made once, before any case) or
-    // a list given as is. Kept evaluated, as the kernel worker takes them ({"dtype": name}).
-    std::string readMadeWith(const json& kernel, const std::string& ptr, const std::string& madeBy)
-    {
-        const json* with = m_r.object(kernel, ptr, "made_with", false);
-        if (!with) return {};
-        const std::string withPtr = ptr + "/made_with";
-        if (madeBy.empty() || madeBy == kMainBlockMaker) {
-            m_r.error(withPtr, "spec.made-with-without-maker",
-                      "kernel.made_with gives the arguments of the function kernel.made_by names, "
-                      "and there is none");
-            return {};
-        }
-        json values = json::object();
-        for (const auto& [name, value] : with->items()) {
-            const std::string valuePtr = SpecReader::child(withPtr, name);
-            if (const std::string why = checkArgumentName(name); !why.empty()) {
-                m_r.error(valuePtr, "spec.bad-identifier", why);
-            } else if (value.is_array()) {
-                if (const std::string why = kernelArgumentLiteralProblem(value); !why.empty())
-                    m_r.error(valuePtr, "spec.wrong-type", why);
-                else
-                    values[name] = value;
-            } else if (value.is_null()) {
-                values[name] = nullptr; // None: a factory's "use the default tiles"
-            } else if (!value.is_string()) {
-                m_r.error(valuePtr, "spec.wrong-type",
-                          std::string("a made_with value is a rule giving a constant (\"float16\", "
-                                      "\"'fp16'\", \"[64, 64]\"), a list given as is or null, "
-                                      "not ") +
-                              jsonKindName(value));
-            } else if (auto v = constantRule(valuePtr, value.get<std::string>())) {
-                values[name] = kernelArgumentValueJson(*v);
-            }
-        }
-        return values.dump();
-    }
-
-    // A rule over no input or parameter, evaluated; errors point inside the string.
-    std::optional<rules::Value> constantRule(const std::string& ptr, const std::string& text)
-    {
-        auto compiled = rules::Rule::compile(text, rules::RuleScope{});
-        if (auto* errors = std::get_if<std::vector<rules::RuleError>>(&compiled)) {
-            for (const auto& e : *errors)
-                m_r.errorInString(ptr, e.span.begin, e.span.end, e.code,
-                                  e.code != "rule.unknown-name"
-                                      ? e.message
-                                      : e.message + " (made_with is given before any case: it "
-                                                    "names no input or parameter)");
-            return std::nullopt;
-        }
-        auto value = std::get<rules::Rule>(compiled).evaluate(rules::RuleBindings{});
-        if (auto* e = std::get_if<rules::RuleError>(&value)) {
-            m_r.errorInString(ptr, 0, text.size(), e->code, e->message);
-            return std::nullopt;
-        }
-        return std::get<rules::Value>(value);
     }
 
     void claimName(const std::string& name, const std::string& ptr, const std::string& what)

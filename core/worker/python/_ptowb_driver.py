@@ -64,10 +64,10 @@ def package_root(folder, limit=16):
     return folder
 
 
-def dotted_name(path):
+def dotted_name(path, root=None):
     """The module name a file has when imported from its package root (`kirin.common_abs`)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    relative = os.path.relpath(os.path.splitext(os.path.abspath(path))[0], package_root(folder))
+    root = root or package_root(os.path.dirname(os.path.abspath(path)))
+    relative = os.path.relpath(os.path.splitext(os.path.abspath(path))[0], root)
     return relative.replace(os.sep, ".")
 
 
@@ -92,7 +92,7 @@ def _load(path, source):
     code = compile(source, path, "exec")
     sys.modules[name] = module
     # Test files that import it through its package get this module, not a second copy.
-    dotted = dotted_name(path)
+    dotted = dotted_name(path, root)
     if dotted != name:
         sys.modules[dotted] = module
     exec(code, module.__dict__)

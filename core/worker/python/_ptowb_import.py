@@ -164,7 +164,6 @@ class Recorder:
         self.entry = ""  # the entry point running now
         self.keep = {}  # id -> every host object whose id is recorded: kept alive, found by id
         self.fills = {}  # id(tensor) -> fill of a torch factory's result
-        self.inputs = {}  # id(host tensor) -> (call index, parameter), the latest call
         self.input_calls = {}  # id(host tensor) -> {call index: parameter}, every call it was an input of
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
         self.signatures = {}  # kernel -> distinct call signatures kept
@@ -307,9 +306,9 @@ class Recorder:
                 self.fills.pop(id(host), None)
             self.hold(host)
             if record:
-                place = self.outputs if entry["written"] or entry.get("fill") == "empty" else self.inputs
-                place[id(host)] = (index, entry["name"])
-                if place is self.inputs:
+                if entry["written"] or entry.get("fill") == "empty":
+                    self.outputs[id(host)] = (index, entry["name"])
+                else:
                     self.input_calls.setdefault(id(host), {})[index] = entry["name"]
         if record and name not in self.overwrite_checked:
             self.overwrite_checked.add(name)
@@ -375,7 +374,6 @@ class Recorder:
             if e["overwritten"] and not e.get("written"):
                 e["written"] = True
                 host = bound.arguments[e["name"]]
-                self.inputs.pop(id(host), None)
                 self.input_calls.get(id(host), {}).pop(index, None)
                 self.outputs[id(host)] = (index, e["name"])
 
@@ -462,7 +460,7 @@ class Recorder:
         mapped, touches = [], False
         for pname, value in bound.arguments.items():
             if _is_tensor(value):
-                where = self.inputs.get(id(value)) or self.outputs.get(id(value))
+                where = self._latest_input(value) or self.outputs.get(id(value))
                 touches = touches or where is not None
                 mapped.append(
                     {
@@ -533,21 +531,14 @@ class Recorder:
         """A function of the file's that takes an output and a value of its size and returns a
         number or a verdict (`compare_cos(np.array(out.cpu()), np.array(expect.cpu()))`): a
         comparison with no tolerance of its own. True when it is one."""
-        if not isinstance(result, (bool, int, float)) and type(result).__module__ != "numpy":
+        if not isinstance(result, (bool, int, float)) and not _is_array(result):
             return False
         for index, value in enumerate(args):
-            where = self._output_of(value) if _is_tensor(value) or type(value).__module__ == "numpy" else None
+            where = self._output_of(value) if _elements(value) is not None else None
             if not where:
                 continue
-            size = getattr(value, "size", None)
-            size = value.numel() if _is_tensor(value) else size
             for other_index, other in enumerate(args):
-                other_size = other.numel() if _is_tensor(other) else getattr(other, "size", None)
-                if (
-                    other_index != index
-                    and other_size == size
-                    and (_is_tensor(other) or type(other).__module__ == "numpy")
-                ):
+                if other_index != index and _elements(other) == _elements(value):
                     self._compared(fn.__name__, where, other, other_index, None, None, False, (fn.__name__,))
                     return True
         return False
@@ -694,7 +685,7 @@ class Recorder:
         out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
         if _is_tensor(expected):
             out["dtype"] = _dtype_name(expected)
-        elif type(expected).__module__ == "numpy" and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:
+        elif _is_array(expected) and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:
             # np.array(expect.to(torch.int32)): the reference casts back to the output's dtype.
             out["dtype"] = str(expected.dtype)
         return out
@@ -736,6 +727,11 @@ class Recorder:
             if param == name and _same(passed, value):
                 return param
         return None
+
+    def _latest_input(self, value):
+        """(call index, parameter) of the latest call `value` was an input of; None when none."""
+        calls = self.input_calls.get(id(value))
+        return (max(calls), calls[max(calls)]) if calls else None
 
     def input_of(self, value, call):
         """The op input of `call` that `value` is: the tensor passed, or a view of it with the same
@@ -808,6 +804,18 @@ class Recorder:
             except Exception:  # noqa: BLE001
                 continue
         return None
+
+
+def _is_array(value):
+    """A NumPy array or scalar (compared without importing NumPy where the file does not)."""
+    return type(value).__module__ == "numpy"
+
+
+def _elements(value):
+    """How many elements a tensor or a NumPy array holds; None for anything else."""
+    if _is_tensor(value):
+        return value.numel()
+    return getattr(value, "size", None) if _is_array(value) else None
 
 
 def _unhooked(value):

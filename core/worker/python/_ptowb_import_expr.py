@@ -249,11 +249,7 @@ class Slicer:
                 value = slicer.locals.get(owner.id, _MISSING) if isinstance(owner, ast.Name) else _MISSING
                 if value is not _MISSING and not is_tensor(value) and not isinstance(value, type(math)):
                     field = getattr(value, attribute.attr, _MISSING)
-                    if (
-                        isinstance(field, (bool, int))
-                        or (isinstance(field, float) and math.isfinite(field))
-                        or (isinstance(field, tuple) and all(isinstance(v, int) for v in field))
-                    ):
+                    if _plain_constant(field):
                         return ast.parse(repr(field)).body[0].value
                 return self.generic_visit(attribute)
 
@@ -287,10 +283,8 @@ class Slicer:
                     if where:
                         slicer.used.add(where[1])
                         return ast.Name(where[1], ast.Load())
-                elif isinstance(value, (bool, int, float)) or (
-                    isinstance(value, tuple) and all(isinstance(v, int) for v in value)
-                ):
-                    return ast.Constant(value) if not isinstance(value, tuple) else ast.parse(repr(value)).body[0].value
+                elif _plain_constant(value):
+                    return ast.parse(repr(value)).body[0].value
                 elif torch_module() is not None and isinstance(value, torch_module().dtype):
                     return ast.parse(str(value)).body[0].value
                 elif _torch_function(value):  # torch_op = OPS[name][1] ... torch_op(a, b)

@@ -152,6 +152,16 @@ def _main_runner(module):
     return run
 
 
+def _missing(fn, given, skip=0):
+    """The parameters of `fn` (past the first `skip`) that need a value `given` does not hold."""
+    params = list(inspect.signature(fn).parameters.values())[skip:]
+    return [
+        p.name
+        for p in params
+        if p.name not in given and p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
 def _arguments(fn, made_by, case_id, skip_self):
     sets = parametrizations(fn)
     if case_id is not None:
@@ -162,8 +172,7 @@ def _arguments(fn, made_by, case_id, skip_self):
         arguments = chosen[0]
     else:
         arguments = sets[0][1]
-    params = list(inspect.signature(fn).parameters.values())[1 if skip_self else 0 :]
-    missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
+    missing = _missing(fn, arguments, 1 if skip_self else 0)
     if missing:
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which nothing gives: name a function that needs no "
@@ -182,13 +191,7 @@ def _factory_arguments(fn, made_by, made_with):
             f"{made_by} takes no parameter named {', '.join(repr(n) for n in unknown)} (kernel.made_with names it)",
             fn.__code__.co_firstlineno,
         )
-    missing = [
-        p.name
-        for p in params.values()
-        if p.name not in made_with
-        and p.default is inspect.Parameter.empty
-        and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    ]
+    missing = _missing(fn, made_with)
     if missing:
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno
