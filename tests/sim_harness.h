@@ -13,6 +13,8 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <system_error>
+#include <vector>
 
 namespace simtest {
 
@@ -39,14 +41,28 @@ struct SimRun
     }
 };
 
+// The case folders of this process, removed when it exits: a test reads a run's files after
+// runSource returns, so they live as long as the test executable.
+struct CaseFolders
+{
+    std::vector<std::filesystem::path> made;
+    ~CaseFolders()
+    {
+        std::error_code ignored;
+        for (const auto& dir : made)
+            std::filesystem::remove_all(dir, ignored);
+    }
+};
+
 inline std::string freshDir()
 {
-    static int counter = 0;
+    static CaseFolders folders;
     const auto dir =
-        std::filesystem::temp_directory_path() /
-        ("ptowb-simtest-" + std::to_string(::getpid()) + "-" + std::to_string(++counter));
+        std::filesystem::temp_directory_path() / ("ptowb-simtest-" + std::to_string(::getpid()) +
+                                                  "-" + std::to_string(folders.made.size() + 1));
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir / "inputs");
+    folders.made.push_back(dir);
     return dir.string();
 }
 
