@@ -35,16 +35,22 @@ inline QByteArray readAll(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-// `ptowb-cli verify` of the imported project: exit code and output.
-inline std::pair<int, QString> verify(const QString& project)
+// `ptowb-cli ARGS`: exit code and output.
+inline std::pair<int, QString> cli(const QStringList& args)
 {
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start(QStringLiteral(PTOWB_CLI), {QStringLiteral("verify"), project,
-                                        QStringLiteral("--against"), QStringLiteral("sim")});
+    p.start(QStringLiteral(PTOWB_CLI), args);
     if (!p.waitForFinished(300000)) p.kill();
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
             QString::fromUtf8(p.readAll())};
+}
+
+// `ptowb-cli verify` of the imported project: exit code and output.
+inline std::pair<int, QString> verify(const QString& project)
+{
+    return cli(
+        {QStringLiteral("verify"), project, QStringLiteral("--against"), QStringLiteral("sim")});
 }
 
 inline const Diagnostic* find(const ImportResult& r, const std::string& code)

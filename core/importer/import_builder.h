@@ -58,6 +58,7 @@ private:
     void describeTolerance(nlohmann::ordered_json& op);
     void describeCases(nlohmann::ordered_json& op);
     void writeReference(const std::string& opName);
+    bool describeExpectedValues(nlohmann::ordered_json& op);
     bool writeExpressionReference(const std::string& imports, const std::string& head,
                                   const std::vector<const Plan*>& outputs);
     void fillIn(std::string pointer, Severity severity, std::string code, std::string message)

@@ -8,6 +8,7 @@
 #include "spec/spec_reader.h"
 #include "types/shape.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <regex>
 #include <set>
@@ -61,7 +62,7 @@ private:
     void loadCase(const json& item, const std::string& ptr)
     {
         if (!m_r.isType(item, ptr, json::value_t::object, "a case object")) return;
-        m_r.checkKeys(item, ptr, {"name", "inputs", "parameters", "doc"});
+        m_r.checkKeys(item, ptr, {"name", "inputs", "parameters", "expected", "doc"});
         CaseSpec c;
         bool ok = true;
         if (auto name = m_r.string(item, ptr, "name", true)) {
@@ -85,6 +86,7 @@ private:
         ok = loadInputs(item, ptr, label, c) && ok;
         std::map<std::string, rules::Value> given;
         ok = loadParams(item, ptr, given) && ok;
+        ok = loadExpected(item, ptr, label, c) && ok;
         if (!ok || !specIsComplete()) return;
 
         auto params = resolveParams(m_spec, given);
@@ -237,6 +239,58 @@ private:
                     }
                 }
             }
+        }
+        return ok;
+    }
+
+    // "expected": {"<result>": "file:<path>.npy"}: the values a test recorded for the results.
+    bool loadExpected(const json& item, const std::string& ptr, const std::string& label,
+                      CaseSpec& c)
+    {
+        const json* expected = m_r.object(item, ptr, "expected", false);
+        if (!expected) return !item.contains("expected");
+        const std::string eptr = ptr + "/expected";
+        const std::vector<std::string> results = m_spec.resultNames();
+        bool ok = true;
+        for (const auto& [key, value] : expected->items()) {
+            const std::string vptr = SpecReader::child(eptr, key);
+            if (std::find(results.begin(), results.end(), key) == results.end()) {
+                m_r.error(vptr, "spec.unknown-output",
+                          label + " gives an expected value for \"" + key +
+                              "\", which is no output or mutated input" + didYouMean(key, results) +
+                              " (results: " + joinQuoted(results) + ")",
+                          true);
+                ok = false;
+                continue;
+            }
+            if (!m_r.isType(value, vptr, json::value_t::string, "\"file:<path>.npy\"")) {
+                ok = false;
+                continue;
+            }
+            // The same form as a file fill, and the same checks.
+            auto parsed = parseFillSpec(value.get<std::string>());
+            const FillSpec* file = std::get_if<FillSpec>(&parsed);
+            if (!file || file->kind != FillSpec::Kind::File) {
+                std::string why = "an expected value is a .npy file of the project, e.g. "
+                                  "\"file:cases/a/y.npy\"";
+                if (!file && value.get<std::string>().find("file:") != std::string::npos)
+                    why = std::get<std::string>(parsed);
+                m_r.error(vptr, "spec.bad-expected", why);
+                ok = false;
+                continue;
+            }
+            if (!m_projectDir.empty()) {
+                std::error_code ec;
+                if (!std::filesystem::is_regular_file(
+                        std::filesystem::path(m_projectDir) / file->path, ec)) {
+                    m_r.error(vptr, "spec.missing-file",
+                              "expected file \"" + file->path +
+                                  "\" does not exist in the project folder");
+                    ok = false;
+                    continue;
+                }
+            }
+            c.expected[key] = file->path;
         }
         return ok;
     }

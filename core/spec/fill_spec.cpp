@@ -52,7 +52,7 @@ std::variant<FillSpec, std::string> parseFillSpec(std::string_view raw)
         if (fill.path.size() < 5 || fill.path.substr(fill.path.size() - 4) != ".npy")
             return std::string("a file fill names a .npy file, e.g. file:data/x.npy");
         if (fill.path[0] == '/' || fill.path.find("..") != std::string::npos)
-            return std::string("a file fill must be a path inside the project folder");
+            return std::string("a file: path must stay inside the project folder");
         return fill;
     }
     const std::size_t open = text.find('(');

@@ -121,6 +121,10 @@ constexpr OpJsonWord kWords[] = {
     {"fill", OpJsonWordKind::Key,
      "How a case input is made: normal(mean, std), uniform(lo, hi), randint(lo, hi), arange, "
      "zeros, ones or file:<path>.npy."},
+    {"expected", OpJsonWordKind::Key,
+     "In cases: {\"<output>\": \"file:<path>.npy\"}, the values a test recorded for the case's "
+     "outputs (import writes them). When every output has one, verify compares with them and "
+     "does not run the reference for the case."},
     {"seed", OpJsonWordKind::TopKey,
      "Seed of every generated case input (default 0): the same description gives the same inputs."},
     {"targets", OpJsonWordKind::TopKey,

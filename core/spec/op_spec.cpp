@@ -55,6 +55,14 @@ std::vector<std::size_t> OpSpec::mutatedInputs() const
     return out;
 }
 
+bool CaseSpec::expectsEveryResult(const std::vector<std::string>& results) const
+{
+    if (expected.empty()) return false;
+    for (const auto& name : results)
+        if (!expected.count(name)) return false;
+    return true;
+}
+
 std::vector<std::string> OpSpec::resultNames() const
 {
     std::vector<std::string> names;

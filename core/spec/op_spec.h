@@ -116,6 +116,11 @@ struct CaseSpec
     std::string name;
     std::vector<CaseInputSpec> inputs; // one per op input, in the op's order
     std::vector<rules::Value> params;  // one per op parameter, defaults filled in
+    // Result name -> .npy file (relative to the project folder) holding the value the case's
+    // result must have, as a test recorded it (`"expected": {"y": "file:cases/a/y.expected.npy"}`).
+    // When every result has one, the reference is not run for the case.
+    std::map<std::string, std::string> expected;
+    bool expectsEveryResult(const std::vector<std::string>& results) const;
 };
 
 // A kernel parameter that is none of the op's inputs, outputs or parameters, given a value per

@@ -10,7 +10,8 @@ against the simulator with `ptowb-cli verify`, nothing edited in between.
 --root (default $PYPTO_EXAMPLES) is a checkout of hicann/pypto; the PATHs (default examples,
 models, python/tests) are files or folders in it. --every N takes every N-th file (sorted) to
 keep a run short. Without a root the script prints SKIP and exits 77 (CTest's skip).
-Per kernel: VERIFIED, TODO (imported with things to fill in; verify not run), VERIFY-FAIL,
+Per kernel: VERIFIED (": expected values" when verify compared with the values the file's test
+expected, reference.py still to write), TODO (imported with things to fill in; verify not run), VERIFY-FAIL,
 IMPORT-FAIL, with the first reason; then the shares of kernels and of files (a file counts when
 every kernel of it verified). Exit 1 when the file share is below --min-rate.
 """
@@ -46,12 +47,16 @@ def one_kernel(cli, python, file, kernel, scratch, timeout):
     out = os.path.join(scratch, f"{Path(file).stem}-{kernel}")
     extra = ["--python", python] if python else []
     code, stdout, stderr = run([cli, "import", file, "--function", kernel, "--out", out] + extra, timeout)
+    import_out = stdout
     if code != 0:
         return "IMPORT-FAIL", first_error(stderr + stdout)
     if re.search(r"\d+ thing\(s\) to fill in", stdout):
         return "TODO", first_error(stderr)
     code, stdout, stderr = run([cli, "verify", out, "--against", "sim"] + extra, timeout)
-    return ("VERIFIED", "") if code == 0 else ("VERIFY-FAIL", first_error(stdout + stderr))
+    if code != 0:
+        return "VERIFY-FAIL", first_error(stdout + stderr)
+    # Verified against the values the file's test expected, reference.py still to be written.
+    return ("VERIFIED", "expected values") if "expected values:" in import_out else ("VERIFIED", "")
 
 
 def main():
@@ -90,20 +95,33 @@ def main():
                 for f, k, done in jobs
             ]
             results = [(f, k, r if isinstance(r, tuple) else r.result()) for f, k, r in futures]
-    by_file = {}
+    by_file, why_by_file = {}, {}
     counts = {}
+    recorded = 0
     for f, k, (verdict, why) in results:
         rel = f.relative_to(root)
         print(f"{verdict:11} {rel}::{k or '-'}" + (f": {why}" if why else ""))
         counts[verdict] = counts.get(verdict, 0) + 1
         by_file.setdefault(rel, []).append(verdict)
+        why_by_file.setdefault(rel, []).append(why)
+        recorded += verdict == "VERIFIED" and why == "expected values"
     kernels = len(results)
     verified = counts.get("VERIFIED", 0)
     good_files = sum(all(v == "VERIFIED" for v in vs) for vs in by_file.values())
+    with_reference = sum(
+        all(v == "VERIFIED" for v in vs) and all(w != "expected values" for w in ws)
+        for vs, ws in ((vs, why_by_file[f]) for f, vs in by_file.items())
+    )
     print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
-    print(f"kernels: {verified} of {kernels} verify as imported ({100.0 * verified / max(kernels, 1):.0f}%)")
+    print(
+        f"kernels: {verified} of {kernels} verify as imported ({100.0 * verified / max(kernels, 1):.0f}%), "
+        f"{recorded} of them against the values their test expected (reference.py still to write)"
+    )
     rate = good_files / max(len(by_file), 1)
-    print(f"files: {good_files} of {len(by_file)} verify as imported ({100.0 * rate:.0f}%)")
+    print(
+        f"files: {good_files} of {len(by_file)} verify as imported ({100.0 * rate:.0f}%), "
+        f"{with_reference} of them with a reference for every kernel"
+    )
     return 1 if rate < args.min_rate else 0
 
 

@@ -17,6 +17,7 @@ import time
 import types
 
 import _ptowb_driver as _driver
+import _ptowb_import_expected as _expected
 import _ptowb_import_literal as _literal
 import _ptowb_import_tests as _files
 import _ptowb_kernel_maker as _kernel_maker
@@ -55,6 +56,20 @@ FILLS = {
     "randn_like": "normal(0, 1)",
     "rand_like": "uniform(0, 1)",
 }
+
+# Tensor methods that give a (torch.empty) buffer its values in place.
+IN_PLACE_INITIALISERS = (
+    "uniform_",
+    "normal_",
+    "random_",
+    "fill_",
+    "copy_",
+    "bernoulli_",
+    "exponential_",
+    "geometric_",
+    "log_normal_",
+    "cauchy_",
+)
 
 
 class _Enough(Exception):
@@ -168,6 +183,7 @@ class Recorder:
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
         self.signatures = {}  # kernel -> distinct call signatures kept
         self.active = False
+        self.reading = False  # a comparison of the file's is being read
         self.module = None  # the file, once loaded
         self.tree = None  # the host file's syntax tree, parsed when a comparison needs it
         self.kernel_tree = None
@@ -509,41 +525,67 @@ class Recorder:
                 out = self.keep.get(oid)
                 if out is None or list(out.shape) != list(r.shape):
                     continue
+                reading, self.reading = self.reading, True  # import's own comparison
                 try:
                     a, b = out.detach().cpu().double(), r.detach().cpu().double()
                     scale = float(b.abs().max()) if b.numel() else 0.0
                     close = bool(torch.allclose(a, b, rtol=5e-2, atol=5e-2 * max(scale, 1e-6), equal_nan=True))
                 except Exception:  # noqa: BLE001 - a result torch cannot compare matches nothing
                     close = False
+                finally:
+                    self.reading = reading
                 found.append({"result": k, "call": call, "output": name, "close": close})
         return found
 
     def compare_call(self, function, a, b, rtol, atol):
-        # An output compared as it is, else flattened (`np.array(out.flatten().tolist())`).
-        for flattened in (False, True):
+        # An output compared as it is (the tensor itself, else a copy: `out.cpu().float()`), else
+        # flattened (`np.array(out.flatten().tolist())`).
+        for flattened, by_value in ((False, False), (False, True), (True, False)):
             for index, value in enumerate((a, b)):
-                where = self._output_of(value, flattened)
+                where = self._output_of(value, flattened, by_value)
                 if where:
                     self._compared(function, where, b if index == 0 else a, 1 - index, rtol, atol, flattened)
                     return
 
-    def own_compare(self, fn, args, result):
+    def own_compare(self, fn, args, kwargs, result):
         """A function of the file's that takes an output and a value of its size and returns a
-        number or a verdict (`compare_cos(np.array(out.cpu()), np.array(expect.cpu()))`): a
-        comparison with no tolerance of its own. True when it is one."""
-        if not isinstance(result, (bool, int, float)) and not _is_array(result):
+        number, a verdict or nothing, asserting inside (`compare_cos(np.array(out.cpu()),
+        np.array(expect.cpu()))`, `compare(y, y_gd, "y", atol=1e-4, rtol=7.8e-3)`): a comparison,
+        with the tolerances its `rtol`/`atol` parameters hold. True when it is one."""
+        if result is not None and not isinstance(result, (bool, int, float)) and not _is_array(result):
             return False
-        for index, value in enumerate(args):
-            where = self._output_of(value) if _elements(value) is not None else None
-            if not where:
-                continue
-            for other_index, other in enumerate(args):
-                if other_index != index and _elements(other) == _elements(value):
-                    self._compared(fn.__name__, where, other, other_index, None, None, False, (fn.__name__,))
-                    return True
+        try:
+            bound = inspect.signature(fn).bind(*args, **kwargs)
+            bound.apply_defaults()
+            values = list(bound.arguments.items())
+        except (TypeError, ValueError):
+            values = [(None, v) for v in args]
+        tolerances = {n: v for n, v in values if n in ("rtol", "atol") and isinstance(v, (int, float))}
+        arrays = [v for _, v in values]
+        for by_value in (False, True):
+            for index, value in enumerate(arrays):
+                where = self._output_of(value, False, by_value) if _elements(value) is not None else None
+                if not where:
+                    continue
+                for other_index, other in enumerate(arrays):
+                    if other_index != index and _elements(other) == _elements(value):
+                        rtol, atol = tolerances.get("rtol"), tolerances.get("atol")
+                        self._compared(fn.__name__, where, other, other_index, rtol, atol, False, (fn.__name__,))
+                        return True
         return False
 
     def _compared(self, function, where, other, other_index, rtol, atol, flattened, names=_ALLCLOSE_NAMES):
+        # What import itself compares while it reads a comparison (the torch calls it tries for a
+        # literal) is none of the file's.
+        if self.reading:
+            return
+        self.reading = True
+        try:
+            self._read_comparison(function, where, other, other_index, rtol, atol, flattened, names)
+        finally:
+            self.reading = False
+
+    def _read_comparison(self, function, where, other, other_index, rtol, atol, flattened, names):
         golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
         entry = {
             "function": function,
@@ -558,7 +600,18 @@ class Recorder:
                 entry["expression"] = self._expression(other_index, where[0], other, flattened, names)
             except (SyntaxError, ValueError, RecursionError, _Unresolved):
                 pass
+        self._keep_expected(entry, where, other)
         self.compares.append(entry)
+
+    def _keep_expected(self, entry, where, expected):
+        """The compared value itself, for a case's "expected" when import finds no reference."""
+        output = next((self.keep.get(oid) for oid, w in self.outputs.items() if w == where), None)
+        if output is None:
+            return
+        name = f"expected{len(self.compares)}_call{where[0]}_{where[1]}"
+        saved = _expected.save(self.out_dir, output, expected, name)
+        if saved:
+            entry["expected_file"] = saved
 
     def verify_goldens(self, goldens):
         """pypto.set_verify_golden_data(goldens=[...]): what the next kernel call's tensor arguments
@@ -606,6 +659,7 @@ class Recorder:
                     )
                 except (SyntaxError, ValueError, RecursionError, _Unresolved):
                     pass
+            self._keep_expected(entry, (call, where[1]), expected)
             self.compares.append(entry)
 
     def difference(self, a, b):
@@ -773,11 +827,11 @@ class Recorder:
                 return self.keep.get(oid)
         return None
 
-    def _output_of(self, value, flattened=False):
+    def _output_of(self, value, flattened=False, by_value=False):
         if flattened:
             return self._flattened_output_of(value)
         if _is_tensor(value):
-            return self.outputs.get(id(value))
+            return self._tensor_copy_of_output(value) if by_value else self.outputs.get(id(value))
         try:
             import numpy as np
         except ImportError:
@@ -802,6 +856,19 @@ class Recorder:
                 if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
                     return where
             except Exception:  # noqa: BLE001
+                continue
+        return None
+
+    def _tensor_copy_of_output(self, value):
+        """The output a tensor holds the values of (`out.cpu().float()`), the latest call first."""
+        for oid, where in reversed(list(self.outputs.items())):
+            out = self.keep.get(oid)
+            if out is None or list(out.shape) != list(value.shape):
+                continue
+            try:
+                if _torch().equal(out.detach().cpu().double(), value.detach().cpu().double()):
+                    return where
+            except Exception:  # noqa: BLE001 - values torch cannot compare hold no output
                 continue
         return None
 
@@ -927,6 +994,17 @@ def _install(recorder, module):
             return difference
 
         undo.append(_patch(torch.Tensor, "__sub__", subtract))
+
+        def initialised(original):
+            # `torch.empty(shape).uniform_(-1, 1)`: the buffer holds values now, no fill of ours.
+            def init(self, *args, **kwargs):
+                recorder.fills.pop(id(self), None)
+                return original(self, *args, **kwargs)
+
+            return init
+
+        for method in IN_PLACE_INITIALISERS:
+            undo.append(_patch(torch.Tensor, method, initialised))
     pypto_module = sys.modules.get("pypto")
     if pypto_module is not None and hasattr(pypto_module, "set_verify_golden_data"):
 
@@ -988,10 +1066,16 @@ def _hook_goldens(recorder, module):
             def make(original):
                 def golden(*args, **kwargs):
                     launches = recorder.launches
-                    result = original(*args, **kwargs)
+                    try:
+                        result = original(*args, **kwargs)
+                    except AssertionError:
+                        # A comparison that failed is a comparison still.
+                        if recorder.active and not in_kernel_call[0]:
+                            recorder.own_compare(original, args, kwargs, None)
+                        raise
                     # A function that runs a kernel (a launcher wrapping it) is no golden.
                     if recorder.active and not in_kernel_call[0] and recorder.launches == launches:
-                        if not recorder.own_compare(original, args, result):
+                        if not recorder.own_compare(original, args, kwargs, result):
                             recorder.golden_call(original, args, kwargs, result)
                     return result
 

@@ -1,0 +1,91 @@
+#include "importer/import_builder.h"
+#include "importer/recording_json.h"
+
+#include <algorithm>
+
+namespace ptowb::importer {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+// The file holding what the file's test compared `result` of call `index` with, saved by the
+// recorder ("" when no comparison of it was saved).
+std::string expectedFile(const json& recording, int index, const std::string& result)
+{
+    for (const auto& c : list(recording, "compares"))
+        if (number(c, "call", -1) == index && text(c, "output") == result &&
+            !text(c, "expected_file").empty())
+            return text(c, "expected_file");
+    return {};
+}
+
+} // namespace
+
+// No reference could be written: the cases whose test compared every result with a value take
+// those values as their expected results (op.json's case "expected"), with their inputs as the
+// test made them, so verify checks the kernel as the test did. Cases the test checked nothing
+// of are left out; none are when no case has expected values.
+bool Builder::describeExpectedValues(ojson& op)
+{
+    std::vector<const Plan*> results = plans(Role::Output);
+    for (const Plan* p : plans(Role::Mutated))
+        results.push_back(p);
+    if (results.empty() || m_calls.empty()) return false;
+    ojson kept = ojson::array();
+    std::vector<std::string> left;
+    for (std::size_t k = 0; k < m_calls.size() && k < op["cases"].size(); ++k) {
+        ojson c = op["cases"][k];
+        const int index = m_calls[k].first;
+        ojson expected = ojson::object();
+        std::vector<ProjectFile> files;
+        for (const Plan* r : results) {
+            const std::string file = expectedFile(m_recording, index, r->name);
+            if (file.empty()) break;
+            const std::string inProject =
+                "cases/" + m_caseNames[k] + "/" + r->name + ".expected.npy";
+            files.push_back({file, inProject});
+            expected[r->name] = "file:" + inProject;
+        }
+        // The test's own input values: a fill made again would not give what it expected.
+        bool inputsKept = expected.size() == results.size();
+        for (const Plan* p : tensorInputs()) {
+            if (!inputsKept) break;
+            const json* v = p->values[k];
+            ojson& input = c["inputs"][p->name];
+            const std::string fill = input.value("fill", "");
+            if (!v || fill.rfind("file:", 0) == 0 || fill == "zeros" || fill == "ones") continue;
+            if (text(*v, "file").empty()) {
+                inputsKept = false;
+                break;
+            }
+            const std::string inProject = "cases/" + m_caseNames[k] + "/" + p->name + ".npy";
+            files.push_back({text(*v, "file"), inProject});
+            input["fill"] = "file:" + inProject;
+        }
+        if (!inputsKept) {
+            left.push_back(m_caseNames[k]);
+            continue;
+        }
+        c["expected"] = expected;
+        kept.push_back(c);
+        m_p.files.insert(m_p.files.end(), files.begin(), files.end());
+    }
+    if (kept.empty()) return false;
+    op["cases"] = kept;
+    std::string names;
+    for (const auto& n : left)
+        names += (names.empty() ? "'" : ", '") + n + "'";
+    if (!left.empty())
+        fillIn("/cases", Severity::Warning, "import.case-unchecked",
+               "the recorded call(s) " + names +
+                   " are no cases: their test compares no value with the outputs, and there is "
+                   "no reference to compute one; add them once reference.py is written");
+    m_p.inferred.push_back(
+        "expected values: " + std::to_string(kept.size()) +
+        " case(s) compare with the values the file's test compared the outputs with");
+    return true;
+}
+
+} // namespace ptowb::importer
