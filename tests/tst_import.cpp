@@ -399,6 +399,16 @@ void TestImport::expectedChangedInPlaceIsRecordedNotGuessed()
     const auto [refused, why] = cli({QStringLiteral("export"), out});
     QVERIFY2(refused != 0 && why.contains(QStringLiteral("reference.py is still to be written")),
              qPrintable(why));
+    // A truncated expected file is the case's error, named as op.json's.
+    const QString expectedFile = out + QLatin1Char('/') + expected.mid(5);
+    const QByteArray whole = readAll(expectedFile);
+    QFile truncated(expectedFile);
+    QVERIFY(truncated.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    truncated.write(whole.left(whole.size() / 2));
+    truncated.close();
+    const auto [broken, message] = verify(out);
+    QVERIFY2(broken != 0 && message.contains(QStringLiteral("op.json's expected values of case")),
+             qPrintable(message));
 }
 
 void TestImport::numpyGoldenLeavesReferenceToWrite()
