@@ -35,6 +35,8 @@ private Q_SLOTS:
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
+    void scriptBesideComparesWithItsOwnHelper();
+    void testInTheFolderAbove();
     void maxDifferenceBoundIsTheTolerance();
     void maxDifferenceNamesTheReference();
     void expectedChangedInPlaceIsRecordedNotGuessed();
@@ -311,6 +313,64 @@ void TestImport::testsBesideTheKernelFile()
     // The project is the kernel file; the test file stays where it is.
     QVERIFY(QFile::exists(out + QStringLiteral("/scale_impl.py")));
     QVERIFY(!QFile::exists(out + QStringLiteral("/test_scale.py")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::scriptBesideComparesWithItsOwnHelper()
+{
+    // run_scale_shift.py (no test_ name, a main block) imports the kernel file, makes inputs and
+    // a NumPy golden together, and checks `out.cpu().float()` with its own compare(t, t_ref,
+    // name, atol, rtol), which asserts inside and returns nothing.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale_shift"));
+    const auto r = import(data("prep_helper/scale_shift_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(std::find(r.inferred.begin(), r.inferred.end(),
+                       "calls recorded by running run_scale_shift.py, which imports the kernel "
+                       "file") != r.inferred.end(),
+             qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    // The helper's own tolerances, by their parameter names.
+    const QJsonObject fp16 = op[QStringLiteral("tolerance")][QStringLiteral("float16")].toObject();
+    QCOMPARE(fp16[QStringLiteral("atol")].toDouble(), 1e-2);
+    QCOMPARE(fp16[QStringLiteral("rtol")].toDouble(), 1e-2);
+    // torch.empty(...).uniform_(...) is an input with values, kept as the script made it.
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    for (const auto& c : cases) {
+        QVERIFY(c[QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")]
+                    .toString()
+                    .startsWith(QStringLiteral("file:")));
+        QVERIFY(c[QStringLiteral("expected")][QStringLiteral("out")].toString().startsWith(
+            QStringLiteral("file:")));
+    }
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    const QString kernel = out + QStringLiteral("/scale_shift_impl.py");
+    QByteArray source = readAll(kernel);
+    source.replace("x * 3.0 - 1.0", "x * 3.0 - 0.5");
+    QFile f(kernel);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(source);
+    f.close();
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImport::testInTheFolderAbove()
+{
+    // _ops/double_impl.py is in a plain folder; test_double.py above imports `_ops.double_impl`.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("prep_helper/_ops/double_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // `double_kernel` gives no op named `double`, a C++ keyword.
+    QCOMPARE(readOp(out)[QStringLiteral("name")].toString(), QStringLiteral("double_op"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (x * 2)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

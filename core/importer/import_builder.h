@@ -6,6 +6,8 @@
 #include "importer/import_proposal.h"
 #include "importer/shape_rules.h"
 
+#include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
@@ -87,6 +89,9 @@ private:
     std::vector<std::pair<int, const nlohmann::json*>> m_calls; // recording index, call
     std::vector<Plan> m_plans;
     std::vector<std::string> m_caseNames;
+    // Outputs whose shape or dtype no rule gave: op.json holds the first call's.
+    std::map<std::string, std::vector<std::int64_t>> m_firstCallShapes;
+    std::map<std::string, std::string> m_firstCallDtypes;
 };
 
 } // namespace ptowb::importer

@@ -4,6 +4,7 @@
 #include "importer/recording_json.h"
 #include "importer/shape_rules.h"
 #include "project/new_project.h"
+#include "spec/identifiers.h"
 
 #include <algorithm>
 #include <charconv>
@@ -235,6 +236,7 @@ void Builder::describeOutputs(ojson& op)
                 for (std::size_t d = 0; d < shapes[0].size(); ++d)
                     first += (d ? ", " : "") + std::to_string(shapes[0][d]);
             output["shape"] = first + "]";
+            if (!shapes.empty()) m_firstCallShapes[p->name] = shapes[0];
             fillIn(pointer + "/shape", Severity::Warning, "import.output-rule",
                    shapes.empty()
                        ? "output '" + p->name + "': no call was recorded: write its shape rule"
@@ -246,6 +248,7 @@ void Builder::describeOutputs(ojson& op)
             output["dtype"] = *rule;
         else {
             output["dtype"] = dtypes.empty() ? "float32" : dtypes.front();
+            m_firstCallDtypes[p->name] = output["dtype"].get<std::string>();
             fillIn(pointer + "/dtype", Severity::Warning, "import.output-rule",
                    "output '" + p->name +
                        "': its dtype follows no input in every recorded call: "
@@ -439,11 +442,13 @@ void Builder::describeCases(ojson& op)
     std::set<std::string> used;
     for (std::size_t k = 0; k < m_calls.size(); ++k) {
         const json& call = *m_calls[k].second;
-        std::string name =
-            identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry"));
+        // A case name names a folder: at most 64 characters, room left for a "_N" suffix.
+        const std::string base =
+            identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry"))
+                .substr(0, 56);
+        std::string name = base;
         for (int n = 2; used.count(name); ++n)
-            name = identifier(text(call, "entry") == "__main__" ? "main" : text(call, "entry")) +
-                   "_" + std::to_string(n);
+            name = base + "_" + std::to_string(n);
         used.insert(name);
         m_caseNames.push_back(name);
         ojson c{{"name", name}, {"inputs", ojson::object()}};
@@ -492,6 +497,8 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     if (requestedName.empty() && opName.size() > 7 &&
         opName.compare(opName.size() - 7, 7, "_kernel") == 0)
         opName.erase(opName.size() - 7);
+    // `double_kernel` is no op `double`: the name reaches generated C++ and Python.
+    if (isReservedWord(opName)) opName += "_op";
     const std::string fileName = std::filesystem::path(m_kernelFile).filename().string();
     ojson& op = m_p.op;
     op["format"] = "ptowb-op/1";

@@ -11,12 +11,22 @@ MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
 MAX_TEST_SEARCH = 4000  # files looked at below a package's folder for tests that import it
 
 
+def parent_name(path):
+    """`_ops.sum_lstm` for _ops/sum_lstm.py: how a test in the folder above imports a file of a
+    folder that is no package; None when the folder's name is no module name."""
+    folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return f"{folder}.{stem}" if folder.isidentifier() and stem.isidentifier() else None
+
+
 def test_candidates(folder, package):
-    """Test files (`test_*.py`, `*_test.py`) beside the kernel, in a tests/ or test/ folder
-    there, and, for a file of a package, anywhere below its folder (tests of a package import it
-    by its dotted name from other folders: kirin/kirinx90/single_operation/test_abs.py)."""
+    """Files beside the kernel, in a tests/ or test/ folder there, and in the folder above (tests
+    that import it as `_ops.sum_lstm`); for a file of a package, anywhere below its folder (tests of
+    a package import it by its dotted name from other folders:
+    kirin/kirinx90/single_operation/test_abs.py)."""
     seen = 0
-    for where in (folder, os.path.join(folder, "tests"), os.path.join(folder, "test")):
+    above = [] if package else [os.path.dirname(folder)]
+    for where in [folder, os.path.join(folder, "tests"), os.path.join(folder, "test")] + above:
         try:
             names = sorted(os.listdir(where))
         except OSError:
@@ -39,12 +49,16 @@ def test_candidates(folder, package):
 
 
 def sibling_tests(path, source):
-    """Test files that import the kernel file (see _test_candidates), the conventional names
-    first: test_<stem>.py, test_<stem without _impl>.py, <stem>_test.py."""
+    """Files that import the kernel file and test it (see test_candidates): test files, and other
+    files with a main block or test functions (`deepseekv32_mla_prolog_quant.py` beside
+    `mla_prolog_quant_impl.py`); the conventional names first: test_<stem>.py, test_<stem without
+    _impl>.py, <stem>_test.py, then the other test files."""
     folder = os.path.dirname(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     dotted = _driver.dotted_name(path)
     names = [stem] if dotted == stem else [stem, dotted]
+    if dotted == stem and parent_name(path):
+        names.append(parent_name(path))
     module = "|".join(re.escape(n) for n in names)
     patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
     if dotted != stem:  # from kirin import common_abs
@@ -60,20 +74,30 @@ def sibling_tests(path, source):
         if (
             candidate == path
             or not name.endswith(".py")
-            or not (name.startswith("test_") or name.endswith("_test.py"))
+            or name in ("conftest.py", "__init__.py", "setup.py")
             or not os.path.isfile(candidate)
             or os.path.getsize(candidate) > (4 << 20)
         ):
             continue
+        test_named = name.startswith("test_") or name.endswith("_test.py")
         try:
             with open(candidate, encoding="utf-8") as f:
                 text = f.read()
         except (OSError, UnicodeDecodeError):
             continue
-        if imports.search(text):
+        if imports.search(text) and (test_named or RUNS_SOMETHING.search(text)):
             found.append((candidate, text))
-    found.sort(key=lambda f: os.path.basename(f[0]) not in conventional)
+    found.sort(
+        key=lambda f: (
+            os.path.basename(f[0]) not in conventional,
+            not os.path.basename(f[0]).startswith("test_") and not f[0].endswith("_test.py"),
+        )
+    )
     return found[:MAX_TEST_FILES]
+
+
+# A file that runs something when run or collected: a main block or a test function.
+RUNS_SOMETHING = re.compile(r"^(?:if\s+__name__\s*==\s*['\"]__main__['\"]|def\s+test|class\s+Test)", re.M)
 
 
 def jit_defs(tree):
