@@ -35,6 +35,18 @@ inline QByteArray readAll(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// Replaces `from` with `to` in a project file, as an author's edit; false when `from` is not there
+// or the file cannot be written.
+inline bool editFile(const QString& path, const QByteArray& from, const QByteArray& to)
+{
+    QByteArray text = readAll(path);
+    if (!text.contains(from)) return false;
+    text.replace(from, to);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+    return f.write(text) == text.size();
+}
+
 // `ptowb-cli ARGS`: exit code and output.
 inline std::pair<int, QString> cli(const QStringList& args)
 {

@@ -43,6 +43,7 @@ private Q_SLOTS:
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
     void fileWithoutKernelIsAnError();
+    void kernelReadingNoTensorIsNamed();
     void failingHostCodeIsReportedAtItsLine();
     void neverOverwrites();
     void shapeRules();
@@ -348,13 +349,8 @@ void TestImport::scriptBesideComparesWithItsOwnHelper()
     }
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
-    const QString kernel = out + QStringLiteral("/scale_shift_impl.py");
-    QByteArray source = readAll(kernel);
-    source.replace("x * 3.0 - 1.0", "x * 3.0 - 0.5");
-    QFile f(kernel);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(source);
-    f.close();
+    QVERIFY(
+        editFile(out + QStringLiteral("/scale_shift_impl.py"), "x * 3.0 - 1.0", "x * 3.0 - 0.5"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
 }
@@ -445,14 +441,7 @@ void TestImport::expectedChangedInPlaceIsRecordedNotGuessed()
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
     // The recorded values decide: a kernel that adds val + 1 to the head rows fails.
-    const QString kernel = out + QStringLiteral("/head_rows_inplace.py");
-    QByteArray source = readAll(kernel);
-    QVERIFY(source.contains("row + val"));
-    source.replace("row + val", "row + val + 1");
-    QFile f(kernel);
-    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
-    f.write(source);
-    f.close();
+    QVERIFY(editFile(out + QStringLiteral("/head_rows_inplace.py"), "row + val", "row + val + 1"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
     // A package's CPU implementation is the reference: export refuses until it is written.
@@ -530,6 +519,18 @@ void TestImport::fileWithoutKernelIsAnError()
     QVERIFY(!QFileInfo::exists(out));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
              QStringList());
+}
+
+void TestImport::kernelReadingNoTensorIsNamed()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("fill"));
+    const auto r = import(data("fill_only.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* missing = find(r, "import.no-input");
+    QVERIFY2(missing, qPrintable(describe(r)));
+    QCOMPARE(missing->severity, Severity::Error);
+    QVERIFY(missing->file.ends_with("op.json"));
 }
 
 void TestImport::failingHostCodeIsReportedAtItsLine()

@@ -87,23 +87,18 @@ bool Builder::describeExpectedValues(ojson& op)
     }
     if (kept.empty()) return false;
     op["cases"] = kept;
-    std::string names;
-    for (const auto& n : left)
-        names += (names.empty() ? "'" : ", '") + n + "'";
-    if (!left.empty())
-        fillIn("/cases", Severity::Warning, "import.case-unchecked",
-               "the recorded call(s) " + names +
-                   " are no cases: their test compares no value with the outputs, and there is "
-                   "no reference to compute one; add them once reference.py is written");
-    std::string other;
-    for (const auto& n : unruled)
-        other += (other.empty() ? "'" : ", '") + n + "'";
-    if (!unruled.empty())
-        fillIn("/cases", Severity::Warning, "import.case-unchecked",
-               "the recorded call(s) " + other +
-                   " are no cases: their outputs' shapes or dtypes differ from the first call's, "
-                   "and no rule import found gives both; add them once the output rules are "
-                   "written");
+    const auto leftOut = [&](const std::vector<std::string>& cases, const std::string& why) {
+        std::string names;
+        for (const auto& n : cases)
+            names += (names.empty() ? "'" : ", '") + n + "'";
+        if (!cases.empty())
+            fillIn("/cases", Severity::Warning, "import.case-unchecked",
+                   "the recorded call(s) " + names + " are no cases: " + why);
+    };
+    leftOut(left, "their test compares no value with the outputs, and there is no reference to "
+                  "compute one; add them once reference.py is written");
+    leftOut(unruled, "their outputs' shapes or dtypes differ from the first call's, and no rule "
+                     "import found gives both; add them once the output rules are written");
     m_p.inferred.push_back(
         "expected values: " + std::to_string(kept.size()) +
         " case(s) compare with the values the file's test compared the outputs with");

@@ -1323,10 +1323,9 @@ def record(request):
         finally:
             recorder.active = False
         recorder.module = module
-        # A test in the folder above imports a file of a plain folder as `_ops.sum_lstm`.
-        above = _files.parent_name(path)
-        if above and _driver.dotted_name(path) == os.path.splitext(os.path.basename(path))[0]:
-            sys.modules.setdefault(above, module)
+        # A test in a folder above imports the file as `_ops.sum_lstm`: this module too.
+        for shorter in _files.shorter_names(path):
+            sys.modules.setdefault(shorter, module)
         for u in reversed(undo):
             setattr(*u)
         undo = _install(recorder, module)

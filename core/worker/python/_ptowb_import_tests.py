@@ -11,22 +11,40 @@ MAX_TEST_FILES = 4  # sibling test files run to find a kernel's calls
 MAX_TEST_SEARCH = 4000  # files looked at below a package's folder for tests that import it
 
 
-def parent_name(path):
-    """`_ops.sum_lstm` for _ops/sum_lstm.py: how a test in the folder above imports a file of a
-    folder that is no package; None when the folder's name is no module name."""
+def shorter_names(path):
+    """The names a test in a folder above imports the file by, short of its package root:
+    `_ops.sum_lstm` for interpreter/_ops/sum_lstm.py when the test sits in interpreter/ (on the
+    path as conftest or pytest puts it), the nearest folder first; a file of a plain folder too."""
+    parts = _driver.dotted_name(path).split(".")
     folder = os.path.basename(os.path.dirname(os.path.abspath(path)))
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return f"{folder}.{stem}" if folder.isidentifier() and stem.isidentifier() else None
+    if len(parts) == 1 and folder.isidentifier():
+        parts = [folder] + parts
+    names = [".".join(parts[k:]) for k in range(len(parts) - 2, 0, -1)] if len(parts) > 2 else []
+    if len(parts) == 2 and parts[0] == folder:
+        names = [".".join(parts)] if _driver.dotted_name(path) == parts[-1] else []
+    return [n for n in names if all(p.isidentifier() for p in n.split("."))]
 
 
-def test_candidates(folder, package):
-    """Files beside the kernel, in a tests/ or test/ folder there, and in the folder above (tests
+def folders_above(path, count):
+    """The `count` folders above the file's own, nearest first."""
+    folder = os.path.dirname(os.path.abspath(path))
+    above = []
+    for _ in range(count):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        above.append(parent)
+        folder = parent
+    return above
+
+
+def test_candidates(folder, package, above=()):
+    """Files beside the kernel, in a tests/ or test/ folder there, and in the folders `above` (tests
     that import it as `_ops.sum_lstm`); for a file of a package, anywhere below its folder (tests of
     a package import it by its dotted name from other folders:
     kirin/kirinx90/single_operation/test_abs.py)."""
     seen = 0
-    above = [] if package else [os.path.dirname(folder)]
-    for where in [folder, os.path.join(folder, "tests"), os.path.join(folder, "test")] + above:
+    for where in [folder, os.path.join(folder, "tests"), os.path.join(folder, "test")] + list(above):
         try:
             names = sorted(os.listdir(where))
         except OSError:
@@ -57,8 +75,8 @@ def sibling_tests(path, source):
     stem = os.path.splitext(os.path.basename(path))[0]
     dotted = _driver.dotted_name(path)
     names = [stem] if dotted == stem else [stem, dotted]
-    if dotted == stem and parent_name(path):
-        names.append(parent_name(path))
+    shorter = shorter_names(path)
+    names += shorter
     module = "|".join(re.escape(n) for n in names)
     patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
     if dotted != stem:  # from kirin import common_abs
@@ -69,7 +87,7 @@ def sibling_tests(path, source):
     if stem.endswith("_impl"):
         conventional.add(f"test_{stem[: -len('_impl')]}.py")
     found = []
-    for candidate in test_candidates(folder, dotted != stem):
+    for candidate in test_candidates(folder, dotted != stem, folders_above(path, len(shorter))):
         name = os.path.basename(candidate)
         if (
             candidate == path
