@@ -606,7 +606,8 @@ class Recorder:
     def _keep_expected(self, entry, where, expected):
         """The compared value itself, for a case's "expected" when import finds no reference."""
         output = next((self.keep.get(oid) for oid, w in self.outputs.items() if w == where), None)
-        if output is None:
+        kept = any(c.get("expected_file") and (c["call"], c["output"]) == tuple(where) for c in self.compares)
+        if output is None or kept:  # one file per output of a call, however often it is compared
             return
         name = f"expected{len(self.compares)}_call{where[0]}_{where[1]}"
         saved = _expected.save(self.out_dir, output, expected, name)
