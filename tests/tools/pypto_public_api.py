@@ -34,11 +34,11 @@ import sys
 import zipfile
 
 MODULES = ("pypto", "pypto.op", "pypto.tensor", "pypto.frontend", "pypto.experimental", "pypto.op.distributed")
-# Submodule names that are part of the API: the modules above, and pypto.distributed, which
+# Submodule names that are part of the API: the modules above, pypto.distributed, which
 # kernels reach as `pypto.distributed.shmem_put` (pypto.op's star import carries the submodule
-# along). Other submodules (pypto.config, pypto.enum, pypto.ir, ...) also become attributes of the
+# along), and pypto.runtime, which tests call as `pypto.runtime._device_synchronize()`. Other submodules (pypto.config, pypto.enum, pypto.ir, ...) also become attributes of the
 # package when Python imports them, but kernels do not use them as pypto.<name>.
-API_SUBMODULES = {"pypto": {"op", "frontend", "experimental", "distributed"}, "pypto.op": {"distributed"}}
+API_SUBMODULES = {"pypto": {"op", "frontend", "experimental", "distributed", "runtime"}, "pypto.op": {"distributed"}}
 CLASSES_WITH_MEMBERS = ("pypto.Tensor",)
 # Names that only a star import carries into the package, but that PyPTO's own kernels import
 # from it (`from pypto import SymInt, ceildiv, loop`): API in practice.
@@ -271,10 +271,6 @@ class Api:
                         # Only a package's __init__ re-exports on purpose; a plain module's star
                         # import (tensor.py's `from .enum import *`) is for its own use.
                         out.update({n: b.copy(package) for n, b in self.exported(target).items()})
-                        # `from .op import *` also binds the submodule `op` in the package.
-                        if stmt.level and target.startswith(module + "."):
-                            short = target[len(module) + 1 :].split(".")[0]
-                            out.setdefault(short, Binding("module", False, origin=f"{module}.{short}"))
                     continue
                 as_name = alias.asname or alias.name
                 if not inside:
@@ -287,6 +283,11 @@ class Api:
                     if found is None and target == "pypto.pypto_impl":
                         found = self.impl.get(alias.name)
                     out[as_name] = (found or Binding("constant", origin=f"{target}.{alias.name}")).copy(package)
+            # `from .op import *` and `from .runtime import verify` also bind the submodule in the
+            # package, as Python's import does.
+            if inside and stmt.level and target.startswith(module + "."):
+                short = target[len(module) + 1 :].split(".")[0]
+                out.setdefault(short, Binding("module", False, origin=f"{module}.{short}"))
         elif isinstance(stmt, ast.Import):
             for alias in stmt.names:
                 out[alias.asname or alias.name.split(".")[0]] = Binding("external", False, origin=alias.name)
