@@ -36,8 +36,9 @@ import zipfile
 MODULES = ("pypto", "pypto.op", "pypto.tensor", "pypto.frontend", "pypto.experimental", "pypto.op.distributed")
 # Submodule names that are part of the API: the modules above, pypto.distributed, which
 # kernels reach as `pypto.distributed.shmem_put` (pypto.op's star import carries the submodule
-# along), and pypto.runtime, which tests call as `pypto.runtime._device_synchronize()`. Other submodules (pypto.config, pypto.enum, pypto.ir, ...) also become attributes of the
-# package when Python imports them, but kernels do not use them as pypto.<name>.
+# along), and pypto.runtime, which tests call as `pypto.runtime._device_synchronize()`. Other
+# submodules (pypto.config, pypto.enum, pypto.ir, ...) also become attributes of the package when
+# Python imports them, but kernels do not use them as pypto.<name>.
 API_SUBMODULES = {"pypto": {"op", "frontend", "experimental", "distributed", "runtime"}, "pypto.op": {"distributed"}}
 CLASSES_WITH_MEMBERS = ("pypto.Tensor",)
 # Names that only a star import carries into the package, but that PyPTO's own kernels import
