@@ -1,0 +1,131 @@
+// Import when no reference can be inferred: what the file's test compared each output with
+// becomes the case's expected values, so verify checks the kernel as the test did; and the
+// scripts and tests found beside a kernel file and in the folders above it.
+#include "import_test_support.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QStringList>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace ptowb;
+using namespace importtest;
+
+class TestImportRecorded : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void expectedChangedInPlaceIsRecordedNotGuessed();
+    void scriptBesideComparesWithItsOwnHelper();
+    void testInTheFolderAbove();
+};
+
+void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("add_head"));
+    const auto r = import(data("head_rows_inplace.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    // `expected = torch.add(x, y)` then `expected[0:2, ...] = ... + 1`: the first line alone is
+    // not what the test compares with, so the reference is left to write, at its line.
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(!reference.contains("torch.add(x, y)"), reference.constData());
+    QVERIFY2(reference.contains("raise RuntimeError(\"TODO"), reference.constData());
+    const Diagnostic* todo = find(r, "import.reference");
+    QVERIFY2(todo, qPrintable(describe(r)));
+    QCOMPARE(todo->severity, Severity::Warning);
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // What could be inferred still is: the tolerance of the file's assert_allclose.
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")]
+                 .toDouble(),
+             3e-3);
+    // The case compares with the value the test compared with, over the inputs the test made
+    // (torch.rand: kept as they were, not made again).
+    const QJsonObject c = op[QStringLiteral("cases")].toArray()[0].toObject();
+    const QString expected = c[QStringLiteral("expected")][QStringLiteral("out")].toString();
+    QVERIFY2(expected.startsWith(QStringLiteral("file:cases/")), qPrintable(expected));
+    QVERIFY(QFile::exists(out + QLatin1Char('/') + expected.mid(5)));
+    for (const char* input : {"x", "y"})
+        QVERIFY(c[QStringLiteral("inputs")][QLatin1String(input)][QStringLiteral("fill")]
+                    .toString()
+                    .startsWith(QStringLiteral("file:cases/")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    // The recorded values decide: a kernel that adds val + 1 to the head rows fails.
+    QVERIFY(editFile(out + QStringLiteral("/head_rows_inplace.py"), "row + val", "row + val + 1"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+    // A package's CPU implementation is the reference: export refuses until it is written.
+    const auto [refused, why] = cli({QStringLiteral("export"), out});
+    QVERIFY2(refused != 0 && why.contains(QStringLiteral("reference.py is still to be written")),
+             qPrintable(why));
+    // A truncated expected file is the case's error, named as op.json's.
+    const QString expectedFile = out + QLatin1Char('/') + expected.mid(5);
+    const QByteArray whole = readAll(expectedFile);
+    QFile truncated(expectedFile);
+    QVERIFY(truncated.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    truncated.write(whole.left(whole.size() / 2));
+    truncated.close();
+    const auto [broken, message] = verify(out);
+    QVERIFY2(broken != 0 && message.contains(QStringLiteral("op.json's expected values of case")),
+             qPrintable(message));
+}
+
+void TestImportRecorded::scriptBesideComparesWithItsOwnHelper()
+{
+    // run_scale_shift.py (no test_ name, a main block) imports the kernel file, makes inputs and
+    // a NumPy golden together, and checks `out.cpu().float()` with its own compare(t, t_ref,
+    // name, atol, rtol), which asserts inside and returns nothing.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale_shift"));
+    const auto r = import(data("prep_helper/scale_shift_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(std::find(r.inferred.begin(), r.inferred.end(),
+                       "calls recorded by running run_scale_shift.py, which imports the kernel "
+                       "file") != r.inferred.end(),
+             qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    // The helper's own tolerances, by their parameter names.
+    const QJsonObject fp16 = op[QStringLiteral("tolerance")][QStringLiteral("float16")].toObject();
+    QCOMPARE(fp16[QStringLiteral("atol")].toDouble(), 1e-2);
+    QCOMPARE(fp16[QStringLiteral("rtol")].toDouble(), 1e-2);
+    // torch.empty(...).uniform_(...) is an input with values, kept as the script made it.
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    for (const auto& c : cases) {
+        QVERIFY(c[QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("fill")]
+                    .toString()
+                    .startsWith(QStringLiteral("file:")));
+        QVERIFY(c[QStringLiteral("expected")][QStringLiteral("out")].toString().startsWith(
+            QStringLiteral("file:")));
+    }
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(
+        editFile(out + QStringLiteral("/scale_shift_impl.py"), "x * 3.0 - 1.0", "x * 3.0 - 0.5"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::testInTheFolderAbove()
+{
+    // _ops/double_impl.py is in a plain folder; test_double.py above imports `_ops.double_impl`.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("prep_helper/_ops/double_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // `double_kernel` gives no op named `double`, a C++ keyword.
+    QCOMPARE(readOp(out)[QStringLiteral("name")].toString(), QStringLiteral("double_op"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (x * 2)"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+QTEST_GUILESS_MAIN(TestImportRecorded)
+#include "tst_import_recorded.moc"
