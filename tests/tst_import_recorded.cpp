@@ -20,6 +20,8 @@ private Q_SLOTS:
     void expectedChangedInPlaceIsRecordedNotGuessed();
     void scriptBesideComparesWithItsOwnHelper();
     void testInTheFolderAbove();
+    void comparisonAllowingAShareOfMismatches();
+    void passVerificationToleranceAndShare();
 };
 
 void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
@@ -125,6 +127,52 @@ void TestImportRecorded::testInTheFolderAbove()
     QVERIFY2(reference.contains("return (x * 2)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::comparisonAllowingAShareOfMismatches()
+{
+    // test_halve.py's compare(..., max_error_ratio=0.05) passes with one element of 128 off its
+    // golden; op.json's ratio criterion lets verify pass the same, and no more.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("share_of_mismatches/halve_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+    QCOMPARE(tolerance[QStringLiteral("criteria")].toArray(), QJsonArray{QStringLiteral("ratio")});
+    QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.05);
+    QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-5);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    // Every element off is more than the share.
+    QVERIFY(editFile(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
+                     "pypto.mul(x, 0.625)"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::passVerificationToleranceAndShare()
+{
+    // Goldens given to pypto.set_verify_golden_data are judged as PyPTO's pass verification
+    // judges them: its error tolerance (PyPTO's default [1e-3, 1e-3], or the kernel's
+    // verify_options), with min(rtol, atol) of the elements allowed outside it.
+    const struct
+    {
+        const char* kernel;
+        double rtol, atol;
+    } kernels[] = {{"weighted_sum", 1e-3, 1e-3}, {"doubled", 0.01, 0.002}};
+    for (const auto& k : kernels) {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("op"));
+        const auto r = import(data("stated_goldens/kernels.py"), out, k.kernel);
+        QVERIFY2(r.ok, qPrintable(describe(r)));
+        const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+        QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), k.rtol);
+        QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), k.atol);
+        QCOMPARE(tolerance[QStringLiteral("criteria")].toArray(),
+                 QJsonArray{QStringLiteral("ratio")});
+        QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), std::min(k.rtol, k.atol));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestImportRecorded)

@@ -413,6 +413,11 @@ void Builder::describeArguments(ojson& op)
 void Builder::describeTolerance(ojson& op)
 {
     std::map<std::string, std::pair<double, double>> byDtype;
+    // The share of elements a comparison lets lie outside its tolerance (a compare helper's
+    // max_error_ratio, PyPTO's pass verification): op.json's ratio criterion, when every
+    // comparison allows one; a single strict comparison keeps every element to the tolerance.
+    double errorRatio = 0;
+    bool everyAllowsRatio = true;
     for (const auto& c : list(m_recording, "compares")) {
         const int call = number(c, "call", -1);
         auto kept =
@@ -425,6 +430,10 @@ void Builder::describeTolerance(ojson& op)
         auto& [rtol, atol] = byDtype[text(*out, "dtype")];
         rtol = std::max(rtol, member(c, "rtol").get<double>());
         atol = std::max(atol, member(c, "atol").get<double>());
+        if (member(c, "max_error_ratio").is_number())
+            errorRatio = std::max(errorRatio, member(c, "max_error_ratio").get<double>());
+        else
+            everyAllowsRatio = false;
     }
     if (byDtype.empty()) {
         m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no "
@@ -438,6 +447,13 @@ void Builder::describeTolerance(ojson& op)
                                *literal(json{{"kind", "float"}, {"value", t.first}}) + ", atol " +
                                *literal(json{{"kind", "float"}, {"value", t.second}}) +
                                " (from the file's comparison)");
+    }
+    if (everyAllowsRatio && errorRatio > 0 && errorRatio <= 1) {
+        tolerance["criteria"] = ojson::array({"ratio"});
+        tolerance["max_error_ratio"] = errorRatio;
+        m_p.inferred.push_back(
+            "tolerance: at most " + *literal(json{{"kind", "float"}, {"value", errorRatio}}) +
+            " of the elements may lie outside it (the file's comparison allows that share)");
     }
     op["tolerance"] = tolerance;
 }

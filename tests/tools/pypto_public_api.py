@@ -36,10 +36,15 @@ import zipfile
 MODULES = ("pypto", "pypto.op", "pypto.tensor", "pypto.frontend", "pypto.experimental", "pypto.op.distributed")
 # Submodule names that are part of the API: the modules above, pypto.distributed, which
 # kernels reach as `pypto.distributed.shmem_put` (pypto.op's star import carries the submodule
-# along), and pypto.runtime, which tests call as `pypto.runtime._device_synchronize()`. Other
-# submodules (pypto.config, pypto.enum, pypto.ir, ...) also become attributes of the package when
-# Python imports them, but kernels do not use them as pypto.<name>.
-API_SUBMODULES = {"pypto": {"op", "frontend", "experimental", "distributed", "runtime"}, "pypto.op": {"distributed"}}
+# along), pypto.runtime, which tests call as `pypto.runtime._device_synchronize()`, and
+# pypto.error and pypto.pypto_impl, which tests reach as `pypto.error.FeError` and
+# `pypto.pypto_impl.LogTopFolder()`. Other submodules (pypto.config, pypto.enum, pypto.ir, ...)
+# also become attributes of the package when Python imports them, but kernels and their tests do
+# not use them as pypto.<name>.
+API_SUBMODULES = {
+    "pypto": {"op", "frontend", "experimental", "distributed", "runtime", "error", "pypto_impl"},
+    "pypto.op": {"distributed"},
+}
 CLASSES_WITH_MEMBERS = ("pypto.Tensor",)
 # Names that only a star import carries into the package, but that PyPTO's own kernels import
 # from it (`from pypto import SymInt, ceildiv, loop`): API in practice.
@@ -181,6 +186,10 @@ class Api:
         self.tree = tree
         self.cache = {}
         self.impl = self.stub_bindings()
+        # Every module of the tree some module imports at its top level: Python binds each one in
+        # its package, whichever module imported it (`from .error import FeError` in
+        # _controller.py makes pypto.error an attribute of pypto).
+        self.loaded = set()
 
     def stub_bindings(self):
         """pypto_impl: the native module, described by its .pyi."""
@@ -220,6 +229,11 @@ class Api:
         package = path.endswith("__init__.py")
         for stmt in ast.parse(text).body:
             self.statement(module, package, stmt, result)
+        if package:
+            for loaded in sorted(self.loaded):
+                if loaded.startswith(module + "."):
+                    short = loaded[len(module) + 1 :].split(".")[0]
+                    result.setdefault(short, Binding("module", False, origin=f"{module}.{short}"))
         return result
 
     def exported(self, module):
@@ -266,6 +280,13 @@ class Api:
         elif isinstance(stmt, ast.ImportFrom):
             target = self.resolve(module, stmt.level, stmt.module)
             inside = target == "pypto" or target.startswith("pypto.")
+            if inside:
+                self.loaded.add(target)
+                self.loaded.update(
+                    f"{target}.{a.name}"
+                    for a in stmt.names
+                    if self.tree.exists(f"{target}.{a.name}") or f"{target}.{a.name}" == "pypto.pypto_impl"
+                )
             for alias in stmt.names:
                 if alias.name == "*":
                     if inside:

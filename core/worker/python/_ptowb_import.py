@@ -105,6 +105,26 @@ def _copy_back(tensor, data):
         tensor.copy_(flat.to(tensor.device))
 
 
+PASS_VERIFY_TOLERANCE = (1e-3, 1e-3)  # PyPTO's verify_options pass_verify_error_tol default
+
+
+def _pass_verify_tolerance(jit):
+    """(rtol, atol) of PyPTO's pass verification for a call of `jit`: its verify_options, else
+    pypto.set_verify_options', else PyPTO's default."""
+    pypto_module = sys.modules.get("pypto")
+    given = [((getattr(jit, "options", None) or {}).get("verify_options") or {}).get("pass_verify_error_tol")]
+    if pypto_module is not None and hasattr(pypto_module, "get_verify_options"):
+        given.append((pypto_module.get_verify_options() or {}).get("pass_verify_error_tol"))
+    for tol in given:
+        if (
+            isinstance(tol, (list, tuple))
+            and len(tol) == 2
+            and all(isinstance(t, (int, float)) and not isinstance(t, bool) and 0 <= t < math.inf for t in tol)
+        ):
+            return float(tol[0]), float(tol[1])
+    return PASS_VERIFY_TOLERANCE
+
+
 def _scalar(value):
     """A JSON description of a non-tensor argument, or None when import cannot carry it."""
     if isinstance(value, bool):
@@ -335,7 +355,7 @@ class Recorder:
                 self.golden_call(*golden)
         if self.pending_verify is not None:
             if record:
-                self._verify_compares(index, bound)
+                self._verify_compares(index, bound, _pass_verify_tolerance(jit))
             self.pending_verify = None
         if not record and self._enough():
             raise _Enough()
@@ -560,7 +580,11 @@ class Recorder:
             values = list(bound.arguments.items())
         except (TypeError, ValueError):
             values = [(None, v) for v in args]
-        tolerances = {n: v for n, v in values if n in ("rtol", "atol") and isinstance(v, (int, float))}
+        tolerances = {
+            n: v
+            for n, v in values
+            if n in ("rtol", "atol", "max_error_ratio") and isinstance(v, (int, float)) and not isinstance(v, bool)
+        }
         arrays = [v for _, v in values]
         for by_value in (False, True):
             for index, value in enumerate(arrays):
@@ -570,7 +594,12 @@ class Recorder:
                 for other_index, other in enumerate(arrays):
                     if other_index != index and _elements(other) == _elements(value):
                         rtol, atol = tolerances.get("rtol"), tolerances.get("atol")
+                        before = len(self.compares)
                         self._compared(fn.__name__, where, other, other_index, rtol, atol, False, (fn.__name__,))
+                        # A helper that lets a share of elements mismatch (`max_error_ratio=0.005`).
+                        ratio = tolerances.get("max_error_ratio")
+                        if len(self.compares) > before and ratio is not None and 0 <= ratio <= 1:
+                            self.compares[-1]["max_error_ratio"] = float(ratio)
                         return True
         return False
 
@@ -632,8 +661,10 @@ class Recorder:
                 self.hold(g)
         self.pending_verify = (list(goldens), source)
 
-    def _verify_compares(self, call, bound):
-        """The comparisons set_verify_golden_data stated for `call`, once it has run."""
+    def _verify_compares(self, call, bound, tolerance):
+        """The comparisons set_verify_golden_data stated for `call`, once it has run, judged as
+        PyPTO's pass verification judges them: `tolerance` is its (rtol, atol), and a share of
+        min(rtol, atol) of the elements may lie outside it (flow_verifier.h)."""
         goldens, source = self.pending_verify
         self.pending_verify = None
         tensors = [name for name, value in bound.arguments.items() if _is_tensor(value)]
@@ -648,8 +679,9 @@ class Recorder:
                 "function": "pypto.set_verify_golden_data",
                 "call": call,
                 "output": where[1],
-                "rtol": None,
-                "atol": None,
+                "rtol": tolerance[0],
+                "atol": tolerance[1],
+                "max_error_ratio": min(tolerance),
                 "golden": golden["function"] if golden else None,
             }
             if golden is None and source is not None:

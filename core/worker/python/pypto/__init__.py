@@ -99,7 +99,7 @@ from pypto._control import (  # noqa: F401
     verify,
 )
 from pypto._control import min, max  # noqa: F401 - scalar min/max shadow the builtins, as in PyPTO
-from pypto import experimental, frontend, runtime  # noqa: F401
+from pypto import error, experimental, frontend, pypto_impl, runtime  # noqa: F401
 
 for _d in DataType:
     globals()[_d.name] = _d

@@ -41,12 +41,17 @@ def loop(*args, **kwargs):
     values = _builtins.range(start, stop, step)
     last = len(values) - 1
     run = _sim.begin_loop()  # the cost estimate overlaps the iterations, as PyPTO runs them
+    # A loop is a configuration scope in PyPTO (BeginScope/EndScope): tile shapes set inside it
+    # are undone when it ends, so the next loop starts from the ones set before.
+    tiles = (list(_sim.vec_tile()), list(_cube_tiles))
     try:
         for k, v in enumerate(values):
             _sim.next_iteration(run)
             yield _LoopIndex(v, k == 0, k == last)
     finally:
         _sim.end_loop(run)
+        _sim.set_vec_tile(tiles[0])
+        _cube_tiles[:] = tiles[1]
 
 
 @category("control")
@@ -437,11 +442,11 @@ from_torch = not_simulated("from_torch", "tensor, name='', dynamic_axis=None, te
 
 
 class _Platform:
-    """pypto.platform: the NPU architecture. The simulator is no NPU, so until a kernel sets one it
-    is "UNKNOWN_NPU_ARCH", PyPTO's name for an arch it does not know; arch checks in option code
-    then take their default branch."""
+    """pypto.platform: the NPU architecture. Until a kernel sets one it is "DAV_2201" (910B/910C),
+    what PyPTO reports without an NPU: its platform falls back to that arch for one it does not
+    know, and pypto 0.2.0 on a plain CPU says so."""
 
-    _arch = "UNKNOWN_NPU_ARCH"
+    _arch = "DAV_2201"
 
     @property
     def npuarch(self):

@@ -14,7 +14,7 @@ class _NotSimulated:
         raise SimulatorError(not_simulated_message(self._name))
 
     def __getattr__(self, attribute):
-        if attribute.startswith("__"):
+        if attribute.startswith("_"):  # a private name is a probe (hasattr, a marker), not a core name
             raise AttributeError(attribute)
         return _NotSimulated(f"{self._name}.{attribute}")
 
@@ -23,6 +23,6 @@ class _NotSimulated:
 
 
 def __getattr__(name):
-    if name.startswith("__"):
+    if name.startswith("_"):
         raise AttributeError(name)
     return _NotSimulated(f"pypto_impl.{name}")
