@@ -41,6 +41,10 @@ struct SimRun
     }
 };
 
+// In a Qt Test: fails the test with the run's error and traceback unless it succeeded.
+#define REQUIRE_OK(run)                                                                            \
+    QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
+
 // The case folders of this process, removed when it exits: a test reads a run's files after
 // runSource returns, so they live as long as the test executable.
 struct CaseFolders

@@ -197,8 +197,8 @@ static void rewrite(const QString& path, const QByteArray& from, const QByteArra
 }
 
 // A kernel file of a package (scale_ops/common_scale.py) whose factory takes the device, name,
-// dtype, tiles and factor, called only by a test in a folder below that imports it through the
-// package: made_by names the factory, made_with its arguments; the project keeps the package's
+// shape, dtype, tiles and factor, called only by a test in a folder below that imports it through
+// the package: made_by names the factory, made_with its arguments; the project keeps the package's
 // modules at their paths, and the expected value the test computes inline, compared by the
 // package's own cosine(), becomes the reference.
 void TestImportMade::kernelOfAPackageMadeByAFactory()
@@ -213,6 +213,8 @@ void TestImportMade::kernelOfAPackageMadeByAFactory()
              QStringLiteral("make_scale_kernel"));
     const QJsonObject expectedWith{{QStringLiteral("device"), QStringLiteral("'device_a'")},
                                    {QStringLiteral("name"), QStringLiteral("'scale_001'")},
+                                   // PyPTO's any-rank shape [...], which the factory gets again.
+                                   {QStringLiteral("shape"), QJsonArray{QStringLiteral("...")}},
                                    {QStringLiteral("dtype"), QStringLiteral("float32")},
                                    {QStringLiteral("tiles"), QStringLiteral("[8, 32]")},
                                    {QStringLiteral("factor"), QStringLiteral("2.5")}};

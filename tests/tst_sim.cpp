@@ -69,9 +69,6 @@ const char* const kTestPlatform =
 } // namespace
 
 // A failed run ends the test with its diagnostic and traceback.
-#define REQUIRE_OK(run)                                                                            \
-    QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
-
 class TestSim : public QObject
 {
     Q_OBJECT
@@ -357,19 +354,6 @@ private Q_SLOTS:
         QTest::newRow("pypto error")
             << "    from pypto.error import FeError\n    raise FeError(ValueError('bad tile'))\n"
             << "5:5 kernel.python FeError: ErrCode: F0FFFF, ValueError: bad tile";
-        // pypto.error and pypto.pypto_impl are the package's attributes, as in PyPTO, and the
-        // arch is the one PyPTO reports without an NPU.
-        QTest::newRow("package attributes")
-            << "    raise pypto.error.FeError(ValueError(pypto.platform.npuarch + ' ' + "
-               "repr(pypto.pypto_impl.GetNPUArch)))\n"
-            << "4:5 kernel.python FeError: ErrCode: F0FFFF, ValueError: DAV_2201 "
-               "<pypto.pypto_impl.GetNPUArch: not simulated>";
-        // A loop is a configuration scope: the tile shapes set inside it end with it.
-        QTest::newRow("loop scope")
-            << "    pypto.set_vec_tile_shapes(4, 8)\n    for _ in pypto.loop(1):\n"
-               "        pypto.set_vec_tile_shapes(2, 8)\n"
-               "    raise ValueError(pypto.get_vec_tile_shapes())\n"
-            << "7:5 kernel.python ValueError: [4, 8]";
         QTest::newRow("unsupported dtype")
             << "    y[:] = pypto.cast(x, pypto.DT_FP8)\n"
             << "4:12 sim.error not supported by the simulator: pypto.DT_FP8";

@@ -24,9 +24,6 @@ simtest::OutputSpec out(std::vector<std::int64_t> shape)
 
 } // namespace
 
-#define REQUIRE_OK(run)                                                                            \
-    QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
-
 class TestSimCost : public QObject
 {
     Q_OBJECT

@@ -34,9 +34,6 @@ const char* const kTinyPlatform =
 } // namespace
 
 // A failed run ends the test with its diagnostic and traceback.
-#define REQUIRE_OK(run)                                                                            \
-    QVERIFY2((run).ok(), ((run).where() + "\n" + (run).answer.value("traceback", "")).c_str())
-
 class TestUnifiedBuffer : public QObject
 {
     Q_OBJECT

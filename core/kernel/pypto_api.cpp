@@ -166,7 +166,7 @@ const std::vector<ApiFunction>& table()
          {},
          false,
          false,
-         false},
+         true},
         {"index_select", "data", {"input", "dim", "index"}, 3, {}, false, false, true},
         {"interleave", "data", {"input", "other"}, 2, {}, false, false, true},
         {"internal_check", "control", {"condition", "message"}, 2, {}, false, false, true},

@@ -136,6 +136,9 @@ at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
                          const at::Tensor& index);
 at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index,
                      const Operand& src, const std::string& reduce);
+// x with values put at the rows the 1-D index tensors give (torch's index_put), a new tensor.
+at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Tensor>& indices,
+                      const at::Tensor& values, bool accumulate);
 std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k,
                                          std::int64_t dim, bool largest);
 std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim,

@@ -405,6 +405,60 @@ at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const a
     return r;
 }
 
+at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Tensor>& indices,
+                      const at::Tensor& values, bool accumulate)
+{
+    // PyPTO's constraints (index_put_'s API page): 1-D integer indices of one length, one per
+    // leading dim of x; values [length, x's remaining dims], x's dtype.
+    const std::string fn = "pypto.index_put_";
+    if (indices.empty() || std::int64_t(indices.size()) > x.dim())
+        throw OpError{fn + ": indices holds 1.." + std::to_string(x.dim()) +
+                          " index tensors (one per leading dim of input), got " +
+                          std::to_string(indices.size()),
+                      "sim.shape"};
+    const std::int64_t length = indices[0].dim() == 1 ? indices[0].size(0) : -1;
+    // The rows of x flattened over the indexed dims, one linear index per put.
+    at::Tensor rows = at::zeros({std::max<std::int64_t>(length, 0)}, at::kLong);
+    std::int64_t leading = 1;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        const at::Tensor& i = indices[k];
+        if (i.dim() != 1 || i.size(0) != length)
+            throw OpError{fn +
+                              ": every index tensor is 1-D and of one length (no broadcast), got " +
+                              shapeText(i.sizes()) + " for index " + std::to_string(k),
+                          "sim.shape"};
+        if (at::isFloatingType(i.scalar_type()) || i.scalar_type() == at::kBool)
+            throw OpError{fn + ": an index tensor holds integers", "sim.dtype"};
+        const at::Tensor l = i.to(at::kLong);
+        const std::int64_t size = x.size(std::int64_t(k));
+        if (l.numel() && (l.min().item<std::int64_t>() < 0 || l.max().item<std::int64_t>() >= size))
+            throw OpError{fn + ": an index is outside 0.." + std::to_string(size - 1) + " of dim " +
+                              std::to_string(k),
+                          "sim.index"};
+        rows = rows * size + l;
+        leading *= size;
+    }
+    std::vector<std::int64_t> expected{length};
+    for (std::int64_t d = std::int64_t(indices.size()); d < x.dim(); ++d)
+        expected.push_back(x.size(d));
+    if (values.sizes().vec() != expected)
+        throw OpError{fn + ": values must be " + shapeText(expected) + " (no broadcast), got " +
+                          shapeText(values.sizes()),
+                      "sim.shape"};
+    if (values.scalar_type() != x.scalar_type())
+        throw OpError{fn + ": values must have input's dtype", "sim.dtype"};
+    std::vector<std::int64_t> flat{leading};
+    flat.insert(flat.end(), expected.begin() + 1, expected.end());
+    at::Tensor r = x.clone(at::MemoryFormat::Contiguous).reshape(flat);
+    if (accumulate)
+        r.index_add_(0, rows, values);
+    else
+        r.index_copy_(0, rows, values);
+    r = r.reshape(x.sizes());
+    s.memoryCost("index_put_ " + shapeText(values.sizes()), values, std::int64_t(x.element_size()));
+    return r;
+}
+
 std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k,
                                          std::int64_t dim, bool largest)
 {

@@ -134,6 +134,15 @@ void bindTensorOps(py::module_& m)
     m.def("index_select", [](const Handle& x, std::int64_t dim, const Handle& index) {
         return op("index_select", [&](SimState& s) { return indexSelectOp(s, x.t, dim, index.t); });
     });
+    m.def("index_put", [](const Handle& x, const std::vector<Handle>& indices, const Handle& values,
+                          bool accumulate) {
+        return op("index_put_", [&](SimState& s) {
+            std::vector<at::Tensor> index;
+            for (const Handle& i : indices)
+                index.push_back(i.t);
+            return indexPutOp(s, x.t, index, values.t, accumulate);
+        });
+    });
     m.def("scatter", [](const Handle& x, std::int64_t dim, const Handle& index, py::handle src,
                         const std::string& reduce) {
         return op("scatter", [&](SimState& s) {

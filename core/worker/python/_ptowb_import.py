@@ -154,9 +154,10 @@ def _scalar(value):
 MAX_LITERAL_ITEMS = 65536  # as op.json takes a literal kernel argument
 
 
-def _nested_literal(value):
+def _nested_literal(value, ellipsis=False):
     """Lists and tuples of numbers, strings, booleans and lists of them (`((128, 128), (64, 64))`)
-    as a JSON list, which op.json's kernel arguments take as is; None for anything else."""
+    as a JSON list, which op.json's kernel arguments take as is; None for anything else. With
+    `ellipsis`, `...` is "..." (kernel.made_with's spelling of PyPTO's any-rank shape `[...]`)."""
     if not isinstance(value, (list, tuple)):
         return None
     count = 0
@@ -168,6 +169,8 @@ def _nested_literal(value):
             raise ValueError
         if isinstance(v, (bool, int, str)) or (isinstance(v, float) and math.isfinite(v)):
             return v
+        if ellipsis and v is Ellipsis:
+            return _kernel_maker.ELLIPSIS
         if isinstance(v, (list, tuple)):
             return [convert(item, depth + 1) for item in v]
         raise ValueError
@@ -443,6 +446,8 @@ class Recorder:
         described = {}
         for pname, value in arguments.items():
             d = {"kind": "none"} if value is None else _scalar(value)
+            if d is None and _nested_literal(value, ellipsis=True) is not None:
+                d = {"kind": "literal", "value": _nested_literal(value, ellipsis=True)}
             if d is None or d["kind"] == "enum":
                 message = (
                     f"{code.co_name}() made the kernel '{name}' with {pname} = {type(value).__name__}, "

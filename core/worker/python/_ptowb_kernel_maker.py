@@ -182,6 +182,15 @@ def _arguments(fn, made_by, case_id, skip_self):
     return arguments
 
 
+ELLIPSIS = "..."  # in a list of kernel.made_with: Python's `...` (`pypto.Tensor([...], dtype)`)
+
+
+def _with_ellipsis(value):
+    if isinstance(value, list):
+        return [Ellipsis if v == ELLIPSIS else _with_ellipsis(v) for v in value]
+    return value
+
+
 def _factory_arguments(fn, made_by, made_with):
     """op.json's kernel.made_with, checked against the factory's parameters."""
     params = inspect.signature(fn).parameters
@@ -196,7 +205,7 @@ def _factory_arguments(fn, made_by, made_with):
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno
         )
-    return made_with
+    return {n: _with_ellipsis(v) for n, v in made_with.items()}
 
 
 def make_kernel(module, made_by, name, jit_classes, made_with=None):

@@ -628,6 +628,14 @@ def scatter_(input, dim, index, src, *, reduce=None):
 
 
 @category("data")
+def index_put_(input, indices, values, accumulate=False):
+    if not isinstance(indices, (tuple, list)):
+        raise TypeError(f"pypto.index_put_: indices is a tuple of tensors, not {type(indices).__name__}")
+    index = [_t(i, "index_put_") for i in indices]
+    input.move(_wrap(_sim.index_put(_t(input, "index_put_"), index, _t(values, "index_put_"), bool(accumulate))))
+
+
+@category("data")
 def scatter_update(input, dim, index, src):
     return scatter(input, dim, index, src)
 
@@ -811,7 +819,6 @@ normal = not_simulated("normal", "shape, key, counter, alg, dtype", "data")
 sort32 = not_simulated("sort32", "input, index=None", "reduction")
 mrgsort = not_simulated("mrgsort", "input, mergesize", "reduction")
 gathermask = not_simulated("gathermask", "self, pattern_mode", "data")
-index_put_ = not_simulated("index_put_", "input, indices, values, accumulate=False", "data")
 index_add = not_simulated("index_add", "input, dim, index, source, *, alpha=1", "data")
 index_add_ = not_simulated("index_add_", "input, dim, index, source, *, alpha=1", "data")
 index_add_ub = not_simulated("index_add_ub", "input, dim, index, source, *, alpha=1", "data")

@@ -8,9 +8,9 @@ import pypto
 from scale_ops.common import cosine
 
 
-def make_scale_kernel(device, name, dtype, tiles, factor):
+def make_scale_kernel(device, name, shape, dtype, tiles, factor):
     @pypto.frontend.jit(codegen_options={"device": device})
-    def kernel(x: pypto.Tensor([...], dtype), y: pypto.Tensor([...], dtype)):
+    def kernel(x: pypto.Tensor(shape, dtype), y: pypto.Tensor(shape, dtype)):
         pypto.set_vec_tile_shapes(*tiles)
         y[:] = pypto.mul(x, factor)
 
@@ -34,4 +34,4 @@ def run_scale_test(kernels, name, dtype, shape):
 
 
 def make_kernels(device):
-    return {p.values[0]: make_scale_kernel(device, p.values[0], p.values[2], p.values[3], 2.5) for p in CASES}
+    return {p.values[0]: make_scale_kernel(device, p.values[0], [...], p.values[2], p.values[3], 2.5) for p in CASES}

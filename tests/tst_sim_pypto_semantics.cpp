@@ -1,0 +1,103 @@
+// PyPTO's semantics the simulator follows beyond the arithmetic: index_put_ (torch's, with PyPTO's
+// constraints), a loop as a configuration scope, the arch PyPTO reports without an NPU, and the
+// submodules the package binds.
+#include "sim_harness.h"
+
+#include <QTest>
+
+using namespace ptowb;
+using simtest::runSource;
+
+class TestSimPyptoSemantics : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { at::manual_seed(11); }
+
+    // Rows of x picked by two index tensors get values, overwritten or added.
+    void indexPutWritesTheIndexedRows()
+    {
+        const auto x = at::randn({4, 3, 5});
+        const auto rows = at::tensor({3, 0, 2}, at::kInt);
+        const auto cols = at::tensor({1, 2, 0}, at::kInt);
+        const auto values = at::randn({3, 5});
+        for (const bool accumulate : {false, true}) {
+            auto r = runSource("import pypto\n\ndef kernel(x, rows, cols, values, y, accumulate: "
+                               "bool):\n    pypto.set_vec_tile_shapes(4, 8)\n"
+                               "    t = pypto.clone(x)\n"
+                               "    pypto.index_put_(t, (rows, cols), values, accumulate)\n"
+                               "    y[:] = t\n",
+                               {{"x", x}, {"rows", rows}, {"cols", cols}, {"values", values}},
+                               {{"y", {{4, 3, 5}, at::kFloat}}}, {{"accumulate", accumulate}});
+            REQUIRE_OK(r);
+            const auto expected =
+                x.clone().index_put_({rows.to(at::kLong), cols.to(at::kLong)}, values, accumulate);
+            QVERIFY(at::allclose(r.outputs["y"], expected));
+            QVERIFY(!at::allclose(r.outputs["y"], x));
+        }
+    }
+
+    void indexPutErrors_data()
+    {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("index outside the dim")
+            << "pypto.index_put_(t, (pypto.add(rows, 4),), values)"
+            << "sim.index pypto.index_put_: an index is outside 0..3 of dim 0";
+        QTest::newRow("values of another shape")
+            << "pypto.index_put_(t, (rows, rows), values)"
+            << "sim.shape pypto.index_put_: values must be [3] (no broadcast), got [3, 5]";
+        QTest::newRow("indices not a tuple")
+            << "pypto.index_put_(t, rows, values)"
+            << "kernel.python TypeError: pypto.index_put_: indices is a tuple of tensors, not "
+               "Tensor";
+    }
+
+    void indexPutErrors()
+    {
+        QFETCH(QString, call);
+        QFETCH(QString, expected);
+        auto r = runSource("import pypto\n\ndef kernel(x, rows, values, y):\n"
+                           "    t = pypto.clone(x)\n    " +
+                               call.toStdString() + "\n    y[:] = t\n",
+                           {{"x", at::randn({4, 5})},
+                            {"rows", at::tensor({3, 0, 2}, at::kInt)},
+                            {"values", at::randn({3, 5})}},
+                           {{"y", {{4, 5}, at::kFloat}}});
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.where()), QStringLiteral("5:5 ") + expected);
+    }
+
+    void packageStateAsInPypto_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("expected");
+        // pypto.error and pypto.pypto_impl are the package's attributes, as in PyPTO, and the
+        // arch is the one PyPTO reports without an NPU.
+        QTest::newRow("package attributes")
+            << "    raise pypto.error.FeError(ValueError(pypto.platform.npuarch + ' ' + "
+               "repr(pypto.pypto_impl.GetNPUArch)))\n"
+            << "4:5 kernel.python FeError: ErrCode: F0FFFF, ValueError: DAV_2201 "
+               "<pypto.pypto_impl.GetNPUArch: not simulated>";
+        // A loop is a configuration scope: the tile shapes set inside it end with it.
+        QTest::newRow("loop scope") << "    pypto.set_vec_tile_shapes(4, 8)\n    for _ in "
+                                       "pypto.loop(1):\n"
+                                       "        pypto.set_vec_tile_shapes(2, 8)\n"
+                                       "    raise ValueError(pypto.get_vec_tile_shapes())\n"
+                                    << "7:5 kernel.python ValueError: [4, 8]";
+    }
+
+    void packageStateAsInPypto()
+    {
+        QFETCH(QString, body);
+        QFETCH(QString, expected);
+        auto r = runSource("import pypto\n\ndef kernel(x, y):\n" + body.toStdString(),
+                           {{"x", at::randn({4, 8})}}, {{"y", {{4, 8}, at::kFloat}}});
+        QVERIFY(!r.ok());
+        QCOMPARE(QString::fromStdString(r.where()), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimPyptoSemantics)
+#include "tst_sim_pypto_semantics.moc"
