@@ -55,6 +55,10 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("exact comparison of a zeros output")
         << "compare_exact.py"
         << "less_kernel" << QStringList{"return (torch.lt(a, b))"} << -1.0;
+    // torch.equal is an exact comparison too.
+    QTest::newRow("torch.equal") << "compare_exact.py"
+                                 << "nan_kernel" << QStringList{"return (torch.isnan(x.float()))"}
+                                 << -1.0;
     // Both sides widened to int32 to compare: the reference gives the output's int16 again.
     QTest::newRow("comparison of widened integers")
         << "compare_exact.py"

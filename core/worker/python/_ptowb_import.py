@@ -1057,6 +1057,7 @@ def _install(recorder, module):
         undo.append(_patch(pypto_module, "set_verify_golden_data", verify_goldens))
         undo.append(_patch(torch, "allclose", compare("torch.allclose", 1e-5, 1e-8)))
         undo.append(_patch(torch, "isclose", compare("torch.isclose", 1e-5, 1e-8)))
+        undo.append(_patch(torch, "equal", exact("torch.equal")))
         if hasattr(torch, "testing"):
             undo.append(_patch(torch.testing, "assert_close", compare("torch.testing.assert_close", None, None)))
     numpy_module = sys.modules.get("numpy")

@@ -43,7 +43,15 @@ def flat_values(value):
     return None
 
 
-ALLCLOSE_NAMES = ("allclose", "assert_allclose", "assert_close", "isclose", "assert_array_equal", "assert_equal")
+ALLCLOSE_NAMES = (
+    "allclose",
+    "assert_allclose",
+    "assert_close",
+    "isclose",
+    "assert_array_equal",
+    "assert_equal",
+    "equal",  # torch.equal: exact
+)
 
 
 def compared_operands(function, line, names=ALLCLOSE_NAMES):

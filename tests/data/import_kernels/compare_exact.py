@@ -49,3 +49,21 @@ def test_max():
     out_np = np.array(out.to(torch.int32) if widen else out)
     expect_np = np.array(expect.to(torch.int32) if widen else expect)
     np.testing.assert_array_equal(out_np, expect_np)
+
+
+@pypto.frontend.jit
+def nan_kernel(
+    x: pypto.Tensor([pypto.DYNAMIC, 32], pypto.DT_FP32),
+    out: pypto.Tensor([pypto.DYNAMIC, 32], pypto.DT_BOOL),
+):
+    pypto.set_vec_tile_shapes(8, 32)
+    out[:] = pypto.isnan(x)
+
+
+def test_nan():
+    x = torch.rand(16, 32)
+    x[3, ::4] = torch.nan
+    out = torch.zeros(16, 32, dtype=torch.bool)
+    nan_kernel(x, out)
+    # torch.equal: exact, against a copy of the output.
+    assert torch.equal(torch.isnan(x.float()), out.cpu())
