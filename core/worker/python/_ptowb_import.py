@@ -564,7 +564,9 @@ class Recorder:
 
     def compare_call(self, function, a, b, rtol, atol):
         # An output compared as it is (the tensor itself, else a copy: `out.cpu().float()`), else
-        # flattened (`np.array(out.flatten().tolist())`).
+        # flattened (`np.array(out.flatten().tolist())`). Import's own comparisons are none.
+        if self.reading:
+            return
         for flattened, by_value in ((False, False), (False, True), (True, False)):
             for index, value in enumerate((a, b)):
                 where = self._output_of(value, flattened, by_value)
@@ -903,11 +905,14 @@ class Recorder:
             out = self.keep.get(oid)
             if out is None or list(out.shape) != list(value.shape):
                 continue
+            reading, self.reading = self.reading, True  # import's own comparison
             try:
                 if _torch().equal(out.detach().cpu().double(), value.detach().cpu().double()):
                     return where
             except Exception:  # noqa: BLE001 - values torch cannot compare hold no output
                 continue
+            finally:
+                self.reading = reading
         return None
 
 
