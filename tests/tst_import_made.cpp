@@ -25,6 +25,7 @@ private slots:
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByTheMainBlock();
+    void kernelMadeAgainForAnotherShape();
     void kernelOfAPackageMadeByAFactory();
 };
 
@@ -194,6 +195,28 @@ static void rewrite(const QString& path, const QByteArray& from, const QByteArra
     QVERIFY2(text.contains(from), from.constData());
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(text.replace(from, to));
+}
+
+void TestImportMade::kernelMadeAgainForAnotherShape()
+{
+    // The main block builds the kernel twice, for 8 rows and then 24: the second kernel's call
+    // is no case of the first, whose annotation says 8 rows.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("made_twice_by_main.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* left = find(r, "import.made-again");
+    QVERIFY2(left && left->severity == Severity::Warning, qPrintable(describe(r)));
+    const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QCOMPARE(cases[0][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")]
+                 .toArray()
+                 .first()
+                 .toInt(),
+             8);
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
 }
 
 // A kernel file of a package (scale_ops/common_scale.py) whose factory takes the device, name,

@@ -80,6 +80,11 @@ private Q_SLOTS:
                "repr(pypto.pypto_impl.GetNPUArch)))\n"
             << "4:5 kernel.python FeError: ErrCode: F0FFFF, ValueError: DAV_2201 "
                "<pypto.pypto_impl.GetNPUArch: not simulated>";
+        // SymbolicScalar(value): a concrete scalar, a bool as the int pybind makes of it.
+        QTest::newRow("symbolic scalar of a value")
+            << "    raise ValueError(int(pypto.symbolic_scalar(True)) + "
+               "int(pypto.symbolic_scalar(5)))\n"
+            << "4:5 kernel.python ValueError: 6";
         // A loop is a configuration scope: the tile shapes set inside it end with it.
         QTest::newRow("loop scope") << "    pypto.set_vec_tile_shapes(4, 8)\n    for _ in "
                                        "pypto.loop(1):\n"

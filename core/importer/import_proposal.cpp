@@ -81,18 +81,29 @@ bool Builder::chooseKernel(const std::string& function)
 void Builder::keepCalls()
 {
     const json& calls = list(m_recording, "calls");
+    int madeAgain = 0;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
         for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
             const json& c = calls[k];
             // A kernel made inside a function: only the calls of the one made_by builds (a
-            // test's other pytest cases build kernels of their own).
+            // test's other pytest cases build kernels of their own), and of the first kernel it
+            // calls, which is the one made_by gives again.
             if (text(c, "kernel") != m_p.kernel ||
                 text(c, "made_by") != text(*m_kernel, "made_by") ||
                 member(c, "made_with") != member(*m_kernel, "made_with"))
                 continue;
+            if (number(c, "made_again", 0) != 0) {
+                madeAgain += pass == 0;
+                continue;
+            }
             if ((pass == 0) == member(c, "error").is_object()) continue;
             m_calls.emplace_back(int(k), &c);
         }
+    if (madeAgain > 0)
+        fillIn("/cases", Severity::Warning, "import.made-again",
+               std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +
+                   " built again (with other arguments or shapes) are left out: made_by gives "
+                   "the first kernel it calls");
     for (const auto& [index, call] : m_calls)
         if (const json& e = member(*call, "error"); e.is_object())
             fillIn("/cases", Severity::Warning, "import.kernel-failed",

@@ -219,6 +219,10 @@ class Recorder:
         self.made_functions = {}  # name -> function of a kernel built inside a function
         self.scalars = {}  # call index -> [(parameter, value)] of its non-tensor arguments
         self.factories = {}  # id(jit kernel) -> (code of the kernel file's function that made it, its arguments)
+        # (kernel, made_by, made_with) -> ids of the jit kernels it called, in order: the one
+        # op.json's made_by gives again is the first; a later one (a main block building the
+        # kernel again for other shapes) is another kernel.
+        self.made_kernels = {}
 
     def hold(self, value):
         self.keep[id(value)] = value
@@ -298,6 +302,12 @@ class Recorder:
             "args": described,
             "saved": record,
         }
+        if made_by is not None:
+            made = self.made_kernels.setdefault((name, made_by, repr(made_with)), [])
+            if id(jit) not in made:
+                made.append(id(jit))
+                self.hold(jit)
+            call["made_again"] = made.index(id(jit))
         if made_with is not None:
             call["made_with"] = made_with
         if record:

@@ -10,6 +10,8 @@ names it. Where a real torch_npu is importable nothing is installed and it is us
 What "npu" becomes:
 - torch factories (torch.empty/zeros/ones/rand/randn/randint/full/tensor/arange/..._like, ...),
   Tensor.to / new_* and nn.Module.to with device "npu", "npu:N" or an npu torch.device: the CPU;
+  torch.rand/randn(_like) of an integer dtype on "npu" (the CPU has no such draw): floats drawn,
+  converted to the dtype;
 - Tensor.npu() and nn.Module.npu(): the object itself (it is on the CPU already);
 - torch.device("npu:0"): a valid device on torch 2.x (its PrivateUse1 backend is named "npu"); torch
   1.13 cannot name a device "npu", so there it stays torch's own error.
@@ -79,11 +81,19 @@ def _on_cpu(fn, method_to=False):
     """fn with an npu `device=` on the CPU; for Tensor.to and Module.to (method_to) also an npu
     device among the positional arguments after self."""
 
+    uniform = getattr(fn, "__name__", "") in _UNIFORM_FACTORIES
+
     @functools.wraps(fn)
     def call(*args, **kwargs):
         device = kwargs.get("device")
         if device is not None and _is_npu(device):
             kwargs["device"] = "cpu"
+            dtype = kwargs.get("dtype")
+            if uniform and dtype is not None and not (dtype.is_floating_point or dtype.is_complex):
+                # Tests make int32 output buffers so on an NPU, so torch_npu accepts it; the CPU
+                # refuses: draw floats and convert them to the dtype.
+                kwargs["dtype"] = None
+                return fn(*args, **kwargs).to(dtype)
         if method_to:
             for k in range(1, min(len(args), 4)):
                 if _is_npu(args[k]):
@@ -95,6 +105,8 @@ def _on_cpu(fn, method_to=False):
     return call
 
 
+# Random fills the CPU has only for floating dtypes.
+_UNIFORM_FACTORIES = ("rand", "randn", "rand_like", "randn_like")
 _TORCH_FACTORIES = (
     "tensor",
     "as_tensor",

@@ -7,6 +7,10 @@ from pypto._enums import StatusType
 
 class SymbolicScalar:
     def __init__(self, name="", value=None):
+        # PyPTO's overloads: (), (name), (value: int), (name, value); `symbolic_scalar(True)`
+        # is the int 1, as pybind passes a bool for an int.
+        if isinstance(name, int) and value is None:
+            name, value = "", int(name)
         self.name = name
         self.value = value
 
