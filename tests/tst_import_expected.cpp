@@ -59,11 +59,16 @@ void TestImportExpected::referenceFromWhatTheTestExpects_data()
     QTest::newRow("torch.equal") << "compare_exact.py"
                                  << "nan_kernel" << QStringList{"return (torch.isnan(x.float()))"}
                                  << -1.0;
-    // Both sides widened to int32 to compare: the reference gives the output's int16 again.
+    // Both sides widened to int32 to compare: the reference gives the output its dtype rule's
+    // dtype again (the inputs'), not a fixed int16.
     QTest::newRow("comparison of widened integers")
         << "compare_exact.py"
-        << "max_kernel" << QStringList{"torch.maximum(a, b).to(torch.int32)", ".to(torch.int16)"}
+        << "max_kernel" << QStringList{"torch.maximum(a, b).to(torch.int32)", ".to(a.dtype)"}
         << -1.0;
+    // One output in two dtypes, compared widened: cast back by the dtype rule.
+    QTest::newRow("widened, two dtypes")
+        << "widened_two_dtypes.py"
+        << "" << QStringList{"return ((x * 0.5).to(torch.float32)).to(x.dtype)"} << -1.0;
     // torch.cat over the test's list of the kernel's inputs; the test's own name for the scalar
     // the kernel takes is the op's parameter.
     QTest::newRow("inputs in a list, a parameter by another name")

@@ -20,6 +20,7 @@ private Q_SLOTS:
     void expectedChangedInPlaceIsRecordedNotGuessed();
     void scriptBesideComparesWithItsOwnHelper();
     void testInTheFolderAbove();
+    void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void passVerificationToleranceAndShare();
 };
@@ -125,6 +126,22 @@ void TestImportRecorded::testInTheFolderAbove()
     QCOMPARE(readOp(out)[QStringLiteral("name")].toString(), QStringLiteral("double_op"));
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return (x * 2)"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::testWithEveryCaseSkipped()
+{
+    // Both cases of the only test are marked skip: import runs them, as nothing else calls the
+    // kernel (a skipped case beside cases that run stays out: scale_ops' case 002).
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("negate"));
+    const auto r = import(data("all_skipped.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 2);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (-x)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -92,6 +92,10 @@ private:
     // Outputs whose shape or dtype no rule gave: op.json holds the first call's.
     std::map<std::string, std::vector<std::int64_t>> m_firstCallShapes;
     std::map<std::string, std::string> m_firstCallDtypes;
+    // Each output's dtype rule as op.json has it ("x.dtype", "float32").
+    std::map<std::string, std::string> m_outputDtypeRules;
+    // The cast reference.py applies to give `output` its dtype: by its rule, else to `recorded`.
+    std::string castToOutputDtype(const std::string& output, const std::string& recorded) const;
 };
 
 } // namespace ptowb::importer

@@ -271,6 +271,7 @@ void Builder::describeOutputs(ojson& op)
                        "': its dtype follows no input in every recorded call: "
                        "write the dtype rule");
         }
+        m_outputDtypeRules[p->name] = output["dtype"].get<std::string>();
         // The test's torch.zeros buffer, part of which the kernel leaves as it was (a padded
         // result): the case starts it at zero too, not at NaN.
         for (std::size_t k = 0; k < calls.size(); ++k)

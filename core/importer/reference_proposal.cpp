@@ -127,7 +127,7 @@ void Builder::writeReference(const std::string& opName)
                 const std::string dtype = text(results[std::size_t(index)], "dtype");
                 const json* out = outputs[o]->values.empty() ? nullptr : outputs[o]->values[0];
                 if (out && text(*out, "dtype") != dtype)
-                    part += ".to(torch." + text(*out, "dtype") + ")";
+                    part += castToOutputDtype(outputs[o]->name, text(*out, "dtype"));
                 parts.push_back(part);
             }
             if (reason.empty()) {
@@ -159,6 +159,18 @@ void Builder::writeReference(const std::string& opName)
            "reference.py is to be written: " + reason);
 }
 
+std::string Builder::castToOutputDtype(const std::string& output, const std::string& recorded) const
+{
+    // An output whose dtype follows an input's (bfloat16 in one case, float16 in another) is
+    // cast to that input's dtype, not to the first call's.
+    const auto rule = m_outputDtypeRules.find(output);
+    const std::string suffix = ".dtype";
+    if (rule != m_outputDtypeRules.end() && rule->second.size() > suffix.size() &&
+        rule->second.compare(rule->second.size() - suffix.size(), suffix.size(), suffix) == 0)
+        return ".to(" + rule->second + ")";
+    return ".to(torch." + (rule != m_outputDtypeRules.end() ? rule->second : recorded) + ")";
+}
+
 // The reference as the expression each output is compared with in the file's test (recorded
 // over the op's inputs), for the first kept call that compares it.
 bool Builder::writeExpressionReference(const std::string& imports, const std::string& head,
@@ -183,7 +195,7 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 found = "(" + expression + ")";
                 const json* out = argument(*call, output->name);
                 if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
-                    found += ".to(torch." + text(*out, "dtype") + ")";
+                    found += castToOutputDtype(output->name, text(*out, "dtype"));
                 line = line ? line : number(e, "line", 1);
                 literal = literal || member(e, "literal") == true;
                 break;

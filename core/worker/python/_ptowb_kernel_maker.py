@@ -66,7 +66,8 @@ def _pytest_id(value, argname, index):
 
 def parametrizations(fn, limit=1000):
     """(id, arguments) for each argument set of a test function's pytest parametrize marks, as
-    pytest names them; skipped sets left out. One ("", {}) for a function with no marks."""
+    pytest names them; skipped sets left out, unless a mark skips every set (a file whose cases
+    are all skipped still has its kernels called so). One ("", {}) for a function with no marks."""
     sets = [("", {})]
     for mark in reversed(getattr(fn, "pytestmark", []) or []):
         if getattr(mark, "name", "") != "parametrize" or len(mark.args) < 2:
@@ -74,19 +75,21 @@ def parametrizations(fn, limit=1000):
         names, values = mark.args[0], mark.args[1]
         names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
         ids = mark.kwargs.get("ids") if isinstance(getattr(mark, "kwargs", None), dict) else None
-        expanded = []
+        expanded, skipped = [], []
         for index, value in enumerate(values):
             case_id = ids[index] if isinstance(ids, (list, tuple)) and index < len(ids) else None
+            kept = expanded
             if hasattr(value, "values") and hasattr(value, "marks"):  # pytest.param(...)
                 if any(getattr(m, "name", "") in ("skip", "skipif", "xfail") for m in value.marks):
-                    continue
+                    kept = skipped
                 case_id = getattr(value, "id", None) or case_id
                 value = tuple(value.values)
             else:
                 value = (value,) if len(names) == 1 else tuple(value)
             if case_id is None:
                 case_id = "-".join(_pytest_id(v, n, index) for n, v in zip(names, value))
-            expanded.append((str(case_id), dict(zip(names, value))))
+            kept.append((str(case_id), dict(zip(names, value))))
+        expanded = expanded or skipped
         sets = [("-".join(x for x in (case_id, sid) if x), dict(s, **e)) for sid, s in sets for case_id, e in expanded][
             :limit
         ]
