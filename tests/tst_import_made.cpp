@@ -242,9 +242,13 @@ void TestImportMade::kernelOfAPackageMadeByAFactory()
                                    {QStringLiteral("tiles"), QStringLiteral("[8, 32]")},
                                    {QStringLiteral("factor"), QStringLiteral("2.5")}};
     QCOMPARE(kernel.value(QStringLiteral("made_with")).toObject(), expectedWith);
-    // cosine() states no tolerance; import's own by-value matching of the output is no exact
-    // comparison of the file's.
-    QVERIFY(!readOp(out).contains(QStringLiteral("tolerance")));
+    // cosine() returns the cosine similarity: op.json's cosine criterion, the ratio criterion
+    // beside it; import's own by-value matching of the output is no exact comparison of the
+    // file's (no rtol 0).
+    const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+    QCOMPARE(tolerance[QStringLiteral("criteria")].toArray(),
+             (QJsonArray{QStringLiteral("cosine"), QStringLiteral("ratio")}));
+    QVERIFY(!tolerance.contains(QStringLiteral("float32")));
     QVERIFY(QFileInfo::exists(out + QStringLiteral("/common_scale.py")));
     QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/common.py")));
     QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/__init__.py")));

@@ -430,13 +430,17 @@ void Builder::describeTolerance(ojson& op)
     // comparison allows one; a single strict comparison keeps every element to the tolerance.
     double errorRatio = 0;
     bool everyAllowsRatio = true;
+    // A helper returning the cosine similarity (kirin's compare_cos, checked >= 0.9999): op.json's
+    // cosine criterion, when every comparison of a kept call is one, with the ratio criterion
+    // beside it, as a cosine cannot see a wrong scale (x * 3 against x * 2.5 is 1).
+    int cosines = 0, others = 0;
     for (const auto& c : list(m_recording, "compares")) {
         const int call = number(c, "call", -1);
         auto kept =
             std::find_if(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; });
-        if (kept == m_calls.end() || !member(c, "rtol").is_number() ||
-            !member(c, "atol").is_number())
-            continue;
+        if (kept == m_calls.end()) continue;
+        ++(member(c, "cosine") == true ? cosines : others);
+        if (!member(c, "rtol").is_number() || !member(c, "atol").is_number()) continue;
         const json* out = argument(*kept->second, text(c, "output"));
         if (!out) continue;
         auto& [rtol, atol] = byDtype[text(*out, "dtype")];
@@ -446,6 +450,14 @@ void Builder::describeTolerance(ojson& op)
             errorRatio = std::max(errorRatio, member(c, "max_error_ratio").get<double>());
         else
             everyAllowsRatio = false;
+    }
+    if (cosines > 0 && others == 0) {
+        op["tolerance"] = ojson{{"criteria", ojson::array({"cosine", "ratio"})}};
+        m_p.inferred.push_back(
+            "tolerance: cosine similarity at least 0.9999 (the file's comparison returns the "
+            "cosine similarity) and at most 0.005 of the elements outside the workbench's "
+            "tolerance (a cosine cannot see a wrong scale)");
+        return;
     }
     if (byDtype.empty()) {
         m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no "

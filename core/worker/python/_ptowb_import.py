@@ -617,6 +617,9 @@ class Recorder:
                         ratio = tolerances.get("max_error_ratio")
                         if len(self.compares) > before and ratio is not None and 0 <= ratio <= 1:
                             self.compares[-1]["max_error_ratio"] = float(ratio)
+                        # One that returns the cosine similarity of the two (kirin's compare_cos).
+                        if len(self.compares) > before and _is_cosine_of(result, value, other):
+                            self.compares[-1]["cosine"] = True
                         return True
         return False
 
@@ -936,6 +939,22 @@ def _elements(value):
     if _is_tensor(value):
         return value.numel()
     return getattr(value, "size", None) if _is_array(value) else None
+
+
+def _is_cosine_of(result, a, b):
+    """Whether a helper's number is the cosine similarity of arrays a and b (1 for two zeros)."""
+    if isinstance(result, bool) or not isinstance(result, (int, float)) and not _is_array(result):
+        return False
+    try:
+        import numpy as np
+
+        x = np.asarray(a.detach().cpu().double() if _is_tensor(a) else a, dtype=np.float64).reshape(-1)
+        y = np.asarray(b.detach().cpu().double() if _is_tensor(b) else b, dtype=np.float64).reshape(-1)
+        nx, ny = float(np.sqrt(np.sum(x * x))), float(np.sqrt(np.sum(y * y)))
+        cosine = 1.0 if nx == 0 and ny == 0 else 0.0 if nx == 0 or ny == 0 else float(np.sum(x * y)) / (nx * ny)
+        return math.isfinite(cosine) and abs(float(result) - cosine) <= 1e-6
+    except Exception:  # noqa: BLE001 - values NumPy cannot read are no cosine's
+        return False
 
 
 def _unhooked(value):
