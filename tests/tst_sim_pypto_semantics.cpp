@@ -48,6 +48,9 @@ private Q_SLOTS:
         QTest::newRow("values of another shape")
             << "pypto.index_put_(t, (rows, rows), values)"
             << "sim.shape pypto.index_put_: values must be [3] (no broadcast), got [3, 5]";
+        QTest::newRow("float indices")
+            << "pypto.index_put_(t, (pypto.cast(rows, pypto.DT_FP32),), values)"
+            << "sim.dtype pypto.index_put_: an index tensor must hold integers, got float32";
         QTest::newRow("indices not a tuple")
             << "pypto.index_put_(t, rows, values)"
             << "kernel.python TypeError: pypto.index_put_: indices is a tuple of tensors, not "

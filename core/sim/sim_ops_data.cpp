@@ -428,7 +428,8 @@ at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Te
                               shapeText(i.sizes()) + " for index " + std::to_string(k),
                           "sim.shape"};
         if (at::isFloatingType(i.scalar_type()) || i.scalar_type() == at::kBool)
-            throw OpError{fn + ": an index tensor holds integers", "sim.dtype"};
+            throw OpError{fn + ": an index tensor must hold integers, got " + dtypeText(i),
+                          "sim.dtype"};
         const at::Tensor l = i.to(at::kLong);
         const std::int64_t size = x.size(std::int64_t(k));
         if (l.numel() && (l.min().item<std::int64_t>() < 0 || l.max().item<std::int64_t>() >= size))

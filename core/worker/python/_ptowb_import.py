@@ -110,7 +110,7 @@ PASS_VERIFY_TOLERANCE = (1e-3, 1e-3)  # PyPTO's verify_options pass_verify_error
 
 def _pass_verify_tolerance(jit):
     """(rtol, atol) of PyPTO's pass verification for a call of `jit`: its verify_options, else
-    pypto.set_verify_options', else PyPTO's default."""
+    pypto.set_verify_options, else PyPTO's default."""
     pypto_module = sys.modules.get("pypto")
     given = [((getattr(jit, "options", None) or {}).get("verify_options") or {}).get("pass_verify_error_tol")]
     if pypto_module is not None and hasattr(pypto_module, "get_verify_options"):
