@@ -1,0 +1,74 @@
+// op.json's tolerance from the comparisons the recording holds: rtol/atol per dtype, and the
+// criteria they imply (a share of mismatches, a cosine).
+#include "importer/import_builder.h"
+#include "importer/recording_json.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ptowb::importer {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+void Builder::describeTolerance(ojson& op)
+{
+    std::map<std::string, std::pair<double, double>> byDtype;
+    // The share of elements a comparison lets lie outside its tolerance (a compare helper's
+    // max_error_ratio, PyPTO's pass verification): op.json's ratio criterion, when every
+    // comparison allows one; a single strict comparison keeps every element to the tolerance.
+    double errorRatio = 0;
+    bool everyAllowsRatio = true;
+    // A helper returning the cosine similarity (kirin's compare_cos, checked >= 0.9999): op.json's
+    // cosine criterion, when every comparison of a kept call is one, with the ratio criterion
+    // beside it, as a cosine cannot see a wrong scale (x * 3 against x * 2.5 is 1).
+    int cosines = 0, others = 0;
+    for (const auto& c : list(m_recording, "compares")) {
+        const int call = number(c, "call", -1);
+        auto kept =
+            std::find_if(m_calls.begin(), m_calls.end(), [&](auto& k) { return k.first == call; });
+        if (kept == m_calls.end()) continue;
+        ++(member(c, "cosine") == true ? cosines : others);
+        if (!member(c, "rtol").is_number() || !member(c, "atol").is_number()) continue;
+        const json* out = argument(*kept->second, text(c, "output"));
+        if (!out) continue;
+        auto& [rtol, atol] = byDtype[text(*out, "dtype")];
+        rtol = std::max(rtol, member(c, "rtol").get<double>());
+        atol = std::max(atol, member(c, "atol").get<double>());
+        if (member(c, "max_error_ratio").is_number())
+            errorRatio = std::max(errorRatio, member(c, "max_error_ratio").get<double>());
+        else
+            everyAllowsRatio = false;
+    }
+    if (cosines > 0 && others == 0) {
+        op["tolerance"] = ojson{{"criteria", ojson::array({"cosine", "ratio"})}};
+        m_p.inferred.push_back(
+            "tolerance: cosine similarity at least 0.9999 (the file's comparison returns the "
+            "cosine similarity) and at most 0.005 of the elements outside the workbench's "
+            "tolerance (a cosine cannot see a wrong scale)");
+        return;
+    }
+    if (byDtype.empty()) {
+        m_p.inferred.push_back("tolerance: the workbench's defaults (the file compares with no "
+                               "allclose/assert_close)");
+        return;
+    }
+    ojson tolerance = ojson::object();
+    for (const auto& [dtype, t] : byDtype) {
+        tolerance[dtype] = ojson{{"rtol", t.first}, {"atol", t.second}};
+        m_p.inferred.push_back("tolerance " + dtype + ": rtol " +
+                               *literal(json{{"kind", "float"}, {"value", t.first}}) + ", atol " +
+                               *literal(json{{"kind", "float"}, {"value", t.second}}) +
+                               " (from the file's comparison)");
+    }
+    if (everyAllowsRatio && errorRatio > 0 && errorRatio <= 1) {
+        tolerance["criteria"] = ojson::array({"ratio"});
+        tolerance["max_error_ratio"] = errorRatio;
+        m_p.inferred.push_back(
+            "tolerance: at most " + *literal(json{{"kind", "float"}, {"value", errorRatio}}) +
+            " of the elements may lie outside it (the file's comparison allows that share)");
+    }
+    op["tolerance"] = tolerance;
+}
+
+} // namespace ptowb::importer
