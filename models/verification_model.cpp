@@ -17,8 +17,27 @@ void VerificationModel::setReport(const VerificationReport& report)
         if (!m_report.cases[c].error.empty() || outputs.empty()) m_rows.push_back({c, -1});
         for (std::size_t o = 0; o < outputs.size(); ++o)
             m_rows.push_back({c, int(o)});
+        for (std::size_t u = 0; u < m_report.cases[c].unchecked.size(); ++u)
+            m_rows.push_back({c, -1, int(u)});
     }
     endResetModel();
+}
+
+int VerificationModel::compared() const
+{
+    int n = 0;
+    for (const Row& row : m_rows)
+        n += row.uncheckedIndex < 0;
+    return n;
+}
+
+std::string VerificationModel::uncheckedAt(int row) const
+{
+    if (row < 0 || row >= int(m_rows.size())) return {};
+    const Row& r = m_rows[std::size_t(row)];
+    return r.uncheckedIndex < 0
+               ? std::string()
+               : m_report.cases[r.caseIndex].unchecked[std::size_t(r.uncheckedIndex)];
 }
 
 int VerificationModel::failures() const
@@ -47,17 +66,28 @@ QVariant VerificationModel::data(const QModelIndex& index, int role) const
         row.outputIndex >= 0 ? &c.outputs[std::size_t(row.outputIndex)] : nullptr;
     // A target without values (pypto-sim) only measured the case: neither pass nor fail.
     const bool measured = !check && c.costOnly && c.error.empty();
-    const bool pass = (check && check->verdict.pass) || measured;
+    const std::string unchecked = uncheckedAt(index.row());
+    const bool pass = (check && check->verdict.pass) || measured || !unchecked.empty();
     if (role == PassRole) return pass;
     if (role == Qt::BackgroundRole && index.column() == VerdictColumn)
-        return QBrush(measured ? QColor(0xd8, 0xe4, 0xf4)
-                      : pass   ? QColor(0xc8, 0xf0, 0xc8)
-                               : QColor(0xf8, 0xc8, 0xc8));
+        return QBrush(!unchecked.empty() ? QColor(0xe4, 0xe4, 0xe4)
+                      : measured         ? QColor(0xd8, 0xe4, 0xf4)
+                      : pass             ? QColor(0xc8, 0xf0, 0xc8)
+                                         : QColor(0xf8, 0xc8, 0xc8));
     if (role == Qt::TextAlignmentRole && index.column() >= MaxAbsColumn &&
         index.column() <= MismatchColumn)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     const auto number = [](double v) { return QString::number(v, 'g', 4); };
+    if (!unchecked.empty()) {
+        if (index.column() == CaseColumn) return QString::fromStdString(c.caseName);
+        if (index.column() == OutputColumn) return QString::fromStdString(unchecked);
+        if (index.column() == VerdictColumn) return tr("SKIP");
+        if (index.column() == ReasonColumn)
+            return tr("not compared: op.json's case gives it no expected value (its test checked "
+                      "none)");
+        return {};
+    }
     switch (index.column()) {
     case CaseColumn:
         return QString::fromStdString(c.caseName);
@@ -97,8 +127,9 @@ QVariant VerificationModel::headerData(int section, Qt::Orientation orientation,
                                            "Max rel", "Cosine", "Mismatch", "Reason"};
     static const char* const kTips[] = {"The case of op.json",
                                         "The output (or mutated input) compared",
-                                        "PASS, FAIL, ERROR (the case could not run) or COST "
-                                        "(a target without values only measured it)",
+                                        "PASS, FAIL, ERROR (the case could not run), COST "
+                                        "(a target without values only measured it) or SKIP "
+                                        "(the case checks no value of it)",
                                         "Largest |actual - expected|",
                                         "Largest |actual - expected| / |expected|",
                                         "Cosine similarity of actual and expected",

@@ -6,8 +6,9 @@
 
 namespace ptowb {
 
-// One row per case and output of a verification (or one per case that could not be compared),
-// coloured by verdict: what the Run and Compare dock lists.
+// One row per case and output of a verification (or one per case that could not be compared,
+// and one per result a case leaves unchecked), coloured by verdict: what the Run and Compare dock
+// lists.
 class VerificationModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -35,6 +36,9 @@ public:
     void setReport(const VerificationReport& report);
     const VerificationReport& report() const { return m_report; }
     int failures() const;
+    int compared() const; // rows but those of unchecked results
+    // The result a row names as not compared (its case's test checked no value), or "".
+    std::string uncheckedAt(int row) const;
     // {case index, output index} of a row; the output index is -1 for a case that failed to run.
     std::pair<int, int> rowAt(int row) const
     {
@@ -52,7 +56,8 @@ private:
     struct Row
     {
         std::size_t caseIndex;
-        int outputIndex; // -1: the case failed before comparison
+        int outputIndex;         // -1: the case failed before comparison, or a row below
+        int uncheckedIndex = -1; // a result of the case's `unchecked`
     };
     VerificationReport m_report;
     std::vector<Row> m_rows;

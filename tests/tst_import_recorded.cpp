@@ -5,6 +5,7 @@
 
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -23,6 +24,7 @@ private Q_SLOTS:
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void passVerificationToleranceAndShare();
+    void resultsTheTestDoesNotCheck();
 };
 
 void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
@@ -190,6 +192,48 @@ void TestImportRecorded::passVerificationToleranceAndShare()
                  QJsonArray{QStringLiteral("ratio")});
         QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), std::min(k.rtol, k.atol));
     }
+}
+
+void TestImportRecorded::resultsTheTestDoesNotCheck()
+{
+    // The test compares `result` only: the input the kernel changes in place and the scratch
+    // output are null in the case's "expected", named in a warning, and skipped by verify.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("accumulate"));
+    const auto r = import(data("partly_checked.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* unchecked = find(r, "import.result-unchecked");
+    QVERIFY2(unchecked && unchecked->severity == Severity::Warning, qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    QVERIFY(op[QStringLiteral("inputs")].toArray()[0][QStringLiteral("mutated")].toBool());
+    const QJsonObject expected =
+        op[QStringLiteral("cases")].toArray()[0][QStringLiteral("expected")].toObject();
+    QVERIFY(expected[QStringLiteral("result")].toString().startsWith(QStringLiteral("file:")));
+    QVERIFY(expected[QStringLiteral("a")].isNull());
+    QVERIFY(expected[QStringLiteral("scratch")].isNull());
+    const QString report = dir.filePath(QStringLiteral("report.json"));
+    const QString junit = dir.filePath(QStringLiteral("report.xml"));
+    const auto [code, text] =
+        cli({QStringLiteral("verify"), out, QStringLiteral("--against"), QStringLiteral("sim"),
+             QStringLiteral("--json"), report, QStringLiteral("--junit"), junit});
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("PASS  test_accumulate/result")), qPrintable(text));
+    const QJsonObject json = QJsonDocument::fromJson(readAll(report)).object();
+    const QJsonObject reported = json[QStringLiteral("cases")].toArray()[0].toObject();
+    QCOMPARE(reported[QStringLiteral("outputs")].toObject().keys(), QStringList{"result"});
+    QCOMPARE(reported[QStringLiteral("unchecked")].toArray().size(), 2);
+    const QByteArray xml = readAll(junit);
+    QVERIFY2(xml.contains("skipped=\"2\"") && xml.contains("<skipped"), xml.constData());
+    QVERIFY2(text.contains(QStringLiteral("SKIP  test_accumulate/a")) &&
+                 text.contains(QStringLiteral("SKIP  test_accumulate/scratch")),
+             qPrintable(text));
+    // What the test checks still decides.
+    QVERIFY(editFile(out + QStringLiteral("/partly_checked.py"), "result[:] = a + scratch",
+                     "result[:] = a + scratch + 1"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL  test_accumulate/result")),
+             qPrintable(failure));
 }
 
 QTEST_GUILESS_MAIN(TestImportRecorded)

@@ -129,6 +129,20 @@ private Q_SLOTS:
         QCOMPARE(chosen.first().at(0).toInt(), 1);
         panel.markStale(QStringLiteral("op.json was edited after this run"));
         QVERIFY(panel.stamp().isStale());
+        // A result the case's test did not check: a SKIP row, neither a failure nor compared.
+        VerificationReport skipping = threeCases();
+        skipping.cases[0].unchecked = {"scratch"};
+        panel.showReport(skipping, QStringLiteral("demo · Verify on sim · 10:01:00"));
+        QCOMPARE(panel.model().rowCount(), 4);
+        QCOMPARE(panel.model().compared(), 3);
+        QCOMPARE(panel.model().failures(), 2);
+        const int skipRow = 1; // after case 0's own output
+        QCOMPARE(panel.model().uncheckedAt(skipRow), std::string("scratch"));
+        QCOMPARE(panel.model().uncheckedAt(0), std::string());
+        QCOMPARE(panel.model().index(skipRow, VerificationModel::VerdictColumn).data().toString(),
+                 QStringLiteral("SKIP"));
+        QCOMPARE(panel.model().index(skipRow, VerificationModel::OutputColumn).data().toString(),
+                 QStringLiteral("scratch"));
         panel.reset();
         QCOMPARE(panel.model().rowCount(), 0);
         QVERIFY(panel.stamp().stamp().isEmpty());

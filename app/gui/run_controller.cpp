@@ -95,6 +95,16 @@ void RunController::showRow(int row)
     const auto [caseIndex, outputIndex] = m_compare.model().rowAt(row);
     const CaseVerification& c = report.cases[std::size_t(caseIndex)];
     const QString caseName = QString::fromStdString(c.caseName);
+    if (const std::string unchecked = m_compare.model().uncheckedAt(row); !unchecked.empty()) {
+        m_diff.showMessage(
+            tr("%1 / %2: not compared").arg(caseName, QString::fromStdString(unchecked)),
+            tr("op.json's case gives no expected value of %1 (null in "
+               "\"expected\"): the test it was imported from checked none.")
+                .arg(QString::fromStdString(unchecked)),
+            m_stamp);
+        Q_EMIT panelWanted(&m_diff);
+        return;
+    }
     if (outputIndex < 0) { // the case could not run: its error, not an old difference
         m_diff.showMessage(tr("%1: error").arg(caseName),
                            QString::fromStdString(c.error.empty() ? "no outputs" : c.error),
@@ -338,10 +348,10 @@ void RunController::onFinished(const PipelineResult& result)
                        .arg(QString::fromStdString(result.verification.target));
     else if (verified)
         summary += m_compare.model().failures() == 0
-                       ? tr(" — all %1 outputs pass").arg(m_compare.model().rowCount())
+                       ? tr(" — all %1 outputs pass").arg(m_compare.model().compared())
                        : tr(" — %1 of %2 outputs fail")
                              .arg(m_compare.model().failures())
-                             .arg(m_compare.model().rowCount());
+                             .arg(m_compare.model().compared());
     Q_EMIT statusChanged(summary);
     m_log.appendPlainText(summary);
     Q_EMIT finished(result);

@@ -2,6 +2,7 @@
 #include "importer/recording_json.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ptowb::importer {
 
@@ -23,10 +24,10 @@ std::string expectedFile(const json& recording, int index, const std::string& re
 
 } // namespace
 
-// No reference could be written: the cases whose test compared every result with a value take
-// those values as their expected results (op.json's case "expected"), with their inputs as the
-// test made them, so verify checks the kernel as the test did. Cases the test checked nothing
-// of are left out; none are when no case has expected values.
+// No reference could be written: the cases whose test compared results with values take those
+// values as their expected results (op.json's case "expected"; null for a result it did not
+// compare), with their inputs as the test made them, so verify checks the kernel as the test did.
+// Cases the test checked nothing of are left out; none are when no case has expected values.
 bool Builder::describeExpectedValues(ojson& op)
 {
     std::vector<const Plan*> results = plans(Role::Output);
@@ -35,6 +36,7 @@ bool Builder::describeExpectedValues(ojson& op)
     if (results.empty() || m_calls.empty()) return false;
     ojson kept = ojson::array();
     std::vector<std::string> left, unruled;
+    std::map<std::string, std::vector<std::string>> uncheckedByResult;
     for (std::size_t k = 0; k < m_calls.size() && k < op["cases"].size(); ++k) {
         ojson c = op["cases"][k];
         const int index = m_calls[k].first;
@@ -51,18 +53,26 @@ bool Builder::describeExpectedValues(ojson& op)
             unruled.push_back(m_caseNames[k]);
             continue;
         }
+        // A result the test compared nothing with is null: verify leaves it unchecked, as the
+        // test did (a mutated input it reads no more, a scratch output).
         ojson expected = ojson::object();
         std::vector<ProjectFile> files;
+        std::size_t compared = 0;
         for (const Plan* r : results) {
             const std::string file = expectedFile(m_recording, index, r->name);
-            if (file.empty()) break;
+            if (file.empty()) {
+                expected[r->name] = nullptr;
+                uncheckedByResult[r->name].push_back(m_caseNames[k]);
+                continue;
+            }
             const std::string inProject =
                 "cases/" + m_caseNames[k] + "/" + r->name + ".expected.npy";
             files.push_back({file, inProject});
             expected[r->name] = "file:" + inProject;
+            ++compared;
         }
         // The test's own input values: a fill made again would not give what it expected.
-        bool inputsKept = expected.size() == results.size();
+        bool inputsKept = compared > 0;
         for (const Plan* p : tensorInputs()) {
             if (!inputsKept) break;
             const json* v = p->values[k];
@@ -87,6 +97,18 @@ bool Builder::describeExpectedValues(ojson& op)
     }
     if (kept.empty()) return false;
     op["cases"] = kept;
+    for (const auto& [result, cases] : uncheckedByResult) {
+        std::string names;
+        for (const auto& n : cases)
+            if (std::any_of(kept.begin(), kept.end(),
+                            [&](const ojson& c) { return c["name"] == n; }))
+                names += (names.empty() ? "'" : ", '") + n + "'";
+        if (!names.empty())
+            fillIn("/cases", Severity::Warning, "import.result-unchecked",
+                   "the test of case(s) " + names + " compares no value of '" + result +
+                       "', so verify does not check it (null in \"expected\"): write reference.py "
+                       "to check it");
+    }
     const auto leftOut = [&](const std::vector<std::string>& cases, const std::string& why) {
         std::string names;
         for (const auto& n : cases)

@@ -35,9 +35,9 @@ nlohmann::json inputShapesJson(const RunRecord& record)
 }
 
 RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
-                            std::vector<Tensor>& outputs)
+                            std::vector<Tensor>& outputs, const std::set<std::string>& absent)
 {
-    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs);
+    auto read = runfolder::readOutputs(caseDir, spec, record.expectedOutputs, absent);
     if (auto* e = std::get_if<std::string>(&read)) {
         record.status = "error";
         record.error = *e;
@@ -51,8 +51,8 @@ RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunR
 namespace {
 
 // A case whose op.json gives every result's expected value (recorded from a test): those files
-// are the reference's results, put where a reference run writes them. Null when the case does
-// not give them all.
+// are the reference's results, put where a reference run writes them; a result the case leaves
+// unchecked has none. Null when the case does not give them all.
 std::optional<RunRecord> recordedExpected(const OpSpec& spec, const std::string& projectDir,
                                           const std::string& caseDir, RunRecord record,
                                           std::vector<Tensor>& outputs)
@@ -73,7 +73,7 @@ std::optional<RunRecord> recordedExpected(const OpSpec& spec, const std::string&
             return record;
         }
     }
-    record = readWorkerOutputs(caseDir, spec, record, outputs);
+    record = readWorkerOutputs(caseDir, spec, record, outputs, it->unchecked);
     if (!record.error.empty())
         record.error =
             "op.json's expected values of case '" + record.caseName + "': " + record.error;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,7 @@ public:
 // read back with the record ending ok or with why not.
 std::string workerFailureStatus(const nlohmann::json& answer);
 RunRecord readWorkerOutputs(const std::string& caseDir, const OpSpec& spec, RunRecord record,
-                            std::vector<Tensor>& outputs);
+                            std::vector<Tensor>& outputs, const std::set<std::string>& absent = {});
 // The request's "input_shapes": what the worker compares each input file's header with before
 // reading it.
 nlohmann::json inputShapesJson(const RunRecord& record);

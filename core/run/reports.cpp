@@ -134,6 +134,7 @@ nlohmann::ordered_json verificationJson(const VerificationReport& r)
         cj["outputs"] = nlohmann::ordered_json::object();
         for (const OutputCheck& o : c.outputs)
             cj["outputs"][o.name] = comparisonJson(o.comparison, o.verdict);
+        if (!c.unchecked.empty()) cj["unchecked"] = c.unchecked;
         j["cases"].push_back(cj);
     }
     return j;
@@ -141,7 +142,7 @@ nlohmann::ordered_json verificationJson(const VerificationReport& r)
 
 std::string verificationJUnit(const VerificationReport& r)
 {
-    int tests = 0, failures = 0, errors = 0;
+    int tests = 0, failures = 0, errors = 0, skipped = 0;
     double seconds = 0;
     for (const CaseVerification& c : r.cases) {
         seconds += c.seconds;
@@ -154,6 +155,8 @@ std::string verificationJUnit(const VerificationReport& r)
             ++tests;
             failures += !o.verdict.pass;
         }
+        skipped += int(c.unchecked.size());
+        tests += int(c.unchecked.size());
     }
     std::string x = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
     x += "<testsuites name=\"ptowb verify\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
@@ -161,7 +164,8 @@ std::string verificationJUnit(const VerificationReport& r)
          format("%.3f", seconds) + "\">\n";
     x += "  <testsuite name=\"" + xmlEscape(r.op + " vs " + r.target) + "\" tests=\"" +
          std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" errors=\"" +
-         std::to_string(errors) + "\" time=\"" + format("%.3f", seconds) + "\">\n";
+         std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) + "\" time=\"" +
+         format("%.3f", seconds) + "\">\n";
     for (const CaseVerification& c : r.cases) {
         const std::string classname = xmlEscape(r.op + "." + c.caseName);
         if (!c.error.empty()) {
@@ -189,6 +193,10 @@ std::string verificationJUnit(const VerificationReport& r)
                      "</system-out>\n";
             x += "    </testcase>\n";
         }
+        for (const std::string& name : c.unchecked)
+            x += "    <testcase classname=\"" + classname + "\" name=\"" + xmlEscape(name) +
+                 "\" time=\"0.000\">\n      <skipped message=\"its test checked no value\"/>\n"
+                 "    </testcase>\n";
     }
     x += "  </testsuite>\n</testsuites>\n";
     return x;
@@ -223,6 +231,10 @@ std::string verificationSummary(const VerificationReport& r)
                        ", expected " + format("%g", w.expected) + "\n";
             }
         }
+        for (const std::string& name : c.unchecked)
+            out += "SKIP  " + c.caseName + "/" + name +
+                   ": not compared (op.json's case gives it no expected value: its test checked "
+                   "none)\n";
     }
     return out;
 }

@@ -68,6 +68,9 @@ struct CaseVerification
     std::string stderrTail;
     double seconds = 0;
     std::vector<OutputCheck> outputs;
+    // Results the case's test checked no value of (op.json's `"expected": {"a": null}`): not
+    // compared, and named in the report.
+    std::vector<std::string> unchecked;
     // The target's run.json "cost" (its cost model's cycles), when it has one.
     nlohmann::ordered_json cost;
     // The target produces no values (pypto-sim): nothing was compared, and the case passes

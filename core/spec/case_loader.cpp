@@ -243,7 +243,8 @@ private:
         return ok;
     }
 
-    // "expected": {"<result>": "file:<path>.npy"}: the values a test recorded for the results.
+    // "expected": {"<result>": "file:<path>.npy" | null}: the values a test recorded for the
+    // results; null for a result the test checked no value of.
     bool loadExpected(const json& item, const std::string& ptr, const std::string& label,
                       CaseSpec& c)
     {
@@ -263,7 +264,12 @@ private:
                 ok = false;
                 continue;
             }
-            if (!m_r.isType(value, vptr, json::value_t::string, "\"file:<path>.npy\"")) {
+            // null: the test checked no value of this result, so verify does not compare it.
+            if (value.is_null()) {
+                c.unchecked.insert(key);
+                continue;
+            }
+            if (!m_r.isType(value, vptr, json::value_t::string, "\"file:<path>.npy\" or null")) {
                 ok = false;
                 continue;
             }
@@ -291,6 +297,13 @@ private:
                 }
             }
             c.expected[key] = file->path;
+        }
+        // A case that leaves every result unchecked would verify without comparing anything.
+        if (ok && !c.unchecked.empty() && c.unchecked.size() == results.size()) {
+            m_r.error(eptr, "spec.bad-expected",
+                      label + " checks none of its results (each is null in \"expected\"): give "
+                              "one its expected value, or leave \"expected\" out");
+            ok = false;
         }
         return ok;
     }

@@ -123,8 +123,9 @@ constexpr OpJsonWord kWords[] = {
      "zeros, ones or file:<path>.npy."},
     {"expected", OpJsonWordKind::Key,
      "In cases: {\"<output>\": \"file:<path>.npy\"}, the values a test recorded for the case's "
-     "outputs (import writes them). When every output has one, verify compares with them and "
-     "does not run the reference for the case."},
+     "outputs (import writes them); null for an output the test did not check, which verify "
+     "skips. When every output has one, verify compares with them and does not run the "
+     "reference for the case."},
     {"seed", OpJsonWordKind::TopKey,
      "Seed of every generated case input (default 0): the same description gives the same inputs."},
     {"targets", OpJsonWordKind::TopKey,

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,10 @@ struct CaseSpec
     // result must have, as a test recorded it (`"expected": {"y": "file:cases/a/y.expected.npy"}`).
     // When every result has one, the reference is not run for the case.
     std::map<std::string, std::string> expected;
+    // Results the case's test checked no value of (`"expected": {"a": null}`): verify does not
+    // compare them in this case. A result is in one of the two, or neither.
+    std::set<std::string> unchecked;
+    // Every result has an expected value or is unchecked, and at least one has a value.
     bool expectsEveryResult(const std::vector<std::string>& results) const;
 };
 

@@ -9,13 +9,15 @@ against the simulator with `ptowb-cli verify`, nothing edited in between.
 
 --root (default $PYPTO_EXAMPLES) is a checkout of hicann/pypto; the PATHs (default examples,
 models, python/tests) are files or folders in it. --every N takes every N-th file (sorted) to
-keep a run short. Without a root the script prints SKIP and exits 77 (CTest's skip).
+keep a run short. A file counts when a function of it is decorated with jit. Without a root the
+script prints SKIP and exits 77 (CTest's skip).
 Per kernel: VERIFIED (": expected values" when verify compared with the values the file's test
 expected, reference.py still to write), TODO (imported with things to fill in; verify not run), VERIFY-FAIL,
 IMPORT-FAIL, with the first reason; then the shares of kernels and of files (a file counts when
 every kernel of it verified). Exit 1 when the file share is below --min-rate.
 """
 import argparse
+import ast
 import concurrent.futures
 import os
 import re
@@ -25,6 +27,25 @@ import tempfile
 from pathlib import Path
 
 JIT = re.compile(r"^\s*@\s*(pypto\.)?(frontend\.)?jit\b", re.M)
+
+
+def is_kernel_file(path):
+    """A file with a function decorated with jit; a docstring or a script in a string that
+    mentions `@pypto.frontend.jit` is none. A file Python cannot parse counts (import says why)."""
+    text = path.read_text(errors="replace")
+    if not JIT.search(text):
+        return False
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if getattr(target, "attr", getattr(target, "id", None)) == "jit":
+                    return True
+    return False
 
 
 def run(args, timeout):
@@ -78,7 +99,7 @@ def main():
     for p in args.paths or ["examples", "models", "python/tests"]:
         base = root / p
         candidates = [base] if base.is_file() else sorted(base.rglob("*.py"))
-        files += [f for f in candidates if JIT.search(f.read_text(errors="replace"))]
+        files += [f for f in candidates if is_kernel_file(f)]
     files = files[:: max(1, args.every)]
     jobs = []
     with tempfile.TemporaryDirectory() as scratch:
