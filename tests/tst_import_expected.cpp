@@ -157,6 +157,8 @@ void TestImportExpected::inPlaceUpdateStaysAnInput()
     QVERIFY(d);
     QVERIFY2(d->message.find("only updates 'total' in place") != std::string::npos,
              d->message.c_str());
+    // The test captured by hand and asserted that the stream was capturing: it ran through.
+    QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
 }
 
 // `ptowb-cli import --python PY` records in PY: the verify it suggests runs there too.

@@ -24,6 +24,7 @@ private slots:
     void configFromASubfolderModule();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
+    void kernelMadeByAFunctionNothingRuns();
     void kernelMadeByTheMainBlock();
     void kernelMadeAgainForAnotherShape();
     void kernelOfAPackageMadeByAFactory();
@@ -143,6 +144,27 @@ void TestImportMade::kernelMadeWhereNothingBuildsIt()
     d = find(named, "import.kernel");
     QVERIFY2(d && d->message.find("made inside 'make_neg_kernel'") != std::string::npos,
              qPrintable(describe(named)));
+}
+
+// A worker script's function that needs no argument and builds and calls the kernel, run by
+// nothing but the script's command line: import runs it, and made_by names it.
+void TestImportMade::kernelMadeByAFunctionNothingRuns()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("worker_script.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject kernel = readOp(out).value(QStringLiteral("kernel")).toObject();
+    QCOMPARE(kernel.value(QStringLiteral("made_by")).toString(), QStringLiteral("pack_scale"));
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("x * 3.0"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(out + QStringLiteral("/worker_script.py"), "out[:] = x * 3.0",
+                     "out[:] = x * 3.5"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
 }
 
 // A launcher that takes an argument (the run mode) and that only the file's main block calls:

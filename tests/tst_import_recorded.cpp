@@ -25,6 +25,7 @@ private Q_SLOTS:
     void comparisonAllowingAShareOfMismatches();
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
+    void secondCallOfTheSameShapesCompared();
 };
 
 void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
@@ -234,6 +235,31 @@ void TestImportRecorded::resultsTheTestDoesNotCheck()
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL  test_accumulate/result")),
              qPrintable(failure));
+}
+
+void TestImportRecorded::secondCallOfTheSameShapesCompared()
+{
+    // Two calls of one signature; the test compares the second's output only: that call is the
+    // case, with its own inputs and the value the test compared with.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("add"));
+    const auto r = import(data("second_call_compared.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(
+        op[QStringLiteral("tolerance")][QStringLiteral("int32")][QStringLiteral("rtol")].toDouble(),
+        5e-3);
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QVERIFY(cases[0][QStringLiteral("expected")][QStringLiteral("c")].toString().startsWith(
+        QStringLiteral("file:")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(out + QStringLiteral("/second_call_compared.py"), "c.move(pypto.add(a, b))",
+                     "c.move(pypto.add(a, pypto.add(b, 1)))"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
 }
 
 QTEST_GUILESS_MAIN(TestImportRecorded)

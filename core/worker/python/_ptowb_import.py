@@ -42,6 +42,7 @@ from pypto.frontend import JitFunction
 NUMPY_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
 PARAMETER_KINDS = ("int", "float", "bool", "str", "int[]", "float[]")  # scalars op.json takes as parameters
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
+MAX_REPEATS = 2  # calls kept of a signature already kept, while no output of it was compared
 MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
 FILLS = {
@@ -205,6 +206,10 @@ class Recorder:
         self.input_calls = {}  # id(host tensor) -> {call index: parameter}, every call it was an input of
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
         self.signatures = {}  # kernel -> distinct call signatures kept
+        # A signature's first call, and its repeats: a test may compare the output of a later call
+        # of the same shapes only (the first one's output feeds the second).
+        self.first_calls = {}  # signature -> index of its first call
+        self.repeats = {}  # signature -> indices of its repeats
         self.active = False
         self.reading = False  # a comparison of the file's is being read
         self.module = None  # the file, once loaded
@@ -288,6 +293,9 @@ class Recorder:
         )
         kept = self.signatures.setdefault(name, set())
         record = key not in kept and len(kept) < MAX_CALLS_PER_KERNEL
+        repeat_of = None
+        if key in kept and self._repeat_wanted(key):
+            record, repeat_of = True, self.first_calls[key]
         index = len(self.calls)
         module_level = self._module_level(jit, name)
         made_by, made_with = (None, None) if module_level else (self._maker(), None)
@@ -311,7 +319,12 @@ class Recorder:
         if made_with is not None:
             call["made_with"] = made_with
         if record:
-            kept.add(key)
+            if repeat_of is None:
+                kept.add(key)
+                self.first_calls[key] = index
+            else:
+                call["repeat_of"] = repeat_of
+                self.repeats.setdefault(key, []).append(index)
             self.calls.append(call)
             # Those that become op parameters (a dtype or a config is a kernel argument).
             self.scalars[index] = [
@@ -498,6 +511,24 @@ class Recorder:
                     return name + ("[" + case if case and name == entry else "")
             frame = frame.f_back
         return None
+
+    def _repeat_wanted(self, key):
+        """A call of a kept signature is kept too while no output of its earlier calls was compared
+        (up to MAX_REPEATS): the test may compare this one's."""
+        group = [self.first_calls[key]] + self.repeats.get(key, [])
+        compared = any(c["call"] in group for c in self.compares)
+        return not compared and len(group) <= MAX_REPEATS
+
+    def settle_repeats(self):
+        """Of each signature's calls, the first one the test compared an output of stays a call;
+        the others are marked `repeat`, and become no case."""
+        compared = {c["call"] for c in self.compares}
+        for key, first in self.first_calls.items():
+            group = [first] + self.repeats.get(key, [])
+            if len(group) > 1:
+                chosen = next((i for i in group if i in compared), first)
+                for i in group:
+                    self.calls[i]["repeat"] = i != chosen
 
     def _enough(self):
         return all(len(s) >= MAX_CALLS_PER_KERNEL for s in self.signatures.values()) and bool(self.signatures)
@@ -1419,6 +1450,12 @@ def record(request):
             test_module = _run_test_file(recorder, test_path, test_source, undo)
             if test_module is not None:
                 hosts[test_path] = (test_source, test_module)
+        # Still not called: a function of the file that needs no argument and builds or calls the
+        # kernel runs too (a worker script's `pack_static_add()`, which its argv dispatch runs).
+        unrecorded = {name for name in wanted if name not in recorder.signatures}
+        for name in _files.callers_of(tree, unrecorded) if unrecorded else []:
+            if isinstance(vars(module).get(name), types.FunctionType):
+                _run(recorder, name, vars(module)[name])
         recorder.host(path, source)
         kernels += _made_kernels(recorder, module, source)
         golden_sources = {}
@@ -1458,6 +1495,7 @@ def record(request):
             for r in g["results"]:
                 if r:
                     r.pop("id", None)
+        recorder.settle_repeats()
         return {
             "status": "ok",
             "test_files": [h for h in hosts if h != path],

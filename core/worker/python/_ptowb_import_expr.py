@@ -300,6 +300,10 @@ class Slicer:
                 assignment = slicer._assignment(name.id, before)
                 if assignment is None:
                     raise Unresolved(name.id)
+                if _draws_random(assignment.value):
+                    # Data the test drew that is no input of this call (it made another call's
+                    # input): a reference cannot draw it again.
+                    raise Unresolved(f"{name.id} is random data, no input of the call")
                 return slicer.resolve(assignment.value, assignment.lineno, depth + 1)
 
         import copy
@@ -308,6 +312,22 @@ class Slicer:
 
 
 _MISSING = object()
+
+# torch's and NumPy's random draws (torch.rand, np.random.uniform, x.normal_).
+_RANDOM_CALLS = frozenset(
+    "rand randn randint rand_like randn_like randint_like normal normal_ uniform uniform_ random random_ "
+    "bernoulli multinomial randperm permutation choice".split()
+)
+
+
+def _draws_random(node):
+    """Whether an expression calls one of torch's or NumPy's random functions."""
+    for call in ast.walk(node):
+        if isinstance(call, ast.Call):
+            name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+            if name in _RANDOM_CALLS:
+                return True
+    return False
 
 
 def _plain_constant(value):

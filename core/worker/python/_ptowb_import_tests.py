@@ -129,6 +129,28 @@ def jit_defs(tree):
     return names
 
 
+def callers_of(tree, unrecorded):
+    """The file's top-level functions that need no argument and name one of the `unrecorded`
+    kernels or a function that makes one, in file order: a worker script's `pack_static_add()`
+    that its argv dispatch runs, which neither a test nor the main block does."""
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef)
+    top = [node for node in tree.body if isinstance(node, functions)]
+    makers = set(unrecorded)
+    for node in top:
+        inner = {n.name for n in ast.walk(node) if n is not node and isinstance(n, functions)}
+        if inner & unrecorded:
+            makers.add(node.name)
+    callers = []
+    for node in top:
+        a = node.args
+        required = len(a.posonlyargs) + len(a.args) - len(a.defaults) + sum(d is None for d in a.kw_defaults)
+        if required or node.name in makers or node.name.startswith("test") or isinstance(node, ast.AsyncFunctionDef):
+            continue
+        if any(isinstance(n, ast.Name) and n.id in makers for n in ast.walk(node)):
+            callers.append(node.name)
+    return callers
+
+
 def imported_names(tree):
     """The top-level names of the modules a file imports."""
     names = set()

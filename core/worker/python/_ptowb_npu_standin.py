@@ -189,7 +189,7 @@ def _patch_torch(torch):
 
 class _State:
     device = 0
-    capturing = 0  # open torch.npu.graph captures
+    capturing = 0  # open NPUGraph captures (torch.npu.graph or capture_begin)
 
 
 def _device_index(device):
@@ -314,8 +314,11 @@ class NPUGraph:
         if self._state != "new":
             raise RuntimeError("torch_npu.npu.NPUGraph.capture_begin(): this graph was captured already")
         self._state = "capturing"
+        _State.capturing += 1
 
     def capture_end(self):
+        if self._state == "capturing":
+            _State.capturing -= 1
         self._state = "captured"
 
     def replay(self):
@@ -338,11 +341,9 @@ class NPUGraph:
 @contextlib.contextmanager
 def _graph(npu_graph, pool=None, stream=None, *args, **kwargs):
     npu_graph.capture_begin()
-    _State.capturing += 1
     try:
         yield npu_graph
     finally:
-        _State.capturing -= 1
         npu_graph.capture_end()
 
 

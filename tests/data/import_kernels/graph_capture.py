@@ -1,5 +1,6 @@
 """In the style of PyPTO's model files: the output buffer is filled with random values first, the
-kernel runs inside an NPU graph capture, and the test compares flattened lists of the values."""
+kernel runs inside an NPU graph capture (a `with` block, or capture_begin/capture_end), and the
+test compares flattened lists of the values."""
 import numpy as np
 import torch
 from numpy.testing import assert_allclose
@@ -18,7 +19,9 @@ def project(
 
 
 @pypto.frontend.jit
-def accumulate(x: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32), total: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)):
+def accumulate(
+    x: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32), total: pypto.Tensor([pypto.DYNAMIC, 16], pypto.DT_FP32)
+):
     pypto.set_vec_tile_shapes(8, 16)
     total[:] = pypto.add(total, x)
 
@@ -30,6 +33,8 @@ def test_project():
     g = torch.npu.NPUGraph()
     with torch.npu.graph(g):
         project(x, weight, logits)
+        assert torch.npu.is_current_stream_capturing()
+    assert not torch.npu.is_current_stream_capturing()
     g.replay()
     result = torch.matmul(x, weight.t())
     result_list = result.cpu().flatten().tolist()
@@ -40,5 +45,11 @@ def test_accumulate():
     x = torch.rand((8, 16), dtype=torch.float32)
     total = torch.rand((8, 16), dtype=torch.float32)
     expected = total + x
+    # Captured by hand, as test_aclgraph_new_front.py does.
+    g = torch.npu.NPUGraph()
+    g.capture_begin()
     accumulate(x, total)
+    assert torch.npu.is_current_stream_capturing()
+    g.capture_end()
+    g.replay()
     assert_allclose(total.numpy(), expected.numpy(), rtol=1e-6, atol=1e-6)
