@@ -28,6 +28,7 @@ private slots:
     void kernelMadeByTheMainBlock();
     void kernelMadeAgainForAnotherShape();
     void kernelOfAPackageMadeByAFactory();
+    void testTakingPytestFixtures();
 };
 
 void TestImportMade::configFromASubfolderModule()
@@ -291,6 +292,45 @@ void TestImportMade::kernelOfAPackageMadeByAFactory()
     std::tie(code, output) = verify(out);
     QVERIFY2(code != 0 && output.contains(QStringLiteral("make_scale_kernel takes no parameter "
                                                          "named 'speed'")),
+             qPrintable(output));
+}
+
+// A test that takes pytest fixtures: `device` from the conftest.py beside it (a generator),
+// `factor` from the file (params: the first, 2.0, is made), tmp_path and monkeypatch. Import runs
+// it, the project keeps the conftest, and verify makes the fixtures again to build the kernel; a
+// test taking a fixture nothing defines is named.
+void TestImportMade::testTakingPytestFixtures()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("with_fixtures/scale_with_fixtures.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* unmade = nullptr;
+    for (const auto& d : r.diagnostics)
+        if (d.message.find("test_on_two_cards needs card_pair, which no pytest fixture") !=
+            std::string::npos)
+            unmade = &d;
+    QVERIFY2(unmade && unmade->line == 37, qPrintable(describe(r)));
+    const QJsonObject kernel = readOp(out).value(QStringLiteral("kernel")).toObject();
+    QCOMPARE(kernel.value(QStringLiteral("made_by")).toString(), QStringLiteral("test_scale"));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/conftest.py")));
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("x * 2.0"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    // The fixture's value builds the kernel verify runs: another first param fails.
+    QVERIFY(editFile(out + QStringLiteral("/scale_with_fixtures.py"), "params=[2.0, 4.0]",
+                     "params=[4.0, 2.0]"));
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
+
+    // Without the conftest, verify names the fixture it lacks.
+    QVERIFY(QFile::remove(out + QStringLiteral("/conftest.py")));
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("test_scale takes device, which nothing "
+                                                         "gives")),
              qPrintable(output));
 }
 

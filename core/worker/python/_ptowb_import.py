@@ -7,6 +7,7 @@ file compares with. Running the file is the user's explicit, trusted act (File â
 import ast
 import dataclasses
 import enum
+import functools
 import importlib
 import inspect
 import linecache
@@ -1216,7 +1217,8 @@ def _defining_module(path):
 
 
 def _entry_points(module, recorder):
-    """The file's test functions and test methods with their arguments; fixtures are not made."""
+    """The file's test functions and test methods with their arguments and the pytest fixtures
+    they take (made from the file and the conftest.py files above it, as pytest would)."""
     points = []
     for name, value in vars(module).items():
         if name.startswith("test") and isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
@@ -1229,19 +1231,30 @@ def _entry_points(module, recorder):
         for case, arguments in _kernel_maker.parametrizations(fn, MAX_CALLS_PER_KERNEL):
             params = list(inspect.signature(fn).parameters.values())[1 if owner else 0 :]
             missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
-            if missing:
+            fixtures = _kernel_maker.Fixtures(module)
+            unmade = [m for m in missing if not fixtures.can_make(m)]
+            if unmade:
                 recorder.errors.append(
                     {
                         "entry": name,
                         "line": fn.__code__.co_firstlineno,
                         "col": 1,
-                        "message": f"{name} needs {', '.join(missing)} (a pytest fixture?): not run",
+                        "message": f"{name} needs {', '.join(unmade)}, which no pytest fixture of the file "
+                        "or of a conftest.py above it makes: not run",
                     }
                 )
                 break
-            yield f"{name}[{case}]" if case else name, (
-                lambda fn=fn, owner=owner, arguments=arguments: fn(owner(), **arguments) if owner else fn(**arguments)
+            yield f"{name}[{case}]" if case else name, functools.partial(
+                _call_test, fn, owner, arguments, missing, fixtures
             )
+
+
+def _call_test(fn, owner, arguments, taken, fixtures):
+    try:
+        given = dict(arguments, **{name: fixtures.value(name) for name in taken})
+        return fn(owner(), **given) if owner else fn(**given)
+    finally:
+        fixtures.close()
 
 
 def _run(recorder, name, thunk):

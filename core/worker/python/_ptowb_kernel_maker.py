@@ -9,9 +9,13 @@ PyPTO's driver and the generated package's Python glue. Standard library only.
 """
 
 import ast
+import importlib.util
 import inspect
+import os
 import re
+import shutil
 import sys
+import tempfile
 import types
 
 # NAME, Class.NAME, either with a pytest case id: test_add[fp16-64]
@@ -155,6 +159,181 @@ def _main_runner(module):
     return run
 
 
+# Files that mark the root of a test tree: conftest.py files are looked for up to its folder.
+ROOT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", "tox.ini", "pytest.ini")
+MAX_CONFTEST_LEVELS = 8
+_CONFTESTS = {}  # path -> ((mtime, size), the loaded conftest module or None: it failed to load)
+
+
+def _fixture_definition(value):
+    """(name, function, params) of a pytest fixture, whichever pytest made it (a marked function
+    before 8.4, a FixtureFunctionDefinition after); None for anything else."""
+    marker = getattr(value, "_fixture_function_marker", None) or getattr(value, "_pytestfixturefunction", None)
+    if marker is None or not hasattr(marker, "scope"):
+        return None
+    fn = getattr(value, "_fixture_function", None) or getattr(getattr(value, "__pytest_wrapped__", None), "obj", None)
+    if not callable(fn):
+        return None
+    return getattr(marker, "name", None), fn, tuple(getattr(marker, "params", None) or ())
+
+
+def _conftest_paths(path):
+    """The conftest.py files that pytest loads for a test file, the outermost first."""
+    found = []
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(MAX_CONFTEST_LEVELS):
+        candidate = os.path.join(folder, "conftest.py")
+        if os.path.isfile(candidate):
+            found.append(candidate)
+        parent = os.path.dirname(folder)
+        if parent == folder or any(os.path.exists(os.path.join(folder, m)) for m in ROOT_MARKERS):
+            break
+        folder = parent
+    return list(reversed(found))
+
+
+def _conftest(path, beside):
+    """The conftest module at `path`, loaded again when the file changed; None when it fails to
+    load. The one `beside` the test file is also `conftest` in sys.modules, as pytest names it,
+    so that it travels with the file as a module of its folder."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    key = (stat.st_mtime_ns, stat.st_size)
+    cached = _CONFTESTS.get(path)
+    if cached is None or cached[0] != key:
+        spec = importlib.util.spec_from_file_location(f"_ptowb_conftest_{len(_CONFTESTS)}", path)
+        module = importlib.util.module_from_spec(spec)
+        try:
+            spec.loader.exec_module(module)
+        except Exception:  # noqa: B902 - its fixtures are then unknown, and the test says which it lacks
+            module = None
+        cached = _CONFTESTS[path] = (key, module)
+    if cached[1] is not None and beside:
+        sys.modules.setdefault("conftest", cached[1])
+    return cached[1]
+
+
+class _Request:
+    """What a fixture that takes `request` reads: the param it is made with, other fixtures."""
+
+    def __init__(self, fixtures, name, param):
+        self._fixtures = fixtures
+        self.fixturename = name
+        if param is not _NO_PARAM:
+            self.param = param
+
+    def getfixturevalue(self, name):
+        return self._fixtures.value(name)
+
+    def addfinalizer(self, fn):
+        self._fixtures.finalizers.append(fn)
+
+
+_NO_PARAM = object()
+BUILT_IN_FIXTURES = ("tmp_path", "monkeypatch", "request")
+
+
+class Fixtures:
+    """The pytest fixtures a test takes, made as pytest makes them: from the test's module, then
+    the conftest.py files above it (loaded only when the module lacks a fixture); `tmp_path`,
+    `monkeypatch` and `request` built in. A fixture with params is made with its first; a
+    generator fixture's teardown runs at close(). Autouse fixtures are not made."""
+
+    def __init__(self, module):
+        self._module = module
+        self._table = None
+        self._values = {}
+        self.finalizers = []
+
+    def _lookup(self, name):
+        """(function, params) of the fixture `name`: the module's own, else the nearest conftest's."""
+        if self._table is None:
+            self._table = _fixture_table(vars(self._module))
+        if name in self._table:
+            return self._table[name]
+        test_file = getattr(self._module, "__file__", "") or ""
+        for path in reversed(_conftest_paths(test_file)):
+            module = _conftest(path, os.path.dirname(path) == os.path.dirname(os.path.abspath(test_file)))
+            found = _fixture_table(vars(module)).get(name) if module is not None else None
+            if found is not None:
+                return found
+        return None
+
+    def can_make(self, name, seen=()):
+        if name in BUILT_IN_FIXTURES or name in self._values:
+            return True
+        found = self._lookup(name)
+        if found is None or name in seen:
+            return False
+        return all(self.can_make(p, seen + (name,)) for p in _required(found[0]))
+
+    def value(self, name):
+        if name not in self._values:
+            self._values[name] = self._make(name)
+        return self._values[name]
+
+    def _make(self, name):
+        if name == "tmp_path":
+            import pathlib
+
+            folder = tempfile.mkdtemp(prefix="ptowb-tmp-")
+            self.finalizers.append(lambda: shutil.rmtree(folder, ignore_errors=True))
+            return pathlib.Path(folder)
+        if name == "monkeypatch":
+            from _pytest.monkeypatch import MonkeyPatch
+
+            patch = MonkeyPatch()
+            self.finalizers.append(patch.undo)
+            return patch
+        if name == "request":
+            return _Request(self, None, _NO_PARAM)
+        fn, params = self._lookup(name)
+        param = params[0] if params else _NO_PARAM
+        if hasattr(param, "values") and hasattr(param, "marks"):  # pytest.param(...)
+            param = param.values[0] if len(param.values) == 1 else tuple(param.values)
+        arguments = {}
+        for p in _required(fn):
+            arguments[p] = _Request(self, name, param) if p == "request" else self.value(p)
+        result = fn(**arguments)
+        if inspect.isgenerator(result):
+            generator = result
+            result = next(generator)
+            self.finalizers.append(lambda: next(generator, None))
+        return result
+
+    def close(self):
+        """Tears down what was made, the last made first; the first teardown failure is raised
+        after every teardown ran."""
+        failure = None
+        while self.finalizers:
+            try:
+                self.finalizers.pop()()
+            except Exception as exc:  # noqa: B902 - raised below, once the others ran
+                failure = failure or exc
+        if failure is not None:
+            raise failure
+
+
+def _fixture_table(namespace):
+    table = {}
+    for attr, value in list(namespace.items()):
+        found = _fixture_definition(value)
+        if found is not None:
+            name, fn, params = found
+            table[name or attr] = (fn, params)
+    return table
+
+
+def _required(fn):
+    return [
+        p.name
+        for p in inspect.signature(fn).parameters.values()
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+
+
 def _missing(fn, given, skip=0):
     """The parameters of `fn` (past the first `skip`) that need a value `given` does not hold."""
     params = list(inspect.signature(fn).parameters.values())[skip:]
@@ -165,7 +344,9 @@ def _missing(fn, given, skip=0):
     ]
 
 
-def _arguments(fn, made_by, case_id, skip_self):
+def _arguments(fn, made_by, case_id, skip_self, fixtures):
+    """The test's arguments for the pytest case `case_id` (None: the first), and the names of the
+    fixtures it takes besides."""
     sets = parametrizations(fn)
     if case_id is not None:
         chosen = [arguments for sid, arguments in sets if sid == case_id]
@@ -176,13 +357,15 @@ def _arguments(fn, made_by, case_id, skip_self):
     else:
         arguments = sets[0][1]
     missing = _missing(fn, arguments, 1 if skip_self else 0)
-    if missing:
+    unmade = [name for name in missing if not fixtures.can_make(name)]
+    if unmade:
         raise KernelMakerError(
-            f"{made_by} takes {', '.join(missing)}, which nothing gives: name a function that needs no "
+            f"{made_by} takes {', '.join(unmade)}, which nothing gives (no pytest fixture of that name "
+            "is defined in the file or a conftest.py above it): name a function that needs no "
             "arguments (a test, a main), a pytest case as NAME[id], or give them in kernel.made_with",
             fn.__code__.co_firstlineno,
         )
-    return arguments
+    return arguments, missing
 
 
 ELLIPSIS = "..."  # in a list of kernel.made_with: Python's `...` (`pypto.Tensor([...], dtype)`)
@@ -218,6 +401,7 @@ def make_kernel(module, made_by, name, jit_classes, made_with=None):
     form = MADE_BY.match(made_by or "")
     if not form:
         raise KernelMakerError(f"kernel.made_by '{made_by}' is not NAME, Class.NAME or NAME[pytest id]")
+    fixtures, taken = Fixtures(module), []
     if made_by == MAIN_BLOCK:
         fn, owner, arguments = _main_runner(module), None, {}
     else:
@@ -225,7 +409,7 @@ def make_kernel(module, made_by, name, jit_classes, made_with=None):
         if made_with:
             arguments = _factory_arguments(fn, made_by, made_with)
         else:
-            arguments = _arguments(fn, made_by, form.group(2), owner is not None)
+            arguments, taken = _arguments(fn, made_by, form.group(2), owner is not None, fixtures)
     undo = []
     for cls in jit_classes:
         original = cls.__call__
@@ -238,6 +422,7 @@ def make_kernel(module, made_by, name, jit_classes, made_with=None):
         undo.append((cls, original, "__call__" in vars(cls)))
         cls.__call__ = call
     try:
+        arguments = dict(arguments, **{name: fixtures.value(name) for name in taken})
         result = fn(owner(), **arguments) if owner is not None else fn(**arguments)
     except _Made as made:
         return made.kernel
@@ -247,6 +432,7 @@ def make_kernel(module, made_by, name, jit_classes, made_with=None):
                 cls.__call__ = original
             else:
                 del cls.__call__
+        fixtures.close()
     # A factory returns the kernel, or several in a tuple, a list or a dict.
     values = result.values() if isinstance(result, dict) else result if isinstance(result, (tuple, list)) else (result,)
     for value in values:
