@@ -51,6 +51,7 @@ public:
 private:
     bool chooseKernel(const std::string& function);
     void keepCalls();
+    std::string otherConfiguration(const nlohmann::json& call, const nlohmann::json& first) const;
     void classify();
     std::vector<RecordedCall> recordedCalls() const;
     void describeInputsAndParameters(nlohmann::ordered_json& op);

@@ -34,7 +34,44 @@ bool looksLikeOutput(const std::string& name)
            (name.size() > 4 && name.compare(name.size() - 4, 4, "_out") == 0);
 }
 
+std::string shortValue(const json& described)
+{
+    std::string value = member(described, "value").dump();
+    if (value.size() > 40) value = value.substr(0, 37) + "...";
+    return value;
+}
+
 } // namespace
+
+// What makes `call` run the kernel otherwise than `first` does, which no case can say: another
+// nested list given as is, or a dataclass config of another class or with another value in a
+// field no rule gives (a str, a float, a bool, a list: `activation="relu"`). Empty when the two
+// agree there.
+std::string Builder::otherConfiguration(const json& call, const json& first) const
+{
+    for (const auto& param : list(*m_kernel, "params")) {
+        const std::string name = text(param, "name");
+        const json* given = argument(call, name);
+        const json* kept = argument(first, name);
+        if (!given || !kept || text(*kept, "kind") != text(*given, "kind")) continue;
+        if (text(*kept, "kind") == "literal" && member(*given, "value") != member(*kept, "value"))
+            return "'" + name + "' is " + shortValue(*given) + ", not " + shortValue(*kept);
+        if (text(*kept, "kind") != "config") continue;
+        if (text(*given, "class") != text(*kept, "class"))
+            return "'" + name + "' is a " + text(*given, "class") + ", not a " +
+                   text(*kept, "class");
+        const json& fields = member(*kept, "fields");
+        for (auto it = fields.begin(); fields.is_object() && it != fields.end(); ++it) {
+            const std::string kind = text(it.value(), "kind");
+            if (kind == "int" || kind == "dtype") continue; // rules over the inputs give these
+            const json& other = fieldOf(given, it.key());
+            if (member(other, "value") != member(it.value(), "value"))
+                return "the " + text(*kept, "class") + " field '" + it.key() + "' is " +
+                       shortValue(other) + ", not " + shortValue(it.value());
+        }
+    }
+    return "";
+}
 
 bool Builder::chooseKernel(const std::string& function)
 {
@@ -81,7 +118,8 @@ bool Builder::chooseKernel(const std::string& function)
 void Builder::keepCalls()
 {
     const json& calls = list(m_recording, "calls");
-    int madeAgain = 0;
+    int madeAgain = 0, otherConfigurations = 0;
+    std::string firstOther;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
         for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
             const json& c = calls[k];
@@ -100,8 +138,23 @@ void Builder::keepCalls()
                 continue;
             }
             if ((pass == 0) == member(c, "error").is_object()) continue;
+            if (!m_calls.empty()) {
+                if (std::string other = otherConfiguration(c, *m_calls.front().second);
+                    !other.empty()) {
+                    if (otherConfigurations++ == 0) firstOther = text(c, "entry") + ": " + other;
+                    continue;
+                }
+            }
             m_calls.emplace_back(int(k), &c);
         }
+    if (otherConfigurations > 0)
+        fillIn("/cases", Severity::Warning, "import.other-configuration",
+               std::to_string(otherConfigurations) +
+                   " recorded call(s) run the kernel in another configuration (" + firstOther +
+                   ") and are left out: kernel.arguments gives every case the configuration of "
+                   "the first call, " +
+                   (m_calls.empty() ? std::string("none")
+                                    : text(*m_calls.front().second, "entry")));
     if (madeAgain > 0)
         fillIn("/cases", Severity::Warning, "import.made-again",
                std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +
@@ -336,15 +389,8 @@ void Builder::describeArguments(ojson& op)
             if (v && !given) given = v;
         if (p.role == Role::Argument && given && text(*given, "kind") == "literal") {
             // Nested lists, given as is (no rule gives them), as the first call passed them.
+            // (Calls that give it another value are no cases: keepCalls left them out.)
             arguments[p.name] = ojson(member(*given, "value"));
-            for (const json* v : p.values)
-                if (v && member(*v, "value") != member(*given, "value")) {
-                    fillIn("/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
-                           "kernel parameter '" + p.name +
-                               "' differs between the recorded calls: the first call's value is "
-                               "used");
-                    break;
-                }
         } else if (p.role == Role::Argument) {
             std::vector<std::string> dtypes;
             for (const json* v : p.values)
