@@ -99,8 +99,8 @@ void TestImport::callsInAnotherConfigurationAreNoCases()
         cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
         (QJsonArray{24, 32}));
     QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")]
-                [QStringLiteral("fields")][QStringLiteral("activation")]
-                    .toString(),
+               [QStringLiteral("fields")][QStringLiteral("activation")]
+                   .toString(),
              QStringLiteral("'relu'"));
     QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("clamp"),
              readAll(out + QStringLiteral("/reference.py")).constData());

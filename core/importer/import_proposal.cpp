@@ -148,13 +148,13 @@ void Builder::keepCalls()
             m_calls.emplace_back(int(k), &c);
         }
     if (otherConfigurations > 0)
-        fillIn("/cases", Severity::Warning, "import.other-configuration",
-               std::to_string(otherConfigurations) +
-                   " recorded call(s) run the kernel in another configuration (" + firstOther +
-                   ") and are left out: kernel.arguments gives every case the configuration of "
-                   "the first call, " +
-                   (m_calls.empty() ? std::string("none")
-                                    : text(*m_calls.front().second, "entry")));
+        fillIn(
+            "/cases", Severity::Warning, "import.other-configuration",
+            std::to_string(otherConfigurations) +
+                " recorded call(s) run the kernel in another configuration (" + firstOther +
+                ") and are left out: kernel.arguments gives every case the configuration of "
+                "the first call, " +
+                (m_calls.empty() ? std::string("none") : text(*m_calls.front().second, "entry")));
     if (madeAgain > 0)
         fillIn("/cases", Severity::Warning, "import.made-again",
                std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +
