@@ -181,6 +181,20 @@ private Q_SLOTS:
         QVERIFY(at::equal(r.outputs["y"], x.reshape({3, 4, 4}).transpose(1, 2).reshape({3, 16})));
     }
 
+    // pypto.gathermask keeps one element of every two or four of the last dim (pattern modes 1-6),
+    // or all of it (7).
+    void gathermaskLanes()
+    {
+        const auto x = randn({4, 32});
+        auto r = runFile("gathermask_lanes", {{"x", x}},
+                         {{"first", out({4, 16})}, {"third", out({4, 8})}, {"whole", out({4, 32})}});
+        REQUIRE_OK(r);
+        using at::indexing::Slice;
+        QVERIFY(at::equal(r.outputs["first"], x.index({Slice(), Slice(0, at::indexing::None, 2)})));
+        QVERIFY(at::equal(r.outputs["third"], x.index({Slice(), Slice(2, at::indexing::None, 4)})));
+        QVERIFY(at::equal(r.outputs["whole"], x));
+    }
+
     void fullConcat()
     {
         const auto x = randn({2, 5});
@@ -336,6 +350,13 @@ private Q_SLOTS:
         QTest::newRow("branch on data") << "    if x:\n        pass\n"
                                         << "4:5 sim.error the truth of a tensor depends on its "
                                            "data, which a kernel cannot branch on; use pypto.where";
+        QTest::newRow("gathermask mode")
+            << "    y[:] = pypto.gathermask(x, 8)\n"
+            << "4:12 kernel.python ValueError: pypto.gathermask: pattern_mode must be 1 to 7, got 8";
+        QTest::newRow("gathermask lanes")
+            << "    y[:] = pypto.gathermask(w, 3)\n"
+            << "4:12 sim.error pypto.gathermask: pattern_mode 3 takes one element of every 4, so "
+               "the last dim must be a multiple of 4, got [5]";
         QTest::newRow("not simulated")
             << "    y[:] = pypto.cumsum(x, 1)\n"
             << "4:12 sim.error not supported by the simulator: pypto.cumsum";

@@ -96,7 +96,7 @@ const std::vector<ApiFunction>& table()
         {"full", "data", {"size", "fill_value", "dtype"}, 3, {"valid_shape"}, false, false, true},
         {"function", "control", {"name"}, 1, {}, true, false, true},
         {"gather", "data", {"input", "dim", "index"}, 3, {}, false, false, true},
-        {"gathermask", "data", {"self", "pattern_mode"}, 2, {}, false, false, false},
+        {"gathermask", "data", {"self", "pattern_mode"}, 2, {}, false, false, true},
         {"gcd", "elementwise", {"input", "other"}, 2, {}, false, false, false},
         {"ge", "comparison", {"input", "other"}, 2, {}, false, false, true},
         {"get_codegen_options", "option", {}, 0, {}, false, false, true},

@@ -652,6 +652,31 @@ def one_hot(input, num_classes):
     return _wrap(_sim.one_hot(_t(input, "one_hot"), _index(num_classes)))
 
 
+# pypto.gathermask's pattern modes: (group size, element kept of each group) of the last dim.
+GATHERMASK_PATTERNS = {1: (2, 0), 2: (2, 1), 3: (4, 0), 4: (4, 1), 5: (4, 2), 6: (4, 3)}
+GATHERMASK_ALL = 7  # the whole last dim
+
+
+@category("data")
+def gathermask(self, pattern_mode):
+    mode = _index(pattern_mode)
+    if mode == GATHERMASK_ALL:
+        return clone(self)
+    if mode not in GATHERMASK_PATTERNS:
+        raise ValueError(f"pypto.gathermask: pattern_mode must be 1 to 7, got {mode}")
+    group, kept = GATHERMASK_PATTERNS[mode]
+    cols = self.shape[-1]
+    if cols % group:
+        raise SimulatorError(
+            f"pypto.gathermask: pattern_mode {mode} takes one element of every {group}, so the last "
+            f"dim must be a multiple of {group}, got {self.shape}"
+        )
+    groups = reshape(self, self.shape[:-1] + [cols // group, group])
+    shape = groups.shape[:-1]
+    picked = view(groups, shape + [1], [0] * len(shape) + [kept])
+    return reshape(picked, shape)
+
+
 def _last_pairs(x, fn):
     """x [..., 2n] as [..., n, 2]: element 2k and 2k+1 of the last dim side by side."""
     cols = x.shape[-1]
@@ -818,7 +843,6 @@ uniform_impl = not_simulated("uniform_impl", "key, counter0, counter1, shape, ro
 normal = not_simulated("normal", "shape, key, counter, alg, dtype", "data")
 sort32 = not_simulated("sort32", "input, index=None", "reduction")
 mrgsort = not_simulated("mrgsort", "input, mergesize", "reduction")
-gathermask = not_simulated("gathermask", "self, pattern_mode", "data")
 index_add = not_simulated("index_add", "input, dim, index, source, *, alpha=1", "data")
 index_add_ = not_simulated("index_add_", "input, dim, index, source, *, alpha=1", "data")
 index_add_ub = not_simulated("index_add_ub", "input, dim, index, source, *, alpha=1", "data")
