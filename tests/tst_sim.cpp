@@ -186,8 +186,9 @@ private Q_SLOTS:
     void gathermaskLanes()
     {
         const auto x = randn({4, 32});
-        auto r = runFile("gathermask_lanes", {{"x", x}},
-                         {{"first", out({4, 16})}, {"third", out({4, 8})}, {"whole", out({4, 32})}});
+        auto r =
+            runFile("gathermask_lanes", {{"x", x}},
+                    {{"first", out({4, 16})}, {"third", out({4, 8})}, {"whole", out({4, 32})}});
         REQUIRE_OK(r);
         using at::indexing::Slice;
         QVERIFY(at::equal(r.outputs["first"], x.index({Slice(), Slice(0, at::indexing::None, 2)})));
@@ -350,9 +351,9 @@ private Q_SLOTS:
         QTest::newRow("branch on data") << "    if x:\n        pass\n"
                                         << "4:5 sim.error the truth of a tensor depends on its "
                                            "data, which a kernel cannot branch on; use pypto.where";
-        QTest::newRow("gathermask mode")
-            << "    y[:] = pypto.gathermask(x, 8)\n"
-            << "4:12 kernel.python ValueError: pypto.gathermask: pattern_mode must be 1 to 7, got 8";
+        QTest::newRow("gathermask mode") << "    y[:] = pypto.gathermask(x, 8)\n"
+                                         << "4:12 kernel.python ValueError: pypto.gathermask: "
+                                            "pattern_mode must be 1 to 7, got 8";
         QTest::newRow("gathermask lanes")
             << "    y[:] = pypto.gathermask(w, 3)\n"
             << "4:12 sim.error pypto.gathermask: pattern_mode 3 takes one element of every 4, so "
