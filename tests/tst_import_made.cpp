@@ -29,6 +29,7 @@ private slots:
     void kernelMadeAgainForAnotherShape();
     void kernelOfAPackageMadeByAFactory();
     void testTakingPytestFixtures();
+    void kernelImportingItsPackageRelatively();
 };
 
 void TestImportMade::configFromASubfolderModule()
@@ -332,6 +333,29 @@ void TestImportMade::testTakingPytestFixtures()
     QVERIFY2(code != 0 && output.contains(QStringLiteral("test_scale takes device, which nothing "
                                                          "gives")),
              qPrintable(output));
+}
+
+// A kernel file of a package that imports a sibling relatively (`from .factors import FACTOR`):
+// the project keeps it at its path in the package, with the package's modules, so the same import
+// finds them; verify runs the project's copy.
+void TestImportMade::kernelImportingItsPackageRelatively()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("relative_package/scale_ops/scale_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QCOMPARE(readOp(out)[QStringLiteral("kernel")][QStringLiteral("file")].toString(),
+             QStringLiteral("scale_ops/scale_impl.py"));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/__init__.py")));
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/scale_ops/factors.py")));
+    QVERIFY(!QFileInfo::exists(out + QStringLiteral("/scale_impl.py")));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+    QVERIFY(
+        editFile(out + QStringLiteral("/scale_ops/factors.py"), "FACTOR = 2.5", "FACTOR = 3.0"));
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
 }
 
 QTEST_GUILESS_MAIN(TestImportMade)

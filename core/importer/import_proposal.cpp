@@ -5,6 +5,7 @@
 #include "importer/shape_rules.h"
 #include "project/new_project.h"
 #include "spec/identifiers.h"
+#include "spec/source_check.h"
 
 #include <algorithm>
 #include <charconv>
@@ -534,7 +535,12 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
         opName.erase(opName.size() - 7);
     // `double_kernel` is no op `double`: the name reaches generated C++ and Python.
     if (isReservedWord(opName)) opName += "_op";
-    const std::string fileName = std::filesystem::path(m_kernelFile).filename().string();
+    // At the project's top, unless it imports from its package relatively: then at its path
+    // below the package root, with the package's modules around it.
+    std::string fileName = std::filesystem::path(m_kernelFile).filename().string();
+    if (const std::string inPackage = text(m_recording, "kernel_path");
+        !inPackage.empty() && checkRelativePath(inPackage).empty())
+        fileName = std::filesystem::path(inPackage).lexically_normal().generic_string();
     ojson& op = m_p.op;
     op["format"] = "ptowb-op/1";
     op["name"] = opName;

@@ -95,6 +95,8 @@ def _load(path, source):
     dotted = dotted_name(path, root)
     if dotted != name:
         sys.modules[dotted] = module
+        # Its relative imports (`from .common import x`) resolve in its package.
+        module.__package__ = dotted.rpartition(".")[0]
     exec(code, module.__dict__)
     _loaded[path] = (source, module)
     return module

@@ -1519,6 +1519,9 @@ def record(request):
             "errors": recorder.errors,
             "golden_sources": golden_sources,
             "local_modules": [{"file": f, "path": p} for p, f in sorted(local.items())],
+            # A file of a package that imports its siblings relatively (`from .common import x`)
+            # keeps its path below the package root, so that its package comes with it.
+            "kernel_path": os.path.relpath(path, module_root) if _files.imports_relatively(tree) else "",
             "log": log.getvalue(),
         }
     finally:

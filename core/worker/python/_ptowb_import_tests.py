@@ -183,3 +183,8 @@ def runs_pytest_only(block):
         if not pytest_main(value):
             return False
     return bool(block.body)
+
+
+def imports_relatively(tree):
+    """Whether a module imports from its own package (`from .common import x`)."""
+    return any(isinstance(node, ast.ImportFrom) and node.level > 0 for node in ast.walk(tree))

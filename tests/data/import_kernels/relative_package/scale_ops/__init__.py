@@ -1,0 +1,1 @@
+"""Scale kernels, a package whose modules import each other relatively."""

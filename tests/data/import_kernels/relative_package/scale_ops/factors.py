@@ -1,0 +1,2 @@
+"""The factor the package's kernels scale by."""
+FACTOR = 2.5
