@@ -216,6 +216,12 @@ def _(r):
     return [Run({"x": x}, {"y": x.reshape(3, 4, 4).transpose(1, 2).reshape(3, 16)}, tol=(0, 0))]
 
 
+@case(SIM + "gathermask_lanes.py", "kernel")
+def _(r):
+    x = r.randn(4, 32)
+    return [Run({"x": x}, {"first": x[:, 0::2], "third": x[:, 2::4], "whole": x}, tol=(0, 0))]
+
+
 @case(SIM + "full_concat.py", "kernel")
 def _(r):
     x = r.randn(2, 5)
