@@ -26,7 +26,6 @@ class TestImport : public QObject
 private Q_SLOTS:
     void listsKernelsWithoutRunning();
     void configKernelVerifiesAsImported();
-    void callsInAnotherConfigurationAreNoCases();
     void nestedListsAreGivenAsIs();
     void pytestKernelVerifiesAsImported();
     void inlineExpectedBecomesReference();
@@ -74,42 +73,6 @@ void TestImport::listsKernelsWithoutRunning()
 
     auto missing = listJitKernels(dir.filePath(QStringLiteral("absent.py")).toStdString());
     QCOMPARE(std::get<Diagnostic>(missing).code, std::string("import.file"));
-}
-
-// The tests call the kernel with two configurations (a str field chooses the activation): the
-// cases are the first configuration's calls, the others are named and left out, and the reference
-// is that configuration's golden.
-void TestImport::callsInAnotherConfigurationAreNoCases()
-{
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("activation"));
-    const auto r = import(data("activation_modes.py"), out);
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    const Diagnostic* other = find(r, "import.other-configuration");
-    QVERIFY2(other && other->severity == Severity::Warning, qPrintable(describe(r)));
-    QVERIFY2(other->message.find("1 recorded call(s)") != std::string::npos &&
-                 other->message.find("test_double: the ActivationConfig field 'activation' is "
-                                     "\"double\", not \"relu\"") != std::string::npos,
-             other->message.c_str());
-    const QJsonObject op = readOp(out);
-    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
-    QCOMPARE(cases.size(), 2);
-    QCOMPARE(
-        cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
-        (QJsonArray{24, 32}));
-    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")]
-               [QStringLiteral("fields")][QStringLiteral("activation")]
-                   .toString(),
-             QStringLiteral("'relu'"));
-    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("clamp"),
-             readAll(out + QStringLiteral("/reference.py")).constData());
-    auto [code, output] = verify(out);
-    QVERIFY2(code == 0, qPrintable(output));
-    // The configuration decides what the cases check: the other one fails them.
-    QVERIFY(editFile(out + QStringLiteral("/op.json"), "\"'relu'\"", "\"'double'\""));
-    std::tie(code, output) = verify(out);
-    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
 }
 
 void TestImport::configKernelVerifiesAsImported()

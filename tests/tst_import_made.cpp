@@ -1,5 +1,6 @@
-// Import of kernels made inside functions (op.json's kernel.made_by) and of configs kept in a
-// module of a subfolder: what is listed, what import writes, and that verify runs the kernel the
+// Import of kernels made inside functions (op.json's kernel.made_by, with pytest fixtures), of
+// configs kept in a module of a subfolder or differing between calls, and of a package's file
+// that imports relatively: what is listed, what import writes, and that verify runs the kernel the
 // named function builds.
 #include "import_test_support.h"
 #include "importer/kernel_import.h"
@@ -22,6 +23,7 @@ class TestImportMade : public QObject
 
 private slots:
     void configFromASubfolderModule();
+    void callsInAnotherConfigurationAreNoCases();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByAFunctionNothingRuns();
@@ -60,6 +62,42 @@ static void setMadeBy(const QString& project, const QString& madeBy)
     QFile f(project + QStringLiteral("/op.json"));
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(QJsonDocument(op).toJson());
+}
+
+// The tests call the kernel with two configurations (a str field chooses the activation): the
+// cases are the first configuration's calls, the others are named and left out, and the reference
+// is that configuration's golden.
+void TestImportMade::callsInAnotherConfigurationAreNoCases()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("activation"));
+    const auto r = import(data("activation_modes.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* other = find(r, "import.other-configuration");
+    QVERIFY2(other && other->severity == Severity::Warning, qPrintable(describe(r)));
+    QVERIFY2(other->message.find("1 recorded call(s)") != std::string::npos &&
+                 other->message.find("test_double: the ActivationConfig field 'activation' is "
+                                     "\"double\", not \"relu\"") != std::string::npos,
+             other->message.c_str());
+    const QJsonObject op = readOp(out);
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    QCOMPARE(
+        cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
+        (QJsonArray{24, 32}));
+    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("config")]
+               [QStringLiteral("fields")][QStringLiteral("activation")]
+                   .toString(),
+             QStringLiteral("'relu'"));
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("clamp"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+    // The configuration decides what the cases check: the other one fails them.
+    QVERIFY(editFile(out + QStringLiteral("/op.json"), "\"'relu'\"", "\"'double'\""));
+    std::tie(code, output) = verify(out);
+    QVERIFY2(code != 0 && output.contains(QStringLiteral("FAIL")), qPrintable(output));
 }
 
 void TestImportMade::kernelsMadeInsideFunctions()

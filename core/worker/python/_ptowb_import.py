@@ -1229,8 +1229,7 @@ def _entry_points(module, recorder):
                     points.append((f"{name}.{attr}", method, value))
     for name, fn, owner in points:
         for case, arguments in _kernel_maker.parametrizations(fn, MAX_CALLS_PER_KERNEL):
-            params = list(inspect.signature(fn).parameters.values())[1 if owner else 0 :]
-            missing = [p.name for p in params if p.name not in arguments and p.default is inspect.Parameter.empty]
+            missing = _kernel_maker.missing_parameters(fn, arguments, 1 if owner else 0)
             fixtures = _kernel_maker.Fixtures(module)
             unmade = [m for m in missing if not fixtures.can_make(m)]
             if unmade:

@@ -12,6 +12,7 @@ import ast
 import importlib.util
 import inspect
 import os
+import pathlib
 import re
 import shutil
 import sys
@@ -244,6 +245,7 @@ class Fixtures:
     def __init__(self, module):
         self._module = module
         self._table = None
+        self._conftests = None  # the conftest.py files above the test file, the nearest first
         self._values = {}
         self.finalizers = []
 
@@ -254,7 +256,9 @@ class Fixtures:
         if name in self._table:
             return self._table[name]
         test_file = getattr(self._module, "__file__", "") or ""
-        for path in reversed(_conftest_paths(test_file)):
+        if self._conftests is None:
+            self._conftests = list(reversed(_conftest_paths(test_file)))
+        for path in self._conftests:
             module = _conftest(path, os.path.dirname(path) == os.path.dirname(os.path.abspath(test_file)))
             found = _fixture_table(vars(module)).get(name) if module is not None else None
             if found is not None:
@@ -267,7 +271,7 @@ class Fixtures:
         found = self._lookup(name)
         if found is None or name in seen:
             return False
-        return all(self.can_make(p, seen + (name,)) for p in _required(found[0]))
+        return all(self.can_make(p, seen + (name,)) for p in missing_parameters(found[0], {}))
 
     def value(self, name):
         if name not in self._values:
@@ -276,8 +280,6 @@ class Fixtures:
 
     def _make(self, name):
         if name == "tmp_path":
-            import pathlib
-
             folder = tempfile.mkdtemp(prefix="ptowb-tmp-")
             self.finalizers.append(lambda: shutil.rmtree(folder, ignore_errors=True))
             return pathlib.Path(folder)
@@ -294,7 +296,7 @@ class Fixtures:
         if hasattr(param, "values") and hasattr(param, "marks"):  # pytest.param(...)
             param = param.values[0] if len(param.values) == 1 else tuple(param.values)
         arguments = {}
-        for p in _required(fn):
+        for p in missing_parameters(fn, {}):
             arguments[p] = _Request(self, name, param) if p == "request" else self.value(p)
         result = fn(**arguments)
         if inspect.isgenerator(result):
@@ -326,15 +328,7 @@ def _fixture_table(namespace):
     return table
 
 
-def _required(fn):
-    return [
-        p.name
-        for p in inspect.signature(fn).parameters.values()
-        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    ]
-
-
-def _missing(fn, given, skip=0):
+def missing_parameters(fn, given, skip=0):
     """The parameters of `fn` (past the first `skip`) that need a value `given` does not hold."""
     params = list(inspect.signature(fn).parameters.values())[skip:]
     return [
@@ -356,7 +350,7 @@ def _arguments(fn, made_by, case_id, skip_self, fixtures):
         arguments = chosen[0]
     else:
         arguments = sets[0][1]
-    missing = _missing(fn, arguments, 1 if skip_self else 0)
+    missing = missing_parameters(fn, arguments, 1 if skip_self else 0)
     unmade = [name for name in missing if not fixtures.can_make(name)]
     if unmade:
         raise KernelMakerError(
@@ -386,7 +380,7 @@ def _factory_arguments(fn, made_by, made_with):
             f"{made_by} takes no parameter named {', '.join(repr(n) for n in unknown)} (kernel.made_with names it)",
             fn.__code__.co_firstlineno,
         )
-    missing = _missing(fn, made_with)
+    missing = missing_parameters(fn, made_with)
     if missing:
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno

@@ -1,0 +1,173 @@
+// kernel.arguments and kernel.made_with from the recorded calls: rules for dims and dtypes, the
+// dataclass configs and nested lists the first call passed, and which calls run the kernel in
+// another configuration than that one (no cases of the op).
+#include "importer/import_builder.h"
+#include "importer/recording_json.h"
+
+#include <filesystem>
+
+namespace ptowb::importer {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+namespace {
+
+std::string shortValue(const json& described)
+{
+    std::string value = member(described, "value").dump();
+    if (value.size() > 40) value = value.substr(0, 37) + "...";
+    return value;
+}
+
+} // namespace
+
+// What makes `call` run the kernel otherwise than `first` does, which no case can say: another
+// nested list given as is, or a dataclass config of another class or with another value in a
+// field no rule gives (a str, a float, a bool, a list: `activation="relu"`). Empty when the two
+// agree there.
+std::string Builder::otherConfiguration(const json& call, const json& first) const
+{
+    for (const auto& param : list(*m_kernel, "params")) {
+        const std::string name = text(param, "name");
+        const json* given = argument(call, name);
+        const json* kept = argument(first, name);
+        if (!given || !kept || text(*kept, "kind") != text(*given, "kind")) continue;
+        if (text(*kept, "kind") == "literal" && member(*given, "value") != member(*kept, "value"))
+            return "'" + name + "' is " + shortValue(*given) + ", not " + shortValue(*kept);
+        if (text(*kept, "kind") != "config") continue;
+        if (text(*given, "class") != text(*kept, "class"))
+            return "'" + name + "' is a " + text(*given, "class") + ", not a " +
+                   text(*kept, "class");
+        const json& fields = member(*kept, "fields");
+        for (auto it = fields.begin(); fields.is_object() && it != fields.end(); ++it) {
+            const std::string kind = text(it.value(), "kind");
+            if (kind == "int" || kind == "dtype") continue; // rules over the inputs give these
+            const json& other = fieldOf(given, it.key());
+            if (member(other, "value") != member(it.value(), "value"))
+                return "the " + text(*kept, "class") + " field '" + it.key() + "' is " +
+                       shortValue(other) + ", not " + shortValue(it.value());
+        }
+    }
+    return "";
+}
+
+// The arguments the factory that made the kernel was called with (kernel.made_with): a rule
+// giving each constant, or nested lists as they are.
+void Builder::describeMadeWith(ojson& op)
+{
+    const json& given = member(*m_kernel, "made_with");
+    if (!given.is_object()) return;
+    ojson with = ojson::object();
+    for (const auto& [name, described] : given.items()) {
+        if (text(described, "kind") == "literal") {
+            with[name] = ojson(member(described, "value"));
+        } else if (text(described, "kind") == "none") {
+            with[name] = nullptr;
+        } else if (auto rule = literal(described)) {
+            with[name] = *rule;
+        } else {
+            with[name] = "";
+            fillIn("/kernel/made_with/" + name, Severity::Error, "import.argument",
+                   text(*m_kernel, "made_by") + "'s argument '" + name +
+                       "' holds a value op.json cannot write: give it as a rule");
+        }
+    }
+    op["kernel"]["made_with"] = with;
+    m_p.inferred.push_back("kernel.made_with: the arguments " + text(*m_kernel, "made_by") +
+                           " was called with");
+}
+
+void Builder::describeArguments(ojson& op)
+{
+    const auto calls = recordedCalls();
+    ojson arguments = ojson::object();
+    for (const Plan& p : m_plans) {
+        const json* given = nullptr; // the first call's value
+        for (const json* v : p.values)
+            if (v && !given) given = v;
+        if (p.role == Role::Argument && given && text(*given, "kind") == "literal") {
+            // Nested lists, given as is (no rule gives them), as the first call passed them.
+            // (Calls that give it another value are no cases: keepCalls left them out.)
+            arguments[p.name] = ojson(member(*given, "value"));
+        } else if (p.role == Role::Argument) {
+            std::vector<std::string> dtypes;
+            for (const json* v : p.values)
+                dtypes.push_back(v ? text(*v, "value") : "");
+            auto rule = inferDtypeRule(calls, dtypes);
+            arguments[p.name] = rule ? *rule : dtypes.front();
+        } else if (p.role == Role::Config) {
+            const json* firstValue = nullptr;
+            for (const json* v : p.values)
+                if (v && !firstValue) firstValue = v;
+            const json& first = *firstValue;
+            ojson fields = ojson::object();
+            const json recordedFields =
+                member(first, "fields").is_object() ? member(first, "fields") : json::object();
+            for (const auto& [field, described] : recordedFields.items()) {
+                bool varies = false, isDefault = true;
+                for (const json* v : p.values) {
+                    const json& f = fieldOf(v, field);
+                    varies = varies || member(f, "value") != member(described, "value");
+                    isDefault = isDefault && member(f, "default") == true;
+                }
+                if (isDefault) continue;
+                const std::string kind = text(described, "kind");
+                if (kind == "dtype") {
+                    std::vector<std::string> dtypes;
+                    for (const json* v : p.values)
+                        dtypes.push_back(text(fieldOf(v, field), "value"));
+                    auto rule = inferDtypeRule(calls, dtypes);
+                    fields[field] = rule ? *rule : dtypes.front();
+                    continue;
+                }
+                if (varies && kind == "int") {
+                    std::vector<std::int64_t> values;
+                    for (const json* v : p.values) {
+                        const json& f = fieldOf(v, field);
+                        values.push_back(member(f, "value").is_number_integer()
+                                             ? member(f, "value").get<std::int64_t>()
+                                             : 0);
+                    }
+                    if (auto rule = inferDimRule(calls, values)) {
+                        fields[field] = *rule;
+                        continue;
+                    }
+                }
+                // A rule, or nested lists given as is (which no rule gives).
+                ojson value;
+                if (kind == "literal")
+                    value = ojson(member(described, "value"));
+                else if (auto rule = literal(described))
+                    value = *rule;
+                else {
+                    fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
+                           "field '" + field + "' of " + text(first, "class") + " holds a " +
+                               text(described, "type") +
+                               " value in the recorded calls, which op.json "
+                               "cannot describe: set it in kernel.arguments");
+                    continue;
+                }
+                if (varies)
+                    fillIn(
+                        "/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
+                        "field '" + field + "' of " + text(first, "class") +
+                            " differs between the recorded calls: the first call's value is used");
+                fields[field] = std::move(value);
+            }
+            arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};
+            // As the worker finds classes: in the kernel file or a module in its folder, or
+            // in a folder below it (_ops/config.py).
+            const std::string folder =
+                std::filesystem::path(m_kernelFile).parent_path().string() + "/";
+            if (text(first, "module").empty() || text(first, "module").rfind(folder, 0) != 0)
+                fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
+                       "kernel parameter '" + p.name + "' takes a " + text(first, "class") +
+                           ", which is defined outside the kernel's folder: op.json's classes come "
+                           "from the kernel file or a module in its folder");
+        }
+    }
+    if (!arguments.empty()) op["kernel"]["arguments"] = arguments;
+}
+
+} // namespace ptowb::importer
