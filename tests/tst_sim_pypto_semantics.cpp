@@ -72,6 +72,35 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(r.where()), QStringLiteral("5:5 ") + expected);
     }
 
+    // x[b, i] with an int for every dim reads one element of an integer tensor as a scalar
+    // (PyPTO's GetTensorData), as paged attention reads a block table; the second index is
+    // checked against the second dim.
+    void elementOfAnIntegerTensorIsAScalar()
+    {
+        const auto x = at::randn({6, 4});
+        const auto table = at::tensor({5, 1, 4, 0, 3, 2}, at::kInt).reshape({2, 3});
+        auto r = runSource("import pypto\n\ndef kernel(x, table, y):\n"
+                           "    pypto.set_vec_tile_shapes(2, 4)\n"
+                           "    for b in pypto.loop(2):\n"
+                           "        for i in range(3):\n"
+                           "            row = table[b, i]\n"
+                           "            y[b * 3 + i:b * 3 + i + 1, :] = pypto.view(x, [1, 4], "
+                           "[row.max(0), 0])\n",
+                           {{"x", x}, {"table", table}}, {{"y", {{6, 4}, at::kFloat}}});
+        REQUIRE_OK(r);
+        const auto expected = x.index_select(0, table.flatten().to(at::kLong));
+        QVERIFY(at::equal(r.outputs["y"], expected));
+
+        auto wrong = runSource("import pypto\n\ndef kernel(x, y):\n"
+                               "    n = x[1, 2]\n    y[:] = x\n",
+                               {{"x", x}}, {{"y", {{6, 4}, at::kFloat}}});
+        QVERIFY(!wrong.ok());
+        QCOMPARE(QString::fromStdString(wrong.where()),
+                 QStringLiteral("4:9 sim.element reading one element as a scalar needs an "
+                                "integer tensor (PyPTO's GetTensorData), this one is float32: "
+                                "take a slice (x[i:i+1]) to get a tensor"));
+    }
+
     void packageStateAsInPypto_data()
     {
         QTest::addColumn<QString>("body");

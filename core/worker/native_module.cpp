@@ -57,6 +57,7 @@ at::Tensor indexed(const at::Tensor& t, const py::tuple& index)
                                   " (tensor " + shapeText(t.sizes()) + ")",
                               "sim.view"};
             parts.emplace_back(i);
+            ++dim;
         }
     }
     return t.index(parts);
@@ -126,6 +127,17 @@ void ptowb::worker::bindSimModule(py::module_& m)
              })
         .def("text", [](const process::CappedText& text) { return py::bytes(text.text()); });
 
+    // PyPTO's GetTensorData: an int for every dim of an integer tensor reads that element as a
+    // scalar (a loop bound, an offset), not a one-element view.
+    m.def("element", [](const Handle& x, const py::tuple& index) {
+        if (!at::isIntegralType(x.t.scalar_type(), /*includeBool=*/false))
+            throw OpError{"reading one element as a scalar needs an integer tensor (PyPTO's "
+                          "GetTensorData), this one is " +
+                              std::string(dtypeName(dtypeOf(x.t))) +
+                              ": take a slice (x[i:i+1]) to get a tensor",
+                          "sim.element"};
+        return indexed(x.t, index).item<std::int64_t>();
+    });
     m.def("getitem", [](const Handle& x, const py::tuple& index) {
         return op("view", [&](SimState& s) {
             at::Tensor v = indexed(x.t, index);

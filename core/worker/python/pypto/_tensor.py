@@ -6,6 +6,7 @@ import _ptowb_sim as _sim
 from pypto._dtypes import DataType, dtype_of, sim_dtype
 from pypto._enums import DequantScaleRoundingMode, PrecisionType, TileOpFormat
 from pypto._errors import SimulatorError, not_simulated  # noqa: F401 - SimulatorError is imported from here
+from pypto._symbolic import ScalarInt
 
 
 class TensorAnnotation:
@@ -200,7 +201,10 @@ class Tensor:
     def __getitem__(self, key, *, valid_shape=None):
         if not isinstance(key, tuple):
             key = (key,)
-        return _wrap(_sim.getitem(self._h, tuple(_index_key(k) for k in key)))
+        index = tuple(_index_key(k) for k in key)
+        if len(index) == len(self._h.shape) and all(type(k) is int for k in index):
+            return ScalarInt(_sim.element(self._h, index))
+        return _wrap(_sim.getitem(self._h, index))
 
     def __setitem__(self, key, value):
         _ops._set_slice(self, key, value)
