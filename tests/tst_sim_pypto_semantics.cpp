@@ -4,6 +4,7 @@
 #include "sim_harness.h"
 
 #include <QTest>
+#include <regex>
 
 using namespace ptowb;
 using simtest::runSource;
@@ -99,6 +100,34 @@ private Q_SLOTS:
                  QStringLiteral("4:9 sim.element reading one element as a scalar needs an "
                                 "integer tensor (PyPTO's GetTensorData), this one is float32: "
                                 "take a slice (x[i:i+1]) to get a tensor"));
+    }
+
+    // gather_in_ub, PyPTO's example: tokens 0, 4 and 3 in blocks of 2 through the page table
+    // [0, 2, 1] are rows 0, 2 and 5. The param is a two-row view of the cache, and the rows past
+    // it are the cache's, as the device reads them.
+    void gatherInUbReadsTokensThroughThePageTable()
+    {
+        const auto cache = at::arange(24, at::kFloat).reshape({6, 4});
+        const auto tokens = at::tensor({0, 4, 3}, at::kInt).reshape({1, 3});
+        const auto table = at::tensor({0, 2, 1}, at::kInt).reshape({1, 3});
+        const std::string kernel =
+            "import pypto\nfrom pypto.experimental import gather_in_ub\n\n"
+            "def kernel(cache, tokens, table, y):\n    pypto.set_vec_tile_shapes(4, 4)\n"
+            "    window = pypto.view(cache, [2, 4], [0, 0])\n"
+            "    y[:] = gather_in_ub(window, tokens, table, BLOCK, -2)\n";
+        auto r = runSource(std::regex_replace(kernel, std::regex("BLOCK"), "2"),
+                           {{"cache", cache}, {"tokens", tokens}, {"table", table}},
+                           {{"y", {{3, 4}, at::kFloat}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], cache.index_select(0, at::tensor({0, 2, 5}, at::kLong))));
+
+        auto outside = runSource(std::regex_replace(kernel, std::regex("BLOCK"), "1"),
+                                 {{"cache", cache}, {"tokens", tokens}, {"table", table}},
+                                 {{"y", {{3, 4}, at::kFloat}}});
+        QVERIFY(!outside.ok());
+        QCOMPARE(QString::fromStdString(outside.where()),
+                 QStringLiteral("7:12 sim.index pypto.experimental.gather_in_ub: a token index is "
+                                "outside 0..2 (the block table's 3 blocks of 1)"));
     }
 
     void packageStateAsInPypto_data()

@@ -451,7 +451,7 @@ const std::vector<ApiFunction>& table()
          {},
          false,
          false,
-         false},
+         true},
         {"experimental.get_operation_options", "option", {}, 0, {}, false, false, true},
         {"experimental.nop", "data", {"in_tensors"}, 1, {}, false, false, false},
         {"experimental.online_softmax",

@@ -132,6 +132,9 @@ at::Tensor expandOp(SimState& s, const at::Tensor& x, const std::vector<std::int
 at::Tensor fullOp(SimState& s, const std::vector<std::int64_t>& shape, double value, DType dtype);
 at::Tensor arangeOp(SimState& s, double start, double end, double step, DType dtype);
 at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index);
+// PyPTO's experimental gather_in_ub: PagedAttention's gather of token rows through a page table.
+at::Tensor gatherInUbOp(SimState& s, const at::Tensor& param, const at::Tensor& indices,
+                        const at::Tensor& blockTable, std::int64_t blockSize);
 at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
                          const at::Tensor& index);
 at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index,

@@ -387,6 +387,57 @@ at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
     return r;
 }
 
+at::Tensor gatherInUbOp(SimState& s, const at::Tensor& param, const at::Tensor& indices,
+                        const at::Tensor& blockTable, std::int64_t blockSize)
+{
+    const char* name = "pypto.experimental.gather_in_ub";
+    if (param.dim() != 2 || indices.dim() != 2 || indices.size(0) != 1 || blockTable.dim() != 2 ||
+        blockTable.size(0) != 1)
+        throw OpError{std::string(name) + ": param is [tokens, hidden], indices [1, k] and " +
+                          "block_table [1, blocks]; got " + shapeText(param.sizes()) + ", " +
+                          shapeText(indices.sizes()) + " and " + shapeText(blockTable.sizes()),
+                      "sim.shape"};
+    for (const at::Tensor* t : {&indices, &blockTable})
+        if (!at::isIntegralType(t->scalar_type(), /*includeBool=*/false))
+            throw OpError{std::string(name) + ": indices and block_table hold integers, got " +
+                              std::string(dtypeName(dtypeOf(*t))),
+                          "sim.dtype"};
+    if (blockSize <= 0)
+        throw OpError{std::string(name) + ": block_size must be positive, got " +
+                          std::to_string(blockSize),
+                      "sim.shape"};
+    const at::Tensor tokens = indices[0].to(at::kLong);
+    const at::Tensor logical = tokens.div(blockSize, "floor");
+    if (tokens.numel() && (tokens.min().item<std::int64_t>() < 0 ||
+                           logical.max().item<std::int64_t>() >= blockTable.size(1)))
+        throw OpError{std::string(name) + ": a token index is outside 0.." +
+                          std::to_string(blockTable.size(1) * blockSize - 1) +
+                          " (the block table's " + std::to_string(blockTable.size(1)) +
+                          " blocks of " + std::to_string(blockSize) + ")",
+                      "sim.index"};
+    const at::Tensor rows = blockTable[0].to(at::kLong).index_select(0, logical) * blockSize +
+                            tokens.remainder(blockSize);
+    // The device reads the param's memory from the view's first row on: rows past a view of a
+    // larger tensor (a [k, hidden] window of the whole cache) are that tensor's rows.
+    const std::int64_t held =
+        std::int64_t(param.storage().nbytes()) / param.element_size() - param.storage_offset();
+    const std::int64_t reachable =
+        param.stride(0) > 0 && param.size(1) > 0
+            ? (held - (param.size(1) - 1) * param.stride(1) - 1) / param.stride(0) + 1
+            : param.size(0);
+    if (rows.numel() &&
+        (rows.min().item<std::int64_t>() < 0 || rows.max().item<std::int64_t>() >= reachable))
+        throw OpError{std::string(name) + ": the block table maps a token to row " +
+                          std::to_string(rows.max().item<std::int64_t>()) + ", past the param's " +
+                          std::to_string(reachable) + " rows",
+                      "sim.index"};
+    const at::Tensor memory =
+        param.as_strided({reachable, param.size(1)}, param.strides(), param.storage_offset());
+    at::Tensor r = memory.index_select(0, rows);
+    s.memoryCost("gather_in_ub " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
+    return r;
+}
+
 at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index,
                      const Operand& src, const std::string& reduce)
 {

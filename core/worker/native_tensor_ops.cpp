@@ -134,6 +134,12 @@ void bindTensorOps(py::module_& m)
     m.def("index_select", [](const Handle& x, std::int64_t dim, const Handle& index) {
         return op("index_select", [&](SimState& s) { return indexSelectOp(s, x.t, dim, index.t); });
     });
+    m.def("gather_in_ub", [](const Handle& param, const Handle& indices, const Handle& blockTable,
+                             std::int64_t blockSize) {
+        return op("experimental.gather_in_ub", [&](SimState& s) {
+            return gatherInUbOp(s, param.t, indices.t, blockTable.t, blockSize);
+        });
+    });
     m.def("index_put", [](const Handle& x, const std::vector<Handle>& indices, const Handle& values,
                           bool accumulate) {
         return op("index_put_", [&](SimState& s) {

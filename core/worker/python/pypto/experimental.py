@@ -1,4 +1,6 @@
 """pypto.experimental: PyPTO's experimental operations and their options."""
+import _ptowb_sim as _sim
+
 from pypto import _ops
 from pypto._control import _record, _recorded
 from pypto._dtypes import DataType as _DataType
@@ -50,7 +52,23 @@ def get_operation_options():
 gather_in_l1 = _not_simulated(
     "experimental.gather_in_l1", "src, indices, block_table, block_size, size, " "is_b_matrix, is_trans", "data"
 )
-gather_in_ub = _not_simulated("experimental.gather_in_ub", "param, indices, block_table, block_size, axis", "data")
+
+
+@_category("data")
+def gather_in_ub(param, indices, block_table, block_size, axis):
+    """PagedAttention's gather: row j of the result is the row of param's memory that token
+    indices[0, j] is in, its block indices[0, j] // block_size mapped by block_table[0]. PyPTO
+    takes axis -2 only and does not read it."""
+    return _ops._wrap(
+        _sim.gather_in_ub(
+            _ops._t(param, "gather_in_ub"),
+            _ops._t(indices, "gather_in_ub"),
+            _ops._t(block_table, "gather_in_ub"),
+            _ops._index(block_size),
+        )
+    )
+
+
 nop = _not_simulated("experimental.nop", "in_tensors", "data")
 shmem_load = _not_simulated(
     "experimental.shmem_load", "src, src_pe, shape=None, offsets=None, *, pred=None, " "valid_shape=None", "data"
