@@ -19,6 +19,8 @@ private Q_SLOTS:
     void referenceFromWhatTheTestExpects();
     void outputFilledFirstInAGraphCapture();
     void inPlaceUpdateStaysAnInput();
+    void cloneNamedLikeAnOutputIsUpdated();
+    void referenceUpdatesACloneItCompares();
     void nextStepKeepsTheInterpreter();
 };
 
@@ -159,6 +161,53 @@ void TestImportExpected::inPlaceUpdateStaysAnInput()
              d->message.c_str());
     // The test captured by hand and asserted that the stream was capturing: it ran through.
     QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
+}
+
+// A cache passed as a clone of its old contents and named like an output: the kernel writes some
+// rows, the others keep what they held, so it is an input the kernel updates, and verify compares
+// the whole of it.
+void TestImportExpected::cloneNamedLikeAnOutputIsUpdated()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("cache"));
+    const auto r = import(data("cache_rows_out.py"), out, "cache_rows_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    const QJsonArray inputs = op[QStringLiteral("inputs")].toArray();
+    QCOMPARE(inputs.size(), 3);
+    QCOMPARE(inputs[2][QStringLiteral("name")].toString(), QStringLiteral("cache_out"));
+    QVERIFY(inputs[2][QStringLiteral("mutated")].toBool());
+    QCOMPARE(op[QStringLiteral("outputs")].toArray().size(), 1);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+// The test compares an accumulator it passed as a clone with an expression over the original:
+// the original is that input as it was, and the reference updates it as the kernel does, after
+// computing the outputs. A reference that updates it otherwise fails verify.
+void TestImportExpected::referenceUpdatesACloneItCompares()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("accumulate"));
+    const auto r = import(data("accumulate_clone.py"), out, "accumulate_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(!find(r, "import.reference"), qPrintable(describe(r)));
+    const QString referencePath = out + QStringLiteral("/reference.py");
+    const QByteArray reference = readAll(referencePath);
+    QVERIFY2(reference.contains("    results = (x * 2)\n    acc_out.copy_((acc_out + x))\n"
+                                "    return results\n"),
+             reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QFile file(referencePath);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(QByteArray(reference).replace("acc_out + x", "acc_out - x"));
+    file.close();
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL  test_accumulate/acc_out")),
+             qPrintable(failure));
 }
 
 // `ptowb-cli import --python PY` records in PY: the verify it suggests runs there too.

@@ -62,8 +62,10 @@ private:
     void describeCases(nlohmann::ordered_json& op);
     void writeReference(const std::string& opName);
     bool describeExpectedValues(nlohmann::ordered_json& op);
+    // False when some result has no expression; `unexpressed` names it.
     bool writeExpressionReference(const std::string& imports, const std::string& head,
-                                  const std::vector<const Plan*>& outputs);
+                                  const std::vector<const Plan*>& outputs,
+                                  std::string& unexpressed);
     void fillIn(std::string pointer, Severity severity, std::string code, std::string message)
     {
         m_p.fillIns.push_back({std::move(pointer), severity, std::move(code), std::move(message)});
@@ -97,6 +99,9 @@ private:
     std::map<std::string, std::string> m_outputDtypeRules;
     // The cast reference.py applies to give `output` its dtype: by its rule, else to `recorded`.
     std::string castToOutputDtype(const std::string& output, const std::string& recorded) const;
+    // The inputs the kernel updates in place that a kept call's test compares: the reference
+    // must write them too.
+    std::vector<const Plan*> comparedUpdates() const;
 };
 
 } // namespace ptowb::importer

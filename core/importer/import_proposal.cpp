@@ -164,8 +164,11 @@ void Builder::classify()
                 updated = updated || (v && member(*v, "overwritten") == false);
             }
             const std::string fill = text(*first, "fill");
+            // A tensor named like an output counts as one only when no second run told: one
+            // whose result changed with its contents (`cache_out = cache.clone()`, updated by
+            // index_put_) is an input the kernel updates, whatever its name.
             if (fill == "empty" || (fill == "zeros" && written) || (overwritten && !updated) ||
-                (written && fill.empty() && looksLikeOutput(plan.name)))
+                (written && fill.empty() && !updated && looksLikeOutput(plan.name)))
                 plan.role = Role::Output;
             else
                 plan.role = written ? Role::Mutated : Role::Input;

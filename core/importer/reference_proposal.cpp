@@ -67,11 +67,18 @@ void Builder::writeReference(const std::string& opName)
     std::string reason;
     std::string call;
     if (golden.empty() || !goldenCall || !member(sources, golden.c_str()).is_string()) {
-        if (writeExpressionReference(imports, head, outputs)) return;
+        std::string unexpressed;
+        if (writeExpressionReference(imports, head, outputs, unexpressed)) return;
         reason =
             "import found no function of the file that its tests call with the kernel's inputs "
             "and whose result equals an output, and no comparison whose expected value is "
             "computed from the inputs";
+        const auto updates = comparedUpdates();
+        if (std::any_of(updates.begin(), updates.end(),
+                        [&](const Plan* p) { return p->name == unexpressed; }))
+            reason = "import found no function of the file that gives '" + unexpressed +
+                     "', which the kernel updates in place, and the test compares it with a "
+                     "value no one expression over the inputs gives (one built in steps)";
     } else {
         // Its arguments: the op's inputs where the call passed the kernel's inputs, parameters
         // where it passed a parameter's value, else the recorded value.
@@ -130,11 +137,31 @@ void Builder::writeReference(const std::string& opName)
                     part += castToOutputDtype(outputs[o]->name, text(*out, "dtype"));
                 parts.push_back(part);
             }
+            // An input the kernel updates and the test compares: the reference writes it too,
+            // from the result that equals it.
+            std::string updates;
+            for (const Plan* m : comparedUpdates()) {
+                if (!reason.empty()) break;
+                int index = -1;
+                for (const auto& match : list(*goldenCall, "matches"))
+                    if (text(match, "output") == m->name && member(match, "close") == true)
+                        index = number(match, "result", -1);
+                if (index < 0 || std::size_t(index) >= results.size()) {
+                    reason = golden + "() gives no value for '" + m->name +
+                             "', which the kernel updates in place";
+                    break;
+                }
+                updates +=
+                    "    " + m->name + ".copy_(" +
+                    (member(*goldenCall, "tuple") == true ? "result[" + std::to_string(index) + "]"
+                                                          : std::string("result")) +
+                    ")\n";
+            }
             if (reason.empty()) {
                 std::string ret;
                 for (std::size_t k = 0; k < parts.size(); ++k)
                     ret += (k ? ", " : "") + parts[k];
-                call = "    result = " + invocation + "\n    return " + ret + "\n";
+                call = "    result = " + invocation + "\n" + updates + "    return " + ret + "\n";
             }
         }
     }
@@ -159,6 +186,21 @@ void Builder::writeReference(const std::string& opName)
            "reference.py is to be written: " + reason);
 }
 
+std::vector<const Plan*> Builder::comparedUpdates() const
+{
+    std::vector<const Plan*> found;
+    for (const Plan* p : plans(Role::Mutated)) {
+        const bool compared = std::any_of(m_calls.begin(), m_calls.end(), [&](const auto& call) {
+            const auto& compares = list(m_recording, "compares");
+            return std::any_of(compares.begin(), compares.end(), [&](const json& c) {
+                return number(c, "call", -1) == call.first && text(c, "output") == p->name;
+            });
+        });
+        if (compared) found.push_back(p);
+    }
+    return found;
+}
+
 std::string Builder::castToOutputDtype(const std::string& output, const std::string& recorded) const
 {
     // An output whose dtype follows an input's (bfloat16 in one case, float16 in another) is
@@ -174,12 +216,18 @@ std::string Builder::castToOutputDtype(const std::string& output, const std::str
 // The reference as the expression each output is compared with in the file's test (recorded
 // over the op's inputs), for the first kept call that compares it.
 bool Builder::writeExpressionReference(const std::string& imports, const std::string& head,
-                                       const std::vector<const Plan*>& outputs)
+                                       const std::vector<const Plan*>& outputs,
+                                       std::string& unexpressed)
 {
     std::vector<std::string> parts;
     int line = 0;
     bool literal = false; // a call found to give the literal value the test expects
-    for (const Plan* output : outputs) {
+    // The outputs, then the inputs the kernel updates that the test compares: the reference
+    // computes all of them from the inputs as they were, then writes the updated ones.
+    std::vector<const Plan*> results = outputs;
+    for (const Plan* m : comparedUpdates())
+        results.push_back(m);
+    for (const Plan* output : results) {
         // Every kept call that compares this output must compare it with the same expression:
         // one that differs (a flag changes what is expected) is no reference for all cases.
         std::string found, expression;
@@ -200,13 +248,22 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 literal = literal || member(e, "literal") == true;
                 break;
             }
-        if (found.empty()) return false;
+        if (found.empty()) {
+            unexpressed = output->name;
+            return false;
+        }
         parts.push_back(found);
     }
-    if (parts.empty()) return false;
-    std::string ret;
-    for (std::size_t k = 0; k < parts.size(); ++k)
+    if (parts.empty() || outputs.empty()) return false;
+    std::string ret, updates;
+    for (std::size_t k = 0; k < outputs.size(); ++k)
         ret += (k ? ", " : "") + parts[k];
+    for (std::size_t k = outputs.size(); k < results.size(); ++k)
+        updates += "    " + results[k]->name + ".copy_(" + parts[k] + ")\n";
+    // The outputs are computed before an update changes an input they read.
+    const std::string body = updates.empty()
+                                 ? "    return " + ret + "\n"
+                                 : "    results = " + ret + "\n" + updates + "    return results\n";
     const std::string where =
         std::filesystem::path(m_kernelFile).filename().string() + " line " + std::to_string(line);
     m_p.reference = imports + head +
@@ -214,7 +271,7 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                                    " compares the output with; found by trying the torch "
                                    "functions the kernel's name and ops name.\n"
                              : "    # What " + where + " compares the output with.\n") +
-                    "    return " + ret + "\n";
+                    body;
     m_p.referenceFromGolden = true;
     m_p.inferred.push_back(
         (literal ? "reference: a torch call that gives the literal value the file's test "

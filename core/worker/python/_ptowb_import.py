@@ -229,6 +229,9 @@ class Recorder:
         # op.json's made_by gives again is the first; a later one (a main block building the
         # kernel again for other shapes) is another kernel.
         self.made_kernels = {}
+        # call index -> {parameter: its values before the call} of the tensors the call wrote that
+        # held values: a test's clone of them (`cache_out = cache.clone()`) is that input as it was.
+        self.before_values = {}
 
     def hold(self, value):
         self.keep[id(value)] = value
@@ -364,6 +367,9 @@ class Recorder:
             after = afters[entry["name"]] = _sim.to_bytes(handles[entry["name"]])
             entry["written"] = after != before[entry["name"]]
             if entry["written"]:
+                if record and entry.get("fill") != "empty" and len(before[entry["name"]]) <= MAX_SAVED_BYTES:
+                    held = _torch().frombuffer(bytearray(before[entry["name"]]), dtype=_torch().uint8)
+                    self.before_values.setdefault(index, {})[entry["name"]] = held.view(host.dtype).reshape(host.shape)
                 _copy_back(host, after)
                 # Written, the buffer holds values now: passed to a later kernel it is an input.
                 self.fills.pop(id(host), None)
@@ -543,7 +549,7 @@ class Recorder:
         mapped, touches = [], False
         for pname, value in bound.arguments.items():
             if _is_tensor(value):
-                where = self._latest_input(value) or self.outputs.get(id(value))
+                where = self._latest_input(value) or self.outputs.get(id(value)) or self.before_value_of(value)
                 touches = touches or where is not None
                 mapped.append(
                     {
@@ -886,6 +892,25 @@ class Recorder:
             tensor = self.keep.get(oid)
             if call in calls and tensor is not None and tensor.numel() and _layout(tensor) == key:
                 return (call, calls[call])
+        return self.before_value_of(value, call)
+
+    def before_value_of(self, value, call=None):
+        """(call, parameter) of a tensor the call updated whose values before it `value` holds (the
+        test's original of a clone it passed), the latest call first; None when none."""
+        if not _is_tensor(value) or not value.numel():
+            return None
+        for index in [call] if call is not None else sorted(self.before_values, reverse=True):
+            for name, held in self.before_values.get(index, {}).items():
+                if list(held.shape) != list(value.shape) or held.dtype != value.dtype:
+                    continue
+                reading, self.reading = self.reading, True  # import's own comparison
+                try:
+                    if _torch().equal(held, value.detach().cpu()):
+                        return (index, name)
+                except Exception:  # noqa: BLE001 - values torch cannot compare are not that input
+                    continue
+                finally:
+                    self.reading = reading
         return None
 
     def _flattened_output_of(self, value):
