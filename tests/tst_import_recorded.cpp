@@ -21,6 +21,7 @@ private Q_SLOTS:
     void expectedChangedInPlaceIsRecordedNotGuessed();
     void scriptBesideComparesWithItsOwnHelper();
     void testInTheFolderAbove();
+    void kernelReachedThroughAHelperOfTheTests();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void passVerificationToleranceAndShare();
@@ -129,6 +130,24 @@ void TestImportRecorded::testInTheFolderAbove()
     QCOMPARE(readOp(out)[QStringLiteral("name")].toString(), QStringLiteral("double_op"));
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return (x * 2)"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::kernelReachedThroughAHelperOfTheTests()
+{
+    // The test beside shift_impl.py calls shift_kernel only with a flag that a function of no
+    // arguments passes (no test_ name, skipped under pytest): import runs that function.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("shift"));
+    const auto r = import(data("flag_picked/shift_impl.py"), out, "shift_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QCOMPARE(cases[0][QStringLiteral("name")].toString(), QStringLiteral("test_shift_te_shift"));
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return (x + 1.5)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

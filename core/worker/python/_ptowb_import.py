@@ -23,6 +23,7 @@ import _ptowb_import_literal as _literal
 import _ptowb_import_tests as _files
 import _ptowb_kernel_maker as _kernel_maker
 from _ptowb_import_expr import (
+    contradicts as _contradicts,
     Slicer as _Slicer,
     Unresolved as _Unresolved,
     compared_operands as _compared_operands,
@@ -46,6 +47,7 @@ MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
 MAX_REPEATS = 2  # calls kept of a signature already kept, while no output of it was compared
 MAX_SAVED_BYTES = 64 << 20  # a larger recorded input is described, not kept
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
+MAX_ASSIGNMENT_TRIES = 8  # assignments of a compared name tried, the latest first, for one that ran
 FILLS = {
     "randn": "normal(0, 1)",
     "rand": "uniform(0, 1)",
@@ -818,22 +820,53 @@ class Recorder:
 
     def _expression_of(self, node, line, function, local_values, call, expected, flattened=False, global_values=None):
         """The expression `node` of `function` at `line` written over the inputs of `call`; with
-        `flattened`, its flattening left out, as the output it is compared with was flattened."""
+        `flattened`, its flattening left out, as the output it is compared with was flattened.
+        A name is read at its last assignment before the line; when the expression then does not
+        give the compared value (the assignment is in a branch that did not run), at the one
+        before it."""
         compare_line = line
-        slicer = _Slicer(self, function, local_values, call, flattened, global_values)
-        tree = slicer.resolve(node, compare_line, 0)
-        if not slicer.used and not slicer.params:
-            # A literal expected value: the torch function the kernel is named after, when it
-            # gives exactly that value from the call's inputs.
-            named = self._named_function(call, expected)
-            return dict(named, line=compare_line) if named else None
-        out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
-        if _is_tensor(expected):
-            out["dtype"] = _dtype_name(expected)
-        elif _is_array(expected) and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:
-            # np.array(expect.to(torch.int32)): the reference casts back to the output's dtype.
-            out["dtype"] = str(expected.dtype)
-        return out
+        excluded = set()
+        for _ in range(MAX_ASSIGNMENT_TRIES):
+            slicer = _Slicer(self, function, local_values, call, flattened, global_values, excluded)
+            tree = slicer.resolve(node, compare_line, 0)
+            if not slicer.used and not slicer.params:
+                # A literal expected value: the torch function the kernel is named after, when it
+                # gives exactly that value from the call's inputs.
+                named = self._named_function(call, expected)
+                return dict(named, line=compare_line) if named else None
+            out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
+            if _is_tensor(expected):
+                out["dtype"] = _dtype_name(expected)
+            elif _is_array(expected) and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:
+                # np.array(expect.to(torch.int32)): the reference casts back to the output's dtype.
+                out["dtype"] = str(expected.dtype)
+            reading, self.reading = self.reading, True  # import's own comparison
+            try:
+                refuted = _contradicts(out["expression"], self._call_values(call), expected)
+            finally:
+                self.reading = reading
+            if not refuted:
+                return out
+            if not slicer.assignments:
+                break
+            excluded.add(max(slicer.assignments))
+        raise _Unresolved(f"no assignment of the names line {compare_line} compares gives the value it compared")
+
+    def _call_values(self, call):
+        """The inputs of `call` as they were (an updated one before the call) and its parameters,
+        by name."""
+        values = {}
+        recorded = self.calls[call] if 0 <= call < len(self.calls) else {"args": []}
+        for a in recorded["args"]:
+            if a.get("kind") == "tensor":
+                value = self._input_tensor(call, a["name"])
+                if value is None:
+                    value = self.before_values.get(call, {}).get(a["name"])
+                if value is not None:
+                    values[a["name"]] = value.detach().cpu().clone()
+            elif "value" in a:
+                values[a["name"]] = a["value"]
+        return values
 
     def _named_function(self, call, expected):
         """For a literal expected value: the torch call over the call's inputs and parameters
@@ -1487,12 +1520,19 @@ def record(request):
             test_module = _run_test_file(recorder, test_path, test_source, undo)
             if test_module is not None:
                 hosts[test_path] = (test_source, test_module)
-        # Still not called: a function of the file that needs no argument and builds or calls the
-        # kernel runs too (a worker script's `pack_static_add()`, which its argv dispatch runs).
-        unrecorded = {name for name in wanted if name not in recorder.signatures}
-        for name in _files.callers_of(tree, unrecorded) if unrecorded else []:
-            if isinstance(vars(module).get(name), types.FunctionType):
-                _run(recorder, name, vars(module)[name])
+        # Still not called: a function of the file, or of a test file beside it, that needs no
+        # argument and builds or calls the kernel, maybe through other functions, runs too (a
+        # worker script's `pack_static_add()`, which its argv dispatch runs; a skipped test's
+        # `te_prefill()` that calls the test with the flag that picks the kernel).
+        for host_path, (host_source, host_module) in hosts.items():
+            unrecorded = {name for name in wanted if name not in recorder.signatures}
+            if not unrecorded:
+                break
+            recorder.host(host_path, host_source)
+            prefix = "" if host_path == path else host_module.__name__ + "."
+            for name in _files.callers_of(ast.parse(host_source, host_path), unrecorded):
+                if isinstance(vars(host_module).get(name), types.FunctionType):
+                    _run(recorder, prefix + name, vars(host_module)[name])
         recorder.host(path, source)
         kernels += _made_kernels(recorder, module, source)
         golden_sources = {}

@@ -127,6 +127,31 @@ def difference_bound(function, line, values=None):
     return None
 
 
+def contradicts(expression, values, expected):
+    """Whether `expression` (over torch, F, math and `values`, the call's inputs as they were and
+    its parameters) gives a value other than `expected`, the one the test compared with: a name
+    assigned in two branches (`if shifted: expected = x + 1.5 else: expected = x * 2.0`) is read
+    at its last assignment in the text, which need not be the branch that ran. False when either
+    cannot be computed or compared: only a value that differs refutes the expression."""
+    torch = torch_module()
+    if torch is None:
+        return False
+    try:
+        import numpy as np
+
+        names = dict(values, torch=torch, F=torch.nn.functional, math=math)
+        got = eval(compile(ast.parse(expression, mode="eval"), "<expected>", "eval"), names)  # noqa: S307
+        got = got.detach().cpu().double().numpy() if is_tensor(got) else np.asarray(got, dtype=np.float64)
+        want = (
+            expected.detach().cpu().double().numpy() if is_tensor(expected) else np.asarray(expected, dtype=np.float64)
+        )
+        if got.size != want.size:
+            return True
+        return not np.allclose(got.reshape(-1), want.reshape(-1), rtol=1e-3, atol=1e-5, equal_nan=True)
+    except Exception:  # noqa: BLE001 - what cannot be evaluated here is not refuted
+        return False
+
+
 class Unresolved(Exception):
     """A name of the compared expression that no assignment or kernel input explains."""
 
@@ -190,8 +215,10 @@ def _changed_in_place(function, name, after, before):
 
 
 class Slicer:
-    def __init__(self, recorder, function, local_values, call, flattened=False, global_values=None):
+    def __init__(self, recorder, function, local_values, call, flattened=False, global_values=None, excluded=()):
         self.recorder, self.function, self.locals, self.call = recorder, function, local_values, call
+        self.excluded = excluded  # (line, col) of assignments found not to be the ones that ran
+        self.assignments = []  # (line, col) of the assignments read
         self.flattened = flattened  # the output was compared flattened: so is this, and no longer
         self.used = set()
         self.globals = global_values or {}  # the test module's names: `from torch.nn import functional`
@@ -206,6 +233,7 @@ class Slicer:
                 and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)
                 and node.targets[0].id == name
+                and (node.lineno, node.col_offset) not in self.excluded
             ):
                 if found is None or node.lineno > found.lineno:
                     found = node
@@ -215,6 +243,7 @@ class Slicer:
                 # `golden[0:2] = golden[0:2] + val` after `golden = ...`: no one expression is
                 # what the test compares with.
                 raise Unresolved(f"{name} is changed in place at line {changed}")
+            self.assignments.append((found.lineno, found.col_offset))
         return found
 
     def resolve(self, node, before, depth):

@@ -130,7 +130,7 @@ def jit_defs(tree):
 
 
 def callers_of(tree, unrecorded):
-    """The file's top-level functions that need no argument and name one of the `unrecorded`
+    """The file's top-level functions that need no argument and call one of the `unrecorded`
     kernels or a function that makes one, in file order: a worker script's `pack_static_add()`
     that its argv dispatch runs, which neither a test nor the main block does."""
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -140,13 +140,23 @@ def callers_of(tree, unrecorded):
         inner = {n.name for n in ast.walk(node) if n is not node and isinstance(n, functions)}
         if inner & unrecorded:
             makers.add(node.name)
+    # And those that reach one through other functions of the file: a skipped test's
+    # `te_prefill()` runs the test helper with the flag that picks the kernel.
+    reaching = set(makers)
+    grown = True
+    while grown:
+        grown = False
+        for node in top:
+            if node.name not in reaching and any(isinstance(n, ast.Name) and n.id in reaching for n in ast.walk(node)):
+                reaching.add(node.name)
+                grown = True
     callers = []
     for node in top:
         a = node.args
         required = len(a.posonlyargs) + len(a.args) - len(a.defaults) + sum(d is None for d in a.kw_defaults)
         if required or node.name in makers or node.name.startswith("test") or isinstance(node, ast.AsyncFunctionDef):
             continue
-        if any(isinstance(n, ast.Name) and n.id in makers for n in ast.walk(node)):
+        if node.name in reaching:
             callers.append(node.name)
     return callers
 
