@@ -116,14 +116,20 @@ void Builder::writeReference(const std::string& opName)
                 invocation += (k ? ", " : "") + args[k];
             invocation += ")";
             const json& results = list(*goldenCall, "results");
+            // The result that equals result `name` (an output, an updated input) in the recorded
+            // calls; -1 when none does.
+            auto resultFor = [&](const std::string& name, int fallback) {
+                int index = fallback;
+                for (const auto& m : list(*goldenCall, "matches"))
+                    if (text(m, "output") == name && member(m, "close") == true)
+                        index = number(m, "result", -1);
+                return index >= 0 && std::size_t(index) < results.size() ? index : -1;
+            };
             std::vector<std::string> parts;
             for (std::size_t o = 0; o < outputs.size() && reason.empty(); ++o) {
-                // The result that equals output o in the recorded calls.
-                int index = outputs.size() == 1 && results.size() == 1 ? 0 : -1;
-                for (const auto& m : list(*goldenCall, "matches"))
-                    if (text(m, "output") == outputs[o]->name && member(m, "close") == true)
-                        index = number(m, "result", -1);
-                if (index < 0 || std::size_t(index) >= results.size()) {
+                const int index = resultFor(outputs[o]->name,
+                                            outputs.size() == 1 && results.size() == 1 ? 0 : -1);
+                if (index < 0) {
                     reason =
                         golden + "() gives no result equal to output '" + outputs[o]->name + "'";
                     break;
@@ -142,11 +148,8 @@ void Builder::writeReference(const std::string& opName)
             std::string updates;
             for (const Plan* m : comparedUpdates()) {
                 if (!reason.empty()) break;
-                int index = -1;
-                for (const auto& match : list(*goldenCall, "matches"))
-                    if (text(match, "output") == m->name && member(match, "close") == true)
-                        index = number(match, "result", -1);
-                if (index < 0 || std::size_t(index) >= results.size()) {
+                const int index = resultFor(m->name, -1);
+                if (index < 0) {
                     reason = golden + "() gives no value for '" + m->name +
                              "', which the kernel updates in place";
                     break;

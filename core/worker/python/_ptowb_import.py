@@ -370,7 +370,8 @@ class Recorder:
             entry["written"] = after != before[entry["name"]]
             if entry["written"]:
                 if record and entry.get("fill") != "empty" and len(before[entry["name"]]) <= MAX_SAVED_BYTES:
-                    held = _torch().frombuffer(bytearray(before[entry["name"]]), dtype=_torch().uint8)
+                    torch = _torch()
+                    held = torch.frombuffer(bytearray(before[entry["name"]]), dtype=torch.uint8)
                     self.before_values.setdefault(index, {})[entry["name"]] = held.view(host.dtype).reshape(host.shape)
                 _copy_back(host, after)
                 # Written, the buffer holds values now: passed to a later kernel it is an input.
@@ -842,7 +843,9 @@ class Recorder:
                 out["dtype"] = str(expected.dtype)
             reading, self.reading = self.reading, True  # import's own comparison
             try:
-                refuted = _contradicts(out["expression"], self._call_values(call), expected)
+                refuted = _contradicts(
+                    out["expression"], self._call_values(call, slicer.used | slicer.params), expected
+                )
             finally:
                 self.reading = reading
             if not refuted:
@@ -852,12 +855,14 @@ class Recorder:
             excluded.add(max(slicer.assignments))
         raise _Unresolved(f"no assignment of the names line {compare_line} compares gives the value it compared")
 
-    def _call_values(self, call):
-        """The inputs of `call` as they were (an updated one before the call) and its parameters,
-        by name."""
+    def _call_values(self, call, names):
+        """The inputs of `call` among `names` as they were (an updated one before the call) and its
+        parameters, by name."""
         values = {}
         recorded = self.calls[call] if 0 <= call < len(self.calls) else {"args": []}
         for a in recorded["args"]:
+            if a["name"] not in names:
+                continue
             if a.get("kind") == "tensor":
                 value = self._input_tensor(call, a["name"])
                 if value is None:

@@ -142,12 +142,13 @@ def callers_of(tree, unrecorded):
             makers.add(node.name)
     # And those that reach one through other functions of the file: a skipped test's
     # `te_prefill()` runs the test helper with the flag that picks the kernel.
+    names = {node.name: {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} for node in top}
     reaching = set(makers)
     grown = True
     while grown:
         grown = False
         for node in top:
-            if node.name not in reaching and any(isinstance(n, ast.Name) and n.id in reaching for n in ast.walk(node)):
+            if node.name not in reaching and names[node.name] & reaching:
                 reaching.add(node.name)
                 grown = True
     callers = []
