@@ -26,9 +26,11 @@ inline QStringList opFolders()
         if (QFileInfo::exists(projects.filePath(name + QStringLiteral("/op.json"))))
             out << projects.filePath(name);
     out << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
-    // A kernel with a dataclass config, and one that writes an input in place (a ref tensor).
+    // A kernel with a dataclass config, one that writes an input in place (a ref tensor), and
+    // one whose only result is that input (no output of its own).
     out << QStringLiteral(PTOWB_TEST_DATA "/config_kernel")
-        << QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel");
+        << QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel")
+        << QStringLiteral(PTOWB_TEST_DATA "/inplace_kernel");
     return out;
 }
 

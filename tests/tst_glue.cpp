@@ -400,11 +400,25 @@ private Q_SLOTS:
     }
 
     // An op whose kernel writes an input in place: torch declares it mutated, every backend of
-    // the Python module and of the C++ library writes it, and ONNX export refuses the op.
+    // the Python module and of the C++ library writes it, and ONNX export refuses the op. Also
+    // one whose only result is that input: it returns None (schema `-> ()`).
+    void mutatedInput_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QString>("library");
+        QTest::newRow("with an output") << "mutated_kernel"
+                                        << "libpto_accumulate.so";
+        QTest::newRow("no output") << "inplace_kernel"
+                                   << "libpto_add_into.so";
+    }
+
     void mutatedInput()
     {
+        QFETCH(QString, project);
+        QFETCH(QString, library);
         std::string error;
-        auto opened = Project::open(PTOWB_TEST_DATA "/mutated_kernel", error);
+        auto opened =
+            Project::open(QStringLiteral(PTOWB_TEST_DATA "/%1").arg(project).toStdString(), error);
         QVERIFY2(opened, error.c_str());
         QTemporaryDir exportDir;
         ExportOptions options;
@@ -412,7 +426,7 @@ private Q_SLOTS:
         const ExportResult exported = exportPackage(*opened, options);
         QVERIFY2(exported.ok(), exported.error.c_str());
         QVERIFY(checkPackage(exported.packageFolder).ok());
-        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/mutated_kernel");
+        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + project;
         const QString package = cache + QStringLiteral("/package");
         syncFolder(QString::fromStdString(exported.packageFolder), package);
 
@@ -432,14 +446,14 @@ private Q_SLOTS:
             buildPackageProject(package + QStringLiteral("/torch"), torchBuild,
                                 {QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)});
         QVERIFY2(failure.isEmpty(), qPrintable(failure));
-        const Output library = run(QStringLiteral(PTOWB_PYTHON),
-                                   {script, package, QStringLiteral("--library"),
-                                    torchBuild + QStringLiteral("/libpto_accumulate.so")});
-        QVERIFY2(library.exitCode == 0 &&
-                     library.text.contains(QStringLiteral(" passed, 0 failed")) &&
-                     library.text.contains(
+        const Output loaded =
+            run(QStringLiteral(PTOWB_PYTHON), {script, package, QStringLiteral("--library"),
+                                               torchBuild + QStringLiteral("/") + library});
+        QVERIFY2(loaded.exitCode == 0 &&
+                     loaded.text.contains(QStringLiteral(" passed, 0 failed")) &&
+                     loaded.text.contains(
                          QStringLiteral("PASS sim fp16: the mutated input holds its golden")),
-                 qPrintable(library.text));
+                 qPrintable(loaded.text));
     }
 };
 

@@ -306,18 +306,12 @@ void Builder::describeOutputs(ojson& op)
                                (output.contains("init") ? ", starting at zero" : ""));
         op["outputs"].push_back(output);
     }
-    if (op["outputs"].empty()) {
-        std::string mutated;
-        for (const Plan* p : plans(Role::Mutated))
-            mutated += (mutated.empty() ? "'" : ", '") + p->name + "'";
+    // A kernel that only updates inputs in place (a cache written by index_put_) is an op with
+    // no output of its own: those inputs are its results.
+    if (op["outputs"].empty() && plans(Role::Mutated).empty())
         fillIn("", Severity::Error, "import.no-output",
-               mutated.empty()
-                   ? "no kernel parameter was written by a recorded call: add the op's outputs "
-                     "(kernel parameters the kernel writes)"
-                   : "the kernel only updates " + mutated +
-                         " in place, and an op needs an output: add one (a kernel parameter "
-                         "the kernel writes whatever it held)");
-    }
+               "no kernel parameter was written by a recorded call: add the op's outputs "
+               "(kernel parameters the kernel writes)");
 }
 
 void Builder::describeCases(ojson& op)

@@ -23,7 +23,8 @@ void Builder::writeReference(const std::string& opName)
     for (const Plan* p : plans(Role::Parameter))
         signature.push_back(p->name + ": " + pyTypes.at(p->type));
     const auto outputs = plans(Role::Output);
-    std::string returns = "Tensor";
+    // An op whose only results are the inputs it updates returns None after writing them.
+    std::string returns = outputs.empty() ? "None" : "Tensor";
     if (outputs.size() > 1) {
         returns = "Tuple[";
         for (std::size_t k = 0; k < outputs.size(); ++k)
@@ -164,7 +165,8 @@ void Builder::writeReference(const std::string& opName)
                 std::string ret;
                 for (std::size_t k = 0; k < parts.size(); ++k)
                     ret += (k ? ", " : "") + parts[k];
-                call = "    result = " + invocation + "\n" + updates + "    return " + ret + "\n";
+                call = "    result = " + invocation + "\n" + updates + "    return " +
+                       (ret.empty() ? "None" : ret) + "\n";
             }
         }
     }
@@ -222,7 +224,9 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                                        const std::vector<const Plan*>& outputs,
                                        std::string& unexpressed)
 {
-    std::vector<std::string> parts;
+    std::vector<std::string> parts, tensorNames;
+    for (const Plan* p : tensorInputs())
+        tensorNames.push_back(p->name);
     int line = 0;
     bool literal = false; // a call found to give the literal value the test expects
     // The outputs, then the inputs the kernel updates that the test compares: the reference
@@ -239,6 +243,15 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 const json& e = member(c, "expression");
                 if (number(c, "call", -1) != index || text(c, "output") != output->name ||
                     text(e, "expression").empty())
+                    continue;
+                // Over the op's inputs only: an output's old contents are no reference's
+                // argument.
+                const auto& read = list(e, "inputs");
+                if (std::any_of(read.begin(), read.end(), [&](const json& name) {
+                        return !name.is_string() ||
+                               std::find(tensorNames.begin(), tensorNames.end(),
+                                         name.get<std::string>()) == tensorNames.end();
+                    }))
                     continue;
                 if (!expression.empty() && expression != text(e, "expression")) return false;
                 if (!expression.empty()) break;
@@ -257,15 +270,16 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
         }
         parts.push_back(found);
     }
-    if (parts.empty() || outputs.empty()) return false;
+    if (parts.empty()) return false;
     std::string ret, updates;
     for (std::size_t k = 0; k < outputs.size(); ++k)
         ret += (k ? ", " : "") + parts[k];
     for (std::size_t k = outputs.size(); k < results.size(); ++k)
         updates += "    " + results[k]->name + ".copy_(" + parts[k] + ")\n";
     // The outputs are computed before an update changes an input they read.
-    const std::string body = updates.empty()
-                                 ? "    return " + ret + "\n"
+    const std::string body = updates.empty() ? "    return " + ret + "\n"
+                             : ret.empty()
+                                 ? updates + "    return None\n"
                                  : "    results = " + ret + "\n" + updates + "    return results\n";
     const std::string where =
         std::filesystem::path(m_kernelFile).filename().string() + " line " + std::to_string(line);

@@ -83,6 +83,8 @@ std::string writeGoldens(const ProjectTexts& texts, const OpSpec& spec, const fs
         entry["parameters"] = target + "/params.json";
         // The goldens: every output, and every mutated input's value after the call ("mutated").
         const std::vector<std::string> results = spec.resultNames();
+        entry["outputs"] =
+            nlohmann::ordered_json::object(); // {} for an op that only updates inputs
         for (std::size_t k = 0; k < results.size() && k < r.outputs.size(); ++k) {
             const std::string name = results[k] + ".npy";
             if (!copy("outputs/" + name, target + "/golden/" + name))

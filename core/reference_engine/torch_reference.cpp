@@ -265,8 +265,11 @@ std::string runtimeMessage(const std::string& what)
         lineNote = " (reference line " + (*it)[1].str() + ")";
     std::string last;
     std::istringstream in(what);
-    for (std::string l; std::getline(in, l);)
+    for (std::string l; std::getline(in, l);) {
+        // c10's own errors end in the C++ stack they were raised from: not the author's.
+        if (l.rfind("Exception raised from ", 0) == 0) break;
         if (!l.empty() && l.find_first_not_of(' ') != std::string::npos) last = l;
+    }
     const std::size_t exception = last.find("Error: ");
     if (exception != std::string::npos) last = last.substr(exception + 7);
     return "the reference failed" + lineNote + ": " + last;
@@ -341,7 +344,8 @@ ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::s
     }
     if (program->m_outputCount != spec.outputs.size()) {
         const std::string want =
-            spec.outputs.size() == 1
+            spec.outputs.empty() ? "None (it writes the inputs it updates)"
+            : spec.outputs.size() == 1
                 ? "a Tensor"
                 : "a tuple of " + std::to_string(spec.outputs.size()) + " Tensors";
         result.diagnostics.push_back(referenceDiagnostic(
@@ -377,7 +381,7 @@ TorchReferenceProgram::run(std::span<const Tensor> inputs,
         std::vector<at::Tensor> produced;
         if (result.isTensor())
             produced.push_back(result.toTensor());
-        else
+        else if (!result.isNone())
             for (const auto& element : result.toTupleRef().elements())
                 produced.push_back(element.toTensor());
         for (std::size_t k :

@@ -422,7 +422,12 @@ private:
         m_scopeKnown = scopeKnown;
         const json* items = m_r.array(root, "", "outputs", true);
         if (!items) return;
-        if (items->empty()) m_r.error("/outputs", "spec.empty", "an op needs at least one output");
+        // An op whose only result is an input it updates (a cache written by index_put_) has
+        // none; any other op needs one, or it computes nothing a caller could see.
+        if (items->empty() && m_spec.mutatedInputs().empty())
+            m_r.error(
+                "/outputs", "spec.empty",
+                "an op needs at least one output, or an input it updates (\"mutated\": true)");
         for (std::size_t k = 0; k < items->size(); ++k) {
             const std::string ptr = SpecReader::child("/outputs", k);
             const json& item = (*items)[k];

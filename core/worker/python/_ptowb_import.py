@@ -932,6 +932,15 @@ class Recorder:
                 return (call, calls[call])
         return self.before_value_of(value, call)
 
+    def updated_by(self, value, call):
+        """(call, parameter) when `value` is the very tensor `call` wrote over in place: an
+        expression the test computed from it before the call (`expected = total + x`) reads what
+        it held then, which is what the check of the expression evaluates it with."""
+        where = self.outputs.get(id(value))
+        if where is not None and where[0] == call and where[1] in self.before_values.get(call, {}):
+            return where
+        return None
+
     def before_value_of(self, value, call=None):
         """(call, parameter) of a tensor the call updated whose values before it `value` holds (the
         test's original of a clone it passed), the latest call first; None when none."""

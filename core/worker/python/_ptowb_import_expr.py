@@ -316,7 +316,9 @@ class Slicer:
                         slicer.used.update(w[1] for w in found)
                         return ast.List([ast.Name(w[1], ast.Load()) for w in found], ast.Load())
                 if is_tensor(value):
-                    where = slicer.recorder.input_of(value, slicer.call)
+                    where = slicer.recorder.input_of(value, slicer.call) or slicer.recorder.updated_by(
+                        value, slicer.call
+                    )
                     if where:
                         slicer.used.add(where[1])
                         return ast.Name(where[1], ast.Load())
