@@ -214,7 +214,7 @@ private Q_SLOTS:
         QVERIFY(start >= 0);
         const qsizetype end = kernel.indexOf("\n\n\n", start);
         write(project + QStringLiteral("/norm_config.py"),
-              "from dataclasses import dataclass\nimport pypto\n\n\n" +
+              "from dataclasses import dataclass, field\nimport pypto\n\n\n" +
                   kernel.mid(start, end - start) + "\n");
         kernel.replace(start, end - start,
                        "import norm_config\nfrom norm_config import NormConfig");

@@ -132,8 +132,9 @@ void TestImport::configKernelVerifiesAsImported()
     QVERIFY2(code == 0, qPrintable(text));
 }
 
-// Nested tuples in a config field and nested lists passed to the kernel, which no rule gives,
-// are written into kernel.arguments as JSON lists, one line each, and the kernel runs with them.
+// Nested tuples in a config field, a dict keyed by ints and nested lists passed to the kernel,
+// which no rule gives, are written into kernel.arguments as JSON lists and dicts, one line
+// each, and the kernel runs with them (keys that came back as strings would change its result).
 void TestImport::nestedListsAreGivenAsIs()
 {
     QTemporaryDir dir;
@@ -148,6 +149,8 @@ void TestImport::nestedListsAreGivenAsIs()
             .toArray(),
         (QJsonArray{QJsonArray{4, 16}, QJsonArray{8, 32}}));
     QCOMPARE(arguments[QStringLiteral("offsets")].toArray(), (QJsonArray{QJsonArray{0, 1.5}}));
+    QVERIFY(readAll(out + QStringLiteral("/op.json"))
+                .contains("\"reuse\": {\"dict\": [[2, 4], [3, {\"dict\": []}]]}"));
     QVERIFY(readAll(out + QStringLiteral("/op.json"))
                 .contains("\"tile_shapes\": [[4, 16], [8, 32]]\n"));
     const auto [code, text] = verify(out);

@@ -197,6 +197,8 @@ private slots:
         value["empty"] = ojson::array();
         value["none"] = ojson::object();
         value["cases"] = ojson::array({ojson{{"name", "a\"b"}, {"x", 1.5}}});
+        value["reuse"] =
+            ojson{{"dict", ojson::array({ojson{2, 4}, ojson{3, ojson{{"dict", ojson::array()}}}})}};
         value["long"] = ojson::array();
         for (std::int64_t k = 1; k <= 9; ++k)
             value["long"].push_back(k * 1111111111);
@@ -206,6 +208,10 @@ private slots:
         QVERIFY(text.find("\"empty\": [],\n  \"none\": {},\n") != std::string::npos);
         QVERIFY(text.find("\"cases\": [\n    {\n      \"name\": \"a\\\"b\",") != std::string::npos);
         QVERIFY(text.find("\"long\": [\n    1111111111,\n") != std::string::npos);
+        // A literal dict reads like the list of pairs it holds.
+        QVERIFY2(text.find("\"reuse\": {\"dict\": [[2, 4], [3, {\"dict\": []}]]},\n") !=
+                     std::string::npos,
+                 text.c_str());
         for (std::size_t at = 0, end; at < text.size(); at = end + 1) {
             end = text.find('\n', at);
             if (end == std::string::npos) end = text.size();

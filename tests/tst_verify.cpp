@@ -493,7 +493,7 @@ private slots:
         QVERIFY2(r.exitCode != 0 && r.out.contains("AFFINE"), qPrintable(r.out + r.err));
         r = verifyWith("[[1.0, 0.0]]", "[[1.0, {\"a\": 1}]]");
         QVERIFY2(r.exitCode != 0 && (r.out + r.err).contains("op.json:13:17") &&
-                     (r.out + r.err).contains("not an object"),
+                     (r.out + r.err).contains("an object in a literal value is a dict"),
                  qPrintable(r.out + r.err));
         // The config's dtype field is a pypto dtype: the kernel's assert compares it with x.dtype.
         r = verifyWith("\"dtype\": \"x.dtype\", \"tile_rows\"",

@@ -58,6 +58,9 @@ std::string pythonLiteral(const nlohmann::json& value)
 {
     if (value.is_boolean()) return value.get<bool>() ? "True" : "False";
     if (value.is_string()) return pythonStringLiteral(value.get<std::string>());
+    // A literal dict keeps op.json's spelling, {'dict': [[key, value], ...]}, which the module
+    // turns into the dict (_pt_literal) and hands the kernel worker as it is.
+    if (value.is_object()) return "{'dict': " + pythonLiteral(value.at("dict")) + "}";
     if (!value.is_array()) return value.dump();
     std::string out = "[";
     for (std::size_t k = 0; k < value.size(); ++k)

@@ -4,8 +4,16 @@ namespace ptowb {
 
 namespace {
 
+// {"dict": [[key, value], ...]}: op.json's spelling of a Python dict, read like the list it holds.
+bool isLiteralDict(const nlohmann::ordered_json& value)
+{
+    return value.is_object() && value.size() == 1 && value.contains("dict") &&
+           value["dict"].is_array();
+}
+
 bool holdsObject(const nlohmann::ordered_json& value)
 {
+    if (isLiteralDict(value)) return holdsObject(value["dict"]);
     if (value.is_object()) return true;
     if (!value.is_array()) return false;
     for (const auto& item : value)
@@ -24,6 +32,15 @@ void write(const nlohmann::ordered_json& value, std::size_t indent, std::size_t 
             write(value[k], indent, column + line.size(), width, line);
         }
         line += "]";
+        if (column + line.size() <= width && line.find('\n') == std::string::npos) {
+            out += line;
+            return;
+        }
+    }
+    if (isLiteralDict(value) && !holdsObject(value)) {
+        std::string line = "{\"dict\": ";
+        write(value["dict"], indent, column + line.size(), width, line);
+        line += "}";
         if (column + line.size() <= width && line.find('\n') == std::string::npos) {
             out += line;
             return;

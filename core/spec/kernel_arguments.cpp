@@ -23,11 +23,24 @@ std::string kernelArgumentLiteralProblem(const nlohmann::json& value)
         if (v->is_array()) {
             for (const auto& item : *v)
                 pending.push_back(&item);
+        } else if (v->is_object()) {
+            // A Python dict, as {"dict": [[key, value], ...]}: JSON's keys are strings, a
+            // config's ({2: 4}) need not be.
+            const auto pairs = v->find("dict");
+            if (v->size() != 1 || pairs == v->end() || !pairs->is_array())
+                return "an object in a literal value is a dict, written {\"dict\": [[key, "
+                       "value], ...]}";
+            for (const auto& pair : *pairs) {
+                if (!pair.is_array() || pair.size() != 2)
+                    return "each item of a literal dict is a [key, value] pair";
+                if (!(pair[0].is_number() || pair[0].is_string() || pair[0].is_boolean()))
+                    return "a literal dict's keys are numbers, strings or booleans";
+                pending.push_back(&pair[1]);
+                ++items;
+            }
         } else if (!(v->is_number() || v->is_string() || v->is_boolean())) {
-            return std::string(
-                       "a literal value holds numbers, strings, booleans and lists of them, "
-                       "not ") +
-                   (v->is_object() ? "an object" : "null");
+            return "a literal value holds numbers, strings, booleans, lists and dicts of them, "
+                   "not null";
         }
         if (++items > kMaxKernelArgumentLiteralItems)
             return "a literal value holds at most " +

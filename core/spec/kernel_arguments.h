@@ -19,8 +19,9 @@ kernelArgumentsJson(const OpSpec& spec, std::span<const rules::TensorInfo> input
 
 nlohmann::json kernelArgumentValueJson(const rules::Value& value);
 
-// Why a JSON array cannot be a kernel argument's literal value (empty when it can): its items
-// are numbers, strings, booleans or arrays of them, at most kMaxKernelArgumentLiteralItems in all.
+// Why a JSON value cannot be a kernel argument's literal value (empty when it can): its items
+// are numbers, strings, booleans, arrays of them or dicts ({"dict": [[key, value], ...]}, keys
+// numbers, strings or booleans), at most kMaxKernelArgumentLiteralItems in all.
 std::string kernelArgumentLiteralProblem(const nlohmann::json& value);
 inline constexpr std::size_t kMaxKernelArgumentLiteralItems = 65536;
 

@@ -141,7 +141,7 @@ struct KernelArgumentSpec
         std::string name;
         std::string ruleText;
         std::optional<rules::Rule> rule; // set when the rule compiled
-        std::string literalJson;         // set instead of a rule: the JSON array, compact
+        std::string literalJson;         // set instead of a rule: the JSON array or dict
     };
     std::string name;      // the kernel's parameter
     std::string className; // empty: the argument is fields[0]'s value (its name is empty)

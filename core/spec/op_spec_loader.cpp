@@ -327,7 +327,7 @@ private:
                 a.fields.push_back(
                     {"", value.get<std::string>(),
                      compileRule(ptr, value.get<std::string>(), std::nullopt, "kernel argument")});
-            } else if (value.is_array()) {
+            } else if (value.is_array() || (value.is_object() && value.contains("dict"))) {
                 if (!readLiteral(ptr, value, a.fields.emplace_back())) continue;
             } else if (value.is_object()) {
                 m_r.checkKeys(value, ptr, {"class", "fields"});
@@ -349,13 +349,14 @@ private:
                             m_r.error(fptr, "spec.bad-identifier", why);
                             continue;
                         }
-                        if (rule.is_array()) {
+                        if (rule.is_array() || rule.is_object()) {
                             KernelArgumentSpec::Field f{field, "", std::nullopt, ""};
                             if (readLiteral(fptr, rule, f)) a.fields.push_back(std::move(f));
                             continue;
                         }
                         if (!m_r.isType(rule, fptr, json::value_t::string,
-                                        "a rule giving the field's value, or a list given as is"))
+                                        "a rule giving the field's value, or a list or dict "
+                                        "given as is"))
                             continue;
                         a.fields.push_back({field, rule.get<std::string>(),
                                             compileRule(fptr, rule.get<std::string>(), std::nullopt,
@@ -364,19 +365,19 @@ private:
                 }
                 if (a.className.empty()) continue;
             } else {
-                m_r.error(
-                    ptr, "spec.wrong-type",
-                    "kernel argument '" + name +
-                        "' must be a rule (a string such as \"x.shape[0]\"), a list given as "
-                        "is ([[128, 128], [64, 64]]) or {\"class\": ..., \"fields\": {...}}, not " +
-                        jsonKindName(value));
+                m_r.error(ptr, "spec.wrong-type",
+                          "kernel argument '" + name +
+                              "' must be a rule (a string such as \"x.shape[0]\"), a list given as "
+                              "is ([[128, 128], [64, 64]]), a dict ({\"dict\": [[2, 4]]}) or "
+                              "{\"class\": ..., \"fields\": {...}}, not " +
+                              jsonKindName(value));
                 continue;
             }
             m_spec.kernelArguments.push_back(std::move(a));
         }
     }
 
-    // A kernel argument's (or field's) literal JSON array, kept as its compact text.
+    // A kernel argument's (or field's) literal JSON array or dict, kept as its compact text.
     bool readLiteral(const std::string& ptr, const json& value, KernelArgumentSpec::Field& field)
     {
         if (const std::string why = kernelArgumentLiteralProblem(value); !why.empty()) {

@@ -108,6 +108,12 @@ def _(r):
     return [Run({"x": x, "acc": acc}, {"y": x * 0.5}, params={"scale": 0.5}, tol=(1e-6, 1e-6))]
 
 
+@case("tests/data/inplace_kernel/kernel.py", "add_into_kernel")
+def _(r):
+    x, acc = r.randn(4, 32), torch.ones(4, 32)
+    return [Run({"x": x, "acc": acc}, {}, params={"scale": 0.5}, tol=(1e-6, 1e-6), mutated={"acc": acc + x * 0.5})]
+
+
 @case("tests/data/glue_hostile/kernel.py", "odd_kernel")
 def _(r):
     # A stub for the glue's escaping: it writes y and leaves s as the case made it.

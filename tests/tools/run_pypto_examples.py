@@ -72,9 +72,10 @@ TRACE_MARK = "[run_pypto_examples traceback]"
 class Run:
     """One call of a kernel: its inputs, the outputs it must produce, its non-tensor parameters."""
 
-    def __init__(self, inputs, expected, params=None, tol=(1e-3, 1e-3), init=None, setup=None, label=""):
+    def __init__(self, inputs, expected, params=None, tol=(1e-3, 1e-3), init=None, setup=None, label="", mutated=None):
         self.inputs = dict(inputs)  # name -> torch tensor
         self.expected = dict(expected)  # output name -> expected torch tensor (shape and dtype of the output)
+        self.mutated = dict(mutated or {})  # input the kernel updates in place -> what it holds after
         self.params = dict(params or {})  # JSON-able non-tensor parameters
         self.rtol, self.atol = tol
         self.init = dict(init or {})  # output name -> initial value, where the example pre-fills it
@@ -1387,6 +1388,7 @@ class Runner:
             "function": kernel,
             "inputs": list(run.inputs),
             "outputs": outputs,
+            "mutated": list(run.mutated),
             "params": run.params,
             "capture": False,
         }
@@ -1399,7 +1401,7 @@ class Runner:
             message, line, text = error_text(answer, example, rel, run.setup is not None)
             return "error", text, (message, line)
         problems = []
-        for name, want in run.expected.items():
+        for name, want in list(run.expected.items()) + list(run.mutated.items()):
             path = case_dir / "outputs" / f"{name}.npy"
             if not path.exists():
                 problems.append(f"output '{name}' was not written")

@@ -207,7 +207,7 @@ def _argument_value(value):
     """A kernel argument's value as op.json's rules gave it: a dtype arrives as {"dtype": name}."""
     if isinstance(value, dict) and set(value) == {"dtype"}:
         return dtype_of(value["dtype"])
-    return value
+    return _kernel_maker.literal_value(value)
 
 
 def _project_module(value, folder):

@@ -159,10 +159,11 @@ MAX_LITERAL_ITEMS = 65536  # as op.json takes a literal kernel argument
 
 
 def _nested_literal(value, ellipsis=False):
-    """Lists and tuples of numbers, strings, booleans and lists of them (`((128, 128), (64, 64))`)
-    as a JSON list, which op.json's kernel arguments take as is; None for anything else. With
-    `ellipsis`, `...` is "..." (kernel.made_with's spelling of PyPTO's any-rank shape `[...]`)."""
-    if not isinstance(value, (list, tuple)):
+    """Lists, tuples and dicts of numbers, strings, booleans and lists of them (`((128, 128), (64,
+    64))`, a config's `{2: 4}`) as JSON, which op.json's kernel arguments take as is (a dict as
+    {"dict": [[key, value], ...]}); None for anything else. With `ellipsis`, `...` is "..."
+    (kernel.made_with's spelling of PyPTO's any-rank shape `[...]`)."""
+    if not isinstance(value, (list, tuple, dict)):
         return None
     count = 0
 
@@ -177,6 +178,11 @@ def _nested_literal(value, ellipsis=False):
             return _kernel_maker.ELLIPSIS
         if isinstance(v, (list, tuple)):
             return [convert(item, depth + 1) for item in v]
+        if isinstance(v, dict) and type(v) is dict:
+            keys = [k for k in v if isinstance(k, (bool, int, str)) or (isinstance(k, float) and math.isfinite(k))]
+            if len(keys) != len(v):
+                raise ValueError
+            return {"dict": [[k, convert(item, depth + 1)] for k, item in v.items()]}
         raise ValueError
 
     try:

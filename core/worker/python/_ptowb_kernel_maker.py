@@ -365,9 +365,14 @@ def _arguments(fn, made_by, case_id, skip_self, fixtures):
 ELLIPSIS = "..."  # in a list of kernel.made_with: Python's `...` (`pypto.Tensor([...], dtype)`)
 
 
-def _with_ellipsis(value):
+def literal_value(value, ellipsis=None):
+    """A literal op.json gives as is, as Python holds it: {"dict": [[key, value], ...]} is the
+    dict (its keys need not be strings: a config's {2: 4}), inside lists too; with `ellipsis`,
+    that string in a list is Python's `...`."""
     if isinstance(value, list):
-        return [Ellipsis if v == ELLIPSIS else _with_ellipsis(v) for v in value]
+        return [Ellipsis if ellipsis is not None and v == ellipsis else literal_value(v, ellipsis) for v in value]
+    if isinstance(value, dict) and set(value) == {"dict"}:
+        return {key: literal_value(v, ellipsis) for key, v in value["dict"]}
     return value
 
 
@@ -385,7 +390,7 @@ def _factory_arguments(fn, made_by, made_with):
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno
         )
-    return {n: _with_ellipsis(v) for n, v in made_with.items()}
+    return {n: literal_value(v, ELLIPSIS) for n, v in made_with.items()}
 
 
 def make_kernel(module, made_by, name, jit_classes, made_with=None):

@@ -1,7 +1,8 @@
-"""Layer norm over rows, configured the way real kernels are: a dataclass config object, a
-plain int the kernel needs and nested lists (an affine map, given as is), none of them an op
-parameter. op.json builds them per case."""
-from dataclasses import dataclass
+"""Layer norm over rows, configured the way real kernels are: a dataclass config object (with a
+dict keyed by ints, as PyPTO's buffer settings are), a plain int the kernel needs and nested
+lists (an affine map, given as is), none of them an op parameter. op.json builds them per
+case."""
+from dataclasses import dataclass, field
 
 import pypto
 
@@ -11,6 +12,7 @@ class NormConfig:
     eps: float = 1e-5
     dtype: pypto.DataType = pypto.DT_FP32
     tile_rows: int = 2
+    buffers: dict = field(default_factory=dict)
 
 
 def _normalize(row, cols, eps):
@@ -24,6 +26,7 @@ def _normalize(row, cols, eps):
 def layer_norm_kernel(x: pypto.Tensor(), gamma: pypto.Tensor(), y: pypto.Tensor(),
                       NUM_COLS: int, config: NormConfig, AFFINE: list):
     assert config.dtype == x.dtype, f"config.dtype {config.dtype} does not match x {x.dtype}"
+    assert all(isinstance(depth, int) for depth in config.buffers), f"buffers keyed by {list(config.buffers)}"
     (scale, shift), = AFFINE
     tile = config.tile_rows
     pypto.set_vec_tile_shapes(tile, NUM_COLS)
