@@ -19,6 +19,7 @@ private Q_SLOTS:
     void referenceFromWhatTheTestExpects();
     void outputFilledFirstInAGraphCapture();
     void inPlaceUpdateIsTheOnlyResult();
+    void callsThatFailSayWhyNoOutputIsKnown();
     void cloneNamedLikeAnOutputIsUpdated();
     void referenceUpdatesACloneItCompares();
     void nextStepKeepsTheInterpreter();
@@ -241,6 +242,22 @@ void TestImportExpected::nextStepKeepsTheInterpreter()
     QVERIFY2(printed.contains(QStringLiteral("next: ptowb-cli verify ") + out +
                               QStringLiteral(" --against sim --python /usr/bin/python3\n")),
              qPrintable(printed));
+}
+
+// Every call stopped in the simulator before writing: the missing outputs are blamed on that,
+// with the simulator's reason, not on the kernel.
+void TestImportExpected::callsThatFailSayWhyNoOutputIsKnown()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("total"));
+    const auto r = import(data("fails_in_simulator.py"), out, "running_total");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QVERIFY2(find(r, "import.kernel-failed"), qPrintable(describe(r)));
+    const Diagnostic* d = find(r, "import.no-output");
+    QVERIFY2(d, qPrintable(describe(r)));
+    QVERIFY2(d->message.find("every recorded call failed in the simulator") != std::string::npos &&
+                 d->message.find("cumsum") != std::string::npos,
+             d->message.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestImportExpected)

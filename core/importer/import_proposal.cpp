@@ -308,10 +308,23 @@ void Builder::describeOutputs(ojson& op)
     }
     // A kernel that only updates inputs in place (a cache written by index_put_) is an op with
     // no output of its own: those inputs are its results.
-    if (op["outputs"].empty() && plans(Role::Mutated).empty())
+    if (op["outputs"].empty() && plans(Role::Mutated).empty()) {
+        // Calls that stopped before writing anything tell nothing of the outputs: say why.
+        const bool allFailed =
+            !m_calls.empty() && std::all_of(m_calls.begin(), m_calls.end(), [](const auto& c) {
+                return member(*c.second, "error").is_object();
+            });
+        const std::string failure =
+            allFailed ? text(member(*m_calls.front().second, "error"), "message") : "";
         fillIn("", Severity::Error, "import.no-output",
-               "no kernel parameter was written by a recorded call: add the op's outputs "
-               "(kernel parameters the kernel writes)");
+               allFailed ? "every recorded call failed in the simulator before it wrote a "
+                           "kernel parameter (the first: " +
+                               failure +
+                               "), so import cannot tell the outputs: add them (kernel "
+                               "parameters the kernel writes)"
+                         : "no kernel parameter was written by a recorded call: add the op's "
+                           "outputs (kernel parameters the kernel writes)");
+    }
 }
 
 void Builder::describeCases(ojson& op)
