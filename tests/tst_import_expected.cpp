@@ -20,6 +20,7 @@ private Q_SLOTS:
     void outputFilledFirstInAGraphCapture();
     void inPlaceUpdateIsTheOnlyResult();
     void callsThatFailSayWhyNoOutputIsKnown();
+    void enumFieldIsNamed();
     void cloneNamedLikeAnOutputIsUpdated();
     void referenceUpdatesACloneItCompares();
     void nextStepKeepsTheInterpreter();
@@ -257,6 +258,21 @@ void TestImportExpected::callsThatFailSayWhyNoOutputIsKnown()
     QVERIFY2(d, qPrintable(describe(r)));
     QVERIFY2(d->message.find("every recorded call failed in the simulator") != std::string::npos &&
                  d->message.find("cumsum") != std::string::npos,
+             d->message.c_str());
+}
+
+// A config field holding a pypto enum member: op.json cannot write it, so import names the
+// member and how to keep it (the field's default), at the config in op.json.
+void TestImportExpected::enumFieldIsNamed()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("relu"));
+    const auto r = import(data("enum_field.py"), out, "add_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* d = find(r, "import.argument");
+    QVERIFY2(d, qPrintable(describe(r)));
+    QVERIFY2(d->message.find("holds the enum member ReLuType.RELU") != std::string::npos &&
+                 d->message.find("default in Config") != std::string::npos,
              d->message.c_str());
 }
 

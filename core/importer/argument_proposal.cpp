@@ -141,11 +141,16 @@ void Builder::describeArguments(ojson& op)
                 else if (auto rule = literal(described))
                     value = *rule;
                 else {
+                    // An enum member (ReLuType.NO_RELU) is named; other values by their type.
+                    const std::string held = kind == "enum"
+                                                 ? "the enum member " + text(described, "value")
+                                                 : "a " + text(described, "type") + " value";
+                    // Left out of kernel.arguments, the field takes its default.
                     fillIn("/kernel/arguments/" + p.name, Severity::Error, "import.argument",
-                           "field '" + field + "' of " + text(first, "class") + " holds a " +
-                               text(described, "type") +
-                               " value in the recorded calls, which op.json "
-                               "cannot describe: set it in kernel.arguments");
+                           "field '" + field + "' of " + text(first, "class") + " holds " + held +
+                               " in the recorded calls, which op.json cannot describe: make it "
+                               "the field's default in " +
+                               text(first, "class") + " (kernel.arguments leaves it out)");
                     continue;
                 }
                 if (varies)

@@ -184,10 +184,15 @@ void Builder::classify()
         if (plan.role == Role::Unknown && member(param, "variadic") != true)
             fillIn("/kernel", hasDefault ? Severity::Warning : Severity::Error, "import.argument",
                    "kernel parameter '" + plan.name + "'" +
-                       (first ? " takes a " + text(*first, "type") +
-                                    " value, which op.json cannot describe"
-                              : " was never passed in a recorded call") +
-                       ": bind it in kernel.arguments or give it a default");
+                       (!first ? " was never passed in a recorded call: bind it in "
+                                 "kernel.arguments or give it a default"
+                        : text(*first, "kind") == "enum"
+                            ? " takes the enum member " + text(*first, "value") +
+                                  ", which op.json cannot describe: make it the parameter's "
+                                  "default"
+                            : " takes a " + text(*first, "type") +
+                                  " value, which op.json cannot describe: bind it in "
+                                  "kernel.arguments or give it a default"));
         m_plans.push_back(std::move(plan));
     }
 }
