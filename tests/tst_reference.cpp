@@ -235,6 +235,22 @@ private slots:
                                    "int):\n    y = x * scale\n    return y, y\n");
         QVERIFY2(tuple.startsWith("3:1 reference.return-type"), qPrintable(tuple));
         QVERIFY(tuple.contains("must return a Tensor"));
+        // An op whose only result is an input it updates: its reference returns None, and
+        // nothing else will do.
+        OpSpec inPlace = spec;
+        inPlace.outputs.clear();
+        inPlace.inputs[0].mutated = true;
+        const auto none = loadReference(inPlace, "def scale_gelu_reference(x: Tensor, scale: "
+                                                 "float) -> None:\n    x.mul_(scale)\n");
+        QVERIFY2(none.program, qPrintable(firstDiagnostic(none)));
+        for (const char* returns : {"int:\n    x.mul_(scale)\n    return 1\n",
+                                    "Optional[Tensor]:\n    x.mul_(scale)\n    return x\n"}) {
+            const QString wrong = firstDiagnostic(loadReference(
+                inPlace,
+                std::string("def scale_gelu_reference(x: Tensor, scale: float) -> ") + returns));
+            QVERIFY2(wrong.contains("reference.return-type") && wrong.contains("must return None"),
+                     qPrintable(wrong));
+        }
         // Arguments bind by name, in any order; unused parameters are fine.
         const auto reordered =
             loadReference(spec, "def scale_gelu_reference(channels: int, x: Tensor) -> Tensor:\n   "

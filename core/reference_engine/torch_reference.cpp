@@ -342,7 +342,11 @@ ReferenceProgram::LoadResult loadTorchReference(const OpSpec& spec, const std::s
         for (const auto& t : returns->containedTypes())
             if (t->kind() != c10::TypeKind::TensorType) program->m_outputCount = 0;
     }
-    if (program->m_outputCount != spec.outputs.size()) {
+    // An op with no output of its own returns None, nothing else (an int or a list would
+    // pass the count of zero Tensors).
+    const bool wrongReturn = spec.outputs.empty() ? returns->kind() != c10::TypeKind::NoneType
+                                                  : program->m_outputCount != spec.outputs.size();
+    if (wrongReturn) {
         const std::string want =
             spec.outputs.empty() ? "None (it writes the inputs it updates)"
             : spec.outputs.size() == 1

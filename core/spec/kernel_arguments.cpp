@@ -2,6 +2,7 @@
 
 #include "spec/inference.h"
 
+#include <set>
 #include <vector>
 
 namespace ptowb {
@@ -30,11 +31,19 @@ std::string kernelArgumentLiteralProblem(const nlohmann::json& value)
             if (v->size() != 1 || pairs == v->end() || !pairs->is_array())
                 return "an object in a literal value is a dict, written {\"dict\": [[key, "
                        "value], ...]}";
+            std::set<std::string> keys; // as Python hashes them: 1, 1.0 and true are one key
             for (const auto& pair : *pairs) {
                 if (!pair.is_array() || pair.size() != 2)
                     return "each item of a literal dict is a [key, value] pair";
-                if (!(pair[0].is_number() || pair[0].is_string() || pair[0].is_boolean()))
+                const nlohmann::json& key = pair[0];
+                if (!(key.is_number() || key.is_string() || key.is_boolean()))
                     return "a literal dict's keys are numbers, strings or booleans";
+                const std::string same = key.is_string() ? "s" + key.get<std::string>()
+                                         : key.is_boolean()
+                                             ? "n" + std::to_string(key.get<bool>() ? 1.0 : 0.0)
+                                             : "n" + std::to_string(key.get<double>());
+                if (!keys.insert(same).second)
+                    return "a literal dict gives the key " + key.dump() + " twice";
                 pending.push_back(&pair[1]);
                 ++items;
             }

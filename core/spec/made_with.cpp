@@ -51,7 +51,7 @@ std::string readMadeWith(SpecReader& reader, const nlohmann::json& kernel,
         const std::string valuePointer = SpecReader::child(withPointer, name);
         if (const std::string why = checkArgumentName(name); !why.empty()) {
             reader.error(valuePointer, "spec.bad-identifier", why);
-        } else if (value.is_array()) {
+        } else if (value.is_array() || (value.is_object() && value.contains("dict"))) {
             if (const std::string why = kernelArgumentLiteralProblem(value); !why.empty())
                 reader.error(valuePointer, "spec.wrong-type", why);
             else
@@ -61,8 +61,8 @@ std::string readMadeWith(SpecReader& reader, const nlohmann::json& kernel,
         } else if (!value.is_string()) {
             reader.error(valuePointer, "spec.wrong-type",
                          std::string("a made_with value is a rule giving a constant (\"float16\", "
-                                     "\"'fp16'\", \"[64, 64]\"), a list given as is or null, "
-                                     "not ") +
+                                     "\"'fp16'\", \"[64, 64]\"), a list or dict given as is "
+                                     "({\"dict\": [[2, 4]]}) or null, not ") +
                              jsonKindName(value));
         } else if (auto v = constantRule(reader, valuePointer, value.get<std::string>())) {
             values[name] = kernelArgumentValueJson(*v);

@@ -101,7 +101,8 @@ def _value(pypto, value, module):
         if not isinstance(target, type):
             raise ValueError(f"the kernel file has no class '{value['class']}' (op.json names it)")
         return target(**{k: _value(pypto, v, module) for k, v in value.get("fields", {}).items()})
-    return value
+    # A literal: {"dict": [[key, value], ...]} is the dict, in lists too, as in the simulator.
+    return (sys.modules.get("_ptowb_kernel_maker") or _support("_ptowb_kernel_maker")).literal_value(value)
 
 
 _DTYPES = {
