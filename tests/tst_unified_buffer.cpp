@@ -2,25 +2,18 @@
 // counted as PyPTO's scheduler counts it, against each soc's buffer; real tile shapes of PyPTO's
 // examples and models fit, and a kernel over the buffer gets the error with its numbers.
 #include "sim/sim_ops.h"
-#include "sim_harness.h"
+#include "sim_test_helpers.h"
 
 #include <QTest>
 #include <functional>
 
 using namespace ptowb;
-using SimOutput = simtest::OutputSpec;
+using simtest::out;
+using simtest::randn;
 using simtest::runSource;
+using simtest::SimOutput;
 
 namespace {
-
-at::Tensor randn(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat)
-{
-    return at::randn(shape).to(type);
-}
-SimOutput out(std::vector<std::int64_t> shape, at::ScalarType type = at::kFloat)
-{
-    return {std::move(shape), type};
-}
 
 std::string platformFile(const char* name)
 {
