@@ -365,14 +365,22 @@ def _arguments(fn, made_by, case_id, skip_self, fixtures):
 ELLIPSIS = "..."  # in a list of kernel.made_with: Python's `...` (`pypto.Tensor([...], dtype)`)
 
 
-def literal_value(value, ellipsis=None):
+def literal_value(value):
     """A literal op.json gives as is, as Python holds it: {"dict": [[key, value], ...]} is the
-    dict (its keys need not be strings: a config's {2: 4}), inside lists too; with `ellipsis`,
-    that string in a list is Python's `...`."""
+    dict (its keys need not be strings: a config's {2: 4}), inside lists too."""
     if isinstance(value, list):
-        return [Ellipsis if ellipsis is not None and v == ellipsis else literal_value(v, ellipsis) for v in value]
+        return [literal_value(v) for v in value]
     if isinstance(value, dict) and set(value) == {"dict"}:
-        return {key: literal_value(v, ellipsis) for key, v in value["dict"]}
+        return {key: literal_value(v) for key, v in value["dict"]}
+    return value
+
+
+def _with_ellipsis(value):
+    """kernel.made_with's "..." in a list as Python's `...`; the caller has built the dicts."""
+    if isinstance(value, list):
+        return [Ellipsis if v == ELLIPSIS else _with_ellipsis(v) for v in value]
+    if isinstance(value, dict):
+        return {key: _with_ellipsis(v) for key, v in value.items()}
     return value
 
 
@@ -390,7 +398,7 @@ def _factory_arguments(fn, made_by, made_with):
         raise KernelMakerError(
             f"{made_by} takes {', '.join(missing)}, which kernel.made_with does not give", fn.__code__.co_firstlineno
         )
-    return {n: literal_value(v, ELLIPSIS) for n, v in made_with.items()}
+    return {n: _with_ellipsis(v) for n, v in made_with.items()}
 
 
 def make_kernel(module, made_by, name, jit_classes, made_with=None):
