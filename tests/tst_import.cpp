@@ -444,6 +444,12 @@ void TestImport::failingHostCodeIsReportedAtItsLine()
     QVERIFY(noCall->line > 1);
     QVERIFY2(noCall->message.find("stopped with an error first") != std::string::npos,
              noCall->message.c_str());
+    // A scalar parameter has no value because nothing called the kernel, not because the calls
+    // left it out.
+    const Diagnostic* offset = find(r, "import.argument");
+    QVERIFY2(offset && offset->message.find("'offset' has no value, as no call of the kernel was "
+                                            "recorded") != std::string::npos,
+             qPrintable(describe(r)));
 }
 
 void TestImport::neverOverwrites()

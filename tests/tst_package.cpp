@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 using namespace ptowb;
@@ -49,6 +50,39 @@ QStringList entries(const QString& folder)
     return QDir(folder).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
 }
 
+QStringList filesBelow(const QString& folder)
+{
+    QStringList files;
+    QDirIterator it(folder, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << QDir(folder).relativeFilePath(it.next());
+    files.sort();
+    return files;
+}
+
+// tests/glue/check_package_kernel.py: the package's module runs every case (`mode`: sim or
+// pypto-sim); with the worker or without it (and without ptowb-cli on PATH).
+QString runPackageKernel(const QString& python, const QString& package, const QString& mode,
+                         bool withWorker)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (withWorker)
+        env.insert(QStringLiteral("PTOWB_KERNEL_WORKER"), QStringLiteral(PTOWB_KERNEL_WORKER));
+    else
+        env.remove(QStringLiteral("PTOWB_KERNEL_WORKER"));
+    env.insert(QStringLiteral("PATH"), QStringLiteral("/usr/bin:/bin"));
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    QTemporaryDir work; // PyPTO writes its output/ folder in the current one
+    p.setWorkingDirectory(work.path());
+    p.start(python, {QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_package_kernel.py"),
+                     package, mode});
+    p.waitForFinished(600000);
+    return QString::fromUtf8(p.readAll()) + QStringLiteral("\nexit ") +
+           QString::number(p.exitCode());
+}
+
 } // namespace
 
 class TestPackage : public QObject
@@ -57,6 +91,8 @@ class TestPackage : public QObject
 
     QTemporaryDir m_work;
     QString m_project;
+    std::unique_ptr<QTemporaryDir> m_moduleOut;
+    QString m_modulePackage; // module_kernel's package, for the run under PyPTO
 
 private Q_SLOTS:
     void initTestCase()
@@ -202,6 +238,67 @@ private Q_SLOTS:
         QVERIFY(!result.error.empty());
         QCOMPARE(readFile(blocker), QByteArray("keep me"));
         QCOMPARE(entries(out.path()), QStringList{QStringLiteral("not-a-folder")});
+    }
+
+    // A kernel of a package, importing a sibling relatively and a module at the project's top
+    // (which imports a third): kernel/ holds them at their project paths, nothing it does not
+    // import (ops/unused.py, notes.py, reference.py), and the package's module runs the kernel.
+    void kernelTakesTheModulesItImports()
+    {
+        QTemporaryDir work, out;
+        const QString project = work.filePath(QStringLiteral("module_kernel"));
+        copyFolder(QStringLiteral(PTOWB_SOURCE_DIR "/tests/data/module_kernel"), project);
+        ExportOptions options;
+        options.outputFolder = out.path().toStdString();
+        const ExportResult result = exportPackage(openProject(project), options);
+        QVERIFY2(result.ok(), result.error.c_str());
+        const QString package = QString::fromStdString(result.packageFolder);
+        const QStringList expected{
+            QStringLiteral("ops/__init__.py"),   QStringLiteral("ops/factors.py"),
+            QStringLiteral("ops/scale_impl.py"), QStringLiteral("tiling/__init__.py"),
+            QStringLiteral("tiling/rows.py"),    QStringLiteral("tiling/widths.py")};
+        QCOMPARE(filesBelow(package + QStringLiteral("/kernel")), expected);
+        for (const QString& file : expected)
+            QCOMPARE(readFile(package + QStringLiteral("/kernel/") + file),
+                     readFile(project + QLatin1Char('/') + file));
+        const auto manifest = nlohmann::json::parse(
+            readFile(package + QStringLiteral("/manifest.json")).toStdString());
+        QCOMPARE(manifest["kernel_file"].get<std::string>(),
+                 std::string("kernel/ops/scale_impl.py"));
+        QVERIFY(checkPackage(result.packageFolder).ok());
+        QVERIFY(readFile(package + QStringLiteral("/README.md"))
+                    .contains("PyPTO compiles `kernel/ops/scale_impl.py`"));
+        m_moduleOut.reset(new QTemporaryDir);
+        const QString kept = m_moduleOut->filePath(QStringLiteral("package"));
+        copyFolder(package, kept);
+        m_modulePackage = kept;
+
+        const QString ran =
+            runPackageKernel(QStringLiteral(PTOWB_PYTHON), kept, QStringLiteral("sim"), true);
+        QVERIFY2(ran.contains(QStringLiteral("4 passed, 0 failed")) &&
+                     ran.contains(QStringLiteral("sim backend (ptowb's simulator) equals the "
+                                                 "golden: rows_16")),
+                 qPrintable(ran));
+        // Without a worker Backend('sim') says what it needs, rather than hand back the
+        // untouched outputs PyPTO's cost model leaves.
+        const QString alone =
+            runPackageKernel(QStringLiteral(PTOWB_PYTHON), kept, QStringLiteral("sim"), false);
+        QVERIFY2(alone.contains(QStringLiteral("0 passed, 2 failed")) &&
+                     alone.contains(QStringLiteral("no kernel worker is found")),
+                 qPrintable(alone));
+    }
+
+    // The same package as Backend('device') runs it, with PyPI's PyPTO (where a venv with it
+    // exists: tests/tools/pypto_venv.sh) and its cost model in place of a device: the module
+    // imports the kernel file with its modules and calls it as PyPTO takes its arguments.
+    void kernelImportsWorkUnderPyPto()
+    {
+        if (!QFileInfo::exists(QStringLiteral(PTOWB_PYPTO_PYTHON)))
+            QSKIP("no venv with PyPI's pypto (tests/tools/pypto_venv.sh)");
+        QVERIFY2(!m_modulePackage.isEmpty(), "kernelTakesTheModulesItImports made no package");
+        const QString ran = runPackageKernel(QStringLiteral(PTOWB_PYPTO_PYTHON), m_modulePackage,
+                                             QStringLiteral("pypto-sim"), false);
+        QVERIFY2(ran.contains(QStringLiteral("2 passed, 0 failed")), qPrintable(ran));
     }
 
     void cancellationKeepsThePreviousPackage()

@@ -36,6 +36,10 @@ std::vector<GeneratedFile> generateCannDescription(const GlueSource& source);
 // `ref`), the output after the op's outputs, with the input's shape and dtype.
 OpSpec graphCompilerSpec(const OpSpec& spec);
 
+// Where the kernel file is in a package's kernel/ folder: at its path in the project, so that the
+// project's folders around it (its package, the modules it imports) keep their places.
+std::string packagedKernelFile(const OpSpec& spec);
+
 // README.md of an exported package: what is in it and how to build, load and run the op.
 std::string generatePackageReadme(const GlueSource& source);
 

@@ -4,6 +4,7 @@
 #include "text/template_text.h"
 
 #include <cctype>
+#include <filesystem>
 #include <string_view>
 
 namespace ptowb::codegen {
@@ -66,6 +67,11 @@ std::string markdownText(const std::string& text)
 
 } // namespace
 
+std::string packagedKernelFile(const OpSpec& spec)
+{
+    return std::filesystem::path(spec.kernel.file).lexically_normal().generic_string();
+}
+
 std::string generatePackageReadme(const GlueSource& source)
 {
     const OpSpec& spec = source.spec;
@@ -79,6 +85,7 @@ std::string generatePackageReadme(const GlueSource& source)
                                                      {"PACKAGE", facts.packageName},
                                                      {"NAMESPACE", spec.ns},
                                                      {"NAME", spec.name},
+                                                     {"KERNEL_FILE", packagedKernelFile(spec)},
                                                      {"OP_TYPE", spec.opType},
                                                      {"ORIGIN", spec.ns + "::1::" + spec.opType},
                                                  });

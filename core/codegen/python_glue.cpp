@@ -205,7 +205,7 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
     for (const auto& in : spec.inputs)
         inputNames += pythonStringLiteral(in.name) + ", ";
     inputNames += ")";
-    const std::string kernelFile = spec.kernel.file.substr(spec.kernel.file.find_last_of('/') + 1);
+    const std::string kernelFile = packagedKernelFile(spec);
     std::vector<std::pair<std::string, std::string>> referenceAliases;
     const std::string referenceSource = stripImports(source.reference, referenceAliases);
     std::string referenceNames;

@@ -184,8 +184,11 @@ void Builder::classify()
         if (plan.role == Role::Unknown && member(param, "variadic") != true)
             fillIn("/kernel", hasDefault ? Severity::Warning : Severity::Error, "import.argument",
                    "kernel parameter '" + plan.name + "'" +
-                       (!first ? " was never passed in a recorded call: bind it in "
-                                 "kernel.arguments or give it a default"
+                       (!first && m_calls.empty()
+                            ? " has no value, as no call of the kernel was recorded: bind it in "
+                              "kernel.arguments or give it a default"
+                        : !first ? " was never passed in a recorded call: bind it in "
+                                   "kernel.arguments or give it a default"
                         : text(*first, "kind") == "enum"
                             ? " takes the enum member " + text(*first, "value") +
                                   ", which op.json cannot describe: make it the parameter's "

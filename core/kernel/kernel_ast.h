@@ -102,6 +102,9 @@ struct Stmt
     std::vector<Stmt> handlers; // Try: the except clauses; Match: the cases (each a Stmt)
     std::shared_ptr<const FunctionDef> function;            // Def
     std::vector<std::pair<std::string, std::string>> names; // Import: bound name -> module path
+    // Import: every module path it names in full, relative ones with their dots: `import a.b` is
+    // "a.b"; `from .p import n` is ".p.n" (n may be a module); `from q import *` is "q".
+    std::vector<std::string> modules;
 };
 
 struct Param

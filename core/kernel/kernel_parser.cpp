@@ -287,6 +287,7 @@ Stmt Parser::importStatement()
     if (acceptName("import")) {
         do {
             const std::string path = dotted();
+            s.modules.push_back(path);
             if (acceptName("as"))
                 s.names.push_back({expectName("a name").text, path});
             else
@@ -301,14 +302,19 @@ Stmt Parser::importStatement()
     if (!atName("import")) path += dotted();
     if (!acceptName("import"))
         throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
-    if (acceptOp("*")) return s; // binds names the checker cannot see
+    if (acceptOp("*")) { // binds names the checker cannot see
+        s.modules.push_back(path);
+        return s;
+    }
     const bool paren = acceptOp("(");
     do {
         if (paren && atOp(")")) break;
         const std::string name = expectName("a name").text;
         std::string alias = name;
         if (acceptName("as")) alias = expectName("a name").text;
-        s.names.push_back({alias, path + (path.empty() || path.back() == '.' ? "" : ".") + name});
+        const std::string full = path + (path.back() == '.' ? "" : ".") + name;
+        s.names.push_back({alias, full});
+        s.modules.push_back(full);
     } while (acceptOp(","));
     if (paren) expectOp(")");
     return s;

@@ -4,6 +4,7 @@
 #include "digest/sha256.h"
 #include "io/remove_tree.h"
 #include "io/temporary_folder.h"
+#include "kernel/kernel_modules.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
 #include "project/project_sources.h"
@@ -33,6 +34,25 @@ bool cancelled(const ExportOptions& options)
 std::string baseName(const std::string& relativePath)
 {
     return fs::path(relativePath).filename().string();
+}
+
+std::string packagedKernel(const OpSpec& spec)
+{
+    return "kernel/" + codegen::packagedKernelFile(spec);
+}
+
+// The kernel file, and the modules of the project it imports, for kernel/.
+std::string addKernelFiles(const Project& project, const ProjectSources& sources,
+                           std::vector<codegen::GeneratedFile>& files)
+{
+    const OpSpec& spec = sources.loaded.spec;
+    files.push_back({packagedKernel(spec), sources.kernel});
+    for (const std::string& module : kernel::kernelModules(project.folder(), spec.kernel.file)) {
+        std::ifstream in(fs::path(project.folder()) / module, std::ios::binary);
+        if (!in) return "cannot read " + (fs::path(project.folder()) / module).string();
+        files.push_back({"kernel/" + module, std::string(std::istreambuf_iterator<char>(in), {})});
+    }
+    return {};
 }
 
 // Runs the reference on every case and copies inputs, parameters and outputs into tests/.
@@ -125,7 +145,7 @@ std::string writeManifest(const fs::path& package, const ProjectSources& sources
         {"op_type", spec.opType},
         {"version", spec.version},
         {"op_json_sha256", sha256Hex(sources.opJson)},
-        {"kernel_file", "kernel/" + baseName(spec.kernel.file)},
+        {"kernel_file", packagedKernel(spec)},
         {"kernel_sha256", sha256Hex(sources.kernel)},
         {"reference_sha256", sha256Hex(sources.reference)},
         {"files", files},
@@ -268,7 +288,10 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
     step("generating the glue");
     std::vector<codegen::GeneratedFile> files = codegen::generateGlue(sources.glueSource());
     files.push_back({"op.json", sources.opJson});
-    files.push_back({"kernel/" + baseName(spec.kernel.file), sources.kernel});
+    if (std::string error = addKernelFiles(project, sources, files); !error.empty()) {
+        result.error = error;
+        return result;
+    }
     files.push_back({"reference/" + baseName(spec.reference.file), sources.reference});
     files.push_back({"README.md", codegen::generatePackageReadme(sources.glueSource())});
     if (std::string error = writeGeneratedFiles(files, staging.path()); !error.empty()) {

@@ -21,7 +21,7 @@ import traceback
 
 import numpy
 import torch
-from glue_checks import all_match, attempt, check, finish
+from glue_checks import all_match, attempt, check, check_backend_against_goldens, finish, load_tensor
 
 PACKAGE, WORK, VIOLATION = sys.argv[1], sys.argv[2], sys.argv[3]
 MANIFEST = json.load(open(os.path.join(PACKAGE, "manifest.json")))
@@ -33,10 +33,7 @@ print("torch", torch.__version__)
 
 
 def load(entry):
-    array = numpy.load(os.path.join(PACKAGE, entry["file"]))
-    if entry["dtype"] == "bfloat16":
-        return torch.from_numpy(array.view(numpy.int16)).view(torch.bfloat16)
-    return torch.from_numpy(array)
+    return load_tensor(PACKAGE, entry)
 
 
 def as_list(result):
@@ -166,33 +163,7 @@ except Exception:
 # Backend('sim'): the kernel file in the workbench's simulator, through ptowb's kernel worker
 # (PTOWB_KERNEL_WORKER names it), equal to the golden within the description's tolerance.
 if os.environ.get("PTOWB_KERNEL_WORKER"):
-    tolerances = DESCRIPTION.get("tolerance", {})
-    for case in cases:
-        inputs = [load(entry) for entry in case["inputs"].values()]
-        params = json.load(open(os.path.join(PACKAGE, case["parameters"])))
-        goldens = [load(entry) for entry in case["outputs"].values()]
-        try:
-            with module.Backend("sim"):
-                results = as_list(module.op(*inputs, **params))
-        except Exception:
-            check("sim backend runs the kernel: " + case["name"], False, traceback.format_exc())
-            continue
-        check(
-            "sim backend returns one output per golden: " + case["name"],
-            len(results) == len(goldens),
-            "%d outputs, %d goldens" % (len(results), len(goldens)),
-        )
-        for got, want, entry in zip(results, goldens, case["outputs"].values()):
-            half = entry["dtype"] in ("float16", "bfloat16")
-            tolerance = tolerances.get(entry["dtype"], {"rtol": 3e-3 if half else 1e-5, "atol": 3e-3 if half else 1e-6})
-            close = torch.allclose(
-                got.double(), want.double(), rtol=tolerance["rtol"], atol=tolerance["atol"], equal_nan=True
-            )
-            check(
-                "sim backend (the kernel in the simulator) equals the golden: " + case["name"],
-                close,
-                "max abs error %s" % float((got.double() - want.double()).abs().max()),
-            )
+    check_backend_against_goldens(module, PACKAGE, "sim", "the kernel in the simulator")
 
 has_kernel = getattr(torch._C, "_dispatch_has_kernel_for_dispatch_key", None)
 check("the CPU reference is registered for CPU", has_kernel(module.QUALIFIED_NAME, "CPU"))

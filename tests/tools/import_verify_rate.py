@@ -65,7 +65,8 @@ def first_error(text):
 
 
 def one_kernel(cli, python, file, kernel, scratch, timeout):
-    out = os.path.join(scratch, f"{Path(file).stem}-{kernel}")
+    # A folder of its own: files of the same name in two folders may hold kernels of the same name.
+    out = tempfile.mkdtemp(prefix=f"{Path(file).stem}-{kernel}-", dir=scratch)
     extra = ["--python", python] if python else []
     code, stdout, stderr = run([cli, "import", file, "--function", kernel, "--out", out] + extra, timeout)
     import_out = stdout

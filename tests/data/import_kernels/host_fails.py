@@ -5,9 +5,9 @@ import pypto
 
 
 @pypto.frontend.jit
-def neg_kernel(x: pypto.Tensor(), y: pypto.Tensor()):
+def neg_kernel(x: pypto.Tensor(), y: pypto.Tensor(), offset: float):
     pypto.set_vec_tile_shapes(8, 32)
-    y[:] = pypto.neg(x)
+    y[:] = pypto.add(pypto.neg(x), offset)
 
 
 if __name__ == "__main__":
