@@ -1,6 +1,6 @@
 // PyPTO's semantics the simulator follows beyond the arithmetic: index_put_ (torch's, with PyPTO's
-// constraints), a loop as a configuration scope, the arch PyPTO reports without an NPU, and the
-// submodules the package binds.
+// constraints), scatter_update (a paged cache's), a loop as a configuration scope, the arch PyPTO
+// reports without an NPU, and the submodules the package binds.
 #include "sim_harness.h"
 
 #include <QTest>
@@ -71,6 +71,47 @@ private Q_SLOTS:
                            {{"y", {{4, 5}, at::kFloat}}});
         QVERIFY(!r.ok());
         QCOMPARE(QString::fromStdString(r.where()), QStringLiteral("5:5 ") + expected);
+    }
+
+    // scatter_update writes a paged cache: cache row index[i][j] (block index / blockSize, slot
+    // index % blockSize of a [blockNum, blockSize, 1, d] cache, or the row of a 2-d one) takes
+    // src row i * s + j, as the API page's formula and its onboard test say; torch's scatter
+    // along dim -2 would write elsewhere.
+    void scatterUpdateWritesCacheRows()
+    {
+        const auto cache = at::randn({3, 4, 1, 8});
+        const auto index = at::tensor({5, 0, 11, 6}, at::kInt).reshape({2, 2}); // [b, s]
+        const auto src = at::randn({2, 2, 1, 8});
+        auto expected = cache.clone();
+        for (int b = 0; b < 2; ++b)
+            for (int j = 0; j < 2; ++j) {
+                const auto row = index[b][j].item<std::int64_t>();
+                expected[row / 4][row % 4][0].copy_(src[b][j][0]);
+            }
+        auto r = runSource("import pypto\n\ndef kernel(cache, index, src, y):\n"
+                           "    y.move(pypto.scatter_update(cache, -2, index, src))\n",
+                           {{"cache", cache}, {"index", index}, {"src", src}},
+                           {{"y", {{3, 4, 1, 8}, at::kFloat}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], expected));
+        // The 2-d form: src [b * s, d] into rows of [blockNum * blockSize, d].
+        auto flat = runSource(
+            "import pypto\n\ndef kernel(cache, index, src, y):\n"
+            "    y[:] = pypto.scatter_update(cache, -2, index, src)\n",
+            {{"cache", cache.reshape({12, 8})}, {"index", index}, {"src", src.reshape({4, 8})}},
+            {{"y", {{12, 8}, at::kFloat}}});
+        REQUIRE_OK(flat);
+        QVERIFY(at::equal(flat.outputs["y"], expected.reshape({12, 8})));
+        auto outside = runSource(
+            "import pypto\n\ndef kernel(cache, index, src, y):\n"
+            "    y[:] = pypto.scatter_update(cache, -2, pypto.add(index, "
+            "1), src)\n",
+            {{"cache", cache.reshape({12, 8})}, {"index", index}, {"src", src.reshape({4, 8})}},
+            {{"y", {{12, 8}, at::kFloat}}});
+        QVERIFY(!outside.ok());
+        QCOMPARE(QString::fromStdString(outside.where()),
+                 QStringLiteral("4:12 sim.index pypto.scatter_update: an index is outside 0..11, "
+                                "the rows of input [12, 8]"));
     }
 
     // x[b, i] with an int for every dim reads one element of an integer tensor as a scalar

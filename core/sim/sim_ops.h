@@ -142,6 +142,10 @@ at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const a
 // x with values put at the rows the 1-D index tensors give (torch's index_put), a new tensor.
 at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Tensor>& indices,
                       const at::Tensor& values, bool accumulate);
+// PyPTO's scatter_update, a paged cache's update (not torch's scatter): x's rows (every dim but
+// the last) take src's rows in order, row k of src going to row index.flatten()[k]. A new tensor.
+at::Tensor scatterUpdateOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                           const at::Tensor& index, const at::Tensor& src);
 std::pair<at::Tensor, at::Tensor> topkOp(SimState& s, const at::Tensor& x, std::int64_t k,
                                          std::int64_t dim, bool largest);
 std::pair<at::Tensor, at::Tensor> sortOp(SimState& s, const at::Tensor& x, std::int64_t dim,

@@ -456,6 +456,44 @@ at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const a
     return r;
 }
 
+at::Tensor scatterUpdateOp(SimState& s, const at::Tensor& x, std::int64_t dim,
+                           const at::Tensor& index, const at::Tensor& src)
+{
+    // scatter_update's API page: a cache [blockNum, blockSize, 1, d] and src [b, s, 1, d], or
+    // [blockNum * blockSize, d] and [b * s, d], with index [b, s]: cache row index[i][j] (block
+    // index[i][j] / blockSize, slot index[i][j] % blockSize) takes src row i * s + j.
+    const std::string fn = "pypto.scatter_update";
+    if (x.dim() < 2)
+        throw OpError{fn + ": input is rows of its last dim (2 or 4 dims), got " +
+                          shapeText(x.sizes()),
+                      "sim.shape"};
+    if (dim != -2 && dim != x.dim() - 2)
+        throw OpError{fn + ": dim must be -2, the rows of input; got " + std::to_string(dim),
+                      "sim.shape"};
+    if (at::isFloatingType(index.scalar_type()) || index.scalar_type() == at::kBool)
+        throw OpError{fn + ": index must hold integers, got " + dtypeText(index), "sim.dtype"};
+    const std::int64_t width = x.size(-1);
+    const std::int64_t rows = width ? x.numel() / width : 0;
+    const at::Tensor i = index.reshape({-1}).to(at::kLong);
+    if (src.dim() < 1 || src.size(-1) != width || src.numel() != i.numel() * width)
+        throw OpError{fn + ": src must hold one row of " + std::to_string(width) +
+                          " per index of " + shapeText(index.sizes()) + ", got " +
+                          shapeText(src.sizes()),
+                      "sim.shape"};
+    if (src.scalar_type() != x.scalar_type())
+        throw OpError{fn + ": src must have input's dtype (" + dtypeText(x) + "), got " +
+                          dtypeText(src),
+                      "sim.dtype"};
+    if (i.numel() && (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= rows))
+        throw OpError{fn + ": an index is outside 0.." + std::to_string(rows - 1) +
+                          ", the rows of input " + shapeText(x.sizes()),
+                      "sim.index"};
+    at::Tensor r = x.clone(at::MemoryFormat::Contiguous).reshape({rows, width});
+    r.index_copy_(0, i, src.reshape({i.numel(), width}));
+    s.memoryCost("scatter_update " + shapeText(src.sizes()), src, std::int64_t(x.element_size()));
+    return r.reshape(x.sizes());
+}
+
 at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Tensor>& indices,
                       const at::Tensor& values, bool accumulate)
 {

@@ -149,6 +149,11 @@ void bindTensorOps(py::module_& m)
             return indexPutOp(s, x.t, index, values.t, accumulate);
         });
     });
+    m.def("scatter_update",
+          [](const Handle& x, std::int64_t dim, const Handle& index, const Handle& src) {
+              return op("scatter_update",
+                        [&](SimState& s) { return scatterUpdateOp(s, x.t, dim, index.t, src.t); });
+          });
     m.def("scatter", [](const Handle& x, std::int64_t dim, const Handle& index, py::handle src,
                         const std::string& reduce) {
         return op("scatter", [&](SimState& s) {

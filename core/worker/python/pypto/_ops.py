@@ -637,7 +637,9 @@ def index_put_(input, indices, values, accumulate=False):
 
 @category("data")
 def scatter_update(input, dim, index, src):
-    return scatter(input, dim, index, src)
+    # A paged cache's update, not torch's scatter (see scatterUpdateOp).
+    fn = "scatter_update"
+    return _wrap(_sim.scatter_update(_t(input, fn), _index(dim), _t(index, fn), _t(src, fn)))
 
 
 @category("data")

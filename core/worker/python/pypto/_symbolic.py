@@ -51,6 +51,9 @@ class SymbolicScalar:
     def concrete(self):
         return self._v()
 
+    def as_variable(self):
+        return None
+
 
 def _arith(name):
     def forward(self, other):
@@ -100,6 +103,11 @@ class ScalarInt(int):
 
     def concrete(self):
         return int(self)
+
+    def as_variable(self):
+        """PyPTO makes the expression a variable of the code it generates; a concrete value has
+        nothing to make."""
+        return None
 
     def __truediv__(self, other):
         if isinstance(other, float):
