@@ -114,6 +114,25 @@ private Q_SLOTS:
                                 "the rows of input [12, 8]"));
     }
 
+    // view(x, dtype=...) reads the view's bytes as another dtype (the API page's example: a
+    // [2, 2] DT_FP32 viewed as DT_INT8 is [2, 8]); with shape and offsets, the part first.
+    void viewWithADtypeReinterpretsTheBytes()
+    {
+        const auto x = at::randn({2, 4});
+        auto r = runSource("import pypto\n\ndef kernel(x, bytes, back, part):\n"
+                           "    bytes[:] = pypto.view(x, dtype=pypto.DT_INT8)\n"
+                           "    back[:] = pypto.view(bytes, dtype=pypto.DT_FP32)\n"
+                           "    part[:] = pypto.view(x, [2, 2], [0, 2], dtype=pypto.DT_INT16)\n",
+                           {{"x", x}},
+                           {{"bytes", {{2, 16}, at::kChar}},
+                            {"back", {{2, 4}, at::kFloat}},
+                            {"part", {{2, 4}, at::kShort}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["bytes"], x.view(at::kChar)));
+        QVERIFY(at::equal(r.outputs["back"], x));
+        QVERIFY(at::equal(r.outputs["part"], x.slice(1, 2, 4).contiguous().view(at::kShort)));
+    }
+
     // x[b, i] with an int for every dim reads one element of an integer tensor as a scalar
     // (PyPTO's GetTensorData), as paged attention reads a block table; the second index is
     // checked against the second dim.

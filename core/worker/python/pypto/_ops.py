@@ -510,13 +510,28 @@ def cast(input, dtype, mode=CastMode.CAST_NONE, satmode=SaturationMode.OFF):
 
 @category("data")
 def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
-    if dtype is not None and dtype != input.dtype:
-        raise SimulatorError(not_simulated_message("view with a dtype (a reinterpreting view)"))
     shape = input.shape if shape is None else _ints(shape)
     offsets = [0] * len(shape) if offsets is None else _ints(offsets)
     if valid_shape is None:
         valid_shape = _derived_valid_shape(_ints(input.shape), shape, offsets)
-    return _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
+    viewed = _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
+    if dtype is None or dtype == input.dtype:
+        return viewed
+    # The view's bytes read as dtype (view's API page: a [2, 2] DT_FP32 viewed as DT_INT8 is
+    # [2, 8]), torch's Tensor.view(dtype): the last dim scales by the ratio of element sizes.
+    leading = list(viewed.shape[:-1])
+    flat = _bitcast(viewed, dtype, "view")
+    rows = 1
+    for d in leading:
+        rows *= d
+    if not leading or not rows:
+        return flat if not leading else reshape(flat, leading + [0])
+    if flat.shape[0] % rows:
+        raise SimulatorError(
+            f"pypto.view: the last dim of a {viewed.shape} {viewed.dtype!r} view does not hold a whole "
+            f"number of {dtype!r} elements"
+        )
+    return reshape(flat, leading + [flat.shape[0] // rows])
 
 
 def _derived_valid_shape(held, shape, offsets):
