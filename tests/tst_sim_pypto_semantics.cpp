@@ -114,6 +114,32 @@ private Q_SLOTS:
                                 "the rows of input [12, 8]"));
     }
 
+    // A quantized matmul's extend_params as the cube's FixPipe applies them (matmul's API page
+    // and PyPTO's quant test): the bias joins the int32 accumulation, then ReLU, then the scale,
+    // of which only sign, exponent and 10 mantissa bits count (0.3 is read as 0.2998046875).
+    void matmulBiasReluScaleAsTheFixPipe()
+    {
+        const auto a = at::randint(-5, 6, {16, 32}, at::kChar);
+        const auto b = at::randint(-5, 6, {32, 16}, at::kChar);
+        const auto bias = at::randint(-50, 50, {1, 16}, at::kInt);
+        const auto exact = at::matmul(a.to(at::kLong), b.to(at::kLong)) + bias.to(at::kLong);
+        for (const char* relu : {"RELU", "NO_RELU"}) {
+            auto r =
+                runSource(std::string("import pypto\n\ndef kernel(a, b, bias, y):\n"
+                                      "    pypto.set_cube_tile_shapes([16, 16], [32, 32], "
+                                      "[16, 16])\n"
+                                      "    y[:] = pypto.matmul(a, b, pypto.DT_FP16, "
+                                      "extend_params={'bias_tensor': bias, 'scale': 0.3, "
+                                      "'relu_type': pypto.ReLuType.") +
+                              relu + "})\n",
+                          {{"a", a}, {"b", b}, {"bias", bias}}, {{"y", {{16, 16}, at::kHalf}}});
+            REQUIRE_OK(r);
+            const auto summed = std::string(relu) == "RELU" ? at::relu(exact) : exact;
+            const auto expected = (summed.to(at::kFloat) * 0.2998046875).to(at::kHalf);
+            QVERIFY2(at::equal(r.outputs["y"], expected), relu);
+        }
+    }
+
     // view(x, dtype=...) reads the view's bytes as another dtype (the API page's example: a
     // [2, 2] DT_FP32 viewed as DT_INT8 is [2, 8]); with shape and offsets, the part first.
     void viewWithADtypeReinterpretsTheBytes()

@@ -110,7 +110,8 @@ struct MatmulOptions
     bool aTrans = false;
     bool bTrans = false;
     std::optional<at::Tensor> bias;    // extend_params["bias"], added in fp32 before the cast
-    std::optional<double> scale;       // extend_params["scale"]
+    bool relu = false;                 // extend_params["relu_type"] is ReLuType.RELU
+    std::optional<double> scale;       // extend_params["scale"], of 1 + 8 + 10 bits
     std::optional<at::Tensor> cMatrix; // accumulate into (c_matrix)
 };
 at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType,

@@ -5,6 +5,7 @@
 #include "torchscript/torchscript.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ptowb::sim {
 
@@ -149,6 +150,22 @@ at::Tensor softmaxOp(SimState& s, const at::Tensor& x, std::int64_t dim)
     return rounded(at::softmax(widened(x), d), x.scalar_type());
 }
 
+namespace {
+
+// A float as the FixPipe reads it: sign, exponent and the top 10 mantissa bits of its fp32.
+double fixpipeScale(double scale)
+{
+    std::uint32_t bits = 0;
+    const float single = float(scale);
+    std::memcpy(&bits, &single, sizeof bits);
+    bits &= 0xFFFFE000u;
+    float masked = 0;
+    std::memcpy(&masked, &bits, sizeof masked);
+    return masked;
+}
+
+} // namespace
+
 at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType outDType,
                     const MatmulOptions& o)
 {
@@ -172,8 +189,12 @@ at::Tensor matmulOp(SimState& s, const at::Tensor& a, const at::Tensor& b, DType
     const bool integer = !a.is_floating_point() && !b.is_floating_point();
     const at::ScalarType acc = integer ? at::kLong : at::kFloat;
     at::Tensor r = at::matmul(ma.to(acc), mb.to(acc));
-    if (o.scale) r = r.to(at::kFloat) * *o.scale;
+    // The bias joins the accumulation; the FixPipe on the way out applies the ReLU and the
+    // (de)quantization scale, of which it takes the sign, the exponent and 10 mantissa bits (the
+    // API page; PyPTO's quant test masks its golden scale with 0xFFFFE000 the same way).
     if (o.bias) r = r.to(at::kFloat) + widened(*o.bias).to(at::kFloat);
+    if (o.relu) r = at::relu(r);
+    if (o.scale) r = r.to(at::kFloat) * fixpipeScale(*o.scale);
     if (o.cMatrix) r = r.to(at::kFloat) + widened(*o.cMatrix).to(at::kFloat);
     s.cubeCost("pypto.matmul " + shapeText(ma.sizes()) + " x " + shapeText(mb.sizes()), ma.size(-2),
                mb.size(-1), ma.size(-1));

@@ -53,12 +53,13 @@ void bindTensorOps(py::module_& m)
         return op("softmax", [&](SimState& s) { return softmaxOp(s, x.t, dim); });
     });
     m.def("matmul", [](const Handle& a, const Handle& b, const std::string& dtype, bool aTrans,
-                       bool bTrans, py::handle bias, py::handle scale, py::handle c) {
+                       bool bTrans, py::handle bias, py::handle scale, py::handle c, bool relu) {
         return op("matmul", [&](SimState& s) {
             MatmulOptions o;
             o.aTrans = aTrans;
             o.bTrans = bTrans;
             o.bias = optionalTensor(bias);
+            o.relu = relu;
             o.cMatrix = optionalTensor(c);
             if (!scale.is_none()) o.scale = scale.cast<double>();
             return matmulOp(s, a.t, b.t, dtypeArg(dtype), o);

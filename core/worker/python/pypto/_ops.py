@@ -480,8 +480,11 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
     params = dict(extend_params or {})
     bias = params.pop("bias_tensor", None)
     scale = params.pop("scale", None)
+    relu = params.pop("relu_type", None)
+    if relu is not None and getattr(relu, "name", "") not in ("RELU", "NO_RELU"):
+        raise ValueError(f"pypto.matmul: extend_params['relu_type'] is a pypto.ReLuType, got {relu!r}")
     for key, value in params.items():
-        if value is not None and not (key == "relu_type" and getattr(value, "name", "") == "NO_RELU"):
+        if value is not None:
             raise SimulatorError(not_simulated_message(f"matmul with extend_params[{key!r}]"))
     if isinstance(scale, Tensor):
         raise SimulatorError(not_simulated_message("matmul with a tensor scale in extend_params"))
@@ -496,6 +499,7 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
             None if bias is None else _t(bias, "matmul"),
             None if scale is None else float(scale),
             None,
+            relu is not None and relu.name == "RELU",
         )
     )
 
