@@ -44,36 +44,42 @@ def load_tensor(package, entry):
 
 def check_backend_against_goldens(module, package, backend, what):
     """Every case of the package's tests/cases.json under module.Backend(backend) equals its
-    golden outputs within the description's tolerance (or a default by dtype)."""
+    golden outputs, and the inputs it writes their golden contents ("mutated"), within the
+    description's tolerance (or a default by dtype)."""
     import torch
 
     tolerances = json.load(open(os.path.join(package, "op.json"))).get("tolerance", {})
+
+    def close(got, want, entry):
+        half = entry["dtype"] in ("float16", "bfloat16")
+        tolerance = tolerances.get(entry["dtype"], {"rtol": 3e-3 if half else 1e-5, "atol": 3e-3 if half else 1e-6})
+        return torch.allclose(
+            got.double(), want.double(), rtol=tolerance["rtol"], atol=tolerance["atol"], equal_nan=True
+        )
+
     for case in json.load(open(os.path.join(package, "tests", "cases.json")))["cases"]:
-        inputs = [load_tensor(package, entry) for entry in case["inputs"].values()]
+        inputs = {name: load_tensor(package, entry) for name, entry in case["inputs"].items()}
         params = json.load(open(os.path.join(package, case["parameters"])))
-        goldens = [load_tensor(package, entry) for entry in case["outputs"].values()]
         try:
             with module.Backend(backend):
-                results = module.op(*inputs, **params)
+                results = module.op(*inputs.values(), **params)
         except Exception:
             check("%s backend runs the kernel: %s" % (backend, case["name"]), False, traceback.format_exc())
             continue
-        results = list(results) if isinstance(results, (tuple, list)) else [results]
+        results = [] if results is None else list(results) if isinstance(results, (tuple, list)) else [results]
+        goldens = list(case["outputs"].items()) + [(name, entry) for name, entry in case.get("mutated", {}).items()]
+        got = results + [inputs[name] for name in case.get("mutated", {})]
         check(
             "%s backend returns one output per golden: %s" % (backend, case["name"]),
-            len(results) == len(goldens),
-            "%d outputs, %d goldens" % (len(results), len(goldens)),
+            len(results) == len(case["outputs"]),
+            "%d outputs, %d goldens" % (len(results), len(case["outputs"])),
         )
-        for got, want, entry in zip(results, goldens, case["outputs"].values()):
-            half = entry["dtype"] in ("float16", "bfloat16")
-            tolerance = tolerances.get(entry["dtype"], {"rtol": 3e-3 if half else 1e-5, "atol": 3e-3 if half else 1e-6})
-            close = torch.allclose(
-                got.double(), want.double(), rtol=tolerance["rtol"], atol=tolerance["atol"], equal_nan=True
-            )
+        for tensor, (name, entry) in zip(got, goldens):
+            want = load_tensor(package, entry)
             check(
                 "%s backend (%s) equals the golden: %s" % (backend, what, case["name"]),
-                close,
-                "max abs error %s" % float((got.double() - want.double()).abs().max()),
+                close(tensor, want, entry),
+                "%s: max abs error %s" % (name, float((tensor.double() - want.double()).abs().max())),
             )
 
 
