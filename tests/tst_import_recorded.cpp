@@ -21,6 +21,7 @@ private Q_SLOTS:
     void expectedChangedInPlaceIsRecordedNotGuessed();
     void scriptBesideComparesWithItsOwnHelper();
     void testInTheFolderAbove();
+    void kernelReadsItsConfigFromItsTest();
     void kernelReachedThroughAHelperOfTheTests();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
@@ -116,6 +117,24 @@ void TestImportRecorded::scriptBesideComparesWithItsOwnHelper()
         editFile(out + QStringLiteral("/scale_shift_impl.py"), "x * 3.0 - 1.0", "x * 3.0 - 0.5"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::kernelReadsItsConfigFromItsTest()
+{
+    // offset_impl.py imports OFFSET from test_offset_config.py, the test that calls it: the
+    // project holds the test file too, or the kernel cannot be imported there.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("offset"));
+    const auto r = import(data("config_in_test/offset_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY(QFileInfo::exists(out + QStringLiteral("/test_offset_config.py")));
+    auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(
+        editFile(out + QStringLiteral("/test_offset_config.py"), "OFFSET = 1.5", "OFFSET = 2.5"));
+    std::tie(code, text) = verify(out);
+    QVERIFY2(code != 0 && text.contains(QStringLiteral("FAIL")), qPrintable(text));
 }
 
 void TestImportRecorded::testInTheFolderAbove()

@@ -157,6 +157,19 @@ private Q_SLOTS:
         QVERIFY(at::equal(r.outputs["bytes"], x.view(at::kChar)));
         QVERIFY(at::equal(r.outputs["back"], x));
         QVERIFY(at::equal(r.outputs["part"], x.slice(1, 2, 4).contiguous().view(at::kShort)));
+        // With a valid shape, the bytes of the whole shape: 32 int8 of which 16 are valid are 8
+        // floats, as PyPTO's reshape of such a view counts them.
+        const auto bytes = at::randint(-100, 100, {4, 32}, at::kChar);
+        auto whole =
+            runSource("import pypto\n\ndef kernel(b, y, z):\n"
+                      "    v = pypto.view(b, [4, 32], [0, 0], valid_shape=[4, 16])\n"
+                      "    y[:] = pypto.view(v, dtype=pypto.DT_FP32)\n"
+                      "    z[:] = pypto.view(b, [4, 32], [0, 0], valid_shape=[4, 16], "
+                      "dtype=pypto.DT_FP32)\n",
+                      {{"b", bytes}}, {{"y", {{4, 8}, at::kFloat}}, {"z", {{4, 8}, at::kFloat}}});
+        REQUIRE_OK(whole);
+        QVERIFY(at::equal(whole.outputs["y"], bytes.view(at::kFloat)));
+        QVERIFY(at::equal(whole.outputs["z"], bytes.view(at::kFloat)));
     }
 
     // x[b, i] with an int for every dim reads one element of an integer tensor as a scalar

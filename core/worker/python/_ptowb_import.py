@@ -1565,7 +1565,8 @@ def record(request):
                 continue
         # Real files only: the worker's own modules have names like "<ptowb>/_ptowb_driver.py",
         # which a relative reading would place in the current folder.
-        # Modules a test file brought in are not the kernel's, unless the kernel file imports them.
+        # Modules a test file brought in are not the kernel's, unless the kernel file imports them
+        # (a test file among them: the kernel takes its configs from the test that calls it).
         imported = _files.imported_names(tree)
         # Each at the path its import name gives below the folder it was found from: beside the
         # kernel (`_ops/rope_golden.py` for `_ops.rope_golden`), or, for a file of a package, at
@@ -1577,7 +1578,7 @@ def record(request):
             if (
                 isinstance(where, str)
                 and (key in loaded_by_the_file or key.split(".")[0] in imported)
-                and where not in hosts
+                and (where not in hosts or key.split(".")[0] in imported)
                 and os.path.isabs(where)
                 and os.path.isfile(where)
                 and where.startswith(module_root + os.sep)

@@ -514,12 +514,22 @@ def cast(input, dtype, mode=CastMode.CAST_NONE, satmode=SaturationMode.OFF):
 
 @category("data")
 def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
+    region = getattr(input, "_region", None)
+    if dtype is not None and dtype != input.dtype and shape is None and offsets is None and region:
+        input, shape, offsets = region  # the whole of a view that holds only its valid part
     shape = input.shape if shape is None else _ints(shape)
     offsets = [0] * len(shape) if offsets is None else _ints(offsets)
     if valid_shape is None:
         valid_shape = _derived_valid_shape(_ints(input.shape), shape, offsets)
+    if dtype is not None and dtype != input.dtype and _inside(_ints(input.shape), shape, offsets):
+        # A reinterpreting view reads the bytes of its whole shape, as PyPTO counts them when it is
+        # reshaped (deepseek_v32's antiquant kernels view 32 int8 of which 16 are valid as 8
+        # floats, then reshape by 8): the bytes past the valid part are the input's own.
+        valid_shape = None
     viewed = _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
     if dtype is None or dtype == input.dtype:
+        if list(viewed.shape) != list(shape) and _inside(_ints(input.shape), shape, offsets):
+            viewed._region = (input, shape, offsets)
         return viewed
     # The view's bytes read as dtype (view's API page: a [2, 2] DT_FP32 viewed as DT_INT8 is
     # [2, 8]), torch's Tensor.view(dtype): the last dim scales by the ratio of element sizes.
@@ -536,6 +546,12 @@ def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
             f"number of {dtype!r} elements"
         )
     return reshape(flat, leading + [flat.shape[0] // rows])
+
+
+def _inside(held, shape, offsets):
+    return len(held) == len(shape) == len(offsets) and all(
+        0 <= o and o + n <= h for h, n, o in zip(held, shape, offsets)
+    )
 
 
 def _derived_valid_shape(held, shape, offsets):

@@ -103,6 +103,7 @@ def _wrap(handle):
     t._name = ""
     t._id = next(_ids)
     t._cache = None
+    t._region = None
     return t
 
 
@@ -111,7 +112,9 @@ class Tensor:
     describe an argument; in a kernel body, `Tensor(shape, dtype)` creates a zero-filled one.
     Its methods are PyPTO's Tensor methods, each the module function of the same name."""
 
-    __slots__ = ("_h", "_name", "_id", "_cache")
+    # _region: (tensor, shape, offsets) of a view that holds only its valid part, whose bytes a
+    # reinterpreting view of it reads whole.
+    __slots__ = ("_h", "_name", "_id", "_cache", "_region")
     __hash__ = object.__hash__
 
     def __new__(cls, shape=None, dtype=None, name="", format=None, data_ptr=None, device=None, ori_shape=None):
