@@ -1,5 +1,6 @@
 // Elementwise ops and the run state; reductions, matmul and data movement are in
-// sim_ops_data.cpp, the unified-buffer check in sim_tile.cpp.
+// sim_ops_data.cpp, indexing (gather, scatter, index_put_) in sim_ops_index.cpp, the
+// unified-buffer check in sim_tile.cpp.
 #include "sim/sim_ops.h"
 
 #include "rules/shape_functions.h"
