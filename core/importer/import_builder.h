@@ -41,8 +41,10 @@ struct Plan
 class Builder
 {
 public:
-    Builder(const nlohmann::json& recording, const std::string& kernelFile)
-        : m_recording(recording), m_kernelFile(kernelFile)
+    Builder(const nlohmann::json& recording, const std::string& kernelFile,
+            ReferenceCheck checkReference)
+        : m_recording(recording), m_kernelFile(kernelFile),
+          m_checkReference(std::move(checkReference))
     {
     }
 
@@ -61,6 +63,8 @@ private:
     void describeTolerance(nlohmann::ordered_json& op);
     void describeCases(nlohmann::ordered_json& op);
     void writeReference(const std::string& opName);
+    // reference.py as a TODO that says `why`, with the golden proposed from the file below it.
+    void rejectGolden(const std::string& why);
     bool describeExpectedValues(nlohmann::ordered_json& op);
     // False when some result has no expression; `unexpressed` names it.
     bool writeExpressionReference(const std::string& imports, const std::string& head,
@@ -87,6 +91,7 @@ private:
 
     const nlohmann::json& m_recording;
     std::string m_kernelFile;
+    ReferenceCheck m_checkReference;
     Proposal m_p;
     const nlohmann::json* m_kernel = nullptr;
     std::vector<std::pair<int, const nlohmann::json*>> m_calls; // recording index, call

@@ -422,6 +422,9 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     describeTolerance(op);
     describeCases(op);
     writeReference(opName);
+    if (m_p.referenceFromGolden && m_checkReference)
+        if (const std::string why = m_checkReference(op, m_p.reference); !why.empty())
+            rejectGolden(why);
     if (!m_p.referenceFromGolden && describeExpectedValues(op))
         for (FillIn& f : m_p.fillIns)
             if (f.code == "import.reference") {
@@ -463,9 +466,10 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
 }
 
 Proposal propose(const nlohmann::json& recording, const std::string& kernelFile,
-                 const std::string& function, const std::string& name)
+                 const std::string& function, const std::string& name,
+                 const ReferenceCheck& checkReference)
 {
-    return Builder(recording, kernelFile).run(function, name);
+    return Builder(recording, kernelFile, checkReference).run(function, name);
 }
 
 std::vector<std::string> recordedKernels(const nlohmann::json& recording)

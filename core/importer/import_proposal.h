@@ -6,6 +6,7 @@
 // here runs or writes anything. Standard C++ only.
 #include "diag/diagnostic.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -43,10 +44,16 @@ struct Proposal
     std::vector<std::string> inferred; // what was inferred, one line each, for the summary
 };
 
+// Why reference.py, as proposed from the file's golden, cannot serve the op ("" when it can).
+using ReferenceCheck =
+    std::function<std::string(const nlohmann::ordered_json& op, const std::string& reference)>;
+
 // `kernelFile` is the author's file (absolute); `function` the kernel to import ("" picks the
-// only one); `name` the op's name ("" derives it from the kernel's name).
+// only one); `name` the op's name ("" derives it from the kernel's name). A golden that
+// `checkReference` rejects becomes a TODO, and the cases check the values the test expected.
 Proposal propose(const nlohmann::json& recording, const std::string& kernelFile,
-                 const std::string& function, const std::string& name);
+                 const std::string& function, const std::string& name,
+                 const ReferenceCheck& checkReference = {});
 
 // The jit kernels the recording found, by name.
 std::vector<std::string> recordedKernels(const nlohmann::json& recording);

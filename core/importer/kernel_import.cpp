@@ -73,17 +73,6 @@ std::string copyFile(const std::string& from, const fs::path& to)
     return ec ? "cannot copy " + from + ": " + ec.message() : "";
 }
 
-// `text` inside a double-quoted Python string.
-std::string pythonStringBody(const std::string& text)
-{
-    std::string out;
-    for (char c : text) {
-        if (c == '\\' || c == '"') out += '\\';
-        out += c == '\n' ? ' ' : c;
-    }
-    return out;
-}
-
 // The line of reference.py's TODO, where what is left to write is reported.
 int todoLine(const std::string& reference)
 {
@@ -93,39 +82,21 @@ int todoLine(const std::string& reference)
                : int(std::count(reference.begin(), reference.begin() + long(at), '\n')) + 1;
 }
 
-// The proposal's reference, when it cannot be the file's golden as it is: a TODO at its line.
-void checkReference(Proposal& proposal, const std::string& opJson, const std::atomic<bool>* cancel)
+// Why the reference proposed from the file's golden fails reference.py's checks against the
+// proposed op.json ("" when it passes them).
+ReferenceCheck referenceChecker(const std::atomic<bool>* cancel)
 {
-    if (!proposal.referenceFromGolden) return;
-    auto loaded = loadOpSpecText(opJson, "op.json", "");
-    const Diagnostics found =
-        checkReferenceBounded(loaded.spec, proposal.reference, "reference.py", cancel);
-    const auto error = std::find_if(found.begin(), found.end(), [](const Diagnostic& d) {
-        return d.severity == Severity::Error;
-    });
-    if (error == found.end()) return;
-    std::string commented;
-    std::istringstream lines(proposal.reference);
-    for (std::string line; std::getline(lines, line);)
-        commented += "# " + line + "\n";
-    const std::string function = proposal.op["reference"]["function"].get<std::string>();
-    std::string head;
-    std::istringstream again(proposal.reference);
-    for (std::string line; std::getline(again, line);)
-        if (line.rfind("def " + function + "(", 0) == 0) head = line;
-    const std::string why = "the file's golden is not in the reference subset (" + error->message +
-                            ", line " + std::to_string(error->line) + " of the proposal below)";
-    proposal.reference =
-        "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" + head +
-        "\n    raise RuntimeError(\"TODO: write what " + proposal.kernel +
-        " computes, with torch: " + pythonStringBody(why) + "\")\n\n\n" +
-        "# What import proposed from the file:\n" + commented;
-    proposal.referenceFromGolden = false;
-    for (auto& line : proposal.inferred)
-        if (line.rfind("reference:", 0) == 0)
-            line = "reference: to be written (the file's golden is not in the reference subset)";
-    proposal.fillIns.push_back({"/reference", Severity::Error, "import.reference",
-                                "reference.py is to be written: " + why});
+    return [cancel](const nlohmann::ordered_json& op, const std::string& reference) {
+        const auto loaded = loadOpSpecText(readableJson(op) + "\n", "op.json", "");
+        const Diagnostics found =
+            checkReferenceBounded(loaded.spec, reference, "reference.py", cancel);
+        const auto error = std::find_if(found.begin(), found.end(), [](const Diagnostic& d) {
+            return d.severity == Severity::Error;
+        });
+        return error == found.end() ? std::string()
+                                    : error->message + ", line " + std::to_string(error->line) +
+                                          " of the proposal below";
+    };
 }
 
 } // namespace
@@ -250,7 +221,8 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
         result.diagnostics.push_back(d);
     }
 
-    Proposal proposal = propose(answer, file, options.function, options.name);
+    Proposal proposal =
+        propose(answer, file, options.function, options.name, referenceChecker(cancel));
     for (const auto& t : answer.value("test_files", json::array()))
         if (t.is_string())
             proposal.inferred.insert(proposal.inferred.begin(),
@@ -266,8 +238,7 @@ ImportResult importKernel(const ImportOptions& options, const std::atomic<bool>*
     if (!proposal.error.empty())
         return fail(
             errorAt(file, proposal.errorLine, proposal.errorCol, "import.kernel", proposal.error));
-    std::string opJson = readableJson(proposal.op) + "\n";
-    checkReference(proposal, opJson, cancel);
+    const std::string opJson = readableJson(proposal.op) + "\n";
 
     for (const auto& f : proposal.files)
         if (std::string e = copyFile(f.source, fs::path(staging) / f.project); !e.empty())

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <sstream>
 
 namespace ptowb::importer {
 
@@ -192,6 +193,43 @@ void Builder::writeReference(const std::string& opName)
     }
     m_p.reference = imports + head + "    raise RuntimeError(\"TODO: write what " + m_p.kernel +
                     " computes, with torch: " + reason + "\")\n";
+    fillIn("/reference", Severity::Error, "import.reference",
+           "reference.py is to be written: " + reason);
+}
+
+namespace {
+
+// `text` inside a double-quoted Python string.
+std::string pythonStringBody(const std::string& text)
+{
+    std::string out;
+    for (char c : text) {
+        if (c == '\\' || c == '"') out += '\\';
+        out += c == '\n' ? ' ' : c;
+    }
+    return out;
+}
+
+} // namespace
+
+void Builder::rejectGolden(const std::string& why)
+{
+    const std::string function = m_p.op["reference"]["function"].get<std::string>();
+    std::string head, commented;
+    std::istringstream lines(m_p.reference);
+    for (std::string line; std::getline(lines, line);) {
+        commented += "# " + line + "\n";
+        if (line.rfind("def " + function + "(", 0) == 0) head = line;
+    }
+    const std::string reason = "the file's golden is not in the reference subset (" + why + ")";
+    m_p.reference = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" +
+                    head + "\n    raise RuntimeError(\"TODO: write what " + m_p.kernel +
+                    " computes, with torch: " + pythonStringBody(reason) + "\")\n\n\n" +
+                    "# What import proposed from the file:\n" + commented;
+    m_p.referenceFromGolden = false;
+    for (auto& line : m_p.inferred)
+        if (line.rfind("reference:", 0) == 0)
+            line = "reference: to be written (the file's golden is not in the reference subset)";
     fillIn("/reference", Severity::Error, "import.reference",
            "reference.py is to be written: " + reason);
 }

@@ -82,6 +82,51 @@ assert torch.npu.is_available() is False and torch.ones(1, device="npu:0").devic
 print("ok")
 """,
     # What PyPTO's files call besides devices.
+    # A tensor given an NPU format says it is on the NPU, as host code checks before asking for
+    # the format (glm's get_format); what torch computes from it is a CPU tensor again.
+    "format-device": """
+assert _ptowb_npu_standin.install()
+import torch
+import torch_npu
+a = torch.randn(4, 8)
+nz = torch_npu.npu_format_cast(a, 29)
+try:
+    torch.device("npu")
+except RuntimeError:  # torch 1.13 cannot name the device: the tensor stays a CPU tensor
+    assert nz.device.type == "cpu"
+else:
+    assert nz.device.type == "npu" and nz.is_npu and torch_npu.get_npu_format(nz) == 29
+    assert type(nz + 1) is torch.Tensor and (nz + 1).device.type == "cpu"
+    assert nz.to(torch.float16).device.type == "cpu" and (nz.numpy() == a.numpy()).all()
+assert a.device.type == "cpu" and torch.equal(nz * 1, a)
+print("ok")
+""",
+    # torch_npu's quantization calls, as host code builds goldens with them.
+    "quantization": """
+assert _ptowb_npu_standin.install()
+import torch
+import torch_npu
+x = torch.tensor([[1.0, -2.0, 0.5], [0.0, 0.0, 0.0]], dtype=torch.bfloat16)
+y, scale = torch_npu.npu_dynamic_quant(x)
+assert y.dtype == torch.int8 and scale.dtype == torch.float32 and scale.shape == (2,)
+assert torch.allclose(scale, torch.tensor([2.0 / 127, 0.0]))
+assert y.tolist() == [[64, -127, 32], [0, 0, 0]], y  # 63.5 rounds to even
+y, scale = torch_npu.npu_dynamic_quant(x, smooth_scales=torch.tensor([2.0, 1.0, 1.0], dtype=torch.bfloat16))
+assert y[0].tolist() == [127, -127, 32] and torch.allclose(scale[0], torch.tensor(2.0 / 127))
+q = torch_npu.npu_quantize(torch.tensor([[0.26, -3.0, 100.0]]), torch.tensor([10.0]), torch.tensor([1.0]),
+                           torch.qint8, -1, False)
+assert q.dtype == torch.int8 and q.tolist() == [[4, -29, 127]], q
+q = torch_npu.npu_quantize(torch.tensor([[5.0, -5.0]]), torch.tensor([2.0, 4.0]), None, torch.quint8, -1)
+assert q.dtype == torch.uint8 and q.tolist() == [[2, 0]], q
+a = torch.tensor([[1, 2], [3, -4]], dtype=torch.int8)
+b = torch.tensor([[5, 6, 7], [8, 9, 10]], dtype=torch.int8)
+bias = torch.tensor([1, 0, -1], dtype=torch.int32)
+out = torch_npu.npu_quant_matmul(a, torch_npu.npu_format_cast(b, 29), torch.tensor([0.5, 1.0, 2.0]),
+                                 pertoken_scale=torch.tensor([1.0, 0.25]), bias=bias, output_dtype=torch.bfloat16)
+exact = (torch.tensor([[21, 24, 27], [-17, -18, -19]]) + torch.tensor([1, 0, -1])) * torch.tensor([0.5, 1.0, 2.0])
+assert out.dtype == torch.bfloat16 and torch.equal(out.float(), exact * torch.tensor([[1.0], [0.25]])), out
+print("ok")
+""",
     "calls": """
 assert _ptowb_npu_standin.install()
 import torch
@@ -125,6 +170,10 @@ failures = {
     "torch_npu.npu.set_device_limit": lambda: torch.npu.set_device_limit(0, 8, 16),
     "torch_npu.npu_dtype_cast to or from torch_npu.hifloat8": lambda: torch_npu.npu_dtype_cast(a, torch_npu.hifloat8),
     "torch_npu.profiler.profile": lambda: torch_npu.profiler.profile(),
+    "torch_npu.npu_quant_matmul to int8 (no output_dtype)": lambda: torch_npu.npu_quant_matmul(
+        a.to(torch.int8), a.to(torch.int8).T, torch.ones(4)
+    ),
+    "torch_npu.npu_dynamic_quant with group_index": lambda: torch_npu.npu_dynamic_quant(a, group_index=a),
 }
 for name, call in failures.items():
     try:

@@ -14,7 +14,11 @@ What "npu" becomes:
   converted to the dtype;
 - Tensor.npu() and nn.Module.npu(): the object itself (it is on the CPU already);
 - torch.device("npu:0"): a valid device on torch 2.x (its PrivateUse1 backend is named "npu"); torch
-  1.13 cannot name a device "npu", so there it stays torch's own error.
+  1.13 cannot name a device "npu", so there it stays torch's own error;
+- the result of torch_npu.npu_format_cast: on torch 2.x a tensor whose `device` says npu, so that
+  host code that asks for the format of NPU tensors only finds it.
+
+torch_npu's quantization calls compute on the CPU what its reference says (_ptowb_npu_quant.py).
 """
 import contextlib
 import enum
@@ -25,6 +29,8 @@ import importlib.util
 import sys
 import time
 import types
+
+import _ptowb_npu_quant
 
 _VERSION = "0.0.0+cpu.standin"
 _NO_NPU = "is not available without an NPU (the workbench runs torch_npu's calls on the CPU)"
@@ -390,6 +396,31 @@ class _NpuOnlyDtype:
 hifloat8 = _NpuOnlyDtype("hifloat8")
 
 
+def _as_npu_resident(torch, tensor):
+    """The tensor, typed so that its `device` says npu. Host code asks torch_npu for a tensor's
+    storage format only when it is on the NPU (`if t.device.type == "npu": get_npu_format(t)`), so
+    a tensor given a format must say where it would live. Its values stay on the CPU, and what torch
+    computes from it is a plain CPU tensor again. torch 1.13 cannot name an "npu" device: there
+    the tensor stays as it is."""
+    try:
+        torch.device("npu")
+    except RuntimeError:
+        return tensor
+    global _NpuResident
+    if _NpuResident is None:
+
+        class NpuResident(torch.Tensor):
+            __torch_function__ = torch._C._disabled_torch_function_impl
+            device = property(lambda self: torch.device("npu", _State.device))
+            is_npu = property(lambda self: True)
+
+        _NpuResident = NpuResident
+    return tensor.as_subclass(_NpuResident)
+
+
+_NpuResident = None
+
+
 def _torch_npu_module(torch):
     module = _StandinModule("torch_npu", __doc__)
     module.__version__ = _VERSION
@@ -398,7 +429,7 @@ def _torch_npu_module(torch):
 
     def npu_format_cast(self, acl_format):
         # On the NPU only the storage layout changes; the values, and so the CPU tensor, do not.
-        out = self.view_as(self)
+        out = _as_npu_resident(torch, self.view_as(self))
         out._ptowb_npu_format = int(acl_format)
         return out
 
@@ -443,6 +474,9 @@ def _torch_npu_module(torch):
         npu_rms_norm=npu_rms_norm,
         npu_swiglu=npu_swiglu,
         npu_rotary_mul=npu_rotary_mul,
+        npu_dynamic_quant=_ptowb_npu_quant.npu_dynamic_quant,
+        npu_quantize=_ptowb_npu_quant.npu_quantize,
+        npu_quant_matmul=_ptowb_npu_quant.npu_quant_matmul,
         profiler=_profiler_module(),
     )
     return module
