@@ -302,6 +302,60 @@ private slots:
         QVERIFY(both.reason.find("1 of 10 elements exceed") != std::string::npos);
     }
 
+    void passVerification()
+    {
+        // PyPTO's pass verification of PyPTO's interleave_rope test: 512 elements, [0.008, 0.001].
+        // min(rtol, atol) of 512 rounds down to none, so sqrt(512) / 2 = 11 may be off.
+        const auto compared = [](int n, int zeros, int off, double by, DType actualDType) {
+            std::vector<double> expected(std::size_t(n), 0.0), actual;
+            for (int k = zeros; k < n; ++k)
+                expected[std::size_t(k)] = 1.0 + 0.25 * (k % 4);
+            actual = expected;
+            for (int k = 0; k < off; ++k)
+                actual[std::size_t(zeros + k)] += by;
+            return run(tensorOf(actualDType, {n}, actual), tensorOf(DType::Float32, {n}, expected),
+                       0.008, 0.001);
+        };
+        Criteria crit;
+        crit.names = {"pass_verify"};
+        crit.rtol = 0.008;
+        crit.atol = 0.001;
+        const auto judged = [&](int n, int zeros, int off, double by) {
+            return judge(compared(n, zeros, off, by, DType::Float32), crit);
+        };
+        // Off by 0.03: beyond (|a| + |e|) * 0.004 + 0.001 (at most 0.0211 here), within 128 times.
+        const Verdict eleven = judged(512, 0, 11, 0.03);
+        QVERIFY2(eleven.pass, eleven.reason.c_str());
+        const Verdict twelve = judged(512, 0, 12, 0.03);
+        QVERIFY(!twelve.pass);
+        QVERIFY2(twelve.reason.find("12 of 512 elements exceed") != std::string::npos &&
+                     twelve.reason.find("more than the 11 allowed") != std::string::npos,
+                 twelve.reason.c_str());
+        QCOMPARE(twelve.rule, std::string("pass_verify(rtol=0.008, atol=0.001)"));
+        // Its bound is not allclose's: every element off by 0.00903 is beyond atol + rtol*|e| =
+        // 0.009 at 1.0, and within (|a| + |e|) * 0.004 + 0.001 = 0.009036 there.
+        QVERIFY(judged(512, 0, 512, 0.00903).pass);
+        // Pairs that are both zero are not counted: 1536 of them beside 512 others still allow
+        // 11 off, where counting all 2048 would allow floor(2.048) = 2.
+        QVERIFY(judged(2048, 1536, 11, 0.03).pass);
+        // One pair off by more than 128 times its tolerance fails whatever the count.
+        const Verdict far = judged(512, 0, 1, 5.0);
+        QVERIFY(!far.pass);
+        QVERIFY2(far.reason.find("more than 128 times") != std::string::npos, far.reason.c_str());
+        // A share of min(rtol, atol) when it is one: 100000 pairs, 0.001 -> 100.
+        QVERIFY(judged(100000, 0, 100, 0.03).pass);
+        QVERIFY(!judged(100000, 0, 101, 0.03).pass);
+        // The per-element path (float64 against float32) counts as the vector one does.
+        for (const double by : {0.03, 5.0}) {
+            const ErrorMetrics vector = compared(2048, 1536, 12, by, DType::Float32).metrics;
+            const ErrorMetrics element = compared(2048, 1536, 12, by, DType::Float64).metrics;
+            QCOMPARE(element.passVerifyErrors, vector.passVerifyErrors);
+            QCOMPARE(element.passVerifyFailures, vector.passVerifyFailures);
+            QCOMPARE(element.zeroPairs, std::int64_t(1536));
+            QCOMPARE(vector.zeroPairs, std::int64_t(1536));
+        }
+    }
+
     void defaultsAndOverrides()
     {
         QCOMPARE(defaultCriteria(DType::Float16).rtol, 1e-3);

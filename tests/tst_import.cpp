@@ -36,6 +36,7 @@ private Q_SLOTS:
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
     void maxDifferenceBoundIsTheTolerance();
+    void droppedVerdictGivesNoTolerance();
     void maxDifferenceNamesTheReference();
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
@@ -316,6 +317,32 @@ void TestImport::testsBesideTheKernelFile()
     QVERIFY(!QFile::exists(out + QStringLiteral("/test_scale.py")));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::droppedVerdictGivesNoTolerance()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scaled_sum"));
+    const auto r = import(data("discarded_verdict.py"), out, "scaled_sum_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    // `torch.allclose(out, golden, rtol=0, atol=1e-12)` on a line of its own: the golden is still
+    // the reference, and the workbench's defaults are the tolerance.
+    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("def scaled_sum_golden"));
+    QVERIFY(!readOp(out).contains(QStringLiteral("tolerance")));
+    QVERIFY2(std::any_of(r.inferred.begin(), r.inferred.end(),
+                         [](const std::string& line) {
+                             return line.find("allclose drops its result") != std::string::npos;
+                         }),
+             qPrintable(describe(r)));
+    // An asserted allclose in the same file gives its tolerance.
+    const QString kept = dir.filePath(QStringLiteral("difference"));
+    const auto asserted = import(data("discarded_verdict.py"), kept, "difference_kernel");
+    QVERIFY2(asserted.ok, qPrintable(describe(asserted)));
+    const QJsonObject fp32 =
+        readOp(kept)[QStringLiteral("tolerance")][QStringLiteral("float32")].toObject();
+    QCOMPARE(fp32[QStringLiteral("rtol")].toDouble(), 2e-4);
+    QCOMPARE(fp32[QStringLiteral("atol")].toDouble(), 3e-5);
 }
 
 void TestImport::maxDifferenceBoundIsTheTolerance()

@@ -212,8 +212,8 @@ void TestImportRecorded::comparisonAllowingAShareOfMismatches()
 void TestImportRecorded::passVerificationToleranceAndShare()
 {
     // Goldens given to pypto.set_verify_golden_data are judged as PyPTO's pass verification
-    // judges them: its error tolerance (PyPTO's default [1e-3, 1e-3], or the kernel's
-    // verify_options), with min(rtol, atol) of the elements allowed outside it.
+    // judges them (op.json's pass_verify criterion), with its error tolerance: PyPTO's default
+    // [1e-3, 1e-3], or the kernel's verify_options.
     const struct
     {
         const char* kernel;
@@ -228,8 +228,10 @@ void TestImportRecorded::passVerificationToleranceAndShare()
         QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), k.rtol);
         QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), k.atol);
         QCOMPARE(tolerance[QStringLiteral("criteria")].toArray(),
-                 QJsonArray{QStringLiteral("ratio")});
-        QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), std::min(k.rtol, k.atol));
+                 QJsonArray{QStringLiteral("pass_verify")});
+        QVERIFY(!tolerance.contains(QStringLiteral("max_error_ratio")));
+        const auto [code, text] = verify(out);
+        QVERIFY2(code == 0 && text.contains(QStringLiteral("pass_verify(rtol=")), qPrintable(text));
     }
 }
 

@@ -99,13 +99,17 @@ constexpr OpJsonWord kWords[] = {
     {"atol", OpJsonWordKind::Key,
      "Absolute tolerance: an element passes when |a - e| <= atol + rtol * |e|."},
     {"criteria", OpJsonWordKind::Key,
-     "Which checks decide the verdict: allclose, ratio, cosine, double_thousandth (all listed must "
-     "pass)."},
+     "Which checks decide the verdict: allclose, ratio, pass_verify, cosine, double_thousandth "
+     "(all listed must pass)."},
     {"allclose", OpJsonWordKind::Criterion,
      "Criterion: every element within atol + rtol * |expected|."},
     {"ratio", OpJsonWordKind::Criterion,
      "Criterion: the share of elements outside the tolerance is at most max_error_ratio (default "
      "0.005)."},
+    {"pass_verify", OpJsonWordKind::Criterion,
+     "Criterion: PyPTO's pass verification. An element is off when |a - e| > atol + rtol * (|a| + "
+     "|e|) / 2; at most min(rtol, atol) of the non-zero pairs may be (when that is none, "
+     "sqrt(n) / 2, at most 16), and none by more than 128 times its tolerance."},
     {"cosine", OpJsonWordKind::Criterion,
      "Criterion: the cosine similarity of the flattened tensors is at least min_cosine (default "
      "0.9999)."},

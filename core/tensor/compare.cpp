@@ -128,6 +128,9 @@ Comparison BlockComparison::finish()
     m.mismatchCount = total.mismatches;
     m.mismatchRatio = n ? double(total.mismatches) / double(n) : 0.0;
     m.doubleThousandthRatio = n ? double(total.withinThousandth) / double(n) : 1.0;
+    m.passVerifyErrors = total.symmetricErrors;
+    m.passVerifyFailures = total.symmetricFailures;
+    m.zeroPairs = total.zeroPairs;
     if (c.actualDType == c.expectedDType && c.actualDType != DType::Bool)
         m.maxUlp = double(total.maxUlp);
     m.nanActual = total.nanA;
@@ -214,6 +217,8 @@ std::string Criteria::describe() const
         else if (name == "ratio")
             out += "mismatch_ratio <= " + number(maxErrorRatio) + " (rtol=" + number(rtol) +
                    ", atol=" + number(atol) + ")";
+        else if (name == "pass_verify")
+            out += "pass_verify(rtol=" + number(rtol) + ", atol=" + number(atol) + ")";
         else if (name == "cosine")
             out += "cosine >= " + number(minCosine);
         else if (name == "double_thousandth")
@@ -234,6 +239,18 @@ Verdict named(Verdict v, const Comparison& c)
 }
 
 } // namespace
+
+std::int64_t passVerifyAllowance(const ErrorMetrics& m, const Criteria& criteria)
+{
+    // As PyPTO computes it: its tolerances are floats; a share of min(rtol, atol) of the
+    // counted pairs, else (when that rounds down to none) half the square root of their
+    // number, at most 16.
+    const std::int64_t counted = m.elements - m.zeroPairs;
+    const auto share = std::int64_t(double(counted) *
+                                    double(std::min(float(criteria.rtol), float(criteria.atol))));
+    if (share > 0) return share;
+    return std::min<std::int64_t>(16, std::int64_t(std::pow(double(counted), 0.5)) / 2);
+}
 
 Verdict judge(const Comparison& c, const Criteria& criteria)
 {
@@ -268,6 +285,25 @@ Verdict judge(const Comparison& c, const Criteria& criteria)
             v.reason = "mismatch ratio " + number(m.mismatchRatio) + " exceeds " +
                        number(criteria.maxErrorRatio);
             return named(v, c);
+        }
+        if (name == "pass_verify") {
+            const std::int64_t allowed = passVerifyAllowance(m, criteria);
+            if (m.passVerifyFailures > 0) {
+                v.reason = std::to_string(m.passVerifyFailures) + " of " +
+                           std::to_string(m.elements) +
+                           " elements are off by more than 128 times the tolerance (max abs "
+                           "error " +
+                           number(m.maxAbsError) + ")";
+                return named(v, c);
+            }
+            if (m.passVerifyErrors > allowed) {
+                v.reason = std::to_string(m.passVerifyErrors) + " of " +
+                           std::to_string(m.elements) +
+                           " elements exceed atol + rtol*(|actual|+|expected|)/2, more than the " +
+                           std::to_string(allowed) + " allowed (max abs error " +
+                           number(m.maxAbsError) + ")";
+                return named(v, c);
+            }
         }
         if (name == "cosine" && !(m.cosine >= criteria.minCosine)) {
             v.reason =

@@ -31,6 +31,9 @@ struct ErrorMetrics
     std::int64_t mismatchCount = 0; // |a - e| > atol + rtol * |e|, plus NaN/Inf disagreements
     double mismatchRatio = 0;
     double doubleThousandthRatio = 1; // share of elements with relative error < 0.001
+    // PyPTO's pass verification (flow_verifier.h): pairs with |a - e| > (|a| + |e|) * rtol / 2 +
+    // atol, pairs beyond 128 times that, and pairs of zeros (which it does not count).
+    std::int64_t passVerifyErrors = 0, passVerifyFailures = 0, zeroPairs = 0;
     std::optional<double> maxUlp; // only when both tensors have the same floating or integer dtype
     std::int64_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
     std::int64_t elements = 0;
@@ -108,7 +111,7 @@ private:
 // The rule a verdict applies: which criteria, with which thresholds.
 struct Criteria
 {
-    std::vector<std::string> names; // allclose, ratio, cosine, double_thousandth
+    std::vector<std::string> names; // allclose, ratio, pass_verify, cosine, double_thousandth
     double rtol = 1e-3;
     double atol = 1e-3;
     double maxErrorRatio = 0.005;
@@ -130,5 +133,8 @@ struct Verdict
 };
 
 Verdict judge(const Comparison& comparison, const Criteria& criteria);
+
+// How many pairs PyPTO's pass verification lets lie outside its tolerance.
+std::int64_t passVerifyAllowance(const ErrorMetrics& metrics, const Criteria& criteria);
 
 } // namespace ptowb

@@ -91,11 +91,25 @@ template <> struct Element<std::int64_t> : IntElement<std::int64_t>
 {
 };
 
+#define PTOWB_SCALAR_INLINE inline __attribute__((always_inline))
+
 struct Limits
 {
     double floor, atol, rtol;
     int topK;
 };
+
+// PyPTO's pass verification of one finite pair (flow_verifier.h): its tolerance is
+// (|a| + |e|) * rtol / 2 + atol; beyond 128 times that the pair fails outright; a pair of zeros
+// is not counted at all.
+PTOWB_SCALAR_INLINE void addSymmetric(double absDiff, double both, const Limits& limits,
+                                      Partial& acc)
+{
+    const double tolerance = both * (limits.rtol / 2) + limits.atol;
+    acc.symmetricErrors += absDiff > tolerance;
+    acc.symmetricFailures += absDiff > tolerance * 128;
+    acc.zeroPairs += both <= 0;
+}
 
 // The running state of one range: sums in a local Partial (so they can live in registers), the
 // worst list in the thread's own, and the smallest error worth a look once that list is full.
@@ -143,6 +157,8 @@ struct Range
             const bool sameInfinity = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
             if (!sameInfinity) {
                 ++acc.mismatches;
+                ++acc.symmetricErrors;
+                ++acc.symmetricFailures;
                 keepWorst(HUGE_VAL, index, a, e);
             }
             return;
@@ -162,6 +178,7 @@ struct Range
         acc.maxAbs = std::max(acc.maxAbs, absDiff);
         acc.maxRel = std::max(acc.maxRel, rel);
         acc.mismatches += absDiff > limits.atol + limits.rtol * absE;
+        addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
         acc.withinThousandth += rel < 1e-3;
         if constexpr (Ulps)
             acc.maxUlp = std::max(acc.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
@@ -289,7 +306,7 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
     const I absMask = I{} + 0x7fffffffffffffffll;
     D sumAbs = zero, sumRel = zero, sumSq = zero, sumAE = zero, sumAA = zero, sumEE = zero,
       sumA = zero, sumE = zero, maxAbs = zero, maxRel = zero;
-    I mismatches = I{}, within = I{}, maxUlp = I{};
+    I mismatches = I{}, within = I{}, maxUlp = I{}, symmetric = I{}, failures = I{}, zeros = I{};
     for (int i = 0; i < whole; i += W) {
         D a, e;
         I oa, oe;
@@ -310,6 +327,11 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         maxAbs = absDiff > maxAbs ? absDiff : maxAbs;
         maxRel = rel > maxRel ? rel : maxRel;
         mismatches -= absDiff > limits.atol + limits.rtol * absE; // a true lane is -1
+        const D both = (D)((I)a & absMask) + absE;
+        const D tolerance = both * (limits.rtol / 2) + limits.atol;
+        symmetric -= absDiff > tolerance;
+        failures -= absDiff > tolerance * 128;
+        zeros -= both <= 0;
         within -= rel < 1e-3;
         I ulp = oa - oe;
         ulp = ulp < 0 ? -ulp : ulp;
@@ -331,6 +353,9 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         acc.maxAbs = std::max(acc.maxAbs, maxAbs[k]);
         acc.maxRel = std::max(acc.maxRel, maxRel[k]);
         acc.mismatches += mismatches[k];
+        acc.symmetricErrors += symmetric[k];
+        acc.symmetricFailures += failures[k];
+        acc.zeroPairs += zeros[k];
         acc.withinThousandth += within[k];
         acc.maxUlp = std::max<std::int64_t>(acc.maxUlp, maxUlp[k]);
         chunkMaxAbs = std::max(chunkMaxAbs, maxAbs[k]);
@@ -354,6 +379,7 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         acc.maxAbs = std::max(acc.maxAbs, absDiff);
         acc.maxRel = std::max(acc.maxRel, rel);
         acc.mismatches += absDiff > limits.atol + limits.rtol * absE;
+        addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
         acc.withinThousandth += rel < 1e-3;
         acc.maxUlp = std::max(acc.maxUlp, oa > oe ? oa - oe : oe - oa);
         chunkMaxAbs = std::max(chunkMaxAbs, absDiff);
@@ -499,6 +525,9 @@ void Partial::merge(const Partial& o)
     maxRel = std::max(maxRel, o.maxRel);
     maxUlp = std::max(maxUlp, o.maxUlp);
     mismatches += o.mismatches;
+    symmetricErrors += o.symmetricErrors;
+    symmetricFailures += o.symmetricFailures;
+    zeroPairs += o.zeroPairs;
     withinThousandth += o.withinThousandth;
     finite += o.finite;
     nanA += o.nanA;

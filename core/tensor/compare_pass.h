@@ -23,6 +23,9 @@ struct Partial
     double maxAbs = 0, maxRel = 0;
     std::int64_t maxUlp = 0;
     std::int64_t mismatches = 0, withinThousandth = 0, finite = 0;
+    // PyPTO's pass verification (ErrorMetrics::passVerify*): pairs beyond its tolerance, beyond
+    // 128 times it, and pairs that are both zero.
+    std::int64_t symmetricErrors = 0, symmetricFailures = 0, zeroPairs = 0;
     std::int64_t nanA = 0, nanE = 0, infA = 0, infE = 0;
     std::vector<WorstEntry> worst; // a heap of the K largest errors seen (keepWorst)
 

@@ -101,6 +101,26 @@ else:
 assert a.device.type == "cpu" and torch.equal(nz * 1, a)
 print("ok")
 """,
+    # Seeding the NPU seeds the CPU that stands in for it, and torch.manual_seed does not warn
+    # that "npu" is left unseeded; topk(sorted=False) gives its elements sorted (an order it
+    # allows) as host code written for the NPU compares them.
+    "seeds-and-topk": """
+assert _ptowb_npu_standin.install()
+import warnings
+warnings.simplefilter("error")
+import torch
+import torch_npu
+torch.manual_seed(3)
+a = torch.rand(3)
+torch.npu.manual_seed(3)
+b = torch.rand(3)
+torch.manual_seed(3)
+assert torch.equal(a, b) and torch.equal(a, torch.rand(3, device="npu"))
+x = torch.rand(4, 160)
+for top in (torch.topk(x, 8, dim=-1, sorted=False), x.topk(8, -1, True, False), torch.topk(x, 8, -1, True, False)):
+    assert torch.equal(top.values, torch.topk(x, 8).values) and torch.equal(top.indices, torch.topk(x, 8).indices)
+print("ok")
+""",
     # torch_npu's quantization calls, as host code builds goldens with them.
     "quantization": """
 assert _ptowb_npu_standin.install()

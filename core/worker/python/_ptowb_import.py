@@ -33,6 +33,7 @@ from _ptowb_import_expr import (
     golden_list_nodes as _golden_list_nodes,
     is_tensor as _is_tensor,
     torch_module as _torch,
+    verdict_discarded as _verdict_discarded,
 )
 from _ptowb_import_source import annotated_source as _annotated_source
 import _ptowb_sim as _sim
@@ -691,6 +692,9 @@ class Recorder:
             "atol": atol,
             "golden": golden["function"] if golden else None,
         }
+        found = self._test_function()
+        if found is not None and _verdict_discarded(found[0], found[1]):
+            entry["discarded"] = True
         if golden is None:
             try:
                 entry["expression"] = self._expression(other_index, where[0], other, flattened, names)
@@ -730,8 +734,8 @@ class Recorder:
 
     def _verify_compares(self, call, bound, tolerance):
         """The comparisons set_verify_golden_data stated for `call`, once it has run, judged as
-        PyPTO's pass verification judges them: `tolerance` is its (rtol, atol), and a share of
-        min(rtol, atol) of the elements may lie outside it (flow_verifier.h)."""
+        PyPTO's pass verification judges them (op.json's pass_verify criterion): `tolerance` is
+        its (rtol, atol)."""
         goldens, source = self.pending_verify
         self.pending_verify = None
         tensors = [name for name, value in bound.arguments.items() if _is_tensor(value)]
@@ -748,7 +752,7 @@ class Recorder:
                 "output": where[1],
                 "rtol": tolerance[0],
                 "atol": tolerance[1],
-                "max_error_ratio": min(tolerance),
+                "criterion": "pass_verify",
                 "golden": golden["function"] if golden else None,
             }
             if golden is None and source is not None:

@@ -54,6 +54,19 @@ ALLCLOSE_NAMES = (
 )
 
 
+def verdict_discarded(function, line):
+    """Whether the statement at `line` is a bare allclose / isclose / equal call: it computes a
+    verdict and drops it (`torch.allclose(out, golden, rtol=3e-3, atol=3e-3)` on a line of its
+    own), so its tolerance holds the kernel to nothing."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Expr) and node.lineno <= line <= (node.end_lineno or node.lineno):
+            call = node.value
+            name = isinstance(call, ast.Call) and (getattr(call.func, "attr", None) or getattr(call.func, "id", None))
+            if name in ("allclose", "isclose", "equal"):
+                return True
+    return False
+
+
 def compared_operands(function, line, names=ALLCLOSE_NAMES):
     """The two values the statement at `line` compares, and its line: the arguments of an
     allclose-style call (or of the file's own comparing function, `names`), or the operands of

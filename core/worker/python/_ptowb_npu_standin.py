@@ -148,6 +148,24 @@ _TORCH_FACTORIES = (
 _TENSOR_FACTORIES = ("new_empty", "new_zeros", "new_ones", "new_full", "new_tensor", "new_empty_strided")
 
 
+def _sorted_topk(fn):
+    """torch.topk with sorted=False gives its k elements in an order torch leaves open; the CPU's
+    is not that of a sorted kernel result, which host code written for the NPU compares position
+    by position (glm's select_experts). Sorted is one of the orders sorted=False allows."""
+
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        # `sorted` is the fifth argument of torch.topk(input, ...) and Tensor.topk(self, ...).
+        if "sorted" in kwargs:
+            kwargs["sorted"] = True
+        elif len(args) > 4:
+            args = args[:4] + (True,) + args[5:]
+        return fn(*args, **kwargs)
+
+    call._ptowb_npu_standin = True
+    return call
+
+
 def _register_builtin(wrapper, original):
     """Keeps TorchScript seeing a wrapped torch function as the aten op it wraps."""
     try:
@@ -181,6 +199,10 @@ def _patch_torch(torch):
         if original is not None:
             setattr(torch.Tensor, name, _on_cpu(original))
     torch.Tensor.to = _on_cpu(torch.Tensor.to, method_to=True)
+    original_topk = torch.topk
+    torch.topk = _sorted_topk(original_topk)
+    _register_builtin(torch.topk, original_topk)
+    torch.Tensor.topk = _sorted_topk(torch.Tensor.topk)
     torch.Tensor.npu = lambda self, device=None, non_blocking=False, **kwargs: self
     torch.Tensor.is_npu = property(lambda self: False)
     torch.nn.Module.to = _on_cpu(torch.nn.Module.to, method_to=True)
@@ -267,8 +289,9 @@ def _npu_module(torch):
         _State.device = _device_index(device)
 
     def manual_seed(seed):
-        # Tensors meant for the NPU are made on the CPU, so its generator is the one to seed.
-        torch.manual_seed(seed)
+        # Tensors meant for the NPU are made on the CPU, so its generator is the one to seed. Not
+        # through torch.manual_seed: on torch 2.x that seeds "npu" too, by calling this.
+        torch.default_generator.manual_seed(int(seed))
 
     @contextlib.contextmanager
     def stream(s=None):
@@ -290,6 +313,7 @@ def _npu_module(torch):
         reset_peak_memory_stats=lambda device=None: None,
         manual_seed=manual_seed,
         manual_seed_all=manual_seed,
+        _is_in_bad_fork=lambda: False,  # torch.manual_seed asks before it seeds "npu"
         initial_seed=torch.initial_seed,
         current_stream=lambda device=None: _DEFAULT_STREAM,
         default_stream=lambda device=None: _DEFAULT_STREAM,
