@@ -85,6 +85,27 @@ void syncFolder(const QString& from, const QString& to)
     }
 }
 
+// Exports the project under tests/data named `name` and syncs the package into the cache folder
+// of that name: the package folder there, or "" with `error` set.
+QString exportIntoCache(const QString& name, std::string& error)
+{
+    auto opened =
+        Project::open(QStringLiteral(PTOWB_TEST_DATA "/%1").arg(name).toStdString(), error);
+    if (!opened) return {};
+    QTemporaryDir exportDir;
+    ExportOptions options;
+    options.outputFolder = exportDir.path().toStdString();
+    const ExportResult exported = exportPackage(*opened, options);
+    error = exported.ok() ? std::string() : exported.error;
+    if (exported.ok() && !checkPackage(exported.packageFolder).ok())
+        error = "the exported package fails its check";
+    if (!error.empty()) return {};
+    const QString package =
+        QStringLiteral(PTOWB_GLUE_CACHE "/") + name + QStringLiteral("/package");
+    syncFolder(QString::fromStdString(exported.packageFolder), package);
+    return package;
+}
+
 // Inputs and parameters that break a constraint of the op, found by mutating its first case,
 // with the message the op must raise; {} when no mutation breaks one.
 nlohmann::json findViolation(const OpSpec& spec)
@@ -417,18 +438,9 @@ private Q_SLOTS:
         QFETCH(QString, project);
         QFETCH(QString, library);
         std::string error;
-        auto opened =
-            Project::open(QStringLiteral(PTOWB_TEST_DATA "/%1").arg(project).toStdString(), error);
-        QVERIFY2(opened, error.c_str());
-        QTemporaryDir exportDir;
-        ExportOptions options;
-        options.outputFolder = exportDir.path().toStdString();
-        const ExportResult exported = exportPackage(*opened, options);
-        QVERIFY2(exported.ok(), exported.error.c_str());
-        QVERIFY(checkPackage(exported.packageFolder).ok());
-        const QString cache = QStringLiteral(PTOWB_GLUE_CACHE "/") + project;
-        const QString package = cache + QStringLiteral("/package");
-        syncFolder(QString::fromStdString(exported.packageFolder), package);
+        const QString package = exportIntoCache(project, error);
+        QVERIFY2(error.empty(), error.c_str());
+        const QString cache = QFileInfo(package).path();
 
         qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
         const QString script = QStringLiteral(PTOWB_SOURCE_DIR "/tests/glue/check_mutated_glue.py");
@@ -454,6 +466,30 @@ private Q_SLOTS:
                      loaded.text.contains(
                          QStringLiteral("PASS sim fp16: the mutated input holds its golden")),
                  qPrintable(loaded.text));
+    }
+
+    // The library's sim backend runs a kernel that imports modules of its project (package
+    // imports, relative ones) from any working folder: the modules are built into it.
+    void kernelModulesInTheLibrary()
+    {
+        std::string error;
+        const QString package = exportIntoCache(QStringLiteral("module_kernel"), error);
+        QVERIFY2(error.empty(), error.c_str());
+        const QString torchBuild = QFileInfo(package).path() + QStringLiteral("/torch-build");
+        const QString failure =
+            buildPackageProject(package + QStringLiteral("/torch"), torchBuild,
+                                {QStringLiteral("-DPTOWB_DIR=" PTOWB_CMAKE_PACKAGE_DIR)});
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+        qputenv("PTOWB_KERNEL_WORKER", PTOWB_KERNEL_WORKER);
+        const Output simCheck = run(QStringLiteral(PTOWB_TORCH_OP_CHECK),
+                                    {torchBuild + QStringLiteral("/libpto_module_scale.so"),
+                                     package, QStringLiteral("pto::module_scale")},
+                                    600000, QStringLiteral("sim"));
+        QVERIFY2(simCheck.exitCode == 0 &&
+                     simCheck.text.contains(QStringLiteral(
+                         "PASS sim cpu kernel matches the reference golden: rows_16")) &&
+                     simCheck.text.contains(QStringLiteral(" 0 failed")),
+                 qPrintable(simCheck.text));
     }
 };
 

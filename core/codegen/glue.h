@@ -3,6 +3,7 @@
 #include "spec/op_spec.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ptowb::codegen {
@@ -15,6 +16,9 @@ struct GlueSource
     std::string opJson;
     std::string kernel;
     std::string reference;
+    // The project's modules the kernel file imports (kernel::kernelModules): each one's path in
+    // the project and its text. The C++ library's sim backend writes them beside the kernel.
+    std::vector<std::pair<std::string, std::string>> kernelModules = {};
 };
 
 struct GeneratedFile

@@ -181,6 +181,9 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
                       cppCharLiteral(std::string(info.torchName)) +
                       ", at::ScalarType::" + std::string(info.torchCpp) + "}";
 
+    std::string kernelModules;
+    for (const auto& [path, text] : source.kernelModules)
+        kernelModules += "\n    {" + cppStringLiteral(path) + ", " + cppStringLiteral(text) + "},";
     const std::string cpp = fillTemplate(
         torchOpTemplate(),
         {
@@ -202,6 +205,7 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             {"KERNEL_MADE_BY_LIT", cppCharLiteral(spec.kernel.madeBy)},
             {"KERNEL_MADE_WITH_LIT", cppCharLiteral(spec.kernel.madeWithJson)},
             {"KERNEL_LIT", cppStringLiteral(source.kernel)},
+            {"KERNEL_MODULES", kernelModules},
             {"NAMESPACE_LIT", cppCharLiteral(spec.ns)},
             {"NAME_LIT", cppCharLiteral(spec.name)},
             {"TENSOR_PARAMS", tensorParams},

@@ -4,7 +4,6 @@
 #include "digest/sha256.h"
 #include "io/remove_tree.h"
 #include "io/temporary_folder.h"
-#include "kernel/kernel_modules.h"
 #include "package/package_archive.h"
 #include "project/atomic_file.h"
 #include "project/project_sources.h"
@@ -42,17 +41,11 @@ std::string packagedKernel(const OpSpec& spec)
 }
 
 // The kernel file, and the modules of the project it imports, for kernel/.
-std::string addKernelFiles(const Project& project, const ProjectSources& sources,
-                           std::vector<codegen::GeneratedFile>& files)
+void addKernelFiles(const ProjectSources& sources, std::vector<codegen::GeneratedFile>& files)
 {
-    const OpSpec& spec = sources.loaded.spec;
-    files.push_back({packagedKernel(spec), sources.kernel});
-    for (const std::string& module : kernel::kernelModules(project.folder(), spec.kernel.file)) {
-        std::ifstream in(fs::path(project.folder()) / module, std::ios::binary);
-        if (!in) return "cannot read " + (fs::path(project.folder()) / module).string();
-        files.push_back({"kernel/" + module, std::string(std::istreambuf_iterator<char>(in), {})});
-    }
-    return {};
+    files.push_back({packagedKernel(sources.loaded.spec), sources.kernel});
+    for (const auto& [module, text] : sources.kernelModules)
+        files.push_back({"kernel/" + module, text});
 }
 
 // Runs the reference on every case and copies inputs, parameters and outputs into tests/.
@@ -288,10 +281,7 @@ ExportResult exportPackage(const Project& project, const ExportOptions& options)
     step("generating the glue");
     std::vector<codegen::GeneratedFile> files = codegen::generateGlue(sources.glueSource());
     files.push_back({"op.json", sources.opJson});
-    if (std::string error = addKernelFiles(project, sources, files); !error.empty()) {
-        result.error = error;
-        return result;
-    }
+    addKernelFiles(sources, files);
     files.push_back({"reference/" + baseName(spec.reference.file), sources.reference});
     files.push_back({"README.md", codegen::generatePackageReadme(sources.glueSource())});
     if (std::string error = writeGeneratedFiles(files, staging.path()); !error.empty()) {

@@ -1,5 +1,6 @@
 #include "project/project_sources.h"
 
+#include "kernel/kernel_modules.h"
 #include "project/atomic_file.h"
 
 #include <filesystem>
@@ -8,7 +9,7 @@ namespace ptowb {
 
 codegen::GlueSource ProjectSources::glueSource() const
 {
-    return codegen::GlueSource{loaded.spec, opJson, kernel, reference};
+    return codegen::GlueSource{loaded.spec, opJson, kernel, reference, kernelModules};
 }
 
 ProjectTexts ProjectSources::texts(const Project& project) const
@@ -28,6 +29,18 @@ ProjectSources readProjectSources(const Project& project)
         sources.kernel.clear();
         sources.reference.clear();
         return sources;
+    }
+    for (const std::string& module :
+         kernel::kernelModules(project.folder(), sources.loaded.spec.kernel.file)) {
+        std::string text;
+        if (!readTextFile((std::filesystem::path(project.folder()) / module).string(), text,
+                          sources.error)) {
+            sources.kernel.clear();
+            sources.reference.clear();
+            sources.kernelModules.clear();
+            return sources;
+        }
+        sources.kernelModules.emplace_back(module, std::move(text));
     }
     sources.opJson = std::move(description);
     return sources;

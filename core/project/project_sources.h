@@ -18,6 +18,8 @@ struct ProjectSources
     std::string opJson;
     std::string kernel;
     std::string reference;
+    // The project's modules the kernel file imports: path in the project, text.
+    std::vector<std::pair<std::string, std::string>> kernelModules;
     std::string error; // set when a file could not be read
 
     bool usable() const { return error.empty() && loaded.usable(); }

@@ -6,8 +6,10 @@
 #include "torchscript/torchscript.h"
 #include "worker_client/worker_client.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -63,6 +65,31 @@ struct TemporaryCase
     }
 };
 
+// The kernel file among the project's modules it imports, at their paths in the project below
+// the case folder, so that its imports find them: the kernel file's path there. Without modules
+// the kernel runs under its own name, as before.
+std::string writeKernelFolder(const std::string& caseDir, const std::string& file,
+                              const std::string& kernelSource, const KernelArguments& arguments)
+{
+    if (arguments.modules.empty()) return file;
+    namespace fs = std::filesystem;
+    const fs::path root = fs::path(caseDir) / "project";
+    auto write = [&](const std::string& relative, const std::string& text) {
+        const fs::path path = (root / relative).lexically_normal();
+        const auto inside = std::mismatch(root.begin(), root.end(), path.begin());
+        if (inside.first != root.end() || fs::path(relative).is_absolute())
+            throw std::runtime_error("module path " + relative + " leaves the kernel's folder");
+        fs::create_directories(path.parent_path());
+        std::ofstream out(path, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+        return path.string();
+    };
+    for (const auto& [relative, text] : arguments.modules)
+        write(relative, text);
+    return write(file, kernelSource);
+}
+
 } // namespace
 
 void simulateOnTensors(const std::string& kernelSource, const std::string& file,
@@ -70,9 +97,13 @@ void simulateOnTensors(const std::string& kernelSource, const std::string& file,
 {
     TemporaryCase work;
     std::filesystem::create_directories(std::filesystem::path(work.dir) / "inputs");
-    nlohmann::json request = {{"op", "run"},          {"case_dir", work.dir},
-                              {"kernel_file", file},  {"source", kernelSource},
-                              {"function", function}, {"made_by", arguments.madeBy}};
+    const std::string kernelFile = writeKernelFolder(work.dir, file, kernelSource, arguments);
+    nlohmann::json request = {{"op", "run"},
+                              {"case_dir", work.dir},
+                              {"kernel_file", kernelFile},
+                              {"source", kernelSource},
+                              {"function", function},
+                              {"made_by", arguments.madeBy}};
     if (!arguments.madeWithJson.empty())
         request["made_with"] = nlohmann::json::parse(arguments.madeWithJson);
     request["inputs"] = nlohmann::json::array();

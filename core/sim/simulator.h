@@ -41,6 +41,10 @@ struct KernelArguments
     std::string madeBy;
     // op.json's kernel.made_with: that function's arguments, as JSON object text (empty: none).
     std::string madeWithJson;
+    // The project's modules the kernel file imports: each one's path in the project (as the
+    // kernel file's own path is) and its text. The kernel runs among them, so its imports work
+    // wherever the library runs.
+    std::vector<std::pair<std::string, std::string>> modules;
 
     void param(const std::string& name, bool value) { paramsJson[name] = jsonText(value); }
     void param(const std::string& name, std::int64_t value) { paramsJson[name] = jsonText(value); }
