@@ -76,7 +76,7 @@ std::string writeKernelFolder(const std::string& caseDir, const std::string& fil
     const fs::path root = fs::path(caseDir) / "project";
     auto write = [&](const std::string& relative, const std::string& text) {
         const fs::path path = (root / relative).lexically_normal();
-        const auto inside = std::mismatch(root.begin(), root.end(), path.begin());
+        const auto inside = std::mismatch(root.begin(), root.end(), path.begin(), path.end());
         if (inside.first != root.end() || fs::path(relative).is_absolute())
             throw std::runtime_error("module path " + relative + " leaves the kernel's folder");
         fs::create_directories(path.parent_path());
