@@ -275,6 +275,7 @@ def main():
         # torch_npu`, `torch.randn(..., device="npu:0")`), runs on the CPU under SIM, as in the
         # kernel worker; a real torch_npu is used untouched. Only then: with the stand-in in place
         # PyPTO 0.2.0 itself simulates some fp16 kernels differently (other cycle counts).
+        _support("_ptowb_npu_quant")  # the stand-in imports it, and this folder is off sys.path
         _support("_ptowb_npu_standin").install()
     path = request["kernel_file"]
     line = 1
