@@ -306,20 +306,20 @@ private slots:
     {
         // PyPTO's pass verification of PyPTO's interleave_rope test: 512 elements, [0.008, 0.001].
         // min(rtol, atol) of 512 rounds down to none, so sqrt(512) / 2 = 11 may be off.
-        const auto compared = [](int n, int zeros, int off, double by, DType actualDType) {
+        Criteria crit;
+        crit.names = {"pass_verify"};
+        crit.rtol = 0.008;
+        crit.atol = 0.001;
+        const auto compared = [&](int n, int zeros, int off, double by, DType actualDType) {
             std::vector<double> expected(std::size_t(n), 0.0), actual;
             for (int k = zeros; k < n; ++k)
                 expected[std::size_t(k)] = 1.0 + 0.25 * (k % 4);
             actual = expected;
             for (int k = 0; k < off; ++k)
                 actual[std::size_t(zeros + k)] += by;
-            return run(tensorOf(actualDType, {n}, actual), tensorOf(DType::Float32, {n}, expected),
-                       0.008, 0.001);
+            return compareTensors(tensorOf(actualDType, {n}, actual),
+                                  tensorOf(DType::Float32, {n}, expected), compareOptionsFor(crit));
         };
-        Criteria crit;
-        crit.names = {"pass_verify"};
-        crit.rtol = 0.008;
-        crit.atol = 0.001;
         const auto judged = [&](int n, int zeros, int off, double by) {
             return judge(compared(n, zeros, off, by, DType::Float32), crit);
         };

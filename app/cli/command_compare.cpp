@@ -35,10 +35,7 @@ int runCompare(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         }
         (std::string(key) == "rtol" ? criteria.rtol : criteria.atol) = v;
     }
-    CompareOptions options;
-    options.rtol = criteria.rtol;
-    options.atol = criteria.atol;
-    auto compared = compareNpyFiles(files[0], files[1], options);
+    auto compared = compareNpyFiles(files[0], files[1], compareOptionsFor(criteria));
     if (auto* e = std::get_if<std::string>(&compared)) {
         err << "ptowb-cli: " << *e << '\n';
         return kUsageError;

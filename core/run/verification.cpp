@@ -227,11 +227,9 @@ VerificationReport verify(const OpSpec& spec, const std::string& projectDir, Bac
                 OutputCheck check;
                 check.name = results[o];
                 const Tensor& want = expected[k].outputs[o];
-                CompareOptions compareOptions;
                 check.criteria = criteriaFor(spec.tolerance, want.dtype());
-                compareOptions.rtol = check.criteria.rtol;
-                compareOptions.atol = check.criteria.atol;
-                check.comparison = compareTensors(actual[k].outputs[o], want, compareOptions);
+                check.comparison =
+                    compareTensors(actual[k].outputs[o], want, compareOptionsFor(check.criteria));
                 check.verdict = judge(check.comparison, check.criteria);
                 v.outputs.push_back(std::move(check));
             }

@@ -194,6 +194,16 @@ Criteria defaultCriteria(DType dtype)
     return c;
 }
 
+CompareOptions compareOptionsFor(const Criteria& criteria)
+{
+    CompareOptions options;
+    options.rtol = criteria.rtol;
+    options.atol = criteria.atol;
+    options.passVerify = std::find(criteria.names.begin(), criteria.names.end(), "pass_verify") !=
+                         criteria.names.end();
+    return options;
+}
+
 Criteria criteriaFor(const ToleranceSpec& tolerance, DType dtype)
 {
     Criteria c = defaultCriteria(dtype);

@@ -17,6 +17,9 @@ struct CompareOptions
     // Relative error is counted as 0 where |expected| <= relativeFloor.
     double relativeFloor = 1e-9;
     int topK = 10;
+    // Count ErrorMetrics::passVerify* and zeroPairs (the pass_verify criterion needs them; the
+    // other criteria skip that work).
+    bool passVerify = false;
 };
 
 struct ErrorMetrics
@@ -33,6 +36,7 @@ struct ErrorMetrics
     double doubleThousandthRatio = 1; // share of elements with relative error < 0.001
     // PyPTO's pass verification (flow_verifier.h): pairs with |a - e| > (|a| + |e|) * rtol / 2 +
     // atol, pairs beyond 128 times that, and pairs of zeros (which it does not count).
+    // Counted only with CompareOptions::passVerify.
     std::int64_t passVerifyErrors = 0, passVerifyFailures = 0, zeroPairs = 0;
     std::optional<double> maxUlp; // only when both tensors have the same floating or integer dtype
     std::int64_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
@@ -120,6 +124,10 @@ struct Criteria
 
     std::string describe() const; // "allclose(rtol=0.001, atol=0.001)"
 };
+
+// What a comparison judged by `criteria` counts: its rtol and atol, and whether pass_verify's
+// counts are needed.
+CompareOptions compareOptionsFor(const Criteria& criteria);
 
 // Defaults per dtype, overridden by the op's tolerance for that dtype and its criteria.
 Criteria criteriaFor(const ToleranceSpec& tolerance, DType dtype);

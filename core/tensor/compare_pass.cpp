@@ -97,6 +97,7 @@ struct Limits
 {
     double floor, atol, rtol;
     int topK;
+    bool passVerify; // count what the pass_verify criterion judges (CompareOptions)
 };
 
 // PyPTO's pass verification of one finite pair (flow_verifier.h): its tolerance is
@@ -157,8 +158,8 @@ struct Range
             const bool sameInfinity = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
             if (!sameInfinity) {
                 ++acc.mismatches;
-                ++acc.symmetricErrors;
-                ++acc.symmetricFailures;
+                acc.symmetricErrors += limits.passVerify;
+                acc.symmetricFailures += limits.passVerify;
                 keepWorst(HUGE_VAL, index, a, e);
             }
             return;
@@ -178,7 +179,7 @@ struct Range
         acc.maxAbs = std::max(acc.maxAbs, absDiff);
         acc.maxRel = std::max(acc.maxRel, rel);
         acc.mismatches += absDiff > limits.atol + limits.rtol * absE;
-        addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
+        if (limits.passVerify) addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
         acc.withinThousandth += rel < 1e-3;
         if constexpr (Ulps)
             acc.maxUlp = std::max(acc.maxUlp, ordA > ordE ? ordA - ordE : ordE - ordA);
@@ -288,8 +289,9 @@ struct ChunkSource
 // The sums of n elements whose values are all finite, W lanes at a time: the formulas of
 // Range::add, so every count and maximum is the same and the sums differ only in the order of
 // addition. Returns false, adding nothing, when a value is NaN or Inf (then those elements take
-// the per-element path, which accounts for them).
-template <int W, class Source>
+// the per-element path, which accounts for them). PassVerify: limits.passVerify, as a template
+// argument so that the loop without it does none of its work.
+template <int W, bool PassVerify, class Source>
 PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, Partial& acc,
                                   double& chunkMaxAbs)
 {
@@ -327,11 +329,13 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         maxAbs = absDiff > maxAbs ? absDiff : maxAbs;
         maxRel = rel > maxRel ? rel : maxRel;
         mismatches -= absDiff > limits.atol + limits.rtol * absE; // a true lane is -1
-        const D both = (D)((I)a & absMask) + absE;
-        const D tolerance = both * (limits.rtol / 2) + limits.atol;
-        symmetric -= absDiff > tolerance;
-        failures -= absDiff > tolerance * 128;
-        zeros -= both <= 0;
+        if constexpr (PassVerify) {
+            const D both = (D)((I)a & absMask) + absE;
+            const D tolerance = both * (limits.rtol / 2) + limits.atol;
+            symmetric -= absDiff > tolerance;
+            failures -= absDiff > tolerance * 128;
+            zeros -= both <= 0;
+        }
         within -= rel < 1e-3;
         I ulp = oa - oe;
         ulp = ulp < 0 ? -ulp : ulp;
@@ -379,7 +383,7 @@ PTOWB_INLINE bool addFiniteKernel(const Source& s, int n, const Limits& limits, 
         acc.maxAbs = std::max(acc.maxAbs, absDiff);
         acc.maxRel = std::max(acc.maxRel, rel);
         acc.mismatches += absDiff > limits.atol + limits.rtol * absE;
-        addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
+        if constexpr (PassVerify) addSymmetric(absDiff, std::fabs(a) + absE, limits, acc);
         acc.withinThousandth += rel < 1e-3;
         acc.maxUlp = std::max(acc.maxUlp, oa > oe ? oa - oe : oe - oa);
         chunkMaxAbs = std::max(chunkMaxAbs, absDiff);
@@ -395,19 +399,22 @@ template <class Source>
 __attribute__((target("avx512f,avx512vl,avx512dq"))) bool
 addFiniteAvx512(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
 {
-    return addFiniteKernel<8>(s, n, limits, acc, chunkMaxAbs);
+    return limits.passVerify ? addFiniteKernel<8, true>(s, n, limits, acc, chunkMaxAbs)
+                             : addFiniteKernel<8, false>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 __attribute__((target("avx2"))) bool addFiniteAvx2(const Source& s, int n, const Limits& limits,
                                                    Partial& acc, double& chunkMaxAbs)
 {
-    return addFiniteKernel<4>(s, n, limits, acc, chunkMaxAbs);
+    return limits.passVerify ? addFiniteKernel<4, true>(s, n, limits, acc, chunkMaxAbs)
+                             : addFiniteKernel<4, false>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 bool addFiniteBaseline(const Source& s, int n, const Limits& limits, Partial& acc,
                        double& chunkMaxAbs)
 {
-    return addFiniteKernel<4>(s, n, limits, acc, chunkMaxAbs);
+    return limits.passVerify ? addFiniteKernel<4, true>(s, n, limits, acc, chunkMaxAbs)
+                             : addFiniteKernel<4, false>(s, n, limits, acc, chunkMaxAbs);
 }
 template <class Source>
 bool addFinite(const Source& s, int n, const Limits& limits, Partial& acc, double& chunkMaxAbs)
@@ -540,7 +547,8 @@ void accumulateRange(const Tensor& actual, const Tensor& expected, std::int64_t 
                      std::int64_t end, std::int64_t offset, const CompareOptions& options,
                      Partial& partial)
 {
-    const Limits limits{options.relativeFloor, options.atol, options.rtol, options.topK};
+    const Limits limits{options.relativeFloor, options.atol, options.rtol, options.topK,
+                        options.passVerify};
     Range r{{}, partial, limits};
     if (int(partial.worst.size()) == limits.topK && limits.topK > 0)
         r.threshold = partial.worst.front().absError;
