@@ -139,6 +139,28 @@ private Q_SLOTS:
                                       Status::Unchanged, Status::Done}));
     }
 
+    // A module the kernel imports is one of its inputs: editing it is a change, so the glue is
+    // generated again and the kernel verified again, not taken from the last run.
+    void editedModuleIsAChange()
+    {
+        QTemporaryDir work;
+        const QString folder = work.filePath(QStringLiteral("module_kernel"));
+        copyFolder(QStringLiteral(PTOWB_SOURCE_DIR "/tests/data/module_kernel"), folder);
+        std::string error;
+        const Project moduleProject = *Project::open(folder.toStdString(), error);
+        PipelineOptions options;
+        options.stopAfter = PipelineStep::Generate;
+        QVERIFY(runPipeline(moduleProject, options).ok());
+        QCOMPARE(statuses(runPipeline(moduleProject, options)),
+                 (std::vector<Status>{Status::Done, Status::Unchanged}));
+        const QString factors = folder + QStringLiteral("/ops/factors.py");
+        write(factors, QByteArray(read(factors)).replace("FACTOR = 2.5", "FACTOR = 3.0"));
+        QCOMPARE(statuses(runPipeline(moduleProject, options)),
+                 (std::vector<Status>{Status::Done, Status::Done}));
+        QVERIFY(read(folder + QStringLiteral("/.ptowb/glue/torch/module_scale_op.cpp"))
+                    .contains("FACTOR = 3.0"));
+    }
+
     void wrongKernelStopsBeforeExport()
     {
         const QString kernel = m_project + QStringLiteral("/kernel.py");

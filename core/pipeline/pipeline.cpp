@@ -169,7 +169,7 @@ private:
     StepResult m_step;
     std::optional<std::chrono::steady_clock::time_point> m_started; // while a step runs
     ProjectSources m_sources;
-    std::string m_inputs; // the hash of op.json, the kernel and the reference
+    std::string m_inputs; // ProjectSources::inputsDigest
 };
 
 bool PipelineRun::validate()
@@ -187,7 +187,7 @@ bool PipelineRun::validate()
     addDiagnostics(m_project.checkKernel(spec, m_sources.kernel));
     if (hasErrors(m_step.diagnostics))
         return finish(Status::Failed, std::to_string(countErrors(m_step.diagnostics)) + " errors");
-    m_inputs = sha256Hex(m_sources.opJson + '\0' + m_sources.kernel + '\0' + m_sources.reference);
+    m_inputs = m_sources.inputsDigest();
     return finish(Status::Done, "no errors");
 }
 

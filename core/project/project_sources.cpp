@@ -1,5 +1,6 @@
 #include "project/project_sources.h"
 
+#include "digest/sha256.h"
 #include "kernel/kernel_modules.h"
 #include "project/atomic_file.h"
 
@@ -10,6 +11,14 @@ namespace ptowb {
 codegen::GlueSource ProjectSources::glueSource() const
 {
     return codegen::GlueSource{loaded.spec, opJson, kernel, reference, kernelModules};
+}
+
+std::string ProjectSources::inputsDigest() const
+{
+    std::string all = opJson + '\0' + kernel + '\0' + reference;
+    for (const auto& [path, text] : kernelModules)
+        all += '\0' + path + '\0' + text;
+    return sha256Hex(all);
 }
 
 ProjectTexts ProjectSources::texts(const Project& project) const

@@ -23,6 +23,10 @@ struct ProjectSources
     std::string error; // set when a file could not be read
 
     bool usable() const { return error.empty() && loaded.usable(); }
+    // The hash of everything generation, verification and export read: op.json, the kernel,
+    // the reference and the modules the kernel imports (a step whose inputs have this hash
+    // again is unchanged).
+    std::string inputsDigest() const;
     codegen::GlueSource glueSource() const;
     ProjectTexts texts(const Project& project) const; // what the backends run
 };
