@@ -10,6 +10,27 @@ namespace ptowb::importer {
 
 using json = nlohmann::json;
 
+namespace {
+
+// What every reference.py import proposes starts with.
+const std::string kReferenceImports =
+    "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
+    "Tensor\nfrom typing import List, Optional, Tuple\n\n\n";
+
+// The body of a reference still to be written: a TODO error that says `reason`.
+std::string todoStatement(const std::string& kernel, const std::string& reason)
+{
+    std::string text; // `reason` inside a double-quoted Python string
+    for (char c : reason) {
+        if (c == '\\' || c == '"') text += '\\';
+        text += c == '\n' ? ' ' : c;
+    }
+    return "    raise RuntimeError(\"TODO: write what " + kernel +
+           " computes, with torch: " + text + "\")\n";
+}
+
+} // namespace
+
 void Builder::writeReference(const std::string& opName)
 {
     const std::string function = opName + "_reference";
@@ -36,9 +57,7 @@ void Builder::writeReference(const std::string& opName)
     for (std::size_t k = 0; k < signature.size(); ++k)
         head += (k ? ", " : "") + signature[k];
     head += ") -> " + returns + ":\n";
-    const std::string imports =
-        "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
-        "Tensor\nfrom typing import List, Optional, Tuple\n\n\n";
+    const std::string imports = kReferenceImports;
 
     // The golden: a function of the file called with this kernel's inputs whose result equals
     // an output (by value), best the one the file's own comparison names.
@@ -191,26 +210,10 @@ void Builder::writeReference(const std::string& opName)
         m_p.inferred.push_back("reference: " + golden + "() of " + goldenName);
         return;
     }
-    m_p.reference = imports + head + "    raise RuntimeError(\"TODO: write what " + m_p.kernel +
-                    " computes, with torch: " + reason + "\")\n";
+    m_p.reference = imports + head + todoStatement(m_p.kernel, reason);
     fillIn("/reference", Severity::Error, "import.reference",
            "reference.py is to be written: " + reason);
 }
-
-namespace {
-
-// `text` inside a double-quoted Python string.
-std::string pythonStringBody(const std::string& text)
-{
-    std::string out;
-    for (char c : text) {
-        if (c == '\\' || c == '"') out += '\\';
-        out += c == '\n' ? ' ' : c;
-    }
-    return out;
-}
-
-} // namespace
 
 void Builder::rejectGolden(const std::string& why)
 {
@@ -222,10 +225,8 @@ void Builder::rejectGolden(const std::string& why)
         if (line.rfind("def " + function + "(", 0) == 0) head = line;
     }
     const std::string reason = "the file's golden is not in the reference subset (" + why + ")";
-    m_p.reference = "import torch\nfrom torch import Tensor\nfrom typing import List, Tuple\n\n\n" +
-                    head + "\n    raise RuntimeError(\"TODO: write what " + m_p.kernel +
-                    " computes, with torch: " + pythonStringBody(reason) + "\")\n\n\n" +
-                    "# What import proposed from the file:\n" + commented;
+    m_p.reference = kReferenceImports + head + "\n" + todoStatement(m_p.kernel, reason) +
+                    "\n\n# What import proposed from the file:\n" + commented;
     m_p.referenceFromGolden = false;
     for (auto& line : m_p.inferred)
         if (line.rfind("reference:", 0) == 0)

@@ -3,6 +3,20 @@
 
 namespace ptowb::sim {
 
+namespace {
+
+// Every index in 0..size-1, or the error "FN: an index is outside 0..size-1WHERE".
+void checkIndices(const at::Tensor& indices, std::int64_t size, const std::string& fn,
+                  const std::string& where)
+{
+    if (indices.numel() &&
+        (indices.min().item<std::int64_t>() < 0 || indices.max().item<std::int64_t>() >= size))
+        throw OpError{fn + ": an index is outside 0.." + std::to_string(size - 1) + where,
+                      "sim.index"};
+}
+
+} // namespace
+
 at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at::Tensor& index)
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.gather");
@@ -11,11 +25,7 @@ at::Tensor gatherOp(SimState& s, const at::Tensor& x, std::int64_t dim, const at
                           " must have the rank of input " + shapeText(x.sizes()),
                       "sim.shape"};
     const at::Tensor i = index.to(at::kLong);
-    if (i.numel() &&
-        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.gather: an index is outside 0.." + std::to_string(x.size(d) - 1) +
-                          " of dim " + std::to_string(d),
-                      "sim.index"};
+    checkIndices(i, x.size(d), "pypto.gather", " of dim " + std::to_string(d));
     at::Tensor r = at::gather(x, d, i);
     s.memoryCost("gather " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
     return r;
@@ -26,11 +36,7 @@ at::Tensor indexSelectOp(SimState& s, const at::Tensor& x, std::int64_t dim,
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.index_select");
     const at::Tensor i = index.to(at::kLong).reshape({-1});
-    if (i.numel() &&
-        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.index_select: an index is outside 0.." +
-                          std::to_string(x.size(d) - 1) + " of dim " + std::to_string(d),
-                      "sim.index"};
+    checkIndices(i, x.size(d), "pypto.index_select", " of dim " + std::to_string(d));
     at::Tensor r = at::index_select(x, d, i);
     s.memoryCost("index_select " + shapeText(r.sizes()), r, std::int64_t(r.element_size()));
     return r;
@@ -92,11 +98,7 @@ at::Tensor scatterOp(SimState& s, const at::Tensor& x, std::int64_t dim, const a
 {
     const std::int64_t d = normalizedDim(dim, x.dim(), "pypto.scatter");
     const at::Tensor i = index.to(at::kLong);
-    if (i.numel() &&
-        (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= x.size(d)))
-        throw OpError{"pypto.scatter: an index is outside 0.." + std::to_string(x.size(d) - 1) +
-                          " of dim " + std::to_string(d),
-                      "sim.index"};
+    checkIndices(i, x.size(d), "pypto.scatter", " of dim " + std::to_string(d));
     const at::Tensor values =
         src.tensor ? src.tensor->to(x.scalar_type()) : at::full(i.sizes(), src.number, x.options());
     at::Tensor r = reduce.empty() ? x.scatter(d, i, values)
@@ -133,10 +135,7 @@ at::Tensor scatterUpdateOp(SimState& s, const at::Tensor& x, std::int64_t dim,
         throw OpError{fn + ": src must have input's dtype (" + dtypeText(x) + "), got " +
                           dtypeText(src),
                       "sim.dtype"};
-    if (i.numel() && (i.min().item<std::int64_t>() < 0 || i.max().item<std::int64_t>() >= rows))
-        throw OpError{fn + ": an index is outside 0.." + std::to_string(rows - 1) +
-                          ", the rows of input " + shapeText(x.sizes()),
-                      "sim.index"};
+    checkIndices(i, rows, fn, ", the rows of input " + shapeText(x.sizes()));
     at::Tensor r = x.clone(at::MemoryFormat::Contiguous).reshape({rows, width});
     r.index_copy_(0, i, src.reshape({i.numel(), width}));
     s.memoryCost("scatter_update " + shapeText(src.sizes()), src, std::int64_t(x.element_size()));
@@ -170,10 +169,7 @@ at::Tensor indexPutOp(SimState& s, const at::Tensor& x, const std::vector<at::Te
                           "sim.dtype"};
         const at::Tensor l = i.to(at::kLong);
         const std::int64_t size = x.size(std::int64_t(k));
-        if (l.numel() && (l.min().item<std::int64_t>() < 0 || l.max().item<std::int64_t>() >= size))
-            throw OpError{fn + ": an index is outside 0.." + std::to_string(size - 1) + " of dim " +
-                              std::to_string(k),
-                          "sim.index"};
+        checkIndices(l, size, fn, " of dim " + std::to_string(k));
         rows = rows * size + l;
         leading *= size;
     }

@@ -19,10 +19,12 @@ result, MoE group indices) raises an error that names it.
 """
 
 
+# The error of a call the stand-in cannot compute (the stand-in's own calls say the same).
+NO_NPU = "is not available without an NPU (the workbench runs torch_npu's calls on the CPU)"
+
+
 def _unsupported(what):
-    return RuntimeError(
-        f"torch_npu.{what} is not available without an NPU (the workbench runs torch_npu's calls " "on the CPU)"
-    )
+    return RuntimeError(f"torch_npu.{what} {NO_NPU}")
 
 
 def _saturate(torch, values, dtype):

@@ -33,7 +33,7 @@ import types
 import _ptowb_npu_quant
 
 _VERSION = "0.0.0+cpu.standin"
-_NO_NPU = "is not available without an NPU (the workbench runs torch_npu's calls on the CPU)"
+_NO_NPU = _ptowb_npu_quant.NO_NPU
 
 
 def unavailable(name):
@@ -420,6 +420,16 @@ class _NpuOnlyDtype:
 hifloat8 = _NpuOnlyDtype("hifloat8")
 
 
+@functools.lru_cache(maxsize=None)
+def _npu_resident_class(torch):
+    class NpuResident(torch.Tensor):
+        __torch_function__ = torch._C._disabled_torch_function_impl
+        device = property(lambda self: torch.device("npu", _State.device))
+        is_npu = property(lambda self: True)
+
+    return NpuResident
+
+
 def _as_npu_resident(torch, tensor):
     """The tensor, typed so that its `device` says npu. Host code asks torch_npu for a tensor's
     storage format only when it is on the NPU (`if t.device.type == "npu": get_npu_format(t)`), so
@@ -430,19 +440,7 @@ def _as_npu_resident(torch, tensor):
         torch.device("npu")
     except RuntimeError:
         return tensor
-    global _NpuResident
-    if _NpuResident is None:
-
-        class NpuResident(torch.Tensor):
-            __torch_function__ = torch._C._disabled_torch_function_impl
-            device = property(lambda self: torch.device("npu", _State.device))
-            is_npu = property(lambda self: True)
-
-        _NpuResident = NpuResident
-    return tensor.as_subclass(_NpuResident)
-
-
-_NpuResident = None
+    return tensor.as_subclass(_npu_resident_class(torch))
 
 
 def _torch_npu_module(torch):
