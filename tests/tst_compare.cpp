@@ -354,6 +354,12 @@ private slots:
             QCOMPARE(element.zeroPairs, std::int64_t(1536));
             QCOMPARE(vector.zeroPairs, std::int64_t(1536));
         }
+        // A comparison made without the counts cannot pass it, even where the values agree.
+        const Tensor same = tensorOf(DType::Float32, {4}, {1, 2, 3, 4});
+        const Verdict uncounted = judge(compareTensors(same, same, {}), crit);
+        QVERIFY(!uncounted.pass);
+        QVERIFY2(uncounted.reason.find("without its counts") != std::string::npos,
+                 uncounted.reason.c_str());
     }
 
     void defaultsAndOverrides()

@@ -418,11 +418,11 @@ private slots:
             expected.set(k, 1.0 + k);
             doubled.set(k, 2.0 * (1.0 + k) * (k % 2 ? 1 : -1));
         }
-        const Comparison comparison = compareTensors(doubled, expected, {});
         for (const std::string& criterion : opJsonWords(OpJsonWordKind::Criterion)) {
             Criteria only;
             only.names = {criterion};
-            const Verdict verdict = judge(comparison, only);
+            const Verdict verdict =
+                judge(compareTensors(doubled, expected, compareOptionsFor(only)), only);
             QVERIFY2(!verdict.pass && verdict.rule != criterion, criterion.c_str());
         }
         for (const std::string& criterion : opJsonWords(OpJsonWordKind::Criterion)) {

@@ -131,6 +131,7 @@ Comparison BlockComparison::finish()
     m.passVerifyErrors = total.symmetricErrors;
     m.passVerifyFailures = total.symmetricFailures;
     m.zeroPairs = total.zeroPairs;
+    m.passVerifyCounted = options.passVerify;
     if (c.actualDType == c.expectedDType && c.actualDType != DType::Bool)
         m.maxUlp = double(total.maxUlp);
     m.nanActual = total.nanA;
@@ -294,6 +295,12 @@ Verdict judge(const Comparison& c, const Criteria& criteria)
         if (name == "ratio" && m.mismatchRatio > criteria.maxErrorRatio) {
             v.reason = "mismatch ratio " + number(m.mismatchRatio) + " exceeds " +
                        number(criteria.maxErrorRatio);
+            return named(v, c);
+        }
+        if (name == "pass_verify" && !m.passVerifyCounted) {
+            // Judging uncounted pairs would pass anything: say so rather than pass.
+            v.reason = "pass_verify cannot judge a comparison made without its counts "
+                       "(compare with compareOptionsFor(criteria))";
             return named(v, c);
         }
         if (name == "pass_verify") {

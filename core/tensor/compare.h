@@ -36,8 +36,9 @@ struct ErrorMetrics
     double doubleThousandthRatio = 1; // share of elements with relative error < 0.001
     // PyPTO's pass verification (flow_verifier.h): pairs with |a - e| > (|a| + |e|) * rtol / 2 +
     // atol, pairs beyond 128 times that, and pairs of zeros (which it does not count).
-    // Counted only with CompareOptions::passVerify.
+    // Counted only with CompareOptions::passVerify (then passVerifyCounted is set).
     std::int64_t passVerifyErrors = 0, passVerifyFailures = 0, zeroPairs = 0;
+    bool passVerifyCounted = false;
     std::optional<double> maxUlp; // only when both tensors have the same floating or integer dtype
     std::int64_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
     std::int64_t elements = 0;
