@@ -81,13 +81,13 @@ inline QString describe(const ImportResult& r)
 }
 
 inline ImportResult import(const QString& file, const QString& out,
-                           const std::string& function = {})
+                           const std::string& function = {}, double seconds = 240)
 {
     ImportOptions options;
     options.file = file.toStdString();
     options.outDir = out.toStdString();
     options.function = function;
-    options.seconds = 240;
+    options.seconds = seconds;
     return importKernel(options);
 }
 

@@ -3,6 +3,7 @@
 // scripts and tests found beside a kernel file and in the folders above it.
 #include "import_test_support.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -25,6 +26,8 @@ private Q_SLOTS:
     void kernelReachedThroughAHelperOfTheTests();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
+    void comparisonImportedInsideTheTestFromTheRepository();
+    void testStillRunningWhenTimeIsUp();
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
@@ -207,6 +210,53 @@ void TestImportRecorded::comparisonAllowingAShareOfMismatches()
                      "pypto.mul(x, 0.625)"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::comparisonImportedInsideTheTestFromTheRepository()
+{
+    // test_halve.py imports `checks.compare` in its body, from the folder above that holds a
+    // conftest.py (pytest puts it on sys.path): import finds it there, and its comparison gives
+    // the tolerance and the expected values, as a helper beside the kernel would.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("compare_from_root/ops/halve/halve_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(!describe(r).contains(QStringLiteral("No module named")), qPrintable(describe(r)));
+    const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+    QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.01);
+    QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-3);
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
+                     "pypto.mul(x, 0.625)"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::testStillRunningWhenTimeIsUp()
+{
+    // test_endless never returns (and swallows Exception): import stops it when its time is up,
+    // says so at the line it was running, and proposes the project from test_quick's call.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    QElapsedTimer timer;
+    timer.start();
+    const auto r = import(data("slow_second_test.py"), out, {}, 8);
+    QVERIFY2(timer.elapsed() < 60000, "import waited for the endless test");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* stopped = nullptr;
+    for (const auto& d : r.diagnostics)
+        if (d.message.find("test_endless: stopped, import's time (8 s) was up") !=
+            std::string::npos)
+            stopped = &d;
+    QVERIFY2(stopped && stopped->line >= 31 && stopped->line <= 34, qPrintable(describe(r)));
+    const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QCOMPARE(cases[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("test_quick"));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
 }
 
 void TestImportRecorded::passVerificationToleranceAndShare()

@@ -368,6 +368,19 @@ private slots:
             QVERIFY2(checkOpTypeName(ok).empty(), ok);
         for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"})
             QVERIFY2(!checkOpTypeName(bad).empty(), bad);
+        // The kernel's function is the author's Python: a C++ keyword names it, a Python one not.
+        const std::string base = readAll(samplesDir() + QStringLiteral("/softmax/op.json"));
+        for (const auto& [function, ok] :
+             std::vector<std::pair<std::string, bool>>{{"double", true}, {"class", false}}) {
+            nlohmann::json j = nlohmann::json::parse(base);
+            j["kernel"]["function"] = function;
+            const SpecLoadResult r =
+                loadOpSpecText(j.dump(), "op.json", PTOWB_SOURCE_DIR "/projects/softmax");
+            const bool refused =
+                std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                            [](const Diagnostic& d) { return d.code == "spec.bad-identifier"; });
+            QVERIFY2(refused != ok, function.c_str());
+        }
     }
 
     // Every key op.json accepts at its top level has hover help.

@@ -70,6 +70,12 @@ std::string keywordReason(std::string_view name)
 
 } // namespace
 
+bool isPythonKeyword(std::string_view word)
+{
+    return std::find(std::begin(kPythonKeywords), std::end(kPythonKeywords), word) !=
+           std::end(kPythonKeywords);
+}
+
 bool isReservedWord(std::string_view word)
 {
     return !keywordReason(word).empty();

@@ -13,5 +13,6 @@ std::string checkIdentifier(std::string_view name); // [a-z_][a-z0-9_]*, not a k
 std::string checkArgumentName(std::string_view name);
 std::string checkOpTypeName(std::string_view name); // [A-Z][A-Za-z0-9]*, not a keyword
 bool isReservedWord(std::string_view word);         // Python or C++ keyword
+bool isPythonKeyword(std::string_view word);
 
 } // namespace ptowb

@@ -162,7 +162,9 @@ private:
         auto function = m_r.string(*obj, ptr, "function", true);
         if (function) {
             static const std::regex kPyName(R"(^[A-Za-z_][A-Za-z0-9_]{0,127}$)");
-            if (!std::regex_match(*function, kPyName) || isReservedWord(*function))
+            // Only ever called from Python, and written into generated code as a string: a C++
+            // keyword (`double`) is a fine name for it.
+            if (!std::regex_match(*function, kPyName) || isPythonKeyword(*function))
                 m_r.error(ptr + "/function", "spec.bad-identifier",
                           "\"" + *function + "\" is not a valid Python function name");
             else

@@ -68,7 +68,9 @@ def one_kernel(cli, python, file, kernel, scratch, timeout):
     # A folder of its own: files of the same name in two folders may hold kernels of the same name.
     out = tempfile.mkdtemp(prefix=f"{Path(file).stem}-{kernel}-", dir=scratch)
     extra = ["--python", python] if python else []
-    code, stdout, stderr = run([cli, "import", file, "--function", kernel, "--out", out] + extra, timeout)
+    # Import answers with the calls it recorded by its own time limit, which ends before the tool's.
+    limit = ["--time-limit", str(max(30, timeout - 60))]
+    code, stdout, stderr = run([cli, "import", file, "--function", kernel, "--out", out] + extra + limit, timeout)
     import_out = stdout
     if code != 0:
         return "IMPORT-FAIL", first_error(stderr + stdout)

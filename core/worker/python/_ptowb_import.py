@@ -5,6 +5,7 @@ wrote, the golden functions of the file called with the kernel's inputs, and the
 file compares with. Running the file is the user's explicit, trusted act (File ▸ Import Kernel,
 `ptowb-cli import`); the answer is data for the C++ side, which builds the project from it."""
 import ast
+import contextlib
 import dataclasses
 import enum
 import functools
@@ -13,7 +14,9 @@ import inspect
 import linecache
 import math
 import os
+import signal
 import sys
+import threading
 import time
 import types
 
@@ -79,6 +82,31 @@ IN_PLACE_INITIALISERS = (
 
 class _Enough(Exception):
     """Stops an entry point once its kernel has all the calls import keeps."""
+
+
+class _TimeUp(BaseException):
+    """Stops the entry point running when import's time is up (a BaseException, so that the file's
+    own `except Exception` does not swallow it); what it recorded before is kept."""
+
+
+@contextlib.contextmanager
+def _stopped_at(deadline):
+    """Raises _TimeUp in the code running at `deadline` (the main thread's interval timer: the
+    worker runs requests there; elsewhere nothing is stopped)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def time_up(signum, frame):
+        raise _TimeUp()
+
+    previous = signal.signal(signal.SIGALRM, time_up)
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _layout(tensor):
@@ -207,6 +235,7 @@ class Recorder:
         self.kernel_path, self.kernel_source, self.out_dir = path, source, out_dir
         # The file whose host code runs now: the kernel file, then a test file beside it.
         self.path, self.source = path, source
+        self.seconds = seconds
         self.deadline = time.monotonic() + seconds
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
@@ -250,6 +279,16 @@ class Recorder:
 
     # -- kernels ---------------------------------------------------------------------------------
     def kernel_call(self, jit, args, kwargs):
+        recorded = len(self.calls)
+        try:
+            return self._record_call(jit, args, kwargs)
+        except _TimeUp:
+            # Stopped part-way, a call is no case: its outputs may not all be written.
+            for call in self.calls[recorded:]:
+                call["stopped"] = True
+            raise
+
+    def _record_call(self, jit, args, kwargs):
         self.launches += 1
         fn = jit.fn
         while isinstance(fn, JitFunction):
@@ -362,7 +401,7 @@ class Recorder:
         try:
             fn(**kwargs_in)
         except BaseException as exc:  # noqa: B902 - the kernel's failure is recorded, then the host code sees it
-            if record:
+            if record and not isinstance(exc, _TimeUp):
                 line, col, _, _ = _driver._position(exc, self.kernel_path)
                 call["error"] = {"message": _driver._message(exc), "line": line, "col": col}
             raise
@@ -1233,10 +1272,10 @@ def _assert_close_defaults(actual, expected):
         return None, None
 
 
-def _hook_goldens(recorder, module):
-    """The module's plain functions, its own and those it imports from a module in the kernel's
-    folder (`from _ops.rope_golden import rope_golden`): a call with a kernel's input is a golden
-    candidate."""
+def _hook_goldens(recorder, module, only=None):
+    """The module's plain functions (those named in `only`, when given), its own and those it
+    imports from a module in the kernel's folder (`from _ops.rope_golden import rope_golden`): a
+    call with a kernel's input is a golden candidate."""
     undo = []
     for name, value in list(vars(module).items() if module is not None else ()):
         if (
@@ -1245,6 +1284,7 @@ def _hook_goldens(recorder, module):
                 value.__code__.co_filename == module.__file__
                 or value.__code__.co_filename.startswith(recorder.folder + os.sep)
             )
+            and (only is None or name in only)
             and not name.startswith("test")
             and name != "main"
             and not _launches_kernel(value, module)
@@ -1271,6 +1311,37 @@ def _hook_goldens(recorder, module):
 
             undo.append(_patch(module, name, make))
     return [u for u in undo if u]
+
+
+def _code_roots(folder):
+    """The folders a file in `folder` finds the author's modules from: its own, its package root
+    and the folders pytest would put on sys.path for it (conftest_roots), which go on it now too,
+    last, as pytest's would."""
+    conftest = _files.conftest_roots(folder)
+    for where in conftest:
+        if where not in sys.path:
+            sys.path.append(where)
+    return [folder, _driver.package_root(folder)] + conftest
+
+
+def _hook_local_imports(recorder, tree, roots):
+    """A test that imports its comparison inside its body (`from models.deepseek_v32_exp.utils.
+    compare import compare`) binds the function only when it runs: the module, when it is the
+    author's (a file below one of `roots`, the folders the file's own code is found from), is
+    imported now and the names taken from it are hooked there, so that the test binds the hooked
+    ones. A module that fails to import is left to the test, which reports it."""
+    undo = []
+    roots = tuple(os.path.join(r, "") for r in roots)
+    for name, taken in sorted(_files.local_imports(tree).items()):
+        try:
+            imported = importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - the test's own import fails the same way, at its line
+            continue
+        where = getattr(imported, "__file__", None)
+        if not isinstance(where, str) or not os.path.abspath(where).startswith(roots):
+            continue
+        undo.extend(_hook_goldens(recorder, imported, only=taken))
+    return undo
 
 
 def _launches_kernel(fn, module):
@@ -1340,16 +1411,27 @@ def _call_test(fn, owner, arguments, taken, fixtures):
 
 def _run(recorder, name, thunk):
     if time.monotonic() > recorder.deadline:
-        recorder.errors.append(
-            {"entry": name, "line": 1, "col": 1, "message": f"{name}: not run, import's time was up"}
-        )
+        recorder.errors.append({"entry": name, "line": 1, "col": 1, "message": "not run, import's time was up"})
         return
     recorder.entry = name
     recorder.active = True
     try:
-        thunk()
+        with _stopped_at(recorder.deadline):
+            thunk()
     except (_Enough, SystemExit):
         pass
+    except _TimeUp as exc:
+        line, col, _, _ = _driver._position(exc, recorder.path)
+        recorder.errors.append(
+            {
+                "file": recorder.path,
+                "entry": name,
+                "line": line,
+                "col": col,
+                "message": f"stopped, import's time ({recorder.seconds:g} s) was up; "
+                "the calls it made before are kept (--time-limit gives more)",
+            }
+        )
     except BaseException as exc:  # noqa: B902 - the file's own failure is reported at its line
         if isinstance(exc, KeyboardInterrupt) or isinstance(exc, _driver.Interrupted):
             raise
@@ -1468,6 +1550,7 @@ def _run_test_file(recorder, path, source, undo):
         recorder.errors.append({"file": path, "entry": name, "line": line, "col": col, "message": message})
         return None
     undo.extend(_hook_goldens(recorder, module))
+    undo.extend(_hook_local_imports(recorder, tree, _code_roots(folder)))
     main = _kernel_maker.main_block(tree)
     if main.body and not _files.runs_pytest_only(main):
         main_code = compile(main, path, "exec")
@@ -1498,6 +1581,7 @@ def record(request):
                 "log": log.getvalue(),
             }
         sys.argv = [path]
+        roots = _code_roots(recorder.folder)
         _driver.default_device()  # the environment is restored below
         recorder.entry = "import"
         recorder.active = True
@@ -1526,7 +1610,7 @@ def record(request):
             sys.modules.setdefault(shorter, module)
         for u in reversed(undo):
             setattr(*u)
-        undo = _install(recorder, module)
+        undo = _install(recorder, module) + _hook_local_imports(recorder, tree, roots)
         kernels = _kernels(module, path, source)
         main = _kernel_maker.main_block(tree)
         if main.body and not _files.runs_pytest_only(main):

@@ -25,6 +25,41 @@ def shorter_names(path):
     return [n for n in names if all(p.isidentifier() for p in n.split("."))]
 
 
+PYTEST_ROOT_MARKERS = ("pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini")
+MAX_CONFTEST_LEVELS = 16
+
+
+def conftest_roots(folder):
+    """The folders pytest puts on sys.path for a test in `folder`: each folder from there up to its
+    rootdir (the nearest holding pytest.ini, pyproject.toml, setup.cfg or tox.ini) that holds a
+    conftest.py and is no package (pytest's default `prepend` import mode). A test there imports
+    the repository's modules through them (`from models.utils.compare import compare`)."""
+    roots = []
+    folder = os.path.abspath(folder)
+    for _ in range(MAX_CONFTEST_LEVELS):
+        if os.path.isfile(os.path.join(folder, "conftest.py")) and not os.path.isfile(
+            os.path.join(folder, "__init__.py")
+        ):
+            roots.append(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder or any(os.path.isfile(os.path.join(folder, m)) for m in PYTEST_ROOT_MARKERS):
+            break
+        folder = parent
+    return roots
+
+
+def local_imports(tree):
+    """The modules a file imports inside its functions (`from models.utils.compare import compare`
+    in a test's body), with the names it takes from each: bound only when the function runs."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for inner in ast.walk(node):
+                if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                    found.setdefault(inner.module, set()).update(a.name for a in inner.names if a.name != "*")
+    return found
+
+
 def folders_above(path, count):
     """The `count` folders above the file's own, nearest first."""
     folder = os.path.dirname(os.path.abspath(path))
