@@ -114,6 +114,37 @@ private Q_SLOTS:
                                 "the rows of input [12, 8]"));
     }
 
+    // A cache parameter updated through its in-place 2-d reshape and moved back (glm's
+    // `key_cache.move(pypto.scatter_update(key_cache_2d, ...))`) holds the scattered rows; a
+    // result of the same rank and another shape, or of another element count, is still refused.
+    void moveOfTheCacheReshapedBack()
+    {
+        const auto cache = at::randn({3, 4, 1, 8});
+        const auto index = at::tensor({5, 0, 11, 6}, at::kInt).reshape({2, 2});
+        const auto src = at::randn({4, 8});
+        auto expected = cache.reshape({12, 8}).clone();
+        for (int k = 0; k < 4; ++k)
+            expected[index.flatten()[k].item<std::int64_t>()].copy_(src[k]);
+        const auto run = [&](const std::string& moved) {
+            return runSource("import pypto\n\ndef kernel(cache, index, src, y):\n"
+                             "    y.move(pypto.clone(cache))\n"
+                             "    y_2d = pypto.reshape(y, [12, 8], inplace=True)\n"
+                             "    y.move(" +
+                                 moved + ")\n",
+                             {{"cache", cache}, {"index", index}, {"src", src}},
+                             {{"y", {{3, 4, 1, 8}, at::kFloat}}});
+        };
+        auto r = run("pypto.scatter_update(y_2d, -2, index, src)");
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], expected.reshape({3, 4, 1, 8})));
+        for (const char* other :
+             {"pypto.reshape(y, [4, 3, 1, 8])", "pypto.view(y_2d, [6, 8], [0, 0])"}) {
+            auto refused = run(other);
+            QVERIFY(!refused.ok());
+            QVERIFY2(refused.where().find("6:5 sim.shape move: a [") == 0, refused.where().c_str());
+        }
+    }
+
     // A quantized matmul's extend_params as the cube's FixPipe applies them (matmul's API page
     // and PyPTO's quant test): the bias joins the int32 accumulation, then ReLU, then the scale,
     // of which only sign, exponent and 10 mantissa bits count (0.3 is read as 0.2998046875).

@@ -82,11 +82,15 @@ void bindTensorOps(py::module_& m)
     m.def("copy_into", [](const Handle& value, Handle& out) {
         RunState& run = RunState::current();
         run.sim.line = run.callerLine();
-        if (value.t.sizes() != out.t.sizes())
+        // A result of another rank and as many elements is the tensor reshaped: PyPTO rebinds
+        // the name to it, and a kernel that updates a parameter through an in-place reshape
+        // (`cache.move(pypto.scatter_update(cache_2d, ...))`) leaves it holding those elements.
+        const bool reshaped = value.t.dim() != out.t.dim() && value.t.numel() == out.t.numel();
+        if (value.t.sizes() != out.t.sizes() && !reshaped)
             throw OpError{"move: a " + shapeText(value.t.sizes()) + " tensor cannot replace a " +
                               shapeText(out.t.sizes()) + " one",
                           "sim.shape"};
-        out.t.copy_(rounded(value.t, out.t.scalar_type()));
+        out.t.copy_(rounded(value.t, out.t.scalar_type()).reshape(out.t.sizes()));
         run.sim.memoryCost("store " + shapeText(out.t.sizes()), out.t,
                            std::int64_t(out.t.element_size()));
     });
