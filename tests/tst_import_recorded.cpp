@@ -3,8 +3,8 @@
 // scripts and tests found beside a kernel file and in the folders above it.
 #include "import_test_support.h"
 
-#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QStringList>
@@ -28,6 +28,7 @@ private Q_SLOTS:
     void comparisonAllowingAShareOfMismatches();
     void comparisonImportedInsideTheTestFromTheRepository();
     void testStillRunningWhenTimeIsUp();
+    void stateTheTestSetsBeforeTheCall();
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
@@ -190,6 +191,19 @@ void TestImportRecorded::testWithEveryCaseSkipped()
     QVERIFY2(code == 0, qPrintable(text));
 }
 
+// verify passes on the imported project, and fails once the author's kernel file computes
+// something else (`from` replaced by `to` in it).
+static void verifyPassesThenFailsAfter(const QString& kernelFile, const QByteArray& from,
+                                       const QByteArray& to)
+{
+    const QString project = QFileInfo(kernelFile).absolutePath();
+    const auto [code, text] = verify(project);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(kernelFile, from, to));
+    const auto [failed, failure] = verify(project);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
 void TestImportRecorded::comparisonAllowingAShareOfMismatches()
 {
     // test_halve.py's compare(..., max_error_ratio=0.05) passes with one element of 128 off its
@@ -203,13 +217,9 @@ void TestImportRecorded::comparisonAllowingAShareOfMismatches()
     QCOMPARE(tolerance[QStringLiteral("criteria")].toArray(), QJsonArray{QStringLiteral("ratio")});
     QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.05);
     QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("atol")].toDouble(), 1e-5);
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
     // Every element off is more than the share.
-    QVERIFY(editFile(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
-                     "pypto.mul(x, 0.625)"));
-    const auto [failed, failure] = verify(out);
-    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+    verifyPassesThenFailsAfter(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
+                               "pypto.mul(x, 0.625)");
 }
 
 void TestImportRecorded::comparisonImportedInsideTheTestFromTheRepository()
@@ -226,37 +236,55 @@ void TestImportRecorded::comparisonImportedInsideTheTestFromTheRepository()
     const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
     QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.01);
     QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-3);
-    const auto [code, text] = verify(out);
-    QVERIFY2(code == 0, qPrintable(text));
-    QVERIFY(editFile(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
-                     "pypto.mul(x, 0.625)"));
-    const auto [failed, failure] = verify(out);
-    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+    verifyPassesThenFailsAfter(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
+                               "pypto.mul(x, 0.625)");
 }
 
 void TestImportRecorded::testStillRunningWhenTimeIsUp()
 {
     // test_endless never returns (and swallows Exception): import stops it when its time is up,
-    // says so at the line it was running, and proposes the project from test_quick's call.
+    // says so at the line it was running, leaves test_after out, and proposes the project from
+    // test_quick's call.
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("double"));
-    QElapsedTimer timer;
-    timer.start();
-    const auto r = import(data("slow_second_test.py"), out, {}, 8);
-    QVERIFY2(timer.elapsed() < 60000, "import waited for the endless test");
+    // Were it not stopped, the worker would be ended at the limit + 60 s and nothing proposed.
+    const auto r = import(data("slow_second_test.py"), out, {}, 15);
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const Diagnostic* stopped = nullptr;
     for (const auto& d : r.diagnostics)
-        if (d.message.find("test_endless: stopped, import's time (8 s) was up") !=
+        if (d.message.find("test_endless: stopped, import's time (15 s) was up") !=
             std::string::npos)
             stopped = &d;
     QVERIFY2(stopped && stopped->line >= 31 && stopped->line <= 34, qPrintable(describe(r)));
+    // The tests after it are named once, as not run.
+    QVERIFY2(describe(r).contains(QStringLiteral("import: not run, import's time (15 s) was up: "
+                                                 "test_after (--time-limit gives more)")),
+             qPrintable(describe(r)));
     const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
     QCOMPARE(cases.size(), 1);
     QCOMPARE(cases[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("test_quick"));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::stateTheTestSetsBeforeTheCall()
+{
+    // test_scale sets Scale.factor = 3.0 and then calls the kernel, which reads it. The project
+    // runs the file as written (factor 1.0): import says so at the call, and verify names the
+    // factor between what the kernel computes and what the test expected.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("class_state.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* state = nullptr;
+    for (const auto& d : r.diagnostics)
+        if (d.message.find("test_scale: set Scale.factor = 3.0 (the file has 1.0) before calling "
+                           "scale_kernel, which reads it") != std::string::npos)
+            state = &d;
+    QVERIFY2(state && state->line == 24, qPrintable(describe(r)));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code != 0 && text.contains(QStringLiteral("0.333 × expected")), qPrintable(text));
 }
 
 void TestImportRecorded::passVerificationToleranceAndShare()

@@ -10,6 +10,7 @@ import dataclasses
 import enum
 import functools
 import importlib
+import importlib.util
 import inspect
 import linecache
 import math
@@ -236,6 +237,8 @@ class Recorder:
         # The file whose host code runs now: the kernel file, then a test file beside it.
         self.path, self.source = path, source
         self.seconds = seconds
+        self.not_run = []  # entry points left out when import's time was up
+        self.loaded_state = {}  # kernel -> _read_state as the file is written
         self.deadline = time.monotonic() + seconds
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
@@ -296,6 +299,7 @@ class Recorder:
         name = fn.__name__
         if not self._module_level(jit, name):
             self.made_functions.setdefault(name, fn)
+        self._check_state(name, fn)
         try:
             bound = inspect.signature(fn).bind(*args, **kwargs)
         except TypeError as exc:
@@ -441,6 +445,35 @@ class Recorder:
             self.pending_verify = None
         if not record and self._enough():
             raise _Enough()
+
+    def _check_state(self, name, fn):
+        """Warns, once per kernel, of a value the kernel reads that the host code changed after the
+        file loaded (`MatmulQuantConfig.scale_value = scale_input` before the call): the project
+        runs the file as it is written, so its cases would compute with the file's value."""
+        loaded = self.loaded_state.pop(name, None)
+        if not loaded:
+            return
+        now = _read_state(fn)
+        changed = [
+            (key, was)
+            for key, was in sorted(loaded.items())
+            if key in now and now[key] != was and now[key] == now[key]  # NaN is not a change
+        ]
+        if not changed:
+            return
+        found = self._test_function()
+        said = ", ".join(f"{key} = {now[key]!r} (the file has {was!r})" for key, was in changed)
+        self.errors.append(
+            {
+                "file": self.path,
+                "entry": self.entry,
+                "line": found[1] if found else 1,
+                "col": 1,
+                "message": f"set {said} before calling {name}, which reads it: the project runs the file "
+                "as it is written, so its cases compute with the file's value; write the value the "
+                "test uses into the file, or pass it to the kernel as an argument",
+            }
+        )
 
     def _check_overwritten(self, fn, bound, before, afters, described, index):
         """Marks the written tensors that held values before the call (`torch.rand`, not
@@ -1333,6 +1366,15 @@ def _hook_local_imports(recorder, tree, roots):
     undo = []
     roots = tuple(os.path.join(r, "") for r in roots)
     for name, taken in sorted(_files.local_imports(tree).items()):
+        # Only a package of the author's is imported ahead of the test: finding the top-level
+        # one runs nothing, and an installed module (torch_npu.contrib) is left alone.
+        try:
+            spec = importlib.util.find_spec(name.split(".")[0])
+        except (ImportError, ValueError):
+            continue
+        places = list(getattr(spec, "submodule_search_locations", None) or []) + [getattr(spec, "origin", None)]
+        if not any(isinstance(p, str) and os.path.abspath(p).startswith(roots) for p in places):
+            continue
         try:
             imported = importlib.import_module(name)
         except Exception:  # noqa: BLE001 - the test's own import fails the same way, at its line
@@ -1411,7 +1453,7 @@ def _call_test(fn, owner, arguments, taken, fixtures):
 
 def _run(recorder, name, thunk):
     if time.monotonic() > recorder.deadline:
-        recorder.errors.append({"entry": name, "line": 1, "col": 1, "message": "not run, import's time was up"})
+        recorder.not_run.append(name)
         return
     recorder.entry = name
     recorder.active = True
@@ -1420,32 +1462,20 @@ def _run(recorder, name, thunk):
             thunk()
     except (_Enough, SystemExit):
         pass
-    except _TimeUp as exc:
-        line, col, _, _ = _driver._position(exc, recorder.path)
-        recorder.errors.append(
-            {
-                "file": recorder.path,
-                "entry": name,
-                "line": line,
-                "col": col,
-                "message": f"stopped, import's time ({recorder.seconds:g} s) was up; "
-                "the calls it made before are kept (--time-limit gives more)",
-            }
-        )
     except BaseException as exc:  # noqa: B902 - the file's own failure is reported at its line
         if isinstance(exc, KeyboardInterrupt) or isinstance(exc, _driver.Interrupted):
             raise
         line, col, _, _ = _driver._position(exc, recorder.path)
-        recorder.errors.append(
-            {
-                "file": recorder.path,
-                "entry": name,
-                "line": line,
-                "col": col,
-                "message": _driver._message(exc),
-                "traceback": _driver._kernel_traceback(exc, recorder.path),
-            }
-        )
+        error = {"file": recorder.path, "entry": name, "line": line, "col": col}
+        if isinstance(exc, _TimeUp):
+            error["message"] = (
+                f"stopped, import's time ({recorder.seconds:g} s) was up; "
+                "the calls it made before are kept (--time-limit gives more)"
+            )
+        else:
+            error["message"] = _driver._message(exc)
+            error["traceback"] = _driver._kernel_traceback(exc, recorder.path)
+        recorder.errors.append(error)
     finally:
         recorder.active = False
 
@@ -1459,6 +1489,26 @@ def _def_line(fn, source):
         if stripped.startswith(("def ", "async def ")):
             return number
     return first
+
+
+def _read_state(fn):
+    """The plain values a kernel reads by name beside its arguments: its module's globals
+    (`SCALE`) and the attributes of classes it names (`MatmulQuantConfig.scale_value`)."""
+    names, codes = set(), [fn.__code__]
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    state = {}
+    for name in names:
+        value = fn.__globals__.get(name)
+        if isinstance(value, (bool, int, float, str)):
+            state[name] = value
+        elif isinstance(value, type):
+            for attribute, held in vars(value).items():
+                if attribute in names and isinstance(held, (bool, int, float, str)):
+                    state[f"{name}.{attribute}"] = held
+    return state
 
 
 def _kernels(module, path, source):
@@ -1612,6 +1662,11 @@ def record(request):
             setattr(*u)
         undo = _install(recorder, module) + _hook_local_imports(recorder, tree, roots)
         kernels = _kernels(module, path, source)
+        for kernel in kernels:
+            fn = vars(module)[kernel["name"]]
+            while isinstance(fn, JitFunction):
+                fn = fn.fn
+            recorder.loaded_state[kernel["name"]] = _read_state(fn)
         main = _kernel_maker.main_block(tree)
         if main.body and not _files.runs_pytest_only(main):
             main_code = compile(main, path, "exec")
@@ -1682,6 +1737,17 @@ def record(request):
                 if r:
                     r.pop("id", None)
         recorder.settle_repeats()
+        if recorder.not_run:
+            recorder.errors.append(
+                {
+                    "entry": "import",
+                    "line": 1,
+                    "col": 1,
+                    "message": f"not run, import's time ({recorder.seconds:g} s) was up: "
+                    + ", ".join(recorder.not_run)
+                    + " (--time-limit gives more)",
+                }
+            )
         return {
             "status": "ok",
             "test_files": [h for h in hosts if h != path],

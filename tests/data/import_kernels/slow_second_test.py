@@ -1,5 +1,5 @@
 """A kernel whose first test is quick and whose second never ends: import stops the second when its
-time is up and keeps what the first recorded."""
+time is up, keeps what the first recorded and leaves the third out."""
 import time
 
 import torch
@@ -32,3 +32,7 @@ def test_endless():
         except Exception:  # noqa: BLE001 - an author's catch-all does not keep import waiting
             pass
     double(x, out)
+
+
+def test_after():
+    double(torch.ones(4, 8), torch.zeros(4, 8))
