@@ -364,6 +364,11 @@ private slots:
              {"", "X", "1a", "a-b", "a b", "class", "def", "lambda", "None", "new", "delete", "int",
               "namespace", "template", "__init", "é", tooLong.c_str()})
             QVERIFY2(!checkIdentifier(bad).empty(), bad);
+        // Inputs and parameters bind to the kernel's Python parameters: a C++ keyword is fine.
+        for (const char* ok : {"do", "K", "NUM_ROWS", "int"})
+            QVERIFY2(checkArgumentName(ok).empty(), ok);
+        for (const char* bad : {"class", "lambda", "None", "__x", "1a"})
+            QVERIFY2(!checkArgumentName(bad).empty(), bad);
         for (const char* ok : {"ScaleGelu", "A", "Op2"})
             QVERIFY2(checkOpTypeName(ok).empty(), ok);
         for (const char* bad : {"scaleGelu", "Scale_Gelu", "", "None", "True", "A-B"})

@@ -110,7 +110,10 @@ std::string checkArgumentName(std::string_view name)
                    "' may only contain letters, digits and '_' (pattern [A-Za-z_][A-Za-z0-9_]*)";
     if (name.size() >= 2 && name[0] == '_' && name[1] == '_')
         return "names starting with '__' are reserved";
-    return keywordReason(name);
+    // A C++ keyword is a fine name here (a gradient input `do`): generated C++ prefixes these
+    // names (`I_do`, `P_do`) or pastes them into CANN's macro names (`get_input_desc_do`).
+    if (isPythonKeyword(name)) return "'" + std::string(name) + "' is a Python keyword";
+    return {};
 }
 
 std::string checkOpTypeName(std::string_view name)
