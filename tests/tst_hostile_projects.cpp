@@ -225,6 +225,24 @@ private Q_SLOTS:
         const Run run = cli(
             {QStringLiteral("run"), project, QStringLiteral("--backend"), QStringLiteral("sim")});
         QVERIFY2(run.exitCode == 0, qPrintable(run.all()));
+        // ... and so is one the kernel file reaches only under another name: `from m import C as
+        // D` loads m without binding it, and "m.C" names the class in the loaded module.
+        kernel.replace("import norm_config\nfrom norm_config import NormConfig",
+                       "from norm_config import NormConfig as LoadedConfig");
+        kernel.replace("config: NormConfig", "config: LoadedConfig");
+        write(project + QStringLiteral("/kernel.py"), kernel);
+        const Run aliased = cli(
+            {QStringLiteral("run"), project, QStringLiteral("--backend"), QStringLiteral("sim")});
+        QVERIFY2(aliased.exitCode == 0, qPrintable(aliased.all()));
+        // A module that is loaded but not the project's starts no name.
+        write(project + QStringLiteral("/op.json"),
+              QByteArray(original).replace(R"("class": "NormConfig")",
+                                           R"("class": "dataclasses.NormConfig")"));
+        const Run outside = cli(
+            {QStringLiteral("run"), project, QStringLiteral("--backend"), QStringLiteral("sim")});
+        QVERIFY2(outside.exitCode != 0 &&
+                     outside.all().contains(QStringLiteral("the kernel file has no class")),
+                 qPrintable(outside.all()));
     }
 
     // G06: what a project ships in .ptowb is never taken for a step that passed, and a reused

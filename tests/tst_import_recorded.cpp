@@ -29,6 +29,8 @@ private Q_SLOTS:
     void comparisonImportedInsideTheTestFromTheRepository();
     void testStillRunningWhenTimeIsUp();
     void stateTheTestSetsBeforeTheCall();
+    void inputMadeEmptyThenFilledByRows();
+    void configClassOfAModuleTheKernelDoesNotName();
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
@@ -285,6 +287,52 @@ void TestImportRecorded::stateTheTestSetsBeforeTheCall()
     QVERIFY2(state && state->line == 24, qPrintable(describe(r)));
     const auto [code, text] = verify(out);
     QVERIFY2(code != 0 && text.contains(QStringLiteral("0.333 × expected")), qPrintable(text));
+}
+
+void TestImportRecorded::inputMadeEmptyThenFilledByRows()
+{
+    // row_max comes from torch.empty and is filled by `row_max[row, :] = ...` before the call:
+    // the kernel reads it, so it is an input with the values the test gave it, not an output
+    // (whose buffer starts at NaN in verify).
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("rescale"));
+    const auto r = import(data("filled_piecewise.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QStringList inputs, outputs;
+    for (const auto& i : op[QStringLiteral("inputs")].toArray())
+        inputs << i[QStringLiteral("name")].toString();
+    for (const auto& o : op[QStringLiteral("outputs")].toArray())
+        outputs << o[QStringLiteral("name")].toString();
+    QCOMPARE(inputs, (QStringList{QStringLiteral("x"), QStringLiteral("row_max")}));
+    QCOMPARE(outputs, QStringList{QStringLiteral("out")});
+    const QJsonObject c = op[QStringLiteral("cases")].toArray()[0].toObject();
+    QVERIFY(c[QStringLiteral("inputs")][QStringLiteral("row_max")][QStringLiteral("fill")]
+                .toString()
+                .startsWith(QStringLiteral("file:cases/")));
+    verifyPassesThenFailsAfter(out + QStringLiteral("/filled_piecewise.py"),
+                               "pypto.sub(x, row_max)", "pypto.add(x, row_max)");
+}
+
+void TestImportRecorded::configClassOfAModuleTheKernelDoesNotName()
+{
+    // scale_rows_impl.py imports a helper from tiles.py, where the test's config class lives; the
+    // kernel file binds neither the class nor the module. kernel.arguments names it through the
+    // module the kernel file loaded, and verify builds it there.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale_rows"));
+    const auto r = import(data("config_unbound/scale_rows_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject tiles =
+        readOp(out)[QStringLiteral("kernel")][QStringLiteral("arguments")][QStringLiteral("tiles")]
+            .toObject();
+    QCOMPARE(tiles[QStringLiteral("class")].toString(), QStringLiteral("tiles.RowTiles"));
+    QCOMPARE(tiles[QStringLiteral("fields")][QStringLiteral("factor")].toString(),
+             QStringLiteral("3.0"));
+    verifyPassesThenFailsAfter(out + QStringLiteral("/scale_rows_impl.py"), "tiles.factor)",
+                               "tiles.factor + 1.0)");
 }
 
 void TestImportRecorded::passVerificationToleranceAndShare()

@@ -215,13 +215,30 @@ def _project_module(value, folder):
     return bool(path) and os.path.abspath(path).startswith(folder + os.sep)
 
 
+def _name_start(module, spelled, folder):
+    """Where a dotted "class" name starts: the kernel file's namespace when it binds the first
+    part, else the project module it names that is already loaded (`m.Config` when the kernel
+    file did `from m import f`: loading `m` bound no name). Returns (namespace owner, rest)."""
+    parts = spelled.split(".")
+    if parts[0] in vars(module):
+        return module, parts
+    for cut in range(len(parts) - 1, 0, -1):
+        loaded = sys.modules.get(".".join(parts[:cut]))
+        if loaded is not None and _project_module(loaded, folder):
+            return loaded, parts[cut:]
+    return None, parts
+
+
 def _argument_class(module, spelled):
     """The class op.json's "class" names: defined in the kernel file, or in a module of the
     project (the kernel file's folder) that the kernel file itself imported. Looked up in
-    namespaces only (no attribute hooks run), never through builtins or other packages."""
+    namespaces only (no attribute hooks run, nothing is imported), never through builtins or
+    other packages."""
     folder = os.path.dirname(os.path.abspath(module.__file__))
-    target = module
-    for part in spelled.split("."):
+    target, parts = _name_start(module, spelled, folder)
+    if target is None:
+        return None
+    for part in parts:
         namespace = vars(target) if isinstance(target, (types.ModuleType, type)) else {}
         if part not in namespace:
             return None
@@ -240,7 +257,8 @@ def _argument(module, name, value, line):
     if not (isinstance(value, dict) and "class" in value):
         return _argument_value(value)
     target = _argument_class(module, value["class"])
-    if value["class"].split(".")[0] not in vars(module):
+    folder = os.path.dirname(os.path.abspath(module.__file__))
+    if _name_start(module, value["class"], folder)[0] is None:
         raise KernelError(
             f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line
         )

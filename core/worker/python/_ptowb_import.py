@@ -66,8 +66,16 @@ FILLS = {
     "rand_like": "uniform(0, 1)",
 }
 
-# Tensor methods that give a (torch.empty) buffer its values in place.
+# Tensor methods that give a (torch.empty) buffer its values in place: `l[rows] = part` fills an
+# input piece by piece as well as `uniform_` does at once.
 IN_PLACE_INITIALISERS = (
+    "__setitem__",
+    "index_put_",
+    "index_copy_",
+    "index_fill_",
+    "masked_fill_",
+    "masked_scatter_",
+    "scatter_",
     "uniform_",
     "normal_",
     "random_",
@@ -321,7 +329,7 @@ class Recorder:
             elif dataclasses.is_dataclass(value) and not isinstance(value, type):
                 entry.update(
                     kind="config",
-                    **{"class": type(value).__qualname__},
+                    **{"class": _class_spelling(type(value), fn.__globals__)},
                     module=getattr(sys.modules.get(type(value).__module__), "__file__", "") or "",
                 )
                 fields = {}
@@ -1489,6 +1497,20 @@ def _def_line(fn, source):
         if stripped.startswith(("def ", "async def ")):
             return number
     return first
+
+
+def _class_spelling(cls, namespace):
+    """How op.json names `cls` for a kernel whose module namespace is `namespace`: by the name the
+    module binds it to, else through the module it was imported from (`from m import f` loads
+    `m` without binding it: `m.Config`)."""
+    home = sys.modules.get(cls.__module__)
+    outer = cls.__qualname__.split(".")[0]
+    if home is not None and outer in namespace and namespace[outer] is vars(home).get(outer):
+        return cls.__qualname__
+    for name, value in namespace.items():
+        if value is home:
+            return f"{name}.{cls.__qualname__}"
+    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 def _read_state(fn):
