@@ -228,18 +228,28 @@ void TestImportRecorded::comparisonImportedInsideTheTestFromTheRepository()
 {
     // test_halve.py imports `checks.compare` in its body, from the folder above that holds a
     // conftest.py (pytest puts it on sys.path): import finds it there, and its comparison gives
-    // the tolerance and the expected values, as a helper beside the kernel would.
-    QTemporaryDir dir;
-    const QString out = dir.filePath(QStringLiteral("halve"));
-    const auto r = import(data("compare_from_root/ops/halve/halve_impl.py"), out);
-    QVERIFY2(r.ok, qPrintable(describe(r)));
-    QCOMPARE(countErrors(r.diagnostics), 0);
-    QVERIFY2(!describe(r).contains(QStringLiteral("No module named")), qPrintable(describe(r)));
-    const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
-    QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.01);
-    QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-3);
-    verifyPassesThenFailsAfter(out + QStringLiteral("/halve_impl.py"), "pypto.mul(x, 0.5)",
-                               "pypto.mul(x, 0.625)");
+    // the tolerance and the expected values, as a helper beside the kernel would. test_third.py
+    // imports the module whole (`import checks.compare as checking`) and calls
+    // `checking.compare(...)`.
+    const struct
+    {
+        const char *kernel, *from, *to;
+    } kernels[] = {{"halve", "pypto.mul(x, 0.5)", "pypto.mul(x, 0.625)"},
+                   {"third", "pypto.mul(x, 0.25)", "pypto.mul(x, 0.375)"}};
+    for (const auto& k : kernels) {
+        QTemporaryDir dir;
+        const QString name = QString::fromLatin1(k.kernel);
+        const QString out = dir.filePath(name);
+        const auto r = import(
+            data(qPrintable(QStringLiteral("compare_from_root/ops/%1/%1_impl.py").arg(name))), out);
+        QVERIFY2(r.ok, qPrintable(describe(r)));
+        QCOMPARE(countErrors(r.diagnostics), 0);
+        QVERIFY2(!describe(r).contains(QStringLiteral("No module named")), qPrintable(describe(r)));
+        const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+        QCOMPARE(tolerance[QStringLiteral("max_error_ratio")].toDouble(), 0.01);
+        QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-3);
+        verifyPassesThenFailsAfter(out + QStringLiteral("/%1_impl.py").arg(name), k.from, k.to);
+    }
 }
 
 void TestImportRecorded::testStillRunningWhenTimeIsUp()

@@ -48,15 +48,34 @@ def conftest_roots(folder):
     return roots
 
 
+def _dotted(node):
+    """`a.b.c` of an attribute chain on a name, or None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id] + parts[::-1]) if isinstance(node, ast.Name) else None
+
+
 def local_imports(tree):
     """The modules a file imports inside its functions (`from models.utils.compare import compare`
-    in a test's body), with the names it takes from each: bound only when the function runs."""
+    in a test's body), with the names it takes from each: bound only when the function runs. A
+    module imported whole (`import utils.compare as compare`) gives the names the function reads
+    from it (`compare.compare(...)`)."""
     found = {}
     for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for inner in ast.walk(node):
-                if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
-                    found.setdefault(inner.module, set()).update(a.name for a in inner.names if a.name != "*")
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        read = {_dotted(n) for n in ast.walk(node) if isinstance(n, ast.Attribute)} - {None}
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.ImportFrom) and inner.module and not inner.level:
+                found.setdefault(inner.module, set()).update(a.name for a in inner.names if a.name != "*")
+            elif isinstance(inner, ast.Import):
+                for alias in inner.names:
+                    prefix = (alias.asname or alias.name) + "."
+                    taken = {r[len(prefix) :].split(".")[0] for r in read if r.startswith(prefix)}
+                    if taken:
+                        found.setdefault(alias.name, set()).update(taken)
     return found
 
 
