@@ -26,11 +26,12 @@ inline QStringList opFolders()
         if (QFileInfo::exists(projects.filePath(name + QStringLiteral("/op.json"))))
             out << projects.filePath(name);
     out << QStringLiteral(PTOWB_TEST_DATA "/glue_hostile");
-    // A kernel with a dataclass config, one that writes an input in place (a ref tensor), and
-    // one whose only result is that input (no output of its own).
+    // A kernel with a dataclass config, one that writes an input in place (a ref tensor), one
+    // whose only result is that input (no output of its own), and one that reads no tensor.
     out << QStringLiteral(PTOWB_TEST_DATA "/config_kernel")
         << QStringLiteral(PTOWB_TEST_DATA "/mutated_kernel")
-        << QStringLiteral(PTOWB_TEST_DATA "/inplace_kernel");
+        << QStringLiteral(PTOWB_TEST_DATA "/inplace_kernel")
+        << QStringLiteral(PTOWB_TEST_DATA "/no_input_kernel");
     return out;
 }
 

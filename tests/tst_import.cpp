@@ -39,7 +39,7 @@ private Q_SLOTS:
     void numpyGoldenLeavesReferenceToWrite();
     void importFromInsideTheKernelFolder();
     void fileWithoutKernelIsAnError();
-    void kernelReadingNoTensorIsNamed();
+    void kernelReadingNoTensorIsAnOpWithNoInput();
     void failingHostCodeIsReportedAtItsLine();
     void neverOverwrites();
 };
@@ -449,16 +449,25 @@ void TestImport::fileWithoutKernelIsAnError()
              QStringList());
 }
 
-void TestImport::kernelReadingNoTensorIsNamed()
+void TestImport::kernelReadingNoTensorIsAnOpWithNoInput()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("fill"));
     const auto r = import(data("fill_only.py"), out);
     QVERIFY2(r.ok, qPrintable(describe(r)));
-    const Diagnostic* missing = find(r, "import.no-input");
-    QVERIFY2(missing, qPrintable(describe(r)));
-    QCOMPARE(missing->severity, Severity::Error);
-    QVERIFY(missing->file.ends_with("op.json"));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("inputs")].toArray().size(), 0);
+    QCOMPARE(op[QStringLiteral("parameters")].toArray()[0][QStringLiteral("name")].toString(),
+             QStringLiteral("value"));
+    const QJsonObject output = op[QStringLiteral("outputs")].toArray()[0].toObject();
+    QCOMPARE(output[QStringLiteral("shape")].toString(), QStringLiteral("[8, 16]"));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(out + QStringLiteral("/fill_only.py"), "[8, 16], value,",
+                     "[8, 16], value + 1.0,"));
+    const auto [failed, failure] = verify(out);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
 }
 
 void TestImport::failingHostCodeIsReportedAtItsLine()

@@ -257,7 +257,8 @@ std::vector<GeneratedFile> generatePythonGlue(const GlueSource& source)
         {"OUTPUT_RULES", outputRules},
         {"KERNEL_ARGUMENTS", kernelArguments(spec, names)},
         {"NAMED_ARGS", namedArgs},
-        {"META_DEVICE", spec.inputs.empty() ? "'meta'" : names.inputs[0] + ".device"},
+        // An op that reads no tensor makes its outputs on the CPU (its fake tensors too).
+        {"META_DEVICE", spec.inputs.empty() ? "'cpu'" : names.inputs[0] + ".device"},
         {"ARGS_TUPLE", args + (args.empty() ? "" : ",")},
         {"ENTRY_PARAMS", entryParams},
         {"ENTRY_CALL", entryCall},

@@ -164,8 +164,12 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
         returnType = "std::tuple<" + returnType + ">";
         result = "{" + result + "}";
     }
-    const std::string outputOptions = spec.inputs.empty() ? "at::TensorOptions().device(at::kMeta)"
-                                                          : names.inputs[0] + ".options()";
+    // An op that reads no tensor: no input's device picks its kernel, so the reference is its
+    // default kernel (CompositeExplicitAutograd), making CPU tensors; and torch takes it for one
+    // with side effects (CONSERVATIVE), or TorchScript would fold it into a constant on export.
+    const bool readsTensors = !spec.inputs.empty();
+    const std::string outputOptions =
+        readsTensors ? names.inputs[0] + ".options()" : "at::TensorOptions().device(at::kCPU)";
 
     std::vector<std::pair<std::string, std::string>> aliases;
     const std::string strippedReference = stripImports(source.reference, aliases);
@@ -226,6 +230,10 @@ std::vector<GeneratedFile> generateTorchLibrary(const GlueSource& source)
             {"RESULT", result},
             {"REFERENCE_ARGUMENTS", referenceArgs},
             {"OUTPUT_OPTIONS", outputOptions},
+            {"SCHEMA_DEFINITION",
+             readsTensors ? "kSchema"
+                          : "torch::schema(kSchema, c10::AliasAnalysisKind::CONSERVATIVE)"},
+            {"REFERENCE_KEY", readsTensors ? "CPU" : "CompositeExplicitAutograd"},
         });
     const std::string cmake =
         fillTemplate(torchCMakeListsTemplate(), {

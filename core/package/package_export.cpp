@@ -84,6 +84,7 @@ std::string writeGoldens(const ProjectTexts& texts, const OpSpec& spec, const fs
         };
         if (!copy("params.json", target + "/params.json"))
             return "cannot copy the parameters of case " + target;
+        entry["inputs"] = nlohmann::ordered_json::object(); // {} for an op that reads no tensor
         for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
             const std::string name = spec.inputs[k].name + ".npy";
             if (!copy("inputs/" + name, target + "/inputs/" + name))

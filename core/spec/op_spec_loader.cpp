@@ -218,7 +218,6 @@ private:
     {
         const json* items = m_r.array(root, "", "inputs", true);
         if (!items) return false;
-        if (items->empty()) m_r.error("/inputs", "spec.empty", "an op needs at least one input");
         for (std::size_t k = 0; k < items->size(); ++k) {
             const std::string ptr = SpecReader::child("/inputs", k);
             const json& item = (*items)[k];

@@ -114,6 +114,15 @@ def _(r):
     return [Run({"x": x, "acc": acc}, {}, params={"scale": 0.5}, tol=(1e-6, 1e-6), mutated={"acc": acc + x * 0.5})]
 
 
+@case("tests/data/no_input_kernel/kernel.py", "filled_rows_kernel")
+def _(r):
+    # Reads no tensor: out is made from the parameters alone.
+    return [
+        Run({}, {"out": torch.full([rows, 16], value)}, params={"rows": rows, "value": value}, tol=(0, 0))
+        for rows, value in ((4, 1.0), (6, -2.5))
+    ]
+
+
 @case("tests/data/glue_hostile/kernel.py", "odd_kernel")
 def _(r):
     # A stub for the glue's escaping: it writes y and leaves s as the case made it.

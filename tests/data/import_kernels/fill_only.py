@@ -1,5 +1,5 @@
-"""A kernel that reads no tensor: it fills its output from a scalar, as pypto.full does. An op
-needs an input, so import says so at op.json's inputs."""
+"""A kernel that reads no tensor: it fills its output from a scalar, as pypto.full does. It
+imports as an op with no input, whose output's shape the rules give alone."""
 import torch
 
 import pypto
