@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -243,6 +244,27 @@ private Q_SLOTS:
         QCOMPARE(left, (QStringList{"w0", "w1", "w2", "w3", "w4", "w8", "w9.building"}));
         QVERIFY(!QFileInfo::exists(root.filePath(QStringLiteral("w5.lock"))));
         QVERIFY(QFileInfo::exists(root.filePath(QStringLiteral("w4.lock"))));
+    }
+
+    // A worker built for another interpreter is cached under a key of every source it is built
+    // from: the runtime layer it links (op.json's loader, the reference engine's inputs) too, or
+    // a cached worker would go on running the code of an older build.
+    void workerCacheKeyCoversEverySource()
+    {
+        QFile manifestFile(QFileInfo(QStringLiteral(PTOWB_KERNEL_WORKER)).absolutePath() +
+                           QStringLiteral("/worker_build.json"));
+        QVERIFY(manifestFile.open(QIODevice::ReadOnly));
+        const QJsonObject manifest = QJsonDocument::fromJson(manifestFile.readAll()).object();
+        const QVariantList keys = manifest[QStringLiteral("key_files")].toArray().toVariantList();
+        for (const char* list :
+             {"worker_sources", "reference_sources", "shared_sources", "runtime_sources"}) {
+            const QJsonArray sources = manifest[QLatin1String(list)].toArray();
+            QVERIFY2(!sources.isEmpty(), list);
+            for (const auto& source : sources)
+                QVERIFY2(keys.contains(source.toString()),
+                         qPrintable(QString::fromLatin1(list) + QStringLiteral(": ") +
+                                    source.toString()));
+        }
     }
 
     // A python3 first on PATH, an activated venv, PYTHONHOME, PYTHONPATH and a current folder
