@@ -468,6 +468,23 @@ void TestImport::kernelReadingNoTensorIsAnOpWithNoInput()
                      "[8, 16], value + 1.0,"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+    // The test compares with torch.full((8, 16), 2.5), 2.5 being the parameter's value in the
+    // call: no constant is the reference of an op with a parameter.
+    QVERIFY(!readAll(out + QStringLiteral("/reference.py")).contains("2.5"));
+
+    // An op that takes nothing: the constant its test compares with is its reference.
+    const QString ones = dir.filePath(QStringLiteral("ones"));
+    const auto o = import(data("constant_only.py"), ones);
+    QVERIFY2(o.ok, qPrintable(describe(o)));
+    QCOMPARE(countErrors(o.diagnostics), 0);
+    QVERIFY2(!find(o, "import.reference"), qPrintable(describe(o)));
+    const QByteArray reference = readAll(ones + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("torch.ones([8, 16], dtype=torch.float32)"), reference.constData());
+    const auto [exported, why] = cli({QStringLiteral("export"), ones});
+    QVERIFY2(exported == 0, qPrintable(why));
+    QVERIFY(editFile(ones + QStringLiteral("/constant_only.py"), "16], 1.0,", "16], 2.0,"));
+    const auto [wrong, text2] = verify(ones);
+    QVERIFY2(wrong != 0 && text2.contains(QStringLiteral("FAIL")), qPrintable(text2));
 }
 
 void TestImport::failingHostCodeIsReportedAtItsLine()

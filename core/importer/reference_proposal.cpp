@@ -288,6 +288,11 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 if (number(c, "call", -1) != index || text(c, "output") != output->name ||
                     text(e, "expression").empty())
                     continue;
+                // A constant is the reference of an op that takes neither a tensor nor a scalar
+                // alone: a literal of another op may be one of its arguments' values.
+                if (member(e, "constant") == true &&
+                    !(tensorNames.empty() && plans(Role::Parameter).empty()))
+                    continue;
                 // Over the op's inputs only: an output's old contents are no reference's
                 // argument.
                 const auto& read = list(e, "inputs");

@@ -28,6 +28,7 @@ import _ptowb_import_tests as _files
 import _ptowb_kernel_maker as _kernel_maker
 from _ptowb_import_expr import (
     contradicts as _contradicts,
+    draws_random as _draws_random,
     Slicer as _Slicer,
     Unresolved as _Unresolved,
     compared_operands as _compared_operands,
@@ -920,12 +921,20 @@ class Recorder:
         for _ in range(MAX_ASSIGNMENT_TRIES):
             slicer = _Slicer(self, function, local_values, call, flattened, global_values, excluded)
             tree = slicer.resolve(node, compare_line, 0)
-            if not slicer.used and not slicer.params:
+            constant = not slicer.used and not slicer.params
+            if constant:
                 # A literal expected value: the torch function the kernel is named after, when it
                 # gives exactly that value from the call's inputs.
                 named = self._named_function(call, expected)
-                return dict(named, line=compare_line) if named else None
+                if named:
+                    return dict(named, line=compare_line)
+                if _draws_random(tree):
+                    return None
             out = {"expression": ast.unparse(tree), "line": compare_line, "inputs": sorted(slicer.used)}
+            if constant:
+                # The reference of an op that takes nothing (`torch.ones(SHAPE)` of a kernel that
+                # reads no tensor and no scalar); of any other op it is not (import decides).
+                out["constant"] = True
             if _is_tensor(expected):
                 out["dtype"] = _dtype_name(expected)
             elif _is_array(expected) and str(getattr(expected, "dtype", "")) in NUMPY_DTYPES:

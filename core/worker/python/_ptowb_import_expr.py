@@ -344,7 +344,7 @@ class Slicer:
                 assignment = slicer._assignment(name.id, before)
                 if assignment is None:
                     raise Unresolved(name.id)
-                if _draws_random(assignment.value):
+                if draws_random(assignment.value):
                     # Data the test drew that is no input of this call (it made another call's
                     # input): a reference cannot draw it again.
                     raise Unresolved(f"{name.id} is random data, no input of the call")
@@ -364,7 +364,7 @@ _RANDOM_CALLS = frozenset(
 )
 
 
-def _draws_random(node):
+def draws_random(node):
     """Whether an expression calls one of torch's or NumPy's random functions."""
     for call in ast.walk(node):
         if isinstance(call, ast.Call):
