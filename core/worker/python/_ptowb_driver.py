@@ -229,15 +229,13 @@ def _name_start(module, spelled, folder):
     return None, parts
 
 
-def _argument_class(module, spelled):
+def _found_class(module, start, parts, folder):
     """The class op.json's "class" names: defined in the kernel file, or in a module of the
     project (the kernel file's folder) that the kernel file itself imported. Looked up in
     namespaces only (no attribute hooks run, nothing is imported), never through builtins or
-    other packages."""
-    folder = os.path.dirname(os.path.abspath(module.__file__))
-    target, parts = _name_start(module, spelled, folder)
-    if target is None:
-        return None
+    other packages. `parts` are read from `start` on (_name_start); None when they lead
+    elsewhere."""
+    target = start
     for part in parts:
         namespace = vars(target) if isinstance(target, (types.ModuleType, type)) else {}
         if part not in namespace:
@@ -256,12 +254,13 @@ def _argument(module, name, value, line):
     kernel file built from its fields (found by name lookup: nothing is evaluated)."""
     if not (isinstance(value, dict) and "class" in value):
         return _argument_value(value)
-    target = _argument_class(module, value["class"])
     folder = os.path.dirname(os.path.abspath(module.__file__))
-    if _name_start(module, value["class"], folder)[0] is None:
+    start, parts = _name_start(module, value["class"], folder)
+    if start is None:
         raise KernelError(
             f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line
         )
+    target = _found_class(module, start, parts, folder)
     if target is None:
         raise KernelError(
             f"kernel argument '{name}': '{value['class']}' is not a class defined in the kernel file "
