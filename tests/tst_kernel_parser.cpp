@@ -133,6 +133,22 @@ private Q_SLOTS:
         QCOMPARE(f.body[2].body[0].pos.col, 9);
     }
 
+    // `from` with no module before `import` is an error at `import`; relative imports are not.
+    void fromWithoutAModule()
+    {
+        Diagnostics d;
+        parseKernel("from import x\n", "k.py", d);
+        QCOMPARE(d.size(), std::size_t(1));
+        QCOMPARE(d[0].line, 1);
+        QCOMPARE(d[0].col, 6);
+        QCOMPARE(d[0].message, std::string("expected a module name after 'from', found 'import'"));
+        Diagnostics relative;
+        const Module m = parseKernel("from . import x\nfrom .. import y\n", "k.py", relative);
+        QVERIFY(relative.empty());
+        QCOMPARE(m.imports[0].second, std::string(".x"));
+        QCOMPARE(m.imports[1].second, std::string("..y"));
+    }
+
     // Valid Python of every kind parses without a single diagnostic.
     void validPythonParsesClean_data()
     {

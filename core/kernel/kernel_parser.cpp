@@ -299,7 +299,10 @@ Stmt Parser::importStatement()
     std::string path;
     while (atOp(".") || atOp("...")) // relative: from . import x, from ..pkg import y
         path += next().text;
-    if (!atName("import")) path += dotted();
+    if (!atName("import"))
+        path += dotted();
+    else if (path.empty())
+        throw SyntaxError(peek().pos, "expected a module name after 'from', found 'import'");
     if (!acceptName("import"))
         throw SyntaxError(peek().pos, "expected 'import', found " + describe(peek()));
     if (acceptOp("*")) { // binds names the checker cannot see
