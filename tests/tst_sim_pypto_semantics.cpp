@@ -114,6 +114,49 @@ private Q_SLOTS:
                                 "the rows of input [12, 8]"));
     }
 
+    // scatter_update is in place (its API page: it returns the updated input): a kernel that
+    // scatters each tile's rows into the input cache and copies the cache out after each tile
+    // (deepseek_v32's mla_prolog: `kv_cache_out[:] = pypto.scatter_update(kv_cache, ...)` in
+    // its token loop) ends with every tile's rows, not the last tile's alone. A view of a larger
+    // tensor, whose rows are not contiguous, is written through to that tensor.
+    void scatterUpdateWritesItsInput()
+    {
+        const auto cache = at::randn({3, 4, 1, 8});
+        const auto index = at::tensor({5, 0, 11, 6}, at::kInt).reshape({2, 2});
+        const auto src = at::randn({2, 2, 1, 8});
+        auto expected = cache.clone();
+        for (int b = 0; b < 2; ++b)
+            for (int j = 0; j < 2; ++j) {
+                const auto row = index[b][j].item<std::int64_t>();
+                expected[row / 4][row % 4][0].copy_(src[b][j][0]);
+            }
+        auto r = runSource("import pypto\n\ndef kernel(cache, index, src, y, z):\n"
+                           "    for k in range(2):\n"
+                           "        rows = pypto.view(index, [1, 2], [k, 0])\n"
+                           "        tile = pypto.view(src, [1, 2, 1, 8], [k, 0, 0, 0])\n"
+                           "        y[:] = pypto.scatter_update(cache, -2, rows, tile)\n"
+                           "    z[:] = cache\n",
+                           {{"cache", cache}, {"index", index}, {"src", src}},
+                           {{"y", {{3, 4, 1, 8}, at::kFloat}}, {"z", {{3, 4, 1, 8}, at::kFloat}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], expected));
+        QVERIFY(at::equal(r.outputs["z"], expected));
+
+        const auto wide = at::randn({12, 16});
+        auto viewed = runSource("import pypto\n\ndef kernel(wide, index, src, y):\n"
+                                "    right = pypto.view(wide, [12, 8], [0, 8])\n"
+                                "    pypto.scatter_update(right, -2, index, src)\n"
+                                "    y[:] = wide\n",
+                                {{"wide", wide}, {"index", index}, {"src", src.reshape({4, 8})}},
+                                {{"y", {{12, 16}, at::kFloat}}});
+        REQUIRE_OK(viewed);
+        auto expectedWide = wide.clone();
+        auto right = expectedWide.narrow(1, 8, 8);
+        for (int k = 0; k < 4; ++k)
+            right[index.flatten()[k].item<std::int64_t>()].copy_(src.reshape({4, 8})[k]);
+        QVERIFY(at::equal(viewed.outputs["y"], expectedWide));
+    }
+
     // A cache parameter updated through its in-place 2-d reshape and moved back (glm's
     // `key_cache.move(pypto.scatter_update(key_cache_2d, ...))`) holds the scattered rows; a
     // result of the same rank and another shape, or of another element count, is still refused.

@@ -672,9 +672,13 @@ def index_put_(input, indices, values, accumulate=False):
 
 @category("data")
 def scatter_update(input, dim, index, src):
-    # A paged cache's update, not torch's scatter (see scatterUpdateOp).
+    # A paged cache's update, not torch's scatter (see scatterUpdateOp). In place, as its API page
+    # says ("returns the updated input"): a kernel that scatters tile by tile into its cache input
+    # and copies the cache out after each tile (`kv_cache_out[:] = scatter_update(kv_cache, ...)`)
+    # ends with every tile's rows.
     fn = "scatter_update"
-    return _wrap(_sim.scatter_update(_t(input, fn), _index(dim), _t(index, fn), _t(src, fn)))
+    input.move(_wrap(_sim.scatter_update(_t(input, fn), _index(dim), _t(index, fn), _t(src, fn))))
+    return input
 
 
 @category("data")
