@@ -30,6 +30,7 @@ private Q_SLOTS:
     void testStillRunningWhenTimeIsUp();
     void stateTheTestSetsBeforeTheCall();
     void inputMadeEmptyThenFilledByRows();
+    void outputCopiedFromACacheUpdatedInPlace();
     void configClassOfAModuleTheKernelDoesNotName();
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
@@ -323,6 +324,33 @@ void TestImportRecorded::inputMadeEmptyThenFilledByRows()
                 .startsWith(QStringLiteral("file:cases/")));
     verifyPassesThenFailsAfter(out + QStringLiteral("/filled_piecewise.py"),
                                "pypto.sub(x, row_max)", "pypto.add(x, row_max)");
+}
+
+void TestImportRecorded::outputCopiedFromACacheUpdatedInPlace()
+{
+    // The kernel scatters into its cache input in place and copies the cache out after each tile;
+    // the test starts cache_out as a copy of the cache. Poisoned together, cache_out's result
+    // changes with the cache's contents: each is then tried alone, and cache_out, written over
+    // whatever it held, is the output, the cache an input the kernel updates.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("cache_update"));
+    const auto r = import(data("cache_copied_out.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QStringList inputs, mutated, outputs;
+    for (const auto& i : op[QStringLiteral("inputs")].toArray()) {
+        inputs << i[QStringLiteral("name")].toString();
+        if (i[QStringLiteral("mutated")].toBool()) mutated << i[QStringLiteral("name")].toString();
+    }
+    for (const auto& o : op[QStringLiteral("outputs")].toArray())
+        outputs << o[QStringLiteral("name")].toString();
+    QCOMPARE(inputs, (QStringList{QStringLiteral("rows"), QStringLiteral("index"),
+                                  QStringLiteral("cache")}));
+    QCOMPARE(mutated, QStringList{QStringLiteral("cache")});
+    QCOMPARE(outputs, QStringList{QStringLiteral("cache_out")});
+    verifyPassesThenFailsAfter(out + QStringLiteral("/cache_copied_out.py"), "pypto.view(rows,",
+                               "pypto.view(pypto.mul(rows, 2.0),");
 }
 
 void TestImportRecorded::configClassOfAModuleTheKernelDoesNotName()
