@@ -9,6 +9,19 @@
 using namespace ptowb;
 using simtest::runSource;
 
+// A [blockNum, 4, 1, d] cache whose row index[b][j] (block row / 4, slot row % 4) holds src[b][j].
+static at::Tensor scatteredByRows(const at::Tensor& cache, const at::Tensor& index,
+                                  const at::Tensor& src)
+{
+    auto expected = cache.clone();
+    for (std::int64_t b = 0; b < index.size(0); ++b)
+        for (std::int64_t j = 0; j < index.size(1); ++j) {
+            const auto row = index[b][j].item<std::int64_t>();
+            expected[row / 4][row % 4][0].copy_(src[b][j][0]);
+        }
+    return expected;
+}
+
 class TestSimPyptoSemantics : public QObject
 {
     Q_OBJECT
@@ -82,12 +95,7 @@ private Q_SLOTS:
         const auto cache = at::randn({3, 4, 1, 8});
         const auto index = at::tensor({5, 0, 11, 6}, at::kInt).reshape({2, 2}); // [b, s]
         const auto src = at::randn({2, 2, 1, 8});
-        auto expected = cache.clone();
-        for (int b = 0; b < 2; ++b)
-            for (int j = 0; j < 2; ++j) {
-                const auto row = index[b][j].item<std::int64_t>();
-                expected[row / 4][row % 4][0].copy_(src[b][j][0]);
-            }
+        const auto expected = scatteredByRows(cache, index, src);
         auto r = runSource("import pypto\n\ndef kernel(cache, index, src, y):\n"
                            "    y.move(pypto.scatter_update(cache, -2, index, src))\n",
                            {{"cache", cache}, {"index", index}, {"src", src}},
@@ -124,12 +132,7 @@ private Q_SLOTS:
         const auto cache = at::randn({3, 4, 1, 8});
         const auto index = at::tensor({5, 0, 11, 6}, at::kInt).reshape({2, 2});
         const auto src = at::randn({2, 2, 1, 8});
-        auto expected = cache.clone();
-        for (int b = 0; b < 2; ++b)
-            for (int j = 0; j < 2; ++j) {
-                const auto row = index[b][j].item<std::int64_t>();
-                expected[row / 4][row % 4][0].copy_(src[b][j][0]);
-            }
+        const auto expected = scatteredByRows(cache, index, src);
         auto r = runSource("import pypto\n\ndef kernel(cache, index, src, y, z):\n"
                            "    for k in range(2):\n"
                            "        rows = pypto.view(index, [1, 2], [k, 0])\n"
