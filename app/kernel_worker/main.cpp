@@ -67,13 +67,14 @@ int main(int argc, char** argv)
                         {"pypto", interpreter.pypto},
                         {"torch_npu", interpreter.torchNpu},
                         {"description", ip::describe(interpreter)}};
-    std::vector<std::string> args = {python,
-                                     "-E",
-                                     libDir + "/python/ptowb_boot.py",
-                                     built.module,
-                                     built.referenceModule,
-                                     memoryLimit,
-                                     ready.dump()};
+    // -B: no bytecode beside the author's files. Python trusts a cached .pyc whose source has the
+    // same size and modification second, so a same-length edit saved within a second of the last
+    // run (`OFFSET = 1.5` to `2.5`) would run the old code; and the folders import runs stay as
+    // the author left them.
+    std::vector<std::string> args = {python,       "-E",
+                                     "-B",         libDir + "/python/ptowb_boot.py",
+                                     built.module, built.referenceModule,
+                                     memoryLimit,  ready.dump()};
     std::string error;
     const int status = ptowb::process::superviseChild(args, lifeline, false, error);
     if (status < 0) return fail("worker.python", error);

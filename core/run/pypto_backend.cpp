@@ -179,9 +179,10 @@ RunRecord PyptoBackend::run(const OpSpec& spec, const std::vector<Tensor>& input
     }
     const std::string driver =
         (fs::path(interpreter::workerLibDir()) / "python" / kDriver).string();
-    // -E, as the kernel worker: PYTHONPATH and PYTHONHOME choose nothing; the driver takes its
-    // own folder off the import path and adds the kernel's folder last.
-    const std::vector<std::string> argv{m_python, "-E", driver, requestPath};
+    // -E -B, as the kernel worker: PYTHONPATH and PYTHONHOME choose nothing, and no bytecode is
+    // written beside the author's files; the driver takes its own folder off the import path and
+    // adds the kernel's folder last.
+    const std::vector<std::string> argv{m_python, "-E", "-B", driver, requestPath};
     ProcessOutcome p = runProcess(argv, caseDir, m_options.timeoutSeconds, cancel);
     // PyPTO 0.2.0 now and then corrupts its heap and aborts, the same case running the next time:
     // a crash before any answer runs the case once more.
