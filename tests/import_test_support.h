@@ -5,10 +5,12 @@
 #include "importer/kernel_import.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
+#include <QStringList>
 #include <string>
 #include <utility>
 
@@ -27,6 +29,17 @@ inline QJsonObject readOp(const QString& project)
     QFile f(project + QStringLiteral("/op.json"));
     if (!f.open(QIODevice::ReadOnly)) return {};
     return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+// The names of op.json's `list` ("inputs", "outputs"), in order; with `flag`, only the entries
+// that set it true ("mutated").
+inline QStringList namesIn(const QJsonObject& op, const char* list, const char* flag = nullptr)
+{
+    QStringList names;
+    for (const auto& entry : op[QLatin1String(list)].toArray())
+        if (!flag || entry[QLatin1String(flag)].toBool())
+            names << entry[QStringLiteral("name")].toString();
+    return names;
 }
 
 inline QByteArray readAll(const QString& path)

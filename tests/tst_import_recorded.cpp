@@ -320,13 +320,8 @@ void TestImportRecorded::inputMadeEmptyThenFilledByRows()
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QJsonObject op = readOp(out);
-    QStringList inputs, outputs;
-    for (const auto& i : op[QStringLiteral("inputs")].toArray())
-        inputs << i[QStringLiteral("name")].toString();
-    for (const auto& o : op[QStringLiteral("outputs")].toArray())
-        outputs << o[QStringLiteral("name")].toString();
-    QCOMPARE(inputs, (QStringList{QStringLiteral("x"), QStringLiteral("row_max")}));
-    QCOMPARE(outputs, QStringList{QStringLiteral("out")});
+    QCOMPARE(namesIn(op, "inputs"), (QStringList{QStringLiteral("x"), QStringLiteral("row_max")}));
+    QCOMPARE(namesIn(op, "outputs"), QStringList{QStringLiteral("out")});
     const QJsonObject c = op[QStringLiteral("cases")].toArray()[0].toObject();
     QVERIFY(c[QStringLiteral("inputs")][QStringLiteral("row_max")][QStringLiteral("fill")]
                 .toString()
@@ -347,17 +342,10 @@ void TestImportRecorded::outputCopiedFromACacheUpdatedInPlace()
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QJsonObject op = readOp(out);
-    QStringList inputs, mutated, outputs;
-    for (const auto& i : op[QStringLiteral("inputs")].toArray()) {
-        inputs << i[QStringLiteral("name")].toString();
-        if (i[QStringLiteral("mutated")].toBool()) mutated << i[QStringLiteral("name")].toString();
-    }
-    for (const auto& o : op[QStringLiteral("outputs")].toArray())
-        outputs << o[QStringLiteral("name")].toString();
-    QCOMPARE(inputs, (QStringList{QStringLiteral("rows"), QStringLiteral("index"),
-                                  QStringLiteral("cache")}));
-    QCOMPARE(mutated, QStringList{QStringLiteral("cache")});
-    QCOMPARE(outputs, QStringList{QStringLiteral("cache_out")});
+    QCOMPARE(namesIn(op, "inputs"), (QStringList{QStringLiteral("rows"), QStringLiteral("index"),
+                                                 QStringLiteral("cache")}));
+    QCOMPARE(namesIn(op, "inputs", "mutated"), QStringList{QStringLiteral("cache")});
+    QCOMPARE(namesIn(op, "outputs"), QStringList{QStringLiteral("cache_out")});
     verifyPassesThenFailsAfter(out + QStringLiteral("/cache_copied_out.py"), "pypto.view(rows,",
                                "pypto.view(pypto.mul(rows, 2.0),");
 }
