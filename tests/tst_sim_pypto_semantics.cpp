@@ -306,6 +306,104 @@ private Q_SLOTS:
                                 "outside 0..2 (the block table's 3 blocks of 1)"));
     }
 
+    // A gather from a view whose valid columns are fewer than its declared ones has PyPTO's
+    // shape, [indices, declared columns]: deepseek_v32 gathers a [tokens, 8] scale table viewed
+    // with 4 valid columns and reshapes the result by 8. Rows for indices past the valid ones
+    // are there too (undefined on the device), through elementwise ops and a concat.
+    // gather_in_l1 takes the first `size` columns.
+    void gatherOfANarrowedViewHasItsDeclaredShape()
+    {
+        const auto cache = at::arange(48, at::kFloat).reshape({6, 8});
+        const auto tokens = at::tensor({0, 4, 3, 1}, at::kInt).reshape({1, 4});
+        const auto table = at::tensor({0, 2, 1}, at::kInt).reshape({1, 3});
+        const auto rows = cache.index_select(0, at::tensor({0, 2, 5}, at::kLong));
+        auto r = runSource(
+            "import pypto\nfrom pypto.experimental import gather_in_l1, gather_in_ub\n\n"
+            "def kernel(cache, tokens, table, y, z, w, v):\n"
+            "    scales = pypto.view(cache, [6, 8], [0, 0], valid_shape=[6, 4])\n"
+            "    first = pypto.view(tokens, [1, 3], [0, 0])\n"
+            "    y[:] = pypto.reshape(gather_in_ub(scales, first, table, 2, -2), [24, 1])\n"
+            "    tail = pypto.view(tokens, [1, 4], [0, 0], valid_shape=[1, 3])\n"
+            "    z[:] = pypto.reshape(gather_in_ub(scales, tail, table, 2, -2), [32, 1])\n"
+            "    w[:] = gather_in_l1(cache, first, table, 2, 3, True, True)\n"
+            "    rows = gather_in_ub(cache, tail, table, 2, -2)\n"
+            "    half = pypto.cast(rows, pypto.DT_FP16)\n"
+            "    v[:] = pypto.reshape(pypto.concat([pypto.abs(rows), pypto.cast(half, "
+            "pypto.DT_FP32)], -1), "
+            "[8, 8])\n",
+            {{"cache", cache}, {"tokens", tokens}, {"table", table}},
+            {{"y", {{24, 1}, at::kFloat}},
+             {"z", {{32, 1}, at::kFloat}},
+             {"w", {{3, 3}, at::kFloat}},
+             {"v", {{8, 8}, at::kFloat}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], rows.reshape({24, 1})));
+        QVERIFY(at::equal(r.outputs["z"].narrow(0, 0, 24), rows.reshape({24, 1})));
+        QVERIFY(at::equal(r.outputs["w"], rows.narrow(1, 0, 3)));
+        // A tail tile's rows keep their declared count through elementwise ops and a concat, so
+        // the reshape by it finds them (deepseek_v32's sparse attention).
+        QVERIFY(at::equal(r.outputs["v"].narrow(0, 0, 6),
+                          at::cat({rows.abs(), rows}, 1).reshape({6, 8})));
+    }
+
+    // A softmax over the valid columns of a score tile meets the values' first rows in the
+    // matmul after it, as the cube accumulates over the valid k (compress_flash_attention's
+    // [g, 640] tile of which the keys seen so far are valid); a k that differs in the declared
+    // shapes too is still an error.
+    void matmulAccumulatesOverTheValidInnerDim()
+    {
+        const auto scores = at::randn({2, 8});
+        const auto values = at::randn({8, 4});
+        const std::string kernel =
+            "import pypto\n\ndef kernel(scores, values, y):\n"
+            "    tile = pypto.view(scores, [2, 8], [0, 0], valid_shape=[2, VALID])\n"
+            "    e = pypto.exp(pypto.sub(tile, pypto.amax(tile, -1, True)))\n"
+            "    p = pypto.div(e, pypto.sum(e, -1, True))\n"
+            "    y[:] = pypto.matmul(p, values, pypto.DT_FP32)\n";
+        auto r = runSource(std::regex_replace(kernel, std::regex("VALID"), "5"),
+                           {{"scores", scores}, {"values", values}}, {{"y", {{2, 4}, at::kFloat}}});
+        REQUIRE_OK(r);
+        const auto expected =
+            at::matmul(at::softmax(scores.narrow(1, 0, 5), 1), values.narrow(0, 0, 5));
+        QVERIFY(at::allclose(r.outputs["y"], expected, 1e-5, 1e-6));
+
+        auto mismatched =
+            runSource(std::regex_replace(kernel, std::regex("VALID"), "5"),
+                      {{"scores", scores}, {"values", values.narrow(0, 0, 6).contiguous()}},
+                      {{"y", {{2, 4}, at::kFloat}}});
+        QVERIFY(!mismatched.ok());
+        QVERIFY2(mismatched.where().find("pypto.matmul inner dimensions differ") !=
+                     std::string::npos,
+                 mismatched.where().c_str());
+    }
+
+    // Elementwise operands that do not broadcast, one holding only the valid rows of the shape
+    // the other has, meet on the valid rows, as PyPTO computes them (win_attention masks a score
+    // tile with a mask view of which half the rows are valid).
+    void elementwiseOperandsMeetOnTheValidPart()
+    {
+        const auto a = at::randn({4, 6});
+        const auto b = at::randn({4, 6});
+        const auto mask = b > 0;
+        const auto sink = at::randn({4, 1});
+        auto r = runSource(
+            "import pypto\n\ndef kernel(a, b, mask, sink, y, z, w):\n"
+            "    part = pypto.view(a, [4, 6], [0, 0], valid_shape=[2, 6])\n"
+            "    y[:] = pypto.add(part, b)\n"
+            "    z[:] = pypto.where(pypto.view(mask, [4, 6], [0, 0], valid_shape=[2, 6]), a, 0.0)\n"
+            "    w[:] = pypto.sub(sink, pypto.amax(part, -1, True))\n",
+            {{"a", a}, {"b", b}, {"mask", mask}, {"sink", sink}},
+            {{"y", {{2, 6}, at::kFloat}},
+             {"z", {{2, 6}, at::kFloat}},
+             {"w", {{2, 1}, at::kFloat}}});
+        REQUIRE_OK(r);
+        // A row max of the valid rows meets the first rows of a per-row tensor.
+        QVERIFY(at::equal(r.outputs["w"],
+                          sink.narrow(0, 0, 2) - std::get<0>(a.narrow(0, 0, 2).max(1, true))));
+        QVERIFY(at::equal(r.outputs["y"], a.narrow(0, 0, 2) + b.narrow(0, 0, 2)));
+        QVERIFY(at::equal(r.outputs["z"], at::where(mask.narrow(0, 0, 2), a.narrow(0, 0, 2), 0.0)));
+    }
+
     void packageStateAsInPypto_data()
     {
         QTest::addColumn<QString>("body");

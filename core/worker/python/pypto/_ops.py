@@ -2,6 +2,7 @@
 operation.py and operator.py of hicann/pypto); each one runs in the workbench simulator
 (numerics in core/sim/sim_ops.cpp), or is a stand-in that reports it is not simulated."""
 import builtins as _builtins
+import itertools as _itertools
 import math as _math
 
 import _ptowb_sim as _sim
@@ -19,11 +20,64 @@ def _t(x, fn):
 
 
 def _unary(name, x):
-    return _wrap(_sim.unary(name, _t(x, name)))
+    return _on_declared(x, lambda whole: _wrap(_sim.unary(name, _t(whole, name))))
+
+
+def _on_declared(x, compute):
+    """compute(x), for a tensor that holds only the valid part of a view inside its tensor done
+    on the whole declared view and narrowed again, so that a later reshape by the declared shape
+    finds it there (deepseek_v32 casts a gathered tail tile, then reshapes it by its full rows)."""
+    region = getattr(x, "_region", None)
+    if not region:
+        return _keep_declared(compute(x), x)
+    whole = compute(view(*region))
+    return view(whole, whole.shape, [0] * len(whole.shape), valid_shape=list(x.shape))
+
+
+def _keep_declared(result, *operands):
+    """An elementwise result of the shape of an operand that holds only the valid part of its
+    declared shape keeps that declared shape: a softmax over the valid columns of a [g, 640]
+    score tile is [g, 640] to the matmul after it (see _valid_inner)."""
+    if result._declared is None:
+        for x in operands:
+            declared = getattr(x, "_declared", None)
+            if declared and list(x.shape) == list(result.shape):
+                result._declared = declared
+                break
+    return result
 
 
 def _binary(name, x, other):
-    return _wrap(_sim.binary(name, _operand(x), _operand(other)))
+    x, other = _on_valid_part(x, other)
+    return _keep_declared(_wrap(_sim.binary(name, _operand(x), _operand(other))), x, other)
+
+
+def _on_valid_part(*operands):
+    """Elementwise operands whose shapes do not broadcast, one of which holds only the valid part
+    of a declared shape the others have, meet on that valid part, which is what PyPTO computes:
+    win_attention masks a [256, 384] score tile with a mask view of which 128 rows are valid."""
+    tensors = [x for x in operands if isinstance(x, Tensor)]
+    if _broadcast(*[x.shape for x in tensors]):
+        return operands
+    narrowed = next((x for x in tensors if x._declared and len(x._declared) == len(x.shape)), None)
+    if narrowed is None:
+        return operands
+    declared, valid = narrowed._declared, list(narrowed.shape)
+    met = []
+    for x in operands:
+        if isinstance(x, Tensor) and len(x.shape) == len(declared) and x is not narrowed:
+            target = [v if n == d != 1 else n for n, d, v in zip(x.shape, declared, valid)]
+            if target != list(x.shape) and all(n in (d, 1) for n, d in zip(x.shape, declared)):
+                x = view(x, target, [0] * len(target))
+        met.append(x)
+    return met
+
+
+def _broadcast(*shapes):
+    for sizes in _itertools.zip_longest(*[list(reversed(s)) for s in shapes], fillvalue=1):
+        if len(set(sizes) - {1}) > 1:
+            return False
+    return True
 
 
 # --- elementwise (op/math.py) ---
@@ -396,10 +450,29 @@ def greater(input, other):
 
 @category("comparison")
 def where(condition, input, other):
-    return _wrap(_sim.where(_t(condition, "where"), _operand(input), _operand(other)))
+    condition, input, other = _on_valid_part(condition, input, other)
+    return _keep_declared(
+        _wrap(_sim.where(_t(condition, "where"), _operand(input), _operand(other))), condition, input, other
+    )
 
 
 # --- reductions (op/reduction.py, operator.py) ---
+def _reduce(name, input, dim, keepdim):
+    """A reduction of a tensor that holds only the valid part of its declared shape: its result
+    has the declared shape with the reduced dims gone (or 1), for the elementwise ops after it
+    (see _on_valid_part: win_attention subtracts a [128, 1] row max of the valid rows from a
+    [256, 1] sink)."""
+    dims = _dims(dim)
+    result = _wrap(_sim.reduce(name, _t(input, name), dims, bool(keepdim)))
+    declared = input._declared
+    if declared:
+        rank = len(declared)
+        reduced = {d % rank for d in dims} if dims else set(range(rank))
+        kept = [1 if d in reduced else n for d, n in enumerate(declared)]
+        result._declared = kept if keepdim else [n for d, n in enumerate(declared) if d not in reduced]
+    return result
+
+
 def _dims(dim):
     if dim is None:
         return []
@@ -410,22 +483,22 @@ def _dims(dim):
 
 @category("reduction")
 def sum(input, dim, keepdim=False):
-    return _wrap(_sim.reduce("sum", _t(input, "sum"), _dims(dim), bool(keepdim)))
+    return _reduce("sum", input, dim, keepdim)
 
 
 @category("reduction")
 def amax(input, dim, keepdim=False):
-    return _wrap(_sim.reduce("amax", _t(input, "amax"), _dims(dim), bool(keepdim)))
+    return _reduce("amax", input, dim, keepdim)
 
 
 @category("reduction")
 def amin(input, dim, keepdim=False):
-    return _wrap(_sim.reduce("amin", _t(input, "amin"), _dims(dim), bool(keepdim)))
+    return _reduce("amin", input, dim, keepdim)
 
 
 @category("reduction")
 def prod(self, dim, keepdim=False):
-    return _wrap(_sim.reduce("prod", _t(self, "prod"), _dims(dim), bool(keepdim)))
+    return _reduce("prod", self, dim, keepdim)
 
 
 @category("reduction")
@@ -489,6 +562,7 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
     if isinstance(scale, Tensor):
         raise SimulatorError(not_simulated_message("matmul with a tensor scale in extend_params"))
     scale = scale or None  # no scale (or 0, PyPTO's default) leaves the product as it is
+    input, mat2 = _valid_inner(input, mat2, a_trans, b_trans)
     return _wrap(
         _sim.matmul(
             _t(input, "matmul"),
@@ -504,12 +578,35 @@ def matmul(input, mat2, out_dtype, *, a_trans=False, b_trans=False, c_matrix_nz=
     )
 
 
+def _valid_inner(a, b, a_trans, b_trans):
+    """The cube accumulates over the valid part of k: an operand that holds k of its declared
+    columns (compress_flash_attention's softmax over the valid keys of a [g, 640] tile) meets the
+    first k rows of the other, whose declared k it shares."""
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor)) or len(a.shape) < 2 or len(b.shape) < 2:
+        return a, b
+    a_dim, b_dim = (-2 if a_trans else -1), (-1 if b_trans else -2)
+    ka, kb = a.shape[a_dim], b.shape[b_dim]
+    if ka < kb and (a._declared or a.shape)[a_dim] == kb:
+        return a, _leading(b, b_dim, ka)
+    if kb < ka and (b._declared or b.shape)[b_dim] == ka:
+        return _leading(a, a_dim, kb), b
+    return a, b
+
+
+def _leading(x, dim, n):
+    shape = list(x.shape)
+    shape[dim] = n
+    return view(x, shape, [0] * len(shape))
+
+
 # --- data movement (operation.py, op/indexing.py, op/joining.py, op/mutating.py) ---
 @category("data")
 def cast(input, dtype, mode=CastMode.CAST_NONE, satmode=SaturationMode.OFF):
     if mode not in SIM_CAST_MODE:
         raise SimulatorError(not_simulated_message(f"cast with {mode!r}"))
-    return _wrap(_sim.cast(_t(input, "cast"), _sim_dtype(dtype), SIM_CAST_MODE[mode]))
+    return _on_declared(
+        input, lambda whole: _wrap(_sim.cast(_t(whole, "cast"), _sim_dtype(dtype), SIM_CAST_MODE[mode]))
+    )
 
 
 @category("data")
@@ -519,6 +616,8 @@ def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
         input, shape, offsets = region  # the whole of a view that holds only its valid part
     shape = input.shape if shape is None else _ints(shape)
     offsets = [0] * len(shape) if offsets is None else _ints(offsets)
+    if region and not _inside(_ints(input.shape), shape, offsets) and _inside(region[1], shape, offsets):
+        input = view(*region)  # a view of the declared part past the valid one, as PyPTO takes it
     if valid_shape is None:
         valid_shape = _derived_valid_shape(_ints(input.shape), shape, offsets)
     if dtype is not None and dtype != input.dtype and _inside(_ints(input.shape), shape, offsets):
@@ -528,8 +627,10 @@ def view(input, shape=None, offsets=None, *, valid_shape=None, dtype=None):
         valid_shape = None
     viewed = _wrap(_sim.view(_t(input, "view"), shape, offsets, None if valid_shape is None else _ints(valid_shape)))
     if dtype is None or dtype == input.dtype:
-        if list(viewed.shape) != list(shape) and _inside(_ints(input.shape), shape, offsets):
-            viewed._region = (input, shape, offsets)
+        if list(viewed.shape) != list(shape):
+            viewed._declared = list(shape)
+            if _inside(_ints(input.shape), shape, offsets):
+                viewed._region = (input, shape, offsets)
         return viewed
     # The view's bytes read as dtype (view's API page: a [2, 2] DT_FP32 viewed as DT_INT8 is
     # [2, 8]), torch's Tensor.view(dtype): the last dim scales by the ratio of element sizes.
@@ -592,6 +693,11 @@ def atomic_add(src, offsets, dst):
 @category("data")
 def reshape(input, shape, *, valid_shape=None, inplace=False):
     shape = _ints(shape)
+    region = getattr(input, "_region", None)
+    if region and _math.prod(input.shape) != _math.prod(shape) == _math.prod(region[1]):
+        # A tensor that holds only the valid part of its declared shape is reshaped as PyPTO
+        # reshapes it, whole (its columns past the valid ones are dropped by a later view).
+        input = view(*region)
     if valid_shape is not None:
         # A view at a boundary holds only its valid part (docs/kernels-and-simulator.md): such a
         # tensor takes the valid shape, as PyPTO's tail tiles do.
@@ -629,7 +735,26 @@ def expand_clone(input, shape, *, valid_shape=None):
 
 @category("data")
 def concat(tensors, dim=0):
-    return _wrap(_sim.concat([_t(t, "concat") for t in tensors], _index(dim)))
+    dim = _index(dim)
+    wholes = [view(*t._region) if getattr(t, "_region", None) else t for t in tensors]
+    narrowed_alike = (
+        len({tuple(_other_dims(t.shape, dim)) for t in tensors}) == 1
+        and len({tuple(_other_dims(w.shape, dim)) for w in wholes}) == 1
+        and all(w.shape[dim] == t.shape[dim] for w, t in zip(wholes, tensors))
+    )
+    if any(w is not t for w, t in zip(wholes, tensors)) and narrowed_alike:
+        # Pieces narrowed alike outside dim are joined whole and narrowed alike (see _on_declared).
+        whole = _wrap(_sim.concat([_t(t, "concat") for t in wholes], dim))
+        valid = list(whole.shape)
+        for d, n in enumerate(tensors[0].shape):
+            if d != dim % len(valid):
+                valid[d] = n
+        return view(whole, whole.shape, [0] * len(valid), valid_shape=valid)
+    return _wrap(_sim.concat([_t(t, "concat") for t in tensors], dim))
+
+
+def _other_dims(shape, dim):
+    return [n for d, n in enumerate(shape) if d != dim % len(shape)]
 
 
 @category("data")

@@ -104,6 +104,7 @@ def _wrap(handle):
     t._id = next(_ids)
     t._cache = None
     t._region = None
+    t._declared = None
     return t
 
 
@@ -112,9 +113,10 @@ class Tensor:
     describe an argument; in a kernel body, `Tensor(shape, dtype)` creates a zero-filled one.
     Its methods are PyPTO's Tensor methods, each the module function of the same name."""
 
-    # _region: (tensor, shape, offsets) of a view that holds only its valid part, whose bytes a
-    # reinterpreting view of it reads whole.
-    __slots__ = ("_h", "_name", "_id", "_cache", "_region")
+    # A view that holds only its valid part: _declared is its declared shape, _region
+    # (tensor, shape, offsets) the whole view when it lies inside its tensor (whose bytes a
+    # reinterpreting view, a reshape or a further view of it reads).
+    __slots__ = ("_h", "_name", "_id", "_cache", "_region", "_declared")
     __hash__ = object.__hash__
 
     def __new__(cls, shape=None, dtype=None, name="", format=None, data_ptr=None, device=None, ori_shape=None):

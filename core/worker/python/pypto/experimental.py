@@ -5,7 +5,7 @@ from pypto import _ops
 from pypto._control import _record, _recorded
 from pypto._dtypes import DataType as _DataType
 from pypto._enums import CastMode as _CastMode
-from pypto._errors import category as _category, not_simulated as _not_simulated
+from pypto._errors import SimulatorError as _SimulatorError, category as _category, not_simulated as _not_simulated
 
 
 @_category("reduction")
@@ -49,24 +49,59 @@ def get_operation_options():
     return _recorded("operation")
 
 
-gather_in_l1 = _not_simulated(
-    "experimental.gather_in_l1", "src, indices, block_table, block_size, size, " "is_b_matrix, is_trans", "data"
-)
-
-
 @_category("data")
 def gather_in_ub(param, indices, block_table, block_size, axis):
     """PagedAttention's gather: row j of the result is the row of param's memory that token
     indices[0, j] is in, its block indices[0, j] // block_size mapped by block_table[0]. PyPTO
     takes axis -2 only and does not read it."""
-    return _ops._wrap(
+    return _paged_gather("gather_in_ub", param, indices, block_table, block_size, None)
+
+
+@_category("data")
+def gather_in_l1(src, indices, block_table, block_size, size, is_b_matrix, is_trans):
+    """gather_in_ub's rows, their first `size` columns, as PyPTO puts them in L1. is_b_matrix and
+    is_trans say how the matmul that reads them lays them out; the result is [k, size] either
+    way (PyPTO's test multiplies it with b_trans/a_trans set to is_trans)."""
+    return _paged_gather("gather_in_l1", src, indices, block_table, block_size, _ops._index(size))
+
+
+def _paged_gather(name, param, indices, block_table, block_size, columns):
+    """The result has PyPTO's shape: a row per declared index and param's declared columns (or
+    the first `columns`), narrowed to its valid part, the valid indices' rows and param's valid
+    columns, as a view holds only its valid part here (docs/kernels-and-simulator.md). A reshape
+    of it takes the declared shape: deepseek_v32 gathers a [k, 8] view of a [tokens, 4] scale
+    table and reshapes the result by 8. The declared part past the valid one is param's bytes
+    where its view lies inside its tensor, else zeros (undefined on the device)."""
+    source = _declared(param)
+    gathered = _ops._wrap(
         _sim.gather_in_ub(
-            _ops._t(param, "gather_in_ub"),
-            _ops._t(indices, "gather_in_ub"),
-            _ops._t(block_table, "gather_in_ub"),
-            _ops._index(block_size),
+            _ops._t(source, name), _ops._t(indices, name), _ops._t(block_table, name), _ops._index(block_size)
         )
     )
+    declared_width = _declared_shape(param)[1]
+    width = declared_width if columns is None else columns
+    if width > declared_width:
+        raise _SimulatorError(f"pypto.experimental.{name}: size {width} is more than src's {declared_width} columns")
+    if gathered.shape[1] > width:
+        gathered = _ops.view(gathered, [gathered.shape[0], width], [0, 0])
+    declared_rows = _declared_shape(indices)[1]
+    valid = [indices.shape[1], min(param.shape[1], width)]
+    if list(gathered.shape) == valid == [declared_rows, width]:
+        return gathered
+    whole = _ops.full([declared_rows, width], 0, param.dtype)
+    _ops.assemble(gathered, [0, 0], whole)
+    return _ops.view(whole, [declared_rows, width], [0, 0], valid_shape=valid)
+
+
+def _declared_shape(tensor):
+    return getattr(tensor, "_declared", None) or list(tensor.shape)
+
+
+def _declared(tensor):
+    """The whole declared view of a view that holds only its valid part and lies inside its
+    tensor, else the tensor."""
+    region = getattr(tensor, "_region", None)
+    return _ops.view(*region) if region else tensor
 
 
 nop = _not_simulated("experimental.nop", "in_tensors", "data")
