@@ -35,6 +35,7 @@ private Q_SLOTS:
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
+    void outputComparedThroughAReshape();
 };
 
 void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
@@ -461,6 +462,22 @@ void TestImportRecorded::secondCallOfTheSameShapesCompared()
                      "c.move(pypto.add(a, pypto.add(b, 1)))"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::outputComparedThroughAReshape()
+{
+    // The wrapper passes the kernel a [tokens * heads, dim] output and returns it reshaped to
+    // [tokens, heads, dim], which the test compares with its golden: the same memory, so the
+    // comparison is the output's, with its tolerance and expected values.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("heads"));
+    const auto r = import(data("reshaped_output/heads_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject tolerance = readOp(out)[QStringLiteral("tolerance")].toObject();
+    QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-5);
+    verifyPassesThenFailsAfter(out + QStringLiteral("/heads_impl.py"), "pypto.mul(x, 0.5)",
+                               "pypto.mul(x, 0.625)");
 }
 
 QTEST_GUILESS_MAIN(TestImportRecorded)

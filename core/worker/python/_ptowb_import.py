@@ -1108,7 +1108,9 @@ class Recorder:
         if flattened:
             return self._flattened_output_of(value)
         if _is_tensor(value):
-            return self._tensor_copy_of_output(value) if by_value else self.outputs.get(id(value))
+            if by_value:
+                return self._tensor_copy_of_output(value)
+            return self.outputs.get(id(value)) or self._reshape_of_output(value)
         try:
             import numpy as np
         except ImportError:
@@ -1133,6 +1135,26 @@ class Recorder:
                 if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
                     return where
             except Exception:  # noqa: BLE001
+                continue
+        return None
+
+    def _reshape_of_output(self, value):
+        """The output a tensor is a reshape of, sharing its memory element for element: a wrapper
+        that returns `out.reshape(q.shape)` of the [T * N, D] output it passed the kernel."""
+        for oid, where in reversed(list(self.outputs.items())):
+            out = self.keep.get(oid)
+            try:
+                if (
+                    out is not None
+                    and out.numel()
+                    and out.numel() == value.numel()
+                    and out.dtype == value.dtype
+                    and out.is_contiguous()
+                    and value.is_contiguous()
+                    and out.data_ptr() == value.data_ptr()
+                ):
+                    return where
+            except Exception:  # noqa: BLE001 - a tensor whose memory cannot be read shares none
                 continue
         return None
 
