@@ -118,6 +118,12 @@ def main():
                 (f, k, done or pool.submit(one_kernel, args.cli, args.python, str(f), k, scratch, args.timeout))
                 for f, k, done in jobs
             ]
+            for f, k, r in futures:
+                if not isinstance(r, tuple):
+                    # a full run takes an hour: each kernel's verdict shows as it arrives
+                    r.add_done_callback(
+                        lambda done, f=f, k=k: print(f"{done.result()[0]:11} {f}::{k}", file=sys.stderr, flush=True)
+                    )
             results = [(f, k, r if isinstance(r, tuple) else r.result()) for f, k, r in futures]
     by_file, why_by_file = {}, {}
     counts = {}
