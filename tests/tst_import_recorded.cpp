@@ -36,6 +36,7 @@ private Q_SLOTS:
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
     void outputComparedThroughAReshape();
+    void goldenOfTheBranchThatRan();
 };
 
 void TestImportRecorded::expectedChangedInPlaceIsRecordedNotGuessed()
@@ -478,6 +479,23 @@ void TestImportRecorded::outputComparedThroughAReshape()
     QCOMPARE(tolerance[QStringLiteral("float32")][QStringLiteral("rtol")].toDouble(), 1e-5);
     verifyPassesThenFailsAfter(out + QStringLiteral("/heads_impl.py"), "pypto.mul(x, 0.5)",
                                "pypto.mul(x, 0.625)");
+}
+
+void TestImportRecorded::goldenOfTheBranchThatRan()
+{
+    // The golden is assigned in two branches; the last in the text (`x.T` for transposed
+    // operands) did not run, and torch refuses it over the call's values: the reference is the
+    // branch that ran.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("rows"));
+    const auto r = import(data("branch_that_ran/rows_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("torch.matmul(x, w)"), reference.constData());
+    verifyPassesThenFailsAfter(out + QStringLiteral("/rows_impl.py"),
+                               "pypto.matmul(x, w, pypto.DT_FP32)",
+                               "pypto.mul(pypto.matmul(x, w, pypto.DT_FP32), 2.0)");
 }
 
 QTEST_GUILESS_MAIN(TestImportRecorded)

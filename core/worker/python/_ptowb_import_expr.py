@@ -144,8 +144,10 @@ def contradicts(expression, values, expected):
     """Whether `expression` (over torch, F, math and `values`, the call's inputs as they were and
     its parameters) gives a value other than `expected`, the one the test compared with: a name
     assigned in two branches (`if shifted: expected = x + 1.5 else: expected = x * 2.0`) is read
-    at its last assignment in the text, which need not be the branch that ran. False when either
-    cannot be computed or compared: only a value that differs refutes the expression."""
+    at its last assignment in the text, which need not be the branch that ran. An expression torch
+    refuses over these very values (`matmul(rows.T, w)` of the branch for transposed operands:
+    "mat1 and mat2 shapes cannot be multiplied") is refuted too, as the reference would fail so.
+    False when either cannot be computed or compared otherwise: what differs refutes."""
     torch = torch_module()
     if torch is None:
         return False
@@ -153,7 +155,11 @@ def contradicts(expression, values, expected):
         import numpy as np
 
         names = dict(values, torch=torch, F=torch.nn.functional, math=math)
-        got = eval(compile(ast.parse(expression, mode="eval"), "<expected>", "eval"), names)  # noqa: S307
+        code = compile(ast.parse(expression, mode="eval"), "<expected>", "eval")
+        try:
+            got = eval(code, names)  # noqa: S307
+        except (RuntimeError, IndexError):
+            return True
         got = got.detach().cpu().double().numpy() if is_tensor(got) else np.asarray(got, dtype=np.float64)
         want = (
             expected.detach().cpu().double().numpy() if is_tensor(expected) else np.asarray(expected, dtype=np.float64)
