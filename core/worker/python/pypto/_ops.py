@@ -27,11 +27,18 @@ def _on_declared(x, compute):
     """compute(x), for a tensor that holds only the valid part of a view inside its tensor done
     on the whole declared view and narrowed again, so that a later reshape by the declared shape
     finds it there (deepseek_v32 casts a gathered tail tile, then reshapes it by its full rows)."""
-    region = getattr(x, "_region", None)
-    if not region:
+    declared = _declared_view(x)
+    if declared is x:
         return _keep_declared(compute(x), x)
-    whole = compute(view(*region))
+    whole = compute(declared)
     return view(whole, whole.shape, [0] * len(whole.shape), valid_shape=list(x.shape))
+
+
+def _declared_view(x):
+    """The whole declared view of a tensor that holds only the valid part of a view lying inside
+    its tensor, else x itself."""
+    region = getattr(x, "_region", None)
+    return view(*region) if region else x
 
 
 def _keep_declared(result, *operands):
@@ -736,7 +743,7 @@ def expand_clone(input, shape, *, valid_shape=None):
 @category("data")
 def concat(tensors, dim=0):
     dim = _index(dim)
-    wholes = [view(*t._region) if getattr(t, "_region", None) else t for t in tensors]
+    wholes = [_declared_view(t) for t in tensors]
     narrowed_alike = (
         len({tuple(_other_dims(t.shape, dim)) for t in tensors}) == 1
         and len({tuple(_other_dims(w.shape, dim)) for w in wholes}) == 1

@@ -72,7 +72,7 @@ def _paged_gather(name, param, indices, block_table, block_size, columns):
     of it takes the declared shape: deepseek_v32 gathers a [k, 8] view of a [tokens, 4] scale
     table and reshapes the result by 8. The declared part past the valid one is param's bytes
     where its view lies inside its tensor, else zeros (undefined on the device)."""
-    source = _declared(param)
+    source = _ops._declared_view(param)
     gathered = _ops._wrap(
         _sim.gather_in_ub(
             _ops._t(source, name), _ops._t(indices, name), _ops._t(block_table, name), _ops._index(block_size)
@@ -95,13 +95,6 @@ def _paged_gather(name, param, indices, block_table, block_size, columns):
 
 def _declared_shape(tensor):
     return getattr(tensor, "_declared", None) or list(tensor.shape)
-
-
-def _declared(tensor):
-    """The whole declared view of a view that holds only its valid part and lies inside its
-    tensor, else the tensor."""
-    region = getattr(tensor, "_region", None)
-    return _ops.view(*region) if region else tensor
 
 
 nop = _not_simulated("experimental.nop", "in_tensors", "data")
