@@ -404,6 +404,28 @@ private Q_SLOTS:
         QVERIFY(at::equal(r.outputs["z"], at::where(mask.narrow(0, 0, 2), a.narrow(0, 0, 2), 0.0)));
     }
 
+    void operatorsMeetOnTheValidPartAsTheFunctions()
+    {
+        const auto a = at::randn({4, 6});
+        const auto b = at::randn({4, 6});
+        const auto sink = at::randn({4, 1});
+        auto r = runSource("import pypto\n\ndef kernel(a, b, sink, y, z, w):\n"
+                           "    part = pypto.view(a, [4, 6], [0, 0], valid_shape=[2, 6])\n"
+                           "    y[:] = 1.0 - part + b\n"
+                           "    z[:] = pypto.where(part > b, a, 0.0)\n"
+                           "    w[:] = sink - pypto.amax(-part * 2.0, -1, True)\n",
+                           {{"a", a}, {"b", b}, {"sink", sink}},
+                           {{"y", {{2, 6}, at::kFloat}},
+                            {"z", {{2, 6}, at::kFloat}},
+                            {"w", {{2, 1}, at::kFloat}}});
+        REQUIRE_OK(r);
+        const auto valid = a.narrow(0, 0, 2);
+        QVERIFY(at::allclose(r.outputs["y"], 1.0 - valid + b.narrow(0, 0, 2)));
+        QVERIFY(at::equal(r.outputs["z"], at::where(valid > b.narrow(0, 0, 2), valid, 0.0)));
+        QVERIFY(at::allclose(r.outputs["w"],
+                             sink.narrow(0, 0, 2) - std::get<0>((-valid * 2.0).max(1, true))));
+    }
+
     void packageStateAsInPypto_data()
     {
         QTest::addColumn<QString>("body");

@@ -417,7 +417,8 @@ def cbrt(self):
 
 # --- comparison (op/comparison.py) ---
 def _compare(name, input, other):
-    return _wrap(_sim.compare(name, _operand(input), _operand(other)))
+    input, other = _on_valid_part(input, other)
+    return _keep_declared(_wrap(_sim.compare(name, _operand(input), _operand(other))), input, other)
 
 
 @category("comparison")

@@ -215,86 +215,88 @@ class Tensor:
         _ops._set_slice(self, key, value)
 
     # --- operators ---
+    # As the module functions: operands narrowed to their valid part meet on it, and the result
+    # keeps the declared shape (_ops._on_valid_part, _keep_declared).
     def __add__(self, other):
-        return _wrap(_sim.binary("add", self._h, _operand(other)))
+        return _ops._binary("add", self, other)
 
     def __radd__(self, other):
-        return _wrap(_sim.binary("add", _operand(other), self._h))
+        return _ops._binary("add", other, self)
 
     def __sub__(self, other):
-        return _wrap(_sim.binary("sub", self._h, _operand(other)))
+        return _ops._binary("sub", self, other)
 
     def __rsub__(self, other):
-        return _wrap(_sim.binary("sub", _operand(other), self._h))
+        return _ops._binary("sub", other, self)
 
     def __mul__(self, other):
-        return _wrap(_sim.binary("mul", self._h, _operand(other)))
+        return _ops._binary("mul", self, other)
 
     def __rmul__(self, other):
-        return _wrap(_sim.binary("mul", _operand(other), self._h))
+        return _ops._binary("mul", other, self)
 
     def __truediv__(self, other):
-        return _wrap(_sim.binary("div", self._h, _operand(other)))
+        return _ops._binary("div", self, other)
 
     def __rtruediv__(self, other):
-        return _wrap(_sim.binary("div", _operand(other), self._h))
+        return _ops._binary("div", other, self)
 
     def __floordiv__(self, other):
-        return _wrap(_sim.binary("floor_divide", self._h, _operand(other)))
+        return _ops._binary("floor_divide", self, other)
 
     def __rfloordiv__(self, other):
-        return _wrap(_sim.binary("floor_divide", _operand(other), self._h))
+        return _ops._binary("floor_divide", other, self)
 
     def __mod__(self, other):
-        return _wrap(_sim.binary("remainder", self._h, _operand(other)))
+        return _ops._binary("remainder", self, other)
 
     def __rmod__(self, other):
-        return _wrap(_sim.binary("remainder", _operand(other), self._h))
+        return _ops._binary("remainder", other, self)
 
     def __pow__(self, other):
-        return _wrap(_sim.binary("pow", self._h, _operand(other)))
+        return _ops._binary("pow", self, other)
 
     def __rpow__(self, other):
-        return _wrap(_sim.binary("pow", _operand(other), self._h))
+        return _ops._binary("pow", other, self)
 
     def __and__(self, other):
-        return _wrap(_sim.binary("bitwise_and", self._h, _operand(other)))
+        return _ops._binary("bitwise_and", self, other)
 
     def __or__(self, other):
-        return _wrap(_sim.binary("bitwise_or", self._h, _operand(other)))
+        return _ops._binary("bitwise_or", self, other)
 
     def __xor__(self, other):
-        return _wrap(_sim.binary("bitwise_xor", self._h, _operand(other)))
+        return _ops._binary("bitwise_xor", self, other)
 
     def __invert__(self):
-        return _wrap(_sim.unary("bitwise_not", self._h))
+        return _ops._unary("bitwise_not", self)
 
     def __neg__(self):
-        return _wrap(_sim.unary("neg", self._h))
+        return _ops._unary("neg", self)
 
     def __pos__(self):
         return self
 
     def __abs__(self):
-        return _wrap(_sim.unary("abs", self._h))
+        return _ops._unary("abs", self)
 
     def __lt__(self, other):
-        return _wrap(_sim.compare("lt", self._h, _operand(other)))
+        return _ops._compare("lt", self, other)
 
     def __le__(self, other):
-        return _wrap(_sim.compare("le", self._h, _operand(other)))
+        return _ops._compare("le", self, other)
 
     def __gt__(self, other):
-        return _wrap(_sim.compare("gt", self._h, _operand(other)))
+        return _ops._compare("gt", self, other)
 
     def __ge__(self, other):
-        return _wrap(_sim.compare("ge", self._h, _operand(other)))
+        return _ops._compare("ge", self, other)
 
     def __eq__(self, other):
-        return _wrap(_sim.compare("eq", self._h, _operand(other)))
+        return _ops._compare("eq", self, other)
 
     def __ne__(self, other):
-        return _wrap(_sim.compare("ne", self._h, _operand(other)))
+        return _ops._compare("ne", self, other)
 
     __iadd__ = __add__
     __isub__ = __sub__
