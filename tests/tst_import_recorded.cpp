@@ -24,6 +24,7 @@ private Q_SLOTS:
     void testInTheFolderAbove();
     void kernelReadsItsConfigFromItsTest();
     void kernelReachedThroughAHelperOfTheTests();
+    void testFileThatCallsTheKernelRunsFirst();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void comparisonImportedInsideTheTestFromTheRepository();
@@ -187,6 +188,23 @@ void TestImportRecorded::kernelReachedThroughAHelperOfTheTests()
     QVERIFY2(reference.contains("return (x + 1.5)"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::testFileThatCallsTheKernelRunsFirst()
+{
+    // Two test files import tile_impl.py: test_config_user.py only its TileConfig (its test fails
+    // when run), test_tiles.py calls halve_kernel. The caller runs first and records the kernel,
+    // so the other file is never run (with names alone, test_config_user.py came first).
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("named_caller/tile_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
+    QVERIFY(std::find(r.inferred.begin(), r.inferred.end(),
+                      "calls recorded by running test_tiles.py, which imports the kernel file") !=
+            r.inferred.end());
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
 }
 
 void TestImportRecorded::testWithEveryCaseSkipped()

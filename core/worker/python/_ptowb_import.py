@@ -1751,7 +1751,7 @@ def record(request):
         loaded_by_the_file = set(sys.modules)
         # Kernels the file's own code never called: its tests may live beside it (test_<file>.py).
         wanted = {k["name"] for k in kernels} | _files.jit_defs(tree)
-        for test_path, test_source in _files.sibling_tests(path, source):
+        for test_path, test_source in _files.sibling_tests(path, source, wanted):
             if all(name in recorder.signatures for name in wanted):
                 break
             test_module = _run_test_file(recorder, test_path, test_source, undo)

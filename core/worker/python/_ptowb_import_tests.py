@@ -120,11 +120,13 @@ def test_candidates(folder, package, above=()):
             yield os.path.join(where, name)
 
 
-def sibling_tests(path, source):
+def sibling_tests(path, source, kernels=()):
     """Files that import the kernel file and test it (see test_candidates): test files, and other
     files with a main block or test functions (`deepseekv32_mla_prolog_quant.py` beside
-    `mla_prolog_quant_impl.py`); the conventional names first: test_<stem>.py, test_<stem without
-    _impl>.py, <stem>_test.py, then the other test files."""
+    `mla_prolog_quant_impl.py`). Those that call one of the file's `kernels` by name come first
+    (`deepseekv32_mla_indexer_prolog_quant.py` imports only a config class of
+    mla_prolog_quant_impl.py, and its tests take minutes); then the conventional names:
+    test_<stem>.py, test_<stem without _impl>.py, <stem>_test.py; then the other test files."""
     folder = os.path.dirname(path)
     stem = os.path.splitext(os.path.basename(path))[0]
     dotted = _driver.dotted_name(path)
@@ -161,11 +163,29 @@ def sibling_tests(path, source):
             found.append((candidate, text))
     found.sort(
         key=lambda f: (
+            not calls_one_of(f[1], kernels),
             os.path.basename(f[0]) not in conventional,
             not os.path.basename(f[0]).startswith("test_") and not f[0].endswith("_test.py"),
         )
     )
     return found[:MAX_TEST_FILES]
+
+
+def calls_one_of(source, names):
+    """Whether the file's code calls a function of one of these names (`kernel(x, out)`,
+    `impl.kernel(x, out)`); a mention in a string or a comment is no call."""
+    if not names:
+        return False
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            called = node.func
+            if getattr(called, "id", None) in names or getattr(called, "attr", None) in names:
+                return True
+    return False
 
 
 # A file that runs something when run or collected: a main block or a test function.
