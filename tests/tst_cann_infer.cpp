@@ -262,9 +262,12 @@ private Q_SLOTS:
             units << dir.filePath(QString::fromStdString(f->path));
             QVERIFY(cann_test::writeText(units.back(), f->content));
         }
-        const auto* header = cann_test::findFile(files, "_proto.h");
-        QVERIFY(cann_test::writeText(dir.filePath(QString::fromStdString(header->path)),
-                                     header->content));
+        for (const char* name : {"_proto.h", "_rule_support.h"}) {
+            const auto* header = cann_test::findFile(files, name);
+            QVERIFY(header);
+            QVERIFY(cann_test::writeText(dir.filePath(QString::fromStdString(header->path)),
+                                         header->content));
+        }
         units << dir.filePath(QStringLiteral("driver.cc"));
         QVERIFY(cann_test::writeText(units.back(), driver));
         QStringList flags =

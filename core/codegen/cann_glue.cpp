@@ -1,5 +1,6 @@
 #include "codegen/cann_parts.h"
 #include "codegen/cpp_rule_emitter.h"
+#include "codegen/cpp_rule_support.h"
 #include "codegen/glue.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
@@ -17,6 +18,31 @@ std::string lower(std::string text)
     for (char& c : text)
         c = char(std::tolower(static_cast<unsigned char>(c)));
     return text;
+}
+
+std::string includeGuard(const GlueFacts& facts, const std::string& suffix)
+{
+    std::string guard;
+    for (char ch : "PTOWB_" + facts.packageName + "_" + suffix)
+        guard += char(std::toupper(static_cast<unsigned char>(ch)));
+    return guard;
+}
+
+std::string ruleSupportFile(const OpSpec& spec)
+{
+    return spec.name + "_rule_support.h";
+}
+
+std::string ruleSupportHeader(const Context& c)
+{
+    return fillTemplate(cannRuleSupportTemplate(),
+                        {
+                            {"HEADER", headerComment("//", c.facts)},
+                            {"QUALIFIED", c.facts.qualifiedName},
+                            {"GUARD", includeGuard(c.facts, "RULE_SUPPORT_H")},
+                            {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
+                            {"RULE_SUPPORT", cppRuleSupport()},
+                        });
 }
 
 std::string geTypes(const std::vector<DType>& dtypes, const char* prefix)
@@ -347,6 +373,7 @@ std::vector<GeneratedFile> generateCannDescription(const GlueSource& source)
         {"cann/op_proto/" + spec.name + "_proto.h", cann::protoHeader(c)},
         {"cann/op_proto/" + spec.name + "_proto.cc", cann::protoSource(c)},
         {"cann/op_host/" + spec.name + ".cpp", cann::hostSource(c)},
+        {"cann/op_host/" + cann::ruleSupportFile(spec), cann::ruleSupportHeader(c)},
         {"cann/framework/onnx_plugin/" + spec.name + "_plugin.cc", cann::onnxPlugin(c)},
         {"cann/op_info/" + spec.name + ".ini", cann::opInfoIni(c)},
         {"cann/" + spec.name + ".json", cann::msOpGenJson(c)},

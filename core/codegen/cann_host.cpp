@@ -3,7 +3,6 @@
 // templates/cann_op_host.cpp.in.
 #include "codegen/cann_parts.h"
 #include "codegen/cpp_rule_emitter.h"
-#include "codegen/cpp_rule_support.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
 
@@ -150,8 +149,7 @@ std::string hostSource(const Context& c)
     return fillTemplate(cannOpHostTemplate(), {
                                                   {"HEADER", headerComment("//", c.facts)},
                                                   {"QUALIFIED", c.facts.qualifiedName},
-                                                  {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
-                                                  {"RULE_SUPPORT", cppRuleSupport()},
+                                                  {"RULE_SUPPORT_FILE", ruleSupportFile(spec)},
                                                   {"OP_TYPE", spec.opType},
                                                   {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                                                   {"DTYPE_SWITCHES", dtypeSwitches("ge::")},

@@ -22,8 +22,14 @@ std::string protoSource(const Context& c);
 std::string hostSource(const Context& c);
 std::string onnxPlugin(const Context& c);
 std::string cmakeLists(const Context& c);
+// The rule support op_host and op_proto share, one header beside op_host (they include it as
+// "<file>" and "../op_host/<file>", so no include path is needed).
+std::string ruleSupportFile(const OpSpec& spec);
+std::string ruleSupportHeader(const Context& c);
 
 std::string lower(std::string text);
+// An include guard: PTOWB_<PACKAGE>_<suffix>, upper case.
+std::string includeGuard(const GlueFacts& facts, const std::string& suffix);
 // "DT_FLOAT16, DT_FLOAT" with each name prefixed.
 std::string geTypes(const std::vector<DType>& dtypes, const char* prefix);
 // A parameter default as REG_OP's ATTR and OpDef's Attr() take it: CANN attributes hold

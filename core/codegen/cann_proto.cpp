@@ -2,7 +2,6 @@
 // templates/cann_op_proto.{h,cc}.in.
 #include "codegen/cann_parts.h"
 #include "codegen/cpp_rule_emitter.h"
-#include "codegen/cpp_rule_support.h"
 #include "codegen/templates.h"
 #include "text/template_text.h"
 
@@ -10,9 +9,7 @@ namespace ptowb::codegen::cann {
 
 std::string protoHeader(const Context& c)
 {
-    std::string guard;
-    for (char ch : "PTOWB_" + c.facts.packageName + "_PROTO_H")
-        guard += char(std::toupper(static_cast<unsigned char>(ch)));
+    const std::string guard = includeGuard(c.facts, "PROTO_H");
     std::string registration;
     for (std::size_t k = 0; k < c.spec.inputs.size(); ++k)
         registration += "    .INPUT(" + c.spec.inputs[k].name + ", TensorType({" +
@@ -135,8 +132,7 @@ std::string protoSource(const Context& c)
                             {"HEADER", headerComment("//", c.facts)},
                             {"QUALIFIED", c.facts.qualifiedName},
                             {"NAME", spec.name},
-                            {"SUPPORT_INCLUDES", cppRuleSupportIncludes()},
-                            {"RULE_SUPPORT", cppRuleSupport()},
+                            {"RULE_SUPPORT_FILE", ruleSupportFile(spec)},
                             {"OP_TYPE", spec.opType},
                             {"OP_TYPE_LIT", cppCharLiteral(spec.opType)},
                             {"DTYPE_SWITCHES", dtypeSwitches("")},

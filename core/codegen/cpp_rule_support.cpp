@@ -1,4 +1,4 @@
-// The ptowb_Rt support every generated C++11 file carries (templates/cpp_rule_support.inc.in):
+// The ptowb_Rt support the generated C++11 glue carries (templates/cpp_rule_support.inc.in):
 // scalars that may be unknown, lists and the shape functions, with the workbench evaluator's
 // semantics on known values (core/rules/rule_evaluator.cpp, shape_functions.cpp) and GE's
 // unknown dims and ranks.

@@ -1,11 +1,12 @@
 #pragma once
 
-// The one C++ rule runtime, which every generated C++ file carries inline: the CANN sources, the
-// ONNX schema library and the libtorch op library. CANN's custom-op build compiles host code as
-// C++11 with -D_GLIBCXX_USE_CXX11_ABI=0 and ships no ptowb header, so the support is emitted
-// into each file: C++11 only, in an unnamed namespace (two ops linked into one library never
-// share a definition), in namespace ptowb_Rt — a name no op identifier can take (identifiers
-// are lower case, op types have no underscore).
+// The one C++ rule runtime, which the generated C++ carries with it: the ONNX schema library and
+// the libtorch op library inline, the CANN sources in a header of the op's own beside op_host
+// (op_host and op_proto include it). CANN's custom-op build compiles host code as C++11 with
+// -D_GLIBCXX_USE_CXX11_ABI=0 and links no ptowb library, so the support is source the package
+// carries: C++11 only, in an unnamed namespace (two ops linked into one library never share a
+// definition), in namespace ptowb_Rt — a name no op identifier can take (identifiers are lower
+// case, op types have no underscore).
 #include <string>
 
 namespace ptowb::codegen {

@@ -21,9 +21,10 @@ const char* cannCMakeListsTemplate();         // cann/CMakeLists.txt
 const char* cannOpProtoHeaderTemplate();      // cann/op_proto/<name>_proto.h
 const char* cannOpProtoSourceTemplate();      // cann/op_proto/<name>_proto.cc
 const char* cannOpHostTemplate();             // cann/op_host/<name>.cpp
+const char* cannRuleSupportTemplate();        // cann/op_host/<name>_rule_support.h
 const char* cannOnnxPluginTemplate();         // cann/framework/onnx_plugin/<name>_plugin.cc
 const char* cannOpInfoTemplate();             // cann/op_info/<name>.ini
-const char* cppRuleSupportTemplate();         // the ptowb_Rt rule support of every C++11 file
+const char* cppRuleSupportTemplate();         // the ptowb_Rt rule support of the C++11 glue
 const char* cppRuleSupportIncludesTemplate(); // the standard headers that support needs
 const char* packageReadmeTemplate();          // README.md of an exported package
 
