@@ -25,6 +25,7 @@ private Q_SLOTS:
     void kernelReadsItsConfigFromItsTest();
     void kernelReachedThroughAHelperOfTheTests();
     void testFileThatCallsTheKernelRunsFirst();
+    void uncalledVariantTakesTheCallsOfItsTwin();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void comparisonImportedInsideTheTestFromTheRepository();
@@ -205,6 +206,31 @@ void TestImportRecorded::testFileThatCallsTheKernelRunsFirst()
                       "calls recorded by running test_tiles.py, which imports the kernel file") !=
             r.inferred.end());
     QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
+}
+
+void TestImportRecorded::uncalledVariantTakesTheCallsOfItsTwin()
+{
+    // No code calls halve_kernel_wide or quarter_kernel; halve_kernel, with the same parameters,
+    // is called and compared. Its call is their case and its comparison their reference: the
+    // variant verifies, the kernel that computes something else fails.
+    QTemporaryDir dir;
+    for (const char* kernel : {"halve_kernel_wide", "quarter_kernel"}) {
+        const QString out = dir.filePath(QString::fromLatin1(kernel));
+        const auto r = import(data("variant_uncalled.py"), out, kernel);
+        QVERIFY2(r.ok, qPrintable(describe(r)));
+        QCOMPARE(countErrors(r.diagnostics), 0);
+        const Diagnostic* variant = find(r, "import.variant-calls");
+        QVERIFY2(variant, qPrintable(describe(r)));
+        QVERIFY2(variant->message.find("the calls of halve_kernel,") != std::string::npos,
+                 variant->message.c_str());
+        QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
+        const auto [code, text] = verify(out);
+        QVERIFY2((code == 0) == (std::string(kernel) == "halve_kernel_wide"), qPrintable(text));
+    }
+    // The kernel that was called keeps its own calls.
+    const QString own = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("variant_uncalled.py"), own, "halve_kernel");
+    QVERIFY2(r.ok && !find(r, "import.variant-calls"), qPrintable(describe(r)));
 }
 
 void TestImportRecorded::testWithEveryCaseSkipped()

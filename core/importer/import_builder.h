@@ -53,6 +53,9 @@ public:
 private:
     bool chooseKernel(const std::string& function);
     void keepCalls();
+    // The name of the kernel whose calls become the cases: this one, or, when no code called it,
+    // a kernel of the file with the same parameters that was called (see keepCalls).
+    std::string calledKernel() const;
     std::string otherConfiguration(const nlohmann::json& call, const nlohmann::json& first) const;
     void classify();
     std::vector<RecordedCall> recordedCalls() const;

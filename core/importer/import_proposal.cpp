@@ -79,9 +79,37 @@ bool Builder::chooseKernel(const std::string& function)
     return false;
 }
 
+std::string Builder::calledKernel() const
+{
+    const json& calls = list(m_recording, "calls");
+    auto called = [&](const std::string& name) {
+        return std::any_of(calls.begin(), calls.end(), [&](const json& c) {
+            return text(c, "kernel") == name && !member(c, "error").is_object();
+        });
+    };
+    if (called(m_p.kernel) || !text(*m_kernel, "made_by").empty() ||
+        list(*m_kernel, "params").empty())
+        return m_p.kernel;
+    // A platform or size variant that a wrapper picks and the tests never reach (glm's
+    // ifa_func_kernel_for_950 beside ifa_func_kernel, mla_prolog_quant_p beside _d): the same
+    // parameters, names and annotations, as a kernel that was called.
+    for (const auto& k : list(m_recording, "kernels"))
+        if (&k != m_kernel && text(k, "made_by").empty() &&
+            member(k, "params") == member(*m_kernel, "params") && called(text(k, "name")))
+            return text(k, "name");
+    return m_p.kernel;
+}
+
 void Builder::keepCalls()
 {
     const json& calls = list(m_recording, "calls");
+    const std::string kernel = calledKernel();
+    if (kernel != m_p.kernel)
+        fillIn("/cases", Severity::Warning, "import.variant-calls",
+               "no code of the file or its tests called " + m_p.kernel +
+                   "; its cases are the calls of " + kernel +
+                   ", which takes the same parameters (a variant of it): verify shows whether " +
+                   m_p.kernel + " computes on them what the test expected of " + kernel);
     int madeAgain = 0, otherConfigurations = 0;
     std::string firstOther;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
@@ -90,8 +118,7 @@ void Builder::keepCalls()
             // A kernel made inside a function: only the calls of the one made_by builds (a
             // test's other pytest cases build kernels of their own), and of the first kernel it
             // calls, which is the one made_by gives again.
-            if (text(c, "kernel") != m_p.kernel ||
-                text(c, "made_by") != text(*m_kernel, "made_by") ||
+            if (text(c, "kernel") != kernel || text(c, "made_by") != text(*m_kernel, "made_by") ||
                 member(c, "made_with") != member(*m_kernel, "made_with"))
                 continue;
             // A repeat of a call with the same shapes and values: the one its test compared

@@ -1,0 +1,29 @@
+"""Three kernels of one signature; the test calls only the first. The second is a variant of it
+(other tiles, the same result); the third computes something else."""
+import pypto
+import torch
+
+
+@pypto.frontend.jit()
+def halve_kernel(x: pypto.Tensor([8, 16], pypto.DT_FP32), out: pypto.Tensor([8, 16], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(4, 16)
+    out[:] = x * 0.5
+
+
+@pypto.frontend.jit()
+def halve_kernel_wide(x: pypto.Tensor([8, 16], pypto.DT_FP32), out: pypto.Tensor([8, 16], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    out[:] = x * 0.5
+
+
+@pypto.frontend.jit()
+def quarter_kernel(x: pypto.Tensor([8, 16], pypto.DT_FP32), out: pypto.Tensor([8, 16], pypto.DT_FP32)):
+    pypto.set_vec_tile_shapes(8, 16)
+    out[:] = x * 0.25
+
+
+def test_halve():
+    x = torch.randn(8, 16)
+    out = torch.empty(8, 16)
+    halve_kernel(x, out)
+    torch.testing.assert_close(out, x * 0.5)
