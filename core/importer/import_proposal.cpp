@@ -91,8 +91,8 @@ std::string Builder::calledKernel() const
         list(*m_kernel, "params").empty())
         return m_p.kernel;
     // A platform or size variant that a wrapper picks and the tests never reach (glm's
-    // ifa_func_kernel_for_950 beside ifa_func_kernel, mla_prolog_quant_p beside _d): the same
-    // parameters, names and annotations, as a kernel that was called.
+    // ifa_func_kernel_for_950 beside ifa_func_kernel, kimi's ..._l_max_96 beside _l_max_32): the
+    // same parameters — names, annotations, defaults — as a kernel that was called.
     for (const auto& k : list(m_recording, "kernels"))
         if (&k != m_kernel && text(k, "made_by").empty() &&
             member(k, "params") == member(*m_kernel, "params") && called(text(k, "name")))

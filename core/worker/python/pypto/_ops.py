@@ -64,10 +64,10 @@ def _on_valid_part(*operands):
     of a declared shape the others have, meet on that valid part, which is what PyPTO computes:
     win_attention masks a [256, 384] score tile with a mask view of which 128 rows are valid."""
     tensors = [x for x in operands if isinstance(x, Tensor)]
-    if _broadcast(*[x.shape for x in tensors]):
-        return operands
+    # Every operator and elementwise function comes here: the attribute first, the shapes only
+    # for an operand that holds a valid part.
     narrowed = next((x for x in tensors if x._declared and len(x._declared) == len(x.shape)), None)
-    if narrowed is None:
+    if narrowed is None or _broadcast(*[x.shape for x in tensors]):
         return operands
     declared, valid = narrowed._declared, list(narrowed.shape)
     met = []
