@@ -217,6 +217,39 @@ private Q_SLOTS:
         }
     }
 
+    // Integer matmuls are exact in int32 whatever their size: int8 extremes summed over a k whose
+    // sums pass float32's 2^24 (a float accumulation would round them), int16, and int32 operands.
+    void integerMatmulIsExact_data()
+    {
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<int>("low");
+        QTest::addColumn<int>("high");
+        QTest::newRow("int8") << int(at::kChar) << -128 << 128;
+        QTest::newRow("int16") << int(at::kShort) << -30000 << 30000;
+        QTest::newRow("int32") << int(at::kInt) << -30000 << 30000;
+    }
+
+    void integerMatmulIsExact()
+    {
+        QFETCH(int, dtype);
+        QFETCH(int, low);
+        QFETCH(int, high);
+        const auto type = static_cast<at::ScalarType>(dtype);
+        const auto a = at::randint(low, high, {4, 4096}, type);
+        const auto b = at::randint(low, high, {4096, 8}, type);
+        a.select(0, 0).fill_(low);
+        b.select(1, 0).fill_(low);
+        const auto exact = at::matmul(a.to(at::kLong), b.to(at::kLong));
+        auto r = runSource("import pypto\n\ndef kernel(a, b, y):\n"
+                           "    y[:] = pypto.matmul(a, b, pypto.DT_INT32)\n",
+                           {{"a", a}, {"b", b}}, {{"y", {{4, 8}, at::kInt}}});
+        REQUIRE_OK(r);
+        // int16 sums pass int32 and wrap, as the int64 product cast to int32 does.
+        QVERIFY(at::equal(r.outputs["y"], exact.to(at::kInt)));
+        QVERIFY2(exact.abs().max().item<std::int64_t>() > (1 << 24) || type != at::kChar,
+                 "the int8 sums stay within float32's exact range: the test would not tell");
+    }
+
     // view(x, dtype=...) reads the view's bytes as another dtype (the API page's example: a
     // [2, 2] DT_FP32 viewed as DT_INT8 is [2, 8]); with shape and offsets, the part first.
     void viewWithADtypeReinterpretsTheBytes()
