@@ -26,6 +26,7 @@ private Q_SLOTS:
     void kernelReachedThroughAHelperOfTheTests();
     void testFileThatCallsTheKernelRunsFirst();
     void uncalledVariantTakesTheCallsOfItsTwin();
+    void testThatSpawnsAChildProcess();
     void testWithEveryCaseSkipped();
     void comparisonAllowingAShareOfMismatches();
     void comparisonImportedInsideTheTestFromTheRepository();
@@ -210,11 +211,12 @@ void TestImportRecorded::testFileThatCallsTheKernelRunsFirst()
 
 void TestImportRecorded::uncalledVariantTakesTheCallsOfItsTwin()
 {
-    // No code calls halve_kernel_wide or quarter_kernel; halve_kernel, with the same parameters,
-    // is called and compared. Its call is their case and its comparison their reference: the
-    // variant verifies, the kernel that computes something else fails.
+    // No code calls halve_kernel_wide, quarter_kernel or halve_kernel_any_rows; halve_kernel,
+    // with the same parameters, is called and compared. Its call is their case and its
+    // comparison their reference: the variants verify (the one whose annotation differs but
+    // accepts the call too), the kernel that computes something else fails.
     QTemporaryDir dir;
-    for (const char* kernel : {"halve_kernel_wide", "quarter_kernel"}) {
+    for (const char* kernel : {"halve_kernel_wide", "quarter_kernel", "halve_kernel_any_rows"}) {
         const QString out = dir.filePath(QString::fromLatin1(kernel));
         const auto r = import(data("variant_uncalled.py"), out, kernel);
         QVERIFY2(r.ok, qPrintable(describe(r)));
@@ -225,12 +227,31 @@ void TestImportRecorded::uncalledVariantTakesTheCallsOfItsTwin()
                  variant->message.c_str());
         QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
         const auto [code, text] = verify(out);
-        QVERIFY2((code == 0) == (std::string(kernel) == "halve_kernel_wide"), qPrintable(text));
+        QVERIFY2((code == 0) == (std::string(kernel) != "quarter_kernel"), qPrintable(text));
     }
     // The kernel that was called keeps its own calls.
     const QString own = dir.filePath(QStringLiteral("halve"));
     const auto r = import(data("variant_uncalled.py"), own, "halve_kernel");
     QVERIFY2(r.ok && !find(r, "import.variant-calls"), qPrintable(describe(r)));
+    // A kernel for float16 does not take float32 calls: no call of it is recorded, and it says so.
+    const QString fp16 = dir.filePath(QStringLiteral("halve_fp16"));
+    const auto rejected = import(data("variant_uncalled.py"), fp16, "halve_kernel_fp16");
+    QVERIFY2(!find(rejected, "import.variant-calls") && find(rejected, "import.no-call"),
+             qPrintable(describe(rejected)));
+}
+
+void TestImportRecorded::testThatSpawnsAChildProcess()
+{
+    // The test starts a "spawn" child, which runs the worker's start script again as
+    // __mp_main__: that must not start a worker (it failed, the child exited 1 and the test's
+    // assertion stopped it before its kernel call).
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("spawn_child/double_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
 }
 
 void TestImportRecorded::testWithEveryCaseSkipped()

@@ -35,4 +35,7 @@ def main():
     sys.exit(worker.serve(ready, memory_limit_mb))
 
 
-main()
+# A child that host code starts with multiprocessing's "spawn" runs this file again as
+# `__mp_main__` before it unpickles its target: that child is no worker.
+if __name__ == "__main__":
+    main()
