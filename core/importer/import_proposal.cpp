@@ -35,6 +35,47 @@ bool looksLikeOutput(const std::string& name)
            (name.size() > 4 && name.compare(name.size() - 4, 4, "_out") == 0);
 }
 
+// Whether a recorded tensor fits a parameter's annotation: its dtype, and its rank and fixed
+// sizes where the annotation gives them.
+bool fitsAnnotation(const json& annotation, const json& arg)
+{
+    if (!annotation.is_object()) return true;
+    if (text(arg, "kind") != "tensor") return false;
+    if (member(annotation, "dtype").is_string() && text(annotation, "dtype") != text(arg, "dtype"))
+        return false;
+    const json& dims = member(annotation, "dims");
+    if (!dims.is_array()) return true;
+    const json& shape = list(arg, "shape");
+    if (dims.size() != shape.size()) return false;
+    for (std::size_t d = 0; d < dims.size(); ++d)
+        if (dims[d].is_number_integer() && dims[d] != shape[d]) return false;
+    return true;
+}
+
+// Whether `variant` takes the same parameters as `twin`, by name and kind, and every recorded
+// call of `twin` is a call `variant`'s annotations accept: a prefill variant that annotates the
+// dtypes its decode twin leaves open (mla_prolog_quant_p beside _d) is one.
+bool takesCallsOf(const json& variant, const json& twin, const json& calls)
+{
+    const json& mine = list(variant, "params");
+    const json& theirs = list(twin, "params");
+    if (mine.size() != theirs.size()) return false;
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        if (text(mine[k], "name") != text(theirs[k], "name") ||
+            member(mine[k], "variadic") != member(theirs[k], "variadic") ||
+            member(mine[k], "annotation").is_object() !=
+                member(theirs[k], "annotation").is_object())
+            return false;
+    for (const auto& c : calls) {
+        if (text(c, "kernel") != text(twin, "name") || member(c, "error").is_object()) continue;
+        for (const auto& p : mine)
+            if (const json* arg = argument(c, text(p, "name"));
+                arg && !fitsAnnotation(member(p, "annotation"), *arg))
+                return false;
+    }
+    return true;
+}
+
 } // namespace
 
 bool Builder::chooseKernel(const std::string& function)
@@ -92,12 +133,16 @@ std::string Builder::calledKernel() const
         return m_p.kernel;
     // A platform or size variant that a wrapper picks and the tests never reach (glm's
     // ifa_func_kernel_for_950 beside ifa_func_kernel, kimi's ..._l_max_96 beside _l_max_32): the
-    // same parameters — names, annotations, defaults — as a kernel that was called.
+    // same parameters as a kernel that was called, whose calls its annotations accept. A twin
+    // with the very same signature comes first.
+    const json* twin = nullptr;
     for (const auto& k : list(m_recording, "kernels"))
-        if (&k != m_kernel && text(k, "made_by").empty() &&
-            member(k, "params") == member(*m_kernel, "params") && called(text(k, "name")))
-            return text(k, "name");
-    return m_p.kernel;
+        if (&k != m_kernel && text(k, "made_by").empty() && called(text(k, "name")) &&
+            takesCallsOf(*m_kernel, k, calls)) {
+            if (member(k, "params") == member(*m_kernel, "params")) return text(k, "name");
+            if (!twin) twin = &k;
+        }
+    return twin ? text(*twin, "name") : m_p.kernel;
 }
 
 void Builder::keepCalls()
