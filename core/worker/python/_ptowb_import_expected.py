@@ -7,7 +7,7 @@ import os
 import _ptowb_sim as _sim
 from _ptowb_import_expr import is_tensor, torch_module
 
-MAX_EXPECTED_BYTES = 64 << 20  # as a recorded input: a larger expected value is not kept
+MAX_EXPECTED_BYTES = 256 << 20  # as a recorded input: a larger expected value is not kept
 
 
 def _as_tensor(torch, value):
