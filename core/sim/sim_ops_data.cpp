@@ -164,14 +164,14 @@ double fixpipeScale(double scale)
     return masked;
 }
 
-// The exact integer product of integer matrices. Products of 8- or 16-bit integers and their
-// sums over k below 2^22 stay below 2^53, so a double matmul is exact, whatever order it adds in;
-// wider operands take int64. Double goes through BLAS: in PyPI's torch 2.x an int8 [8, 1536] x
-// [1536, 24576] takes 0.24 s against 3.6 s in int64 (a quantized model's import ran out of
-// time in these), in Debian's torch 1.13 0.70 s against 0.47 s.
+// The exact integer product of integer matrices. Products of 8- or 16-bit integers (signed or
+// not: below 2^32) and their sums over k below 2^20 stay below 2^53, so a double matmul is exact,
+// whatever order it adds in; wider operands take int64. Double goes through BLAS: in PyPI's
+// torch 2.x an int8 [8, 1536] x [1536, 24576] takes 0.24 s against 3.6 s in int64 (a quantized
+// model's import ran out of time in these), in Debian's torch 1.13 0.70 s against 0.47 s.
 at::Tensor exactIntegerProduct(const at::Tensor& a, const at::Tensor& b)
 {
-    const bool narrow = a.element_size() <= 2 && b.element_size() <= 2 && a.size(-1) < (1 << 22);
+    const bool narrow = a.element_size() <= 2 && b.element_size() <= 2 && a.size(-1) < (1 << 20);
     if (!narrow) return at::matmul(a.to(at::kLong), b.to(at::kLong));
     return at::matmul(a.to(at::kDouble), b.to(at::kDouble)).to(at::kLong);
 }

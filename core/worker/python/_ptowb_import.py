@@ -51,7 +51,6 @@ NUMPY_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "
 PARAMETER_KINDS = ("int", "float", "bool", "str", "int[]", "float[]")  # scalars op.json takes as parameters
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
 MAX_REPEATS = 2  # calls kept of a signature already kept, while no output of it was compared
-MAX_SAVED_BYTES = 256 << 20  # a larger recorded input is described, not kept (a 64K-token cache is 128 MiB)
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
 MAX_ASSIGNMENT_TRIES = 8  # assignments of a compared name tried, the latest first, for one that ran
 FILLS = {
@@ -402,7 +401,7 @@ class Recorder:
             for entry in described:
                 if entry.get("kind") == "tensor":
                     size = len(before[entry["name"]])
-                    if size <= MAX_SAVED_BYTES:
+                    if size <= _expected.MAX_SAVED_BYTES:
                         target = os.path.join(self.out_dir, f"call{index}_{entry['name']}.npy")
                         problem = _sim.save_npy(handles[entry["name"]], target)
                         if not problem:
@@ -428,7 +427,7 @@ class Recorder:
             after = afters[entry["name"]] = _sim.to_bytes(handles[entry["name"]])
             entry["written"] = after != before[entry["name"]]
             if entry["written"]:
-                if record and entry.get("fill") != "empty" and len(before[entry["name"]]) <= MAX_SAVED_BYTES:
+                if record and entry.get("fill") != "empty" and len(before[entry["name"]]) <= _expected.MAX_SAVED_BYTES:
                     torch = _torch()
                     held = torch.frombuffer(bytearray(before[entry["name"]]), dtype=torch.uint8)
                     self.before_values.setdefault(index, {})[entry["name"]] = held.view(host.dtype).reshape(host.shape)

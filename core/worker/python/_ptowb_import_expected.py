@@ -7,7 +7,9 @@ import os
 import _ptowb_sim as _sim
 from _ptowb_import_expr import is_tensor, torch_module
 
-MAX_EXPECTED_BYTES = 256 << 20  # as a recorded input: a larger expected value is not kept
+# The largest recorded input or expected value kept (a 64K-token int8 cache is 128 MiB); a larger
+# input is described, not kept, and a larger expected value is not kept.
+MAX_SAVED_BYTES = 256 << 20
 
 
 def _as_tensor(torch, value):
@@ -33,7 +35,7 @@ def save(out_dir, output, value, name):
         tensor = tensor.reshape(output.shape).to(output.dtype).contiguous()
     except Exception:  # noqa: BLE001 - a value torch cannot take is no expected value
         return None
-    if tensor.numel() * tensor.element_size() > MAX_EXPECTED_BYTES:
+    if tensor.numel() * tensor.element_size() > MAX_SAVED_BYTES:
         return None
     data = b"" if tensor.numel() == 0 else tensor.reshape(-1).view(torch.uint8).numpy().tobytes()
     target = os.path.join(out_dir, name + ".npy")
