@@ -30,6 +30,7 @@ private slots:
     void kernelMadeByTheMainBlock();
     void kernelMadeAgainForAnotherShape();
     void kernelOfAPackageMadeByAFactory();
+    void factoryThatRebindsItsParameters();
     void testTakingPytestFixtures();
     void kernelImportingItsPackageRelatively();
 };
@@ -332,6 +333,33 @@ void TestImportMade::kernelOfAPackageMadeByAFactory()
     QVERIFY2(code != 0 && output.contains(QStringLiteral("make_scale_kernel takes no parameter "
                                                          "named 'speed'")),
              qPrintable(output));
+}
+
+// A factory that rebinds its parameters before it makes the kernel (`rows = pypto.DYNAMIC`), called
+// by a model script beside it: made_with holds the values it was called with, not the rebound
+// ones, and the script's compare(**kwargs) is a comparison whose atol_abs/atol_rel are the
+// tolerance.
+void TestImportMade::factoryThatRebindsItsParameters()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("decay"));
+    const auto r = import(data("rebinding_factory/decay_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    const QJsonObject kernel = op.value(QStringLiteral("kernel")).toObject();
+    QCOMPARE(kernel.value(QStringLiteral("made_by")).toString(),
+             QStringLiteral("make_decay_kernel"));
+    const QJsonObject expectedWith{{QStringLiteral("rows"), QStringLiteral("16")},
+                                   {QStringLiteral("cols"), QStringLiteral("32")},
+                                   {QStringLiteral("rate"), QStringLiteral("0.75")}};
+    QCOMPARE(kernel.value(QStringLiteral("made_with")).toObject(), expectedWith);
+    const QJsonObject fp32 =
+        op[QStringLiteral("tolerance")].toObject()[QStringLiteral("float32")].toObject();
+    QCOMPARE(fp32[QStringLiteral("rtol")].toDouble(), 3e-3);
+    QCOMPARE(fp32[QStringLiteral("atol")].toDouble(), 2e-4);
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
 }
 
 // A test that takes pytest fixtures: `device` from the conftest.py beside it (a generator),

@@ -274,6 +274,9 @@ class Recorder:
         self.made_functions = {}  # name -> function of a kernel built inside a function
         self.scalars = {}  # call index -> [(parameter, value)] of its non-tensor arguments
         self.factories = {}  # id(jit kernel) -> (code of the kernel file's function that made it, its arguments)
+        # (function, args, kwargs) of the hooked functions running now, innermost last: a factory's
+        # arguments as it was called, before its body rebinds them (`b = pypto.DYNAMIC`).
+        self.entered = []
         # (kernel, made_by, made_with) -> ids of the jit kernels it called, in order: the one
         # op.json's made_by gives again is the first; a later one (a main block building the
         # kernel again for other shapes) is another kernel.
@@ -568,11 +571,26 @@ class Recorder:
                 if frame.f_code.co_filename == self.kernel_path:
                     own = frame.f_code
                     names = own.co_varnames[: own.co_argcount + own.co_kwonlyargcount]
-                    arguments = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
+                    arguments = self._entry_arguments(own, names)
+                    if arguments is None:
+                        arguments = {n: frame.f_locals[n] for n in names if n in frame.f_locals}
                     self.factories[id(jit)] = (own, arguments)
                     self.hold(jit)
                 return
             frame = frame.f_back
+
+    def _entry_arguments(self, code, names):
+        """The arguments (`names` of them) the innermost running call of the hooked function whose
+        code is `code` was called with; None when no hooked call of it is running."""
+        for fn, args, kwargs in reversed(self.entered):
+            if fn.__code__ is code:
+                try:
+                    bound = inspect.signature(fn).bind(*args, **kwargs)
+                except (TypeError, ValueError):
+                    return None
+                bound.apply_defaults()
+                return {n: bound.arguments[n] for n in names if n in bound.arguments}
+        return None
 
     def _factory(self, jit, name):
         """(made_by, made_with) for a kernel a top-level function of the kernel file made with
@@ -741,15 +759,13 @@ class Recorder:
         if result is not None and not isinstance(result, (bool, int, float)) and not _is_array(result):
             return False
         try:
-            bound = inspect.signature(fn).bind(*args, **kwargs)
-            bound.apply_defaults()
-            values = list(bound.arguments.items())
+            values = _bound_values(fn, args, kwargs)
         except (TypeError, ValueError):
             values = [(None, v) for v in args]
         tolerances = {
-            n: v
+            _tolerance_kind(n): v
             for n, v in values
-            if n in ("rtol", "atol", "max_error_ratio") and isinstance(v, (int, float)) and not isinstance(v, bool)
+            if _tolerance_kind(n) and isinstance(v, (int, float)) and not isinstance(v, bool)
         }
         arrays = [v for _, v in values]
         for by_value in (False, True):
@@ -1202,6 +1218,40 @@ def _is_cosine_of(result, a, b):
         return False
 
 
+def _bound_values(fn, args, kwargs):
+    """[(parameter, value)] of a call of `fn`, defaults filled in; the items of its `*args` and
+    `**kwargs` each on its own (`compare(**kwargs)` reading `kwargs.get("expected")`)."""
+    signature = inspect.signature(fn)
+    bound = signature.bind(*args, **kwargs)
+    bound.apply_defaults()
+    values = []
+    for name, value in bound.arguments.items():
+        kind = signature.parameters[name].kind
+        if kind is inspect.Parameter.VAR_KEYWORD:
+            values.extend(value.items())
+        elif kind is inspect.Parameter.VAR_POSITIONAL:
+            values.extend((None, v) for v in value)
+        else:
+            values.append((name, value))
+    return values
+
+
+def _tolerance_kind(name):
+    """ "rtol", "atol" or "max_error_ratio" for a comparison's parameter of that meaning: those
+    names, and the spellings of helpers (`rel_tol`/`abs_tol` as math.isclose, `atol_rel`/`atol_abs`
+    as `atol_abs + atol_rel * |expected|`); None for any other."""
+    if not isinstance(name, str):
+        return None
+    if name in ("rtol", "atol", "max_error_ratio"):
+        return name
+    lowered = name.lower()
+    if "tol" in lowered and "rel" in lowered:
+        return "rtol"
+    if "tol" in lowered and "abs" in lowered:
+        return "atol"
+    return None
+
+
 def _unhooked(value):
     """A function of the file as it wrote it, under import's golden hook."""
     return getattr(value, "__wrapped__", value) if isinstance(value, types.FunctionType) else value
@@ -1385,6 +1435,7 @@ def _hook_goldens(recorder, module, only=None):
             def make(original):
                 def golden(*args, **kwargs):
                     launches = recorder.launches
+                    recorder.entered.append((original, args, kwargs))
                     try:
                         result = original(*args, **kwargs)
                     except AssertionError:
@@ -1392,6 +1443,8 @@ def _hook_goldens(recorder, module, only=None):
                         if recorder.active and not in_kernel_call[0]:
                             recorder.own_compare(original, args, kwargs, None)
                         raise
+                    finally:
+                        recorder.entered.pop()
                     # A function that runs a kernel (a launcher wrapping it) is no golden.
                     if recorder.active and not in_kernel_call[0] and recorder.launches == launches:
                         if not recorder.own_compare(original, args, kwargs, result):
