@@ -38,6 +38,7 @@ private Q_SLOTS:
     void passVerificationToleranceAndShare();
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
+    void lastOfManyIdenticalCallsCompared();
     void outputComparedThroughAReshape();
     void goldenOfTheBranchThatRan();
 };
@@ -528,6 +529,29 @@ void TestImportRecorded::secondCallOfTheSameShapesCompared()
                      "c.move(pypto.add(a, pypto.add(b, 1)))"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::lastOfManyIdenticalCallsCompared()
+{
+    // Ten calls on the same inputs, and only the last one's output compared, reshaped: the
+    // simulator runs the first (and import's check of which tensors it writes), the others take
+    // its results, and their outputs are its outputs, so the comparison gives the tolerance and
+    // the reference. A call on other values runs.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("benchmark_loop.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                 .toDouble(),
+             2e-3);
+    QVERIFY2(QString::fromStdString(r.log).contains(QStringLiteral("body runs: 2")), r.log.c_str());
+    // The test compares the output reshaped: the reference reshapes its expression back.
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains(".reshape(-1, 16)).reshape(x.shape)"), reference.constData());
+    verifyPassesThenFailsAfter(out + QStringLiteral("/benchmark_loop.py"), "pypto.mul(x, 1.5)",
+                               "pypto.mul(x, 1.25)");
 }
 
 void TestImportRecorded::outputComparedThroughAReshape()

@@ -105,6 +105,7 @@ private:
     std::map<std::string, std::string> m_firstCallDtypes;
     // Each output's dtype rule as op.json has it ("x.dtype", "float32").
     std::map<std::string, std::string> m_outputDtypeRules;
+    std::map<std::string, std::string> m_outputShapeRules;
     // The cast reference.py applies to give `output` its dtype: by its rule, else to `recorded`.
     std::string castToOutputDtype(const std::string& output, const std::string& recorded) const;
     // The inputs the kernel updates in place that a kept call's test compares: the reference

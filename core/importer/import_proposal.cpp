@@ -371,6 +371,7 @@ void Builder::describeOutputs(ojson& op)
                        "write the dtype rule");
         }
         m_outputDtypeRules[p->name] = output["dtype"].get<std::string>();
+        m_outputShapeRules[p->name] = output["shape"].get<std::string>();
         // The test's torch.zeros buffer, part of which the kernel leaves as it was (a padded
         // result): the case starts it at zero too, not at NaN.
         for (std::size_t k = 0; k < calls.size(); ++k)

@@ -309,6 +309,12 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 const json* out = argument(*call, output->name);
                 if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
                     found += castToOutputDtype(output->name, text(*out, "dtype"));
+                // Compared in another shape (a reshape of the output that a wrapper returns):
+                // the shape rule, over the same input names, gives the output's.
+                if (const auto rule = m_outputShapeRules.find(output->name);
+                    out && member(e, "shape").is_array() &&
+                    member(e, "shape") != member(*out, "shape") && rule != m_outputShapeRules.end())
+                    found += ".reshape(" + rule->second + ")";
                 line = line ? line : number(e, "line", 1);
                 literal = literal || member(e, "literal") == true;
                 break;

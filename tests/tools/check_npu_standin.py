@@ -147,6 +147,28 @@ exact = (torch.tensor([[21, 24, 27], [-17, -18, -19]]) + torch.tensor([1, 0, -1]
 assert out.dtype == torch.bfloat16 and torch.equal(out.float(), exact * torch.tensor([[1.0], [0.25]])), out
 print("ok")
 """,
+    # A fused operator registered for the NPU (PrivateUse1; "NPU" where torch names the backend
+    # npu) runs on the CPU tensors that stand in for npu ones; one the file gives a CPU
+    # implementation of, before or after, runs that one.
+    "library": """
+assert _ptowb_npu_standin.install()
+import torch
+import torch_npu
+lib = torch.library.Library("ptowb_check", "DEF")
+for name in ("twice", "kept", "replaced"):
+    lib.define(f"{name}(Tensor x) -> Tensor")
+npu_key = "NPU" if hasattr(torch.utils, "rename_privateuse1_backend") else "PrivateUse1"
+torch.library.impl(lib, "twice", npu_key)(lambda x: x * 2)
+torch.library.impl(lib, "kept", "CPU")(lambda x: x + 10)
+torch.library.impl(lib, "kept", npu_key)(lambda x: x * 2)
+torch.library.impl(lib, "replaced", "PrivateUse1")(lambda x: x * 2)
+torch.library.impl(lib, "replaced", "CPU")(lambda x: x - 1)
+x = torch.ones(3, device="npu")
+assert torch.equal(torch.ops.ptowb_check.twice(x), torch.full((3,), 2.0))
+assert torch.equal(torch.ops.ptowb_check.kept(x), torch.full((3,), 11.0))
+assert torch.equal(torch.ops.ptowb_check.replaced(x), torch.zeros(3))
+print("ok")
+""",
     "calls": """
 assert _ptowb_npu_standin.install()
 import torch

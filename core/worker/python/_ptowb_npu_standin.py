@@ -18,7 +18,8 @@ What "npu" becomes:
 - the result of torch_npu.npu_format_cast: on torch 2.x a tensor whose `device` says npu, so that
   host code that asks for the format of NPU tensors only finds it.
 
-torch_npu's quantization calls compute on the CPU what its reference says (_ptowb_npu_quant.py).
+torch_npu's quantization calls compute on the CPU what its reference says (_ptowb_npu_quant.py);
+torch.library operators registered for the NPU run on the CPU (_ptowb_npu_library.py).
 """
 import contextlib
 import enum
@@ -30,6 +31,7 @@ import sys
 import time
 import types
 
+import _ptowb_npu_library
 import _ptowb_npu_quant
 
 _VERSION = "0.0.0+cpu.standin"
@@ -210,6 +212,7 @@ def _patch_torch(torch):
     npu = _npu_module(torch)
     torch.npu = npu
     sys.modules["torch.npu"] = npu
+    _ptowb_npu_library.patch(torch)
 
 
 # --- torch.npu / torch_npu.npu ---
