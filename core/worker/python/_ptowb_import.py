@@ -488,12 +488,15 @@ class Recorder:
     def _remember(self, memo_key, index, written):
         """Keeps what a call wrote (tensor -> bytes after) for a later call on the same arguments,
         with the call's index when it was recorded: the latest MAX_MEMOS calls, of at most
-        MAX_SAVED_BYTES each."""
+        MAX_SAVED_BYTES together (a kernel that updates a large cache in place is remembered
+        alone)."""
         if sum(len(a) for a in written.values()) > _expected.MAX_SAVED_BYTES:
             return
         self.memo[memo_key] = (index, written)
-        while len(self.memo) > MAX_MEMOS:
-            self.memo.pop(next(iter(self.memo)))
+        held = sum(sum(len(a) for a in w.values()) for _, w in self.memo.values())
+        while len(self.memo) > MAX_MEMOS or held > _expected.MAX_SAVED_BYTES:
+            _, dropped = self.memo.pop(next(iter(self.memo)))  # the oldest
+            held -= sum(len(a) for a in dropped.values())
 
     def _check_state(self, name, fn):
         """Warns, once per kernel, of a value the kernel reads that the host code changed after the
