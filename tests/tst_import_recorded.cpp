@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -539,14 +540,21 @@ void TestImportRecorded::lastOfManyIdenticalCallsCompared()
     // the reference. A call on other values runs.
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("scale"));
-    const auto r = import(data("benchmark_loop.py"), out);
+    const auto r = import(data("benchmark_loop.py"), out, "scale_kernel");
     QVERIFY2(r.ok, qPrintable(describe(r)));
     QCOMPARE(countErrors(r.diagnostics), 0);
     const QJsonObject op = readOp(out);
     QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
                  .toDouble(),
              2e-3);
-    QVERIFY2(QString::fromStdString(r.log).contains(QStringLiteral("body runs: 2")), r.log.c_str());
+    // The first call, import's check of what it writes, and the second call, which confirms the
+    // first one's results: the other eight take them.
+    const QRegularExpressionMatch runs = QRegularExpression(QStringLiteral("body runs: (\\d+)"))
+                                             .match(QString::fromStdString(r.log));
+    QVERIFY2(runs.hasMatch() && runs.captured(1).toInt() <= 4, r.log.c_str());
+    // Kernels a factory makes with other factors are other kernels: the file's own check of each
+    // passes.
+    QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
     // The test compares the output reshaped: the reference reshapes its expression back.
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains(".reshape(-1, 16)).reshape(x.shape)"), reference.constData());

@@ -17,6 +17,18 @@ const std::string kReferenceImports =
     "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
     "Tensor\nfrom typing import List, Optional, Tuple\n\n\n";
 
+// How many elements a recorded shape (a JSON array of sizes) holds; -1 when it is no such array.
+long long elementCount(const json& shape)
+{
+    if (!shape.is_array()) return -1;
+    long long count = 1;
+    for (const auto& size : shape) {
+        if (!size.is_number_integer()) return -1;
+        count *= size.get<long long>();
+    }
+    return count;
+}
+
 // The body of a reference still to be written: a TODO error that says `reason`.
 std::string todoStatement(const std::string& kernel, const std::string& reason)
 {
@@ -309,12 +321,18 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 const json* out = argument(*call, output->name);
                 if (out && !text(e, "dtype").empty() && text(e, "dtype") != text(*out, "dtype"))
                     found += castToOutputDtype(output->name, text(*out, "dtype"));
-                // Compared in another shape (a reshape of the output that a wrapper returns):
-                // the shape rule, over the same input names, gives the output's.
-                if (const auto rule = m_outputShapeRules.find(output->name);
-                    out && member(e, "shape").is_array() &&
-                    member(e, "shape") != member(*out, "shape") && rule != m_outputShapeRules.end())
-                    found += ".reshape(" + rule->second + ")";
+                // Compared in another shape with as many elements (a reshape of the output that
+                // a wrapper returns): the output's shape rule, over the same input names, gives
+                // it back; an input the kernel updates keeps its own shape.
+                if (out && member(e, "shape").is_array() &&
+                    member(e, "shape") != member(*out, "shape") &&
+                    elementCount(member(e, "shape")) == elementCount(member(*out, "shape"))) {
+                    const auto rule = m_outputShapeRules.find(output->name);
+                    found += ".reshape(" +
+                             (rule != m_outputShapeRules.end() ? rule->second
+                                                               : output->name + ".shape") +
+                             ")";
+                }
                 line = line ? line : number(e, "line", 1);
                 literal = literal || member(e, "literal") == true;
                 break;

@@ -155,18 +155,30 @@ assert _ptowb_npu_standin.install()
 import torch
 import torch_npu
 lib = torch.library.Library("ptowb_check", "DEF")
-for name in ("twice", "kept", "replaced"):
+for name in ("twice", "kept", "replaced", "composite", "renewed"):
     lib.define(f"{name}(Tensor x) -> Tensor")
+lib.define("over.Tensor(Tensor x) -> Tensor")
 npu_key = "NPU" if hasattr(torch.utils, "rename_privateuse1_backend") else "PrivateUse1"
 torch.library.impl(lib, "twice", npu_key)(lambda x: x * 2)
 torch.library.impl(lib, "kept", "CPU")(lambda x: x + 10)
 torch.library.impl(lib, "kept", npu_key)(lambda x: x * 2)
 torch.library.impl(lib, "replaced", "PrivateUse1")(lambda x: x * 2)
 torch.library.impl(lib, "replaced", "CPU")(lambda x: x - 1)
+torch.library.impl(lib, "over.Tensor", "PrivateUse1")(lambda x: x * 5)
+# No key: the composite one, which the CPU then runs.
+torch.library.impl(lib, "composite", "PrivateUse1")(lambda x: x * 2)
+lib.impl("composite", lambda x: x * 7)
+# A second NPU implementation (torch 2.x takes one; torch 1.13 refuses it) is the one that runs.
+torch.library.impl(lib, "renewed", "PrivateUse1")(lambda x: x * 3)
+if npu_key == "NPU":
+    lib.impl("renewed", lambda x: x * 2, "PrivateUse1")
 x = torch.ones(3, device="npu")
 assert torch.equal(torch.ops.ptowb_check.twice(x), torch.full((3,), 2.0))
 assert torch.equal(torch.ops.ptowb_check.kept(x), torch.full((3,), 11.0))
 assert torch.equal(torch.ops.ptowb_check.replaced(x), torch.zeros(3))
+assert torch.equal(torch.ops.ptowb_check.over.Tensor(x), torch.full((3,), 5.0))
+assert torch.equal(torch.ops.ptowb_check.composite(x), torch.full((3,), 7.0))
+assert torch.equal(torch.ops.ptowb_check.renewed(x), torch.full((3,), 2.0 if npu_key == "NPU" else 3.0))
 print("ok")
 """,
     "calls": """

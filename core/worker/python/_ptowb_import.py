@@ -9,7 +9,6 @@ import contextlib
 import dataclasses
 import enum
 import functools
-import hashlib
 import importlib
 import importlib.util
 import inspect
@@ -25,6 +24,7 @@ import types
 import _ptowb_driver as _driver
 import _ptowb_import_expected as _expected
 import _ptowb_import_literal as _literal
+import _ptowb_import_memo as _memo
 import _ptowb_import_tests as _files
 import _ptowb_kernel_maker as _kernel_maker
 from _ptowb_import_expr import (
@@ -51,7 +51,6 @@ from pypto.frontend import JitFunction
 NUMPY_DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
 PARAMETER_KINDS = ("int", "float", "bool", "str", "int[]", "float[]")  # scalars op.json takes as parameters
 MAX_CALLS_PER_KERNEL = 6  # distinct calls kept per kernel (each becomes a case)
-MAX_MEMOS = 4  # calls whose results are kept for a later call on the same arguments
 MAX_REPEATS = 2  # calls kept of a signature already kept, while no output of it was compared
 MAX_PENDING_GOLDENS = 8  # golden calls made before the kernel call they belong to
 MAX_ASSIGNMENT_TRIES = 8  # assignments of a compared name tried, the latest first, for one that ran
@@ -272,9 +271,7 @@ class Recorder:
         self.pending_goldens = []
         self.pending_verify = None  # (goldens, where they are written) for the next kernel call
         self.overwrite_checked = set()  # kernels whose written tensors were checked for it
-        # (signature, digest of its tensors' bytes, state read) ->
-        # (index of the call if recorded, {tensor written: bytes after})
-        self.memo = {}
+        self.memo = _memo.CallMemo(_expected.MAX_SAVED_BYTES)  # calls on the same arguments
         self.launches = 0  # kernel calls so far, recorded or not
         self.made_functions = {}  # name -> function of a kernel built inside a function
         self.scalars = {}  # call index -> [(parameter, value)] of its non-tensor arguments
@@ -367,18 +364,9 @@ class Recorder:
         if key in kept and self._repeat_wanted(key):
             record, repeat_of = True, self.first_calls[key]
         # A call on the very arguments of an earlier one (a benchmark loop calling the kernel ten
-        # times before the test compares the last output) has that call's outputs: the simulator
-        # does not run it again. Only arguments described by value can say it is the same call,
-        # and the plain values the kernel reads beside them must be the same too.
-        by_value = all(
-            e.get("kind") not in ("other", "variadic")
-            and all(f.get("kind") != "other" for f in (e.get("fields") or {}).values())
-            for e in described
-        )
-        # A `torch.empty` buffer's contents are whatever memory held: no part of the arguments.
-        defined = {e["name"]: before[e["name"]] for e in described if e["name"] in before and e.get("fill") != "empty"}
-        memo_key = (key, _inputs_digest(defined), repr(sorted(_read_state(fn).items()))) if by_value else None
-        remembered_by, remembered = self.memo.get(memo_key, (None, None)) if memo_key else (None, None)
+        # times before the test compares the last output) takes its results (_ptowb_import_memo).
+        memo_key = self.memo.key(fn, key, described, before)
+        same_as, remembered = self.memo.results(memo_key)
         handles = _sim_handles(bound, before) if remembered is None or record else {}
         index = len(self.calls)
         module_level = self._module_level(jit, name)
@@ -465,12 +453,14 @@ class Recorder:
                     self.outputs[id(host)] = (index, entry["name"])
                 else:
                     self.input_calls.setdefault(id(host), {})[index] = entry["name"]
-            elif remembered_by is not None and entry["written"]:
-                # The same call as a recorded one: a comparison of its outputs is that call's.
-                self.outputs[id(host)] = (remembered_by, entry["name"])
-        if memo_key is not None and remembered is None:
+        if remembered is None:
             written = {e["name"]: afters[e["name"]] for e in described if e.get("written")}
-            self._remember(memo_key, index if record else None, written)
+            same_as = self.memo.ran(memo_key, fn, index if record else None, written)
+        if not record and same_as is not None:
+            # The same call as a recorded one: a comparison of its outputs is that call's.
+            for e in described:
+                if e.get("written"):
+                    self.outputs[id(bound.arguments[e["name"]])] = (same_as, e["name"])
         if record and name not in self.overwrite_checked:
             self.overwrite_checked.add(name)
             self._check_overwritten(fn, bound, before, afters, described, index)
@@ -484,19 +474,6 @@ class Recorder:
             self.pending_verify = None
         if not record and self._enough():
             raise _Enough()
-
-    def _remember(self, memo_key, index, written):
-        """Keeps what a call wrote (tensor -> bytes after) for a later call on the same arguments,
-        with the call's index when it was recorded: the latest MAX_MEMOS calls, of at most
-        MAX_SAVED_BYTES together (a kernel that updates a large cache in place is remembered
-        alone)."""
-        if sum(len(a) for a in written.values()) > _expected.MAX_SAVED_BYTES:
-            return
-        self.memo[memo_key] = (index, written)
-        held = sum(sum(len(a) for a in w.values()) for _, w in self.memo.values())
-        while len(self.memo) > MAX_MEMOS or held > _expected.MAX_SAVED_BYTES:
-            _, dropped = self.memo.pop(next(iter(self.memo)))  # the oldest
-            held -= sum(len(a) for a in dropped.values())
 
     def _check_state(self, name, fn):
         """Warns, once per kernel, of a value the kernel reads that the host code changed after the
@@ -1271,16 +1248,6 @@ def _sim_handles(bound, before):
     }
 
 
-def _inputs_digest(before):
-    """A digest of a call's tensors as they were before it (parameter -> bytes); SHA-256, which
-    OpenSSL computes at over 1 GB/s."""
-    digest = hashlib.sha256()
-    for name, data in before.items():
-        digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little"))
-        digest.update(data)
-    return digest.digest()
-
-
 def _bound_values(fn, args, kwargs):
     """[(parameter, value)] of a call of `fn`, defaults filled in; the items of its `*args` and
     `**kwargs` each on its own (`compare(**kwargs)` reading `kwargs.get("expected")`)."""
@@ -1632,6 +1599,7 @@ def _run(recorder, name, thunk):
         return
     recorder.entry = name
     recorder.active = True
+    recorder.memo.clear()  # a call of another test is no repeat of this one's
     try:
         with _stopped_at(recorder.deadline):
             thunk()

@@ -22,17 +22,21 @@ def patch(torch):
 
     def impl(self, op_name, fn, dispatch_key="", *args, **kwargs):
         qualified = _qualified(self, op_name)
-        if dispatch_key in _CPU_KEYS and qualified in _fallbacks:
+        # No key: the library's own, else torch's default, CompositeImplicitAutograd.
+        key = dispatch_key or getattr(self, "dispatch_key", "") or "CompositeImplicitAutograd"
+        # The file's own CPU or composite implementation replaces the stand-in's, and a new NPU
+        # one the stand-in's copy of the old: the stand-in's goes first (torch 1.13 refuses a
+        # second registration for a key).
+        if (key in _CPU_KEYS or key in _NPU_KEYS) and qualified in _fallbacks:
             _drop(_fallbacks.pop(qualified))
         result = original(self, op_name, fn, dispatch_key, *args, **kwargs)
-        if dispatch_key in _NPU_KEYS and qualified and qualified not in _fallbacks:
-            if not _has_cpu_kernel(torch, qualified):
-                try:
-                    fallback = library(self.ns, "IMPL")
-                    original(fallback, op_name, fn, "CPU", *args, **kwargs)
-                    _fallbacks[qualified] = fallback
-                except Exception:  # noqa: BLE001 - torch refuses it: the operator stays NPU-only
-                    pass
+        if key in _NPU_KEYS and qualified and not _has_cpu_kernel(torch, qualified):
+            try:
+                fallback = library(self.ns, "IMPL")
+                original(fallback, op_name, fn, "CPU", *args, **kwargs)
+                _fallbacks[qualified] = fallback
+            except Exception:  # noqa: BLE001 - torch refuses it: the operator stays NPU-only
+                pass
         return result
 
     impl._ptowb_npu_standin = True
@@ -49,15 +53,17 @@ def _qualified(lib, op_name):
 
 
 def _has_cpu_kernel(torch, qualified):
-    name = qualified.partition(".")[0]
     try:
-        return any(torch._C._dispatch_has_kernel_for_dispatch_key(name, key) for key in _CPU_KEYS)
+        return any(torch._C._dispatch_has_kernel_for_dispatch_key(qualified, key) for key in _CPU_KEYS)
     except Exception:  # noqa: BLE001 - a torch without the query: assume none
         return False
 
 
 def _drop(fallback):
-    # torch 2.x keeps libraries alive until destroyed; torch 1.13 drops one with its last reference.
+    # At once, not when the last reference goes (torch 1.13 has no _destroy: its __del__ does it).
     destroy = getattr(fallback, "_destroy", None)
     if destroy is not None:
         destroy()
+    else:
+        fallback.__del__()
+        fallback._op_impls = set()  # so that its __del__ finds nothing more to remove
