@@ -1,5 +1,6 @@
 #include "importer/import_builder.h"
 #include "importer/recording_json.h"
+#include "types/shape.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -16,18 +17,6 @@ namespace {
 const std::string kReferenceImports =
     "import math\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import "
     "Tensor\nfrom typing import List, Optional, Tuple\n\n\n";
-
-// How many elements a recorded shape (a JSON array of sizes) holds; -1 when it is no such array.
-long long elementCount(const json& shape)
-{
-    if (!shape.is_array()) return -1;
-    long long count = 1;
-    for (const auto& size : shape) {
-        if (!size.is_number_integer()) return -1;
-        count *= size.get<long long>();
-    }
-    return count;
-}
 
 // The body of a reference still to be written: a TODO error that says `reason`.
 std::string todoStatement(const std::string& kernel, const std::string& reason)
@@ -326,7 +315,7 @@ bool Builder::writeExpressionReference(const std::string& imports, const std::st
                 // it back; an input the kernel updates keeps its own shape.
                 if (out && member(e, "shape").is_array() &&
                     member(e, "shape") != member(*out, "shape") &&
-                    elementCount(member(e, "shape")) == elementCount(member(*out, "shape"))) {
+                    elementCount(shapeOf(e)) == elementCount(shapeOf(*out))) {
                     const auto rule = m_outputShapeRules.find(output->name);
                     found += ".reshape(" +
                              (rule != m_outputShapeRules.end() ? rule->second

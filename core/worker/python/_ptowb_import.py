@@ -555,7 +555,7 @@ class Recorder:
         """The kernel's results (bytes by tensor name) when the tensors `names` hold NaN (integers:
         other values) and the rest what they held before the call; None when it fails."""
         torch = _torch()
-        handles = {}
+        poisoned = dict(before)
         for pname, data in before.items():
             host = bound.arguments[pname]
             if pname in names and data:
@@ -566,8 +566,8 @@ class Recorder:
                     held = ~held
                 else:
                     held = held + 7
-                data = _host_bytes(held)
-            handles[pname] = _sim.from_bytes(data, list(host.shape), _dtype_name(host))
+                poisoned[pname] = _host_bytes(held)
+        handles = _sim_handles(bound, poisoned)
         arguments = {p: _wrap(handles[p]) if p in handles else v for p, v in bound.arguments.items()}
         in_kernel_call[0] = True
         try:
@@ -780,11 +780,11 @@ class Recorder:
             values = _bound_values(fn, args, kwargs)
         except (TypeError, ValueError):
             values = [(None, v) for v in args]
-        tolerances = {
-            _tolerance_kind(n): v
-            for n, v in values
-            if _tolerance_kind(n) and isinstance(v, (int, float)) and not isinstance(v, bool)
-        }
+        tolerances = {}
+        for n, v in values:
+            kind = _tolerance_kind(n)
+            if kind and isinstance(v, (int, float)) and not isinstance(v, bool):
+                tolerances[kind] = v
         arrays = [v for _, v in values]
         for by_value in (False, True):
             for index, value in enumerate(arrays):
@@ -1532,13 +1532,7 @@ def _launches_kernel(fn, module):
     """Whether `fn`'s code names one of the module's jit kernels: a launcher wrapping a kernel
     (`softmax(x)` calling `softmax_kernel(x, out)`) is no golden, though its result is the output."""
     kernels = {n for n, v in vars(module).items() if isinstance(v, JitFunction)}
-    codes = [fn.__code__]
-    while codes:
-        code = codes.pop()
-        if kernels.intersection(code.co_names):
-            return True
-        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
-    return False
+    return bool(kernels.intersection(_memo.names_read(fn.__code__)))
 
 
 def _defining_module(path):
@@ -1651,11 +1645,7 @@ def _class_spelling(cls, namespace):
 def _read_state(fn):
     """The plain values a kernel reads by name beside its arguments: its module's globals
     (`SCALE`) and the attributes of classes it names (`MatmulQuantConfig.scale_value`)."""
-    names, codes = set(), [fn.__code__]
-    while codes:
-        code = codes.pop()
-        names.update(code.co_names)
-        codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    names = _memo.names_read(fn.__code__)
     state = {}
     for name in names:
         value = fn.__globals__.get(name)

@@ -17,6 +17,7 @@ import types
 
 MAX_MEMOS = 4  # calls whose results are kept for a later call on the same arguments
 
+MAX_TOLD_ITEMS = 4096  # a larger container a kernel reads is not compared (a call of it runs)
 _UNTOLD = object()  # a value whose equality to an earlier one cannot be told
 
 
@@ -100,16 +101,21 @@ class CallMemo:
             held -= self._entries.pop(oldest).size()
 
 
-def kernel_state(fn):
-    """What `fn` reads besides its arguments, as a comparable value: the module values its code
-    names, its closure's and its defaults'; None when one cannot be told."""
-    names, codes = set(), [fn.__code__]
+def names_read(code):
+    """The global and attribute names `code` and the functions defined in it read."""
+    names, codes = set(), [code]
     while codes:
         code = codes.pop()
         names.update(code.co_names)
         codes.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return names
+
+
+def kernel_state(fn):
+    """What `fn` reads besides its arguments, as a comparable value: the module values its code
+    names, its closure's and its defaults'; None when one cannot be told."""
     state = []
-    for name in sorted(names):
+    for name in sorted(names_read(fn.__code__)):
         if name in fn.__globals__:
             state.append((name, _told(fn.__globals__[name])))
     for cell in fn.__closure__ or ():
@@ -127,7 +133,7 @@ def kernel_state(fn):
 def _told(value, depth=0):
     """A value as a comparable description (its repr where that is its value, an identity where
     the object is code); _UNTOLD for anything else."""
-    if depth > 8:
+    if depth > 8 or (isinstance(value, (list, tuple, dict)) and len(value) > MAX_TOLD_ITEMS):
         return _UNTOLD
     if value is None or isinstance(value, (bool, int, float, str, bytes, enum.Enum)):
         return repr(value)
