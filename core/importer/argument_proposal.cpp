@@ -4,6 +4,7 @@
 #include "importer/import_builder.h"
 #include "importer/recording_json.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace ptowb::importer {
@@ -42,7 +43,8 @@ std::string Builder::otherConfiguration(const json& call, const json& first) con
         const json& fields = member(*kept, "fields");
         for (auto it = fields.begin(); fields.is_object() && it != fields.end(); ++it) {
             const std::string kind = text(it.value(), "kind");
-            if (kind == "int" || kind == "dtype") continue; // rules over the inputs give these
+            // Rules over the inputs give these, or keepOneTiling leaves the call out.
+            if (kind == "int" || kind == "dtype") continue;
             const json& other = fieldOf(given, it.key());
             if (member(other, "value") != member(it.value(), "value"))
                 return "the " + text(*kept, "class") + " field '" + it.key() + "' is " +
@@ -50,6 +52,63 @@ std::string Builder::otherConfiguration(const json& call, const json& first) con
         }
     }
     return "";
+}
+
+void Builder::leaveOut(const json& call, const std::string& why)
+{
+    if (m_otherConfigurations++ == 0) m_firstOther = text(call, "entry") + ": " + why;
+}
+
+// A tile size the file tunes per case (`g_tile` 12 for one head count, 6 for another) follows
+// no rule over the inputs; op.json gives every case the first call's config, with which the
+// other calls' shapes may not even run, so those calls are other configurations too.
+void Builder::keepOneTiling()
+{
+    if (m_calls.size() < 2) return;
+    const auto calls = recordedCalls();
+    std::vector<bool> leftOut(m_calls.size(), false);
+    for (const Plan& p : m_plans) {
+        if (p.role != Role::Config || !p.values.front()) continue;
+        const json& first = *p.values.front();
+        if (!member(first, "fields").is_object()) continue;
+        for (const auto& [field, described] : member(first, "fields").items()) {
+            if (text(described, "kind") != "int") continue;
+            std::vector<std::int64_t> values;
+            for (const json* v : p.values) {
+                const json& value = member(fieldOf(v, field), "value");
+                values.push_back(value.is_number_integer() ? value.get<std::int64_t>() : 0);
+            }
+            if (std::all_of(values.begin(), values.end(),
+                            [&](std::int64_t v) { return v == values.front(); }) ||
+                inferDimRule(calls, values))
+                continue;
+            for (std::size_t k = 1; k < values.size(); ++k)
+                if (values[k] != values.front() && !leftOut[k]) {
+                    leftOut[k] = true;
+                    leaveOut(*m_calls[k].second, "the " + text(first, "class") + " field '" +
+                                                     field + "' is " + std::to_string(values[k]) +
+                                                     ", not " + std::to_string(values.front()) +
+                                                     ", and no rule over the inputs gives both");
+                }
+        }
+    }
+    for (std::size_t k = m_calls.size(); k-- > 1;)
+        if (leftOut[k]) {
+            m_calls.erase(m_calls.begin() + std::ptrdiff_t(k));
+            for (Plan& p : m_plans)
+                p.values.erase(p.values.begin() + std::ptrdiff_t(k));
+        }
+}
+
+void Builder::reportOtherConfigurations()
+{
+    if (m_otherConfigurations == 0) return;
+    fillIn("/cases", Severity::Warning, "import.other-configuration",
+           std::to_string(m_otherConfigurations) +
+               " recorded call(s) run the kernel in another configuration (" + m_firstOther +
+               ") and are left out: kernel.arguments gives every case the configuration of the "
+               "first call, " +
+               (m_calls.empty() ? std::string("none") : text(*m_calls.front().second, "entry")));
 }
 
 // The arguments the factory that made the kernel was called with (kernel.made_with): a rule
@@ -153,11 +212,6 @@ void Builder::describeArguments(ojson& op)
                                text(first, "class") + " (kernel.arguments leaves it out)");
                     continue;
                 }
-                if (varies)
-                    fillIn(
-                        "/kernel/arguments/" + p.name, Severity::Warning, "import.argument",
-                        "field '" + field + "' of " + text(first, "class") +
-                            " differs between the recorded calls: the first call's value is used");
                 fields[field] = std::move(value);
             }
             arguments[p.name] = ojson{{"class", text(first, "class")}, {"fields", fields}};

@@ -57,6 +57,11 @@ private:
     // a kernel of the file with the same parameters that was called (see keepCalls).
     std::string calledKernel() const;
     std::string otherConfiguration(const nlohmann::json& call, const nlohmann::json& first) const;
+    // Leaves out the kept calls whose config gives an int field another value than the first
+    // call's where no rule over the inputs gives every call's value (see argument_proposal.cpp).
+    void keepOneTiling();
+    void leaveOut(const nlohmann::json& call, const std::string& why);
+    void reportOtherConfigurations();
     void classify();
     std::vector<RecordedCall> recordedCalls() const;
     void describeInputsAndParameters(nlohmann::ordered_json& op);
@@ -100,6 +105,8 @@ private:
     std::vector<std::pair<int, const nlohmann::json*>> m_calls; // recording index, call
     std::vector<Plan> m_plans;
     std::vector<std::string> m_caseNames;
+    int m_otherConfigurations = 0; // calls left out as run in another configuration
+    std::string m_firstOther;      // the first of them and why
     // Outputs whose shape or dtype no rule gave: op.json holds the first call's.
     std::map<std::string, std::vector<std::int64_t>> m_firstCallShapes;
     std::map<std::string, std::string> m_firstCallDtypes;

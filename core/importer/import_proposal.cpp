@@ -155,8 +155,7 @@ void Builder::keepCalls()
                    "; its cases are the calls of " + kernel +
                    ", which takes the same parameters (a variant of it): verify shows whether " +
                    m_p.kernel + " computes on them what the test expected of " + kernel);
-    int madeAgain = 0, otherConfigurations = 0;
-    std::string firstOther;
+    int madeAgain = 0;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
         for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
             const json& c = calls[k];
@@ -179,20 +178,12 @@ void Builder::keepCalls()
             if (!m_calls.empty()) {
                 if (std::string other = otherConfiguration(c, *m_calls.front().second);
                     !other.empty()) {
-                    if (otherConfigurations++ == 0) firstOther = text(c, "entry") + ": " + other;
+                    leaveOut(c, other);
                     continue;
                 }
             }
             m_calls.emplace_back(int(k), &c);
         }
-    if (otherConfigurations > 0)
-        fillIn(
-            "/cases", Severity::Warning, "import.other-configuration",
-            std::to_string(otherConfigurations) +
-                " recorded call(s) run the kernel in another configuration (" + firstOther +
-                ") and are left out: kernel.arguments gives every case the configuration of "
-                "the first call, " +
-                (m_calls.empty() ? std::string("none") : text(*m_calls.front().second, "entry")));
     if (madeAgain > 0)
         fillIn("/cases", Severity::Warning, "import.made-again",
                std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +
@@ -461,6 +452,8 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
     if (!chooseKernel(function)) return std::move(m_p);
     keepCalls();
     classify();
+    keepOneTiling();
+    reportOtherConfigurations();
     std::string opName = identifier(requestedName.empty() ? m_p.kernel : requestedName);
     if (requestedName.empty() && opName.size() > 7 &&
         opName.compare(opName.size() - 7, 7, "_kernel") == 0)

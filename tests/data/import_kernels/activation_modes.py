@@ -1,6 +1,7 @@
 """One kernel, a config that chooses its activation: the tests run it in two configurations, as
 PyPTO's FFN example does. A case runs the kernel with one config, so the calls in the other are
-no cases of the op the first call describes."""
+no cases of the op the first call describes. A tile size chosen per case (16 rows for 32, 8 for
+the others) that no rule over the shapes gives is another configuration too."""
 from dataclasses import dataclass
 
 import pytest
@@ -45,3 +46,10 @@ def test_double():
     out = torch.empty(16, 32)
     activation_kernel(x, out, ActivationConfig(activation="double", tile_rows=8))
     torch.testing.assert_close(out, x * 2.0)
+
+
+def test_relu_wide_tiles():
+    x = torch.randn(32, 32)
+    out = torch.empty(32, 32)
+    activation_kernel(x, out, ActivationConfig(activation="relu", tile_rows=16))
+    torch.testing.assert_close(out, relu_golden(x))
