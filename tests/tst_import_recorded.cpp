@@ -40,6 +40,7 @@ private Q_SLOTS:
     void resultsTheTestDoesNotCheck();
     void secondCallOfTheSameShapesCompared();
     void lastOfManyIdenticalCallsCompared();
+    void tensorsOfAFinishedTestAreFreed();
     void outputComparedThroughAReshape();
     void goldenOfTheBranchThatRan();
 };
@@ -530,6 +531,28 @@ void TestImportRecorded::secondCallOfTheSameShapesCompared()
                      "c.move(pypto.add(a, pypto.add(b, 1)))"));
     const auto [failed, failure] = verify(out);
     QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
+}
+
+void TestImportRecorded::tensorsOfAFinishedTestAreFreed()
+{
+    // The second test asserts that the first test's tensors are gone, as under pytest; held to
+    // the end of the import, it would fail there and its call would be lost. The module tensor
+    // both tests read is still found as an input of each call.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("biased"));
+    const auto r = import(data("released_between_tests.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QVERIFY2(!find(r, "import.host-code"), qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    QCOMPARE(
+        cases[1][QStringLiteral("inputs")][QStringLiteral("x")][QStringLiteral("shape")].toArray(),
+        (QJsonArray{32, 32}));
+    QVERIFY2(readAll(out + QStringLiteral("/reference.py")).contains("golden"),
+             readAll(out + QStringLiteral("/reference.py")).constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
 }
 
 void TestImportRecorded::lastOfManyIdenticalCallsCompared()

@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 import types
+import weakref
 
 import _ptowb_driver as _driver
 import _ptowb_import_expected as _expected
@@ -289,6 +290,34 @@ class Recorder:
 
     def hold(self, value):
         self.keep[id(value)] = value
+
+    def kept(self, oid):
+        """The host object recorded by `oid`, None once it is gone (see let_go)."""
+        value = self.keep.get(oid)
+        return value() if isinstance(value, weakref.ref) else value
+
+    def let_go(self):
+        """At a test's end, the tensors only its own locals held go: a file whose tests each build
+        caches of hundreds of MiB would otherwise keep every test's in memory to its end. A tensor
+        that lives on (a module's, a fixture's) is still found by id; one that goes is forgotten
+        everywhere before its id can name another. Other objects (kernels, configs) stay held."""
+        # A test's clone of an input, and a golden computed before its kernel call, are used in
+        # that test.
+        self.before_values.clear()
+        self.pending_goldens = []
+        for oid, value in list(self.keep.items()):
+            if _is_tensor(value):
+                self.keep[oid] = weakref.ref(value, functools.partial(self._forget, oid))
+
+    def _forget(self, oid, _gone):
+        self.keep.pop(oid, None)
+        self.fills.pop(oid, None)
+        self.input_calls.pop(oid, None)
+        self.outputs.pop(oid, None)
+        for golden in self.goldens:
+            for r in golden["results"]:
+                if r and r["id"] == oid:
+                    r["id"] = None
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -741,8 +770,8 @@ class Recorder:
         for k, r in enumerate(results):
             if not _is_tensor(r):
                 continue
-            for oid, (call, name) in self.outputs.items():
-                out = self.keep.get(oid)
+            for oid, (call, name) in list(self.outputs.items()):
+                out = self.kept(oid)
                 if out is None or list(out.shape) != list(r.shape):
                     continue
                 reading, self.reading = self.reading, True  # import's own comparison
@@ -840,7 +869,7 @@ class Recorder:
 
     def _keep_expected(self, entry, where, expected):
         """The compared value itself, for a case's "expected" when import finds no reference."""
-        output = next((self.keep.get(oid) for oid, w in self.outputs.items() if w == where), None)
+        output = next((self.kept(oid) for oid, w in list(self.outputs.items()) if w == where), None)
         kept = any(c.get("expected_file") and (c["call"], c["output"]) == tuple(where) for c in self.compares)
         if output is None or kept:  # one file per output of a call, however often it is compared
             return
@@ -1083,8 +1112,8 @@ class Recorder:
         key = _layout(value)
         if key is None:
             return None
-        for oid, calls in self.input_calls.items():
-            tensor = self.keep.get(oid)
+        for oid, calls in list(self.input_calls.items()):
+            tensor = self.kept(oid)
             if call in calls and tensor is not None and tensor.numel() and _layout(tensor) == key:
                 return (call, calls[call])
         return self.before_value_of(value, call)
@@ -1125,7 +1154,7 @@ class Recorder:
         import numpy as np
 
         for oid, where in reversed(list(self.outputs.items())):
-            out = self.keep.get(oid)
+            out = self.kept(oid)
             if out is None or out.dim() < 2 or out.numel() != flat.size:
                 continue
             try:
@@ -1136,9 +1165,9 @@ class Recorder:
         return None
 
     def _input_tensor(self, call, name):
-        for oid, calls in self.input_calls.items():
+        for oid, calls in list(self.input_calls.items()):
             if calls.get(call) == name:
-                return self.keep.get(oid)
+                return self.kept(oid)
         return None
 
     def _output_of(self, value, flattened=False, by_value=False):
@@ -1158,7 +1187,7 @@ class Recorder:
         # A copy is matched by value, the latest call first: two tests may expect equal values.
         candidates = []
         for oid, where in reversed(list(self.outputs.items())):
-            out = self.keep.get(oid)
+            out = self.kept(oid)
             if out is not None and list(out.shape) == list(value.shape):
                 candidates.append((out, where))
         for out, where in candidates:
@@ -1179,7 +1208,7 @@ class Recorder:
         """The output a tensor is a reshape of, sharing its memory element for element: a wrapper
         that returns `out.reshape(q.shape)` of the [T * N, D] output it passed the kernel."""
         for oid, where in reversed(list(self.outputs.items())):
-            out = self.keep.get(oid)
+            out = self.kept(oid)
             try:
                 if (
                     out is not None
@@ -1198,7 +1227,7 @@ class Recorder:
     def _tensor_copy_of_output(self, value):
         """The output a tensor holds the values of (`out.cpu().float()`), the latest call first."""
         for oid, where in reversed(list(self.outputs.items())):
-            out = self.keep.get(oid)
+            out = self.kept(oid)
             if out is None or list(out.shape) != list(value.shape):
                 continue
             reading, self.reading = self.reading, True  # import's own comparison
@@ -1615,6 +1644,7 @@ def _run(recorder, name, thunk):
         recorder.errors.append(error)
     finally:
         recorder.active = False
+        recorder.let_go()
 
 
 def _def_line(fn, source):
