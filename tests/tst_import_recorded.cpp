@@ -41,6 +41,7 @@ private Q_SLOTS:
     void secondCallOfTheSameShapesCompared();
     void lastOfManyIdenticalCallsCompared();
     void tensorsOfAFinishedTestAreFreed();
+    void workerBoundsAllocationsNotMappings();
     void outputComparedThroughAReshape();
     void goldenOfTheBranchThatRan();
 };
@@ -553,6 +554,27 @@ void TestImportRecorded::tensorsOfAFinishedTestAreFreed()
              readAll(out + QStringLiteral("/reference.py")).constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportRecorded::workerBoundsAllocationsNotMappings()
+{
+    // Three quarters of the RAM: allocated, it is over the worker's limit and fails at its line;
+    // mapped from a file, it is not counted (an address-space limit refused it) and the test's
+    // kernel call is the case.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("doubled"));
+    const auto r = import(data("memory_bounds.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* refused = find(r, "import.host-code");
+    QVERIFY2(refused && refused->message.find("test_allocation_over_the_limit") == 0 &&
+                 refused->message.find("allocate") != std::string::npos,
+             qPrintable(describe(r)));
+    QCOMPARE(refused->line, 25);
+    int hostWarnings = 0;
+    for (const auto& d : r.diagnostics)
+        hostWarnings += d.code == "import.host-code";
+    QVERIFY2(hostWarnings == 1, qPrintable(describe(r)));
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
 }
 
 void TestImportRecorded::lastOfManyIdenticalCallsCompared()

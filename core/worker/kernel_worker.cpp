@@ -178,12 +178,15 @@ json runCase(const json& request, py::module_& driver)
     return answer;
 }
 
+// The memory the worker allocates (heap and private mappings: tensors, the simulator's
+// buffers), not its address space: torch's CUDA wheels map about 2.4 GB of libraries that no
+// kernel uses, which would take a fifth of the limit on a 24 GiB machine.
 void limitMemory(std::int64_t megabytes)
 {
     if (megabytes <= 0) return;
     const rlim_t bytes = rlim_t(megabytes) << 20;
     const rlimit limit{bytes, bytes};
-    setrlimit(RLIMIT_AS, &limit);
+    setrlimit(RLIMIT_DATA, &limit);
 }
 
 void writeLine(FILE* protocol, const json& answer)
