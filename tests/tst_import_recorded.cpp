@@ -558,23 +558,28 @@ void TestImportRecorded::tensorsOfAFinishedTestAreFreed()
 
 void TestImportRecorded::workerBoundsAllocationsNotMappings()
 {
-    // Three quarters of the RAM: allocated, it is over the worker's limit and fails at its line;
-    // mapped from a file, it is not counted (an address-space limit refused it) and the test's
-    // kernel call is the case.
+    // Three quarters of the RAM, allocated or as shared memory, is over the worker's limits and
+    // fails at its line; a mapping that takes the address space past half the RAM, which an
+    // address-space limit of half the RAM refused, is made and its test's call is the case.
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("doubled"));
     const auto r = import(data("memory_bounds.py"), out);
     QVERIFY2(r.ok, qPrintable(describe(r)));
-    const Diagnostic* refused = find(r, "import.host-code");
-    QVERIFY2(refused && refused->message.find("test_allocation_over_the_limit") == 0 &&
-                 refused->message.find("allocate") != std::string::npos,
-             qPrintable(describe(r)));
-    QCOMPARE(refused->line, 25);
-    int hostWarnings = 0;
+    std::vector<std::pair<int, std::string>> refused;
     for (const auto& d : r.diagnostics)
-        hostWarnings += d.code == "import.host-code";
-    QVERIFY2(hostWarnings == 1, qPrintable(describe(r)));
-    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
+        if (d.code == "import.host-code") refused.emplace_back(d.line, d.message);
+    QVERIFY2(refused.size() == 2, qPrintable(describe(r)));
+    QCOMPARE(refused[0].first, 43);
+    QVERIFY2(refused[0].second.find("test_allocation_over_the_limit") == 0 &&
+                 refused[0].second.find("allocate") != std::string::npos,
+             refused[0].second.c_str());
+    QCOMPARE(refused[1].first, 49);
+    QVERIFY2(refused[1].second.find("test_shared_memory_over_the_limit") == 0,
+             refused[1].second.c_str());
+    const QJsonArray cases = readOp(out)[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QCOMPARE(cases[0][QStringLiteral("name")].toString(),
+             QStringLiteral("test_mapping_past_half_the_ram"));
 }
 
 void TestImportRecorded::lastOfManyIdenticalCallsCompared()

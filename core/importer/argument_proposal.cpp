@@ -43,7 +43,7 @@ std::string Builder::otherConfiguration(const json& call, const json& first) con
         const json& fields = member(*kept, "fields");
         for (auto it = fields.begin(); fields.is_object() && it != fields.end(); ++it) {
             const std::string kind = text(it.value(), "kind");
-            // Rules over the inputs give these, or keepOneTiling leaves the call out.
+            // Rules over the inputs give these, or leaveOutUnruledFields leaves the call out.
             if (kind == "int" || kind == "dtype") continue;
             const json& other = fieldOf(given, it.key());
             if (member(other, "value") != member(it.value(), "value"))
@@ -60,55 +60,79 @@ void Builder::leaveOut(const json& call, const std::string& why)
 }
 
 // A tile size the file tunes per case (`g_tile` 12 for one head count, 6 for another) follows
-// no rule over the inputs; op.json gives every case the first call's config, with which the
-// other calls' shapes may not even run, so those calls are other configurations too.
-void Builder::keepOneTiling()
+// no rule over the inputs; op.json gives every case the config of the first call that passed
+// one, with which the other calls' shapes may not even run, so the calls with another value in
+// an int or dtype field that no rule gives are other configurations too. A call that passed no
+// config, or whose config lacks the field, is compared with nothing.
+bool Builder::leaveOutUnruledFields()
 {
-    if (m_calls.size() < 2) return;
     const auto calls = recordedCalls();
     std::vector<bool> leftOut(m_calls.size(), false);
     for (const Plan& p : m_plans) {
-        if (p.role != Role::Config || !p.values.front()) continue;
-        const json& first = *p.values.front();
-        if (!member(first, "fields").is_object()) continue;
+        if (p.role != Role::Config) continue;
+        const auto firstGiven = std::find_if(p.values.begin(), p.values.end(),
+                                             [](const json* v) { return v != nullptr; });
+        if (firstGiven == p.values.end() || !member(**firstGiven, "fields").is_object()) continue;
+        const json& first = **firstGiven;
         for (const auto& [field, described] : member(first, "fields").items()) {
-            if (text(described, "kind") != "int") continue;
-            std::vector<std::int64_t> values;
+            const std::string kind = text(described, "kind");
+            if (kind != "int" && kind != "dtype") continue;
+            const json& kept = member(described, "value");
+            std::vector<json> values; // per call, the first call's where it gave none
             for (const json* v : p.values) {
                 const json& value = member(fieldOf(v, field), "value");
-                values.push_back(value.is_number_integer() ? value.get<std::int64_t>() : 0);
+                values.push_back(value.is_null() ? kept : value);
             }
-            if (std::all_of(values.begin(), values.end(),
-                            [&](std::int64_t v) { return v == values.front(); }) ||
-                inferDimRule(calls, values))
+            if (std::all_of(values.begin(), values.end(), [&](const json& v) { return v == kept; }))
                 continue;
-            for (std::size_t k = 1; k < values.size(); ++k)
-                if (values[k] != values.front() && !leftOut[k]) {
+            bool ruled = false;
+            if (kind == "int") {
+                std::vector<std::int64_t> ints;
+                for (const json& v : values)
+                    ints.push_back(v.is_number_integer() ? v.get<std::int64_t>() : 0);
+                ruled = inferDimRule(calls, ints).has_value();
+            } else {
+                std::vector<std::string> dtypes;
+                for (const json& v : values)
+                    dtypes.push_back(v.is_string() ? v.get<std::string>() : "");
+                ruled = inferDtypeRule(calls, dtypes).has_value();
+            }
+            if (ruled) continue;
+            for (std::size_t k = 0; k < values.size(); ++k)
+                if (values[k] != kept && !leftOut[k]) {
                     leftOut[k] = true;
-                    leaveOut(*m_calls[k].second, "the " + text(first, "class") + " field '" +
-                                                     field + "' is " + std::to_string(values[k]) +
-                                                     ", not " + std::to_string(values.front()) +
-                                                     ", and no rule over the inputs gives both");
+                    leaveOut(*m_calls[k].second,
+                             "the " + text(first, "class") + " field '" + field + "' is " +
+                                 shortValue(fieldOf(p.values[k], field)) + ", not " +
+                                 shortValue(described) + ", which no rule over the inputs gives");
                 }
         }
     }
-    for (std::size_t k = m_calls.size(); k-- > 1;)
+    bool any = false;
+    for (std::size_t k = m_calls.size(); k-- > 0;)
         if (leftOut[k]) {
             m_calls.erase(m_calls.begin() + std::ptrdiff_t(k));
-            for (Plan& p : m_plans)
-                p.values.erase(p.values.begin() + std::ptrdiff_t(k));
+            any = true;
         }
+    return any;
 }
 
-void Builder::reportOtherConfigurations()
+void Builder::reportKeptCalls()
 {
-    if (m_otherConfigurations == 0) return;
-    fillIn("/cases", Severity::Warning, "import.other-configuration",
-           std::to_string(m_otherConfigurations) +
-               " recorded call(s) run the kernel in another configuration (" + m_firstOther +
-               ") and are left out: kernel.arguments gives every case the configuration of the "
-               "first call, " +
-               (m_calls.empty() ? std::string("none") : text(*m_calls.front().second, "entry")));
+    if (m_otherConfigurations > 0)
+        fillIn(
+            "/cases", Severity::Warning, "import.other-configuration",
+            std::to_string(m_otherConfigurations) +
+                " recorded call(s) run the kernel in another configuration (" + m_firstOther +
+                ") and are left out: kernel.arguments gives every case the configuration of the "
+                "first call, " +
+                (m_calls.empty() ? std::string("none") : text(*m_calls.front().second, "entry")));
+    for (const auto& [index, call] : m_calls)
+        if (const json& e = member(*call, "error"); e.is_object())
+            fillIn("/cases", Severity::Warning, "import.kernel-failed",
+                   "the call from " + text(*call, "entry") + " failed in the simulator at " +
+                       std::filesystem::path(m_kernelFile).filename().string() + ":" +
+                       std::to_string(number(e, "line", 1)) + ": " + text(e, "message"));
 }
 
 // The arguments the factory that made the kernel was called with (kernel.made_with): a rule

@@ -57,11 +57,13 @@ private:
     // a kernel of the file with the same parameters that was called (see keepCalls).
     std::string calledKernel() const;
     std::string otherConfiguration(const nlohmann::json& call, const nlohmann::json& first) const;
-    // Leaves out the kept calls whose config gives an int field another value than the first
-    // call's where no rule over the inputs gives every call's value (see argument_proposal.cpp).
-    void keepOneTiling();
+    // Leaves out the kept calls whose config gives an int or dtype field another value than the
+    // first call's where no rule over the inputs gives every call's value; true when it did (the
+    // plans are then made again from the calls kept).
+    bool leaveOutUnruledFields();
     void leaveOut(const nlohmann::json& call, const std::string& why);
-    void reportOtherConfigurations();
+    // The calls left out as run in another configuration, and the kept calls that failed.
+    void reportKeptCalls();
     void classify();
     std::vector<RecordedCall> recordedCalls() const;
     void describeInputsAndParameters(nlohmann::ordered_json& op);

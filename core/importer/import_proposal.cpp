@@ -189,12 +189,6 @@ void Builder::keepCalls()
                std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +
                    " built again (with other arguments or shapes) are left out: made_by gives "
                    "the first kernel it calls");
-    for (const auto& [index, call] : m_calls)
-        if (const json& e = member(*call, "error"); e.is_object())
-            fillIn("/cases", Severity::Warning, "import.kernel-failed",
-                   "the call from " + text(*call, "entry") + " failed in the simulator at " +
-                       std::filesystem::path(m_kernelFile).filename().string() + ":" +
-                       std::to_string(number(e, "line", 1)) + ": " + text(e, "message"));
 }
 
 void Builder::classify()
@@ -451,9 +445,15 @@ Proposal Builder::run(const std::string& function, const std::string& requestedN
 {
     if (!chooseKernel(function)) return std::move(m_p);
     keepCalls();
+    // The roles (which tensors a call writes) and their diagnostics from the calls kept.
+    const std::size_t beforeClassify = m_p.fillIns.size();
     classify();
-    keepOneTiling();
-    reportOtherConfigurations();
+    while (leaveOutUnruledFields()) {
+        m_p.fillIns.erase(m_p.fillIns.begin() + std::ptrdiff_t(beforeClassify), m_p.fillIns.end());
+        m_plans.clear();
+        classify();
+    }
+    reportKeptCalls();
     std::string opName = identifier(requestedName.empty() ? m_p.kernel : requestedName);
     if (requestedName.empty() && opName.size() > 7 &&
         opName.compare(opName.size() - 7, 7, "_kernel") == 0)

@@ -178,15 +178,24 @@ json runCase(const json& request, py::module_& driver)
     return answer;
 }
 
-// The memory the worker allocates (heap and private mappings: tensors, the simulator's
-// buffers), not its address space: torch's CUDA wheels map about 2.4 GB of libraries that no
-// kernel uses, which would take a fifth of the limit on a 24 GiB machine.
+// What the worker allocates (the heap and private mappings: tensors, the simulator's buffers)
+// is bounded, not its address space: torch's CUDA wheels map about 2.4 GB of libraries that no
+// kernel uses, a fifth of the limit on a 24 GiB machine. Shared mappings, which RLIMIT_DATA does
+// not count, are bounded by the address space the worker has now plus the same limit.
 void limitMemory(std::int64_t megabytes)
 {
     if (megabytes <= 0) return;
     const rlim_t bytes = rlim_t(megabytes) << 20;
-    const rlimit limit{bytes, bytes};
-    setrlimit(RLIMIT_DATA, &limit);
+    const rlimit data{bytes, bytes};
+    setrlimit(RLIMIT_DATA, &data);
+    unsigned long long pages = 0;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(statm, "%llu", &pages) != 1) pages = 0;
+        std::fclose(statm);
+    }
+    const rlim_t mapped = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE));
+    const rlimit space{mapped + bytes, mapped + bytes};
+    setrlimit(RLIMIT_AS, &space);
 }
 
 void writeLine(FILE* protocol, const json& answer)

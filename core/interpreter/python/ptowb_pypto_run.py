@@ -30,8 +30,13 @@ def _limit_memory(megabytes):
     try:
         import resource
 
+        # As the kernel worker bounds itself (core/worker/kernel_worker.cpp): what it allocates,
+        # and its address space only beyond what it has mapped now (torch's libraries).
         limit = megabytes << 20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        with open("/proc/self/statm") as statm:
+            mapped = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        resource.setrlimit(resource.RLIMIT_AS, (mapped + limit, mapped + limit))
     except (ImportError, ValueError, OSError):
         pass
 

@@ -301,10 +301,11 @@ class Recorder:
         caches of hundreds of MiB would otherwise keep every test's in memory to its end. A tensor
         that lives on (a module's, a fixture's) is still found by id; one that goes is forgotten
         everywhere before its id can name another. Other objects (kernels, configs) stay held."""
-        # A test's clone of an input, and a golden computed before its kernel call, are used in
-        # that test.
+        # A test's clone of an input, and the goldens it gave before its kernel call (computed,
+        # or set for pass verification), are that test's.
         self.before_values.clear()
         self.pending_goldens = []
+        self.pending_verify = None
         for oid, value in list(self.keep.items()):
             if _is_tensor(value):
                 self.keep[oid] = weakref.ref(value, functools.partial(self._forget, oid))
@@ -316,7 +317,7 @@ class Recorder:
         self.outputs.pop(oid, None)
         for golden in self.goldens:
             for r in golden["results"]:
-                if r and r["id"] == oid:
+                if r and r.get("id") == oid:  # (the recording drops the ids once all tests ran)
                     r["id"] = None
 
     def host(self, path, source):
