@@ -5,12 +5,14 @@
 #include "importer/kernel_import.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
+#include <QtTest>
 #include <string>
 #include <utility>
 
@@ -76,6 +78,19 @@ inline std::pair<int, QString> verify(const QString& project)
 {
     return cli(
         {QStringLiteral("verify"), project, QStringLiteral("--against"), QStringLiteral("sim")});
+}
+
+// verify passes on the imported project, and fails once the author's kernel file computes
+// something else (`from` replaced by `to` in it).
+inline void verifyPassesThenFailsAfter(const QString& kernelFile, const QByteArray& from,
+                                       const QByteArray& to)
+{
+    const QString project = QFileInfo(kernelFile).absolutePath();
+    const auto [code, text] = verify(project);
+    QVERIFY2(code == 0, qPrintable(text));
+    QVERIFY(editFile(kernelFile, from, to));
+    const auto [failed, failure] = verify(project);
+    QVERIFY2(failed != 0 && failure.contains(QStringLiteral("FAIL")), qPrintable(failure));
 }
 
 inline const Diagnostic* find(const ImportResult& r, const std::string& code)
