@@ -33,6 +33,7 @@ private Q_SLOTS:
     void comparisonBelongsToTheOutputItReads();
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
+    void testsInAFolderBesideTheKernelsFolder();
     void maxDifferenceBoundIsTheTolerance();
     void droppedVerdictGivesNoTolerance();
     void maxDifferenceNamesTheReference();
@@ -310,6 +311,30 @@ void TestImport::testsBesideTheKernelFile()
     // The project is the kernel file; the test file stays where it is.
     QVERIFY(QFile::exists(out + QStringLiteral("/scale_impl.py")));
     QVERIFY(!QFile::exists(out + QStringLiteral("/test_scale.py")));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::testsInAFolderBesideTheKernelsFolder()
+{
+    // src/shift_impl.py is tested by tests/test_shift.py, which puts ../src and ../golden on its
+    // path: an operator repository's layout, with the golden in a module of its own.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("shift"));
+    const auto r = import(data("src_and_tests/src/shift_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(std::find(r.inferred.begin(), r.inferred.end(),
+                       "calls recorded by running test_shift.py, which imports the kernel file") !=
+                 r.inferred.end(),
+             qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("cases")].toArray().size(), 2);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("atol")]
+                 .toDouble(),
+             1e-6);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return x + 1.5"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

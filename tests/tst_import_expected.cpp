@@ -18,6 +18,7 @@ private Q_SLOTS:
     void referenceFromWhatTheTestExpects_data();
     void referenceFromWhatTheTestExpects();
     void outputFilledFirstInAGraphCapture();
+    void numpyArraysOfAReshapedOutputAreCompared();
     void inPlaceUpdateIsTheOnlyResult();
     void callsThatFailSayWhyNoOutputIsKnown();
     void enumFieldIsNamed();
@@ -143,6 +144,27 @@ void TestImportExpected::outputFilledFirstInAGraphCapture()
     QCOMPARE(outputs[0][QStringLiteral("name")].toString(), QStringLiteral("logits"));
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return (torch.matmul(x, weight.t()))"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportExpected::numpyArraysOfAReshapedOutputAreCompared()
+{
+    // `halve(x).numpy()` shares the memory of the [rows, cols] output in the input's 3-d shape:
+    // the assert_allclose is the op's comparison, with its tolerance and its expected values.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("numpy_compare_of_reshape.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("tolerance")][QStringLiteral("float32")][QStringLiteral("rtol")]
+                 .toDouble(),
+             1e-4);
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 1);
+    QVERIFY2(cases[0].toObject().contains(QStringLiteral("expected")),
+             QJsonDocument(cases[0].toObject()).toJson().constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -24,6 +24,7 @@ class TestImportMade : public QObject
 private slots:
     void configFromASubfolderModule();
     void callsInAnotherConfigurationAreNoCases();
+    void callsTheAnnotationsRejectAreNoCases();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByAFunctionNothingRuns();
@@ -63,6 +64,29 @@ static void setMadeBy(const QString& project, const QString& madeBy)
     QFile f(project + QStringLiteral("/op.json"));
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(QJsonDocument(op).toJson());
+}
+
+// A sweep over batches calls a kernel annotated with a fixed batch of 1 with 2 and 4 too: those
+// calls fail before the kernel runs, as PyPTO's jit rejects them, and are left out, named.
+void TestImportMade::callsTheAnnotationsRejectAreNoCases()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("fixed_batch_sweep.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* rejected = find(r, "import.rejected-calls");
+    QVERIFY2(rejected && rejected->severity == Severity::Warning, qPrintable(describe(r)));
+    QVERIFY2(rejected->message.find("2 recorded call(s)") != std::string::npos &&
+                 rejected->message.find("test_batches: kernel parameter 'x' is annotated with "
+                                        "shape [1, 8, 32], but the case passes [2, 8, 32]") !=
+                     std::string::npos,
+             rejected->message.c_str());
+    QVERIFY2(!find(r, "import.kernel-failed"), qPrintable(describe(r)));
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
+    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("return x * 2.0"));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
 }
 
 // The tests call the kernel with two configurations (a str field chooses the activation) and,

@@ -155,7 +155,8 @@ void Builder::keepCalls()
                    "; its cases are the calls of " + kernel +
                    ", which takes the same parameters (a variant of it): verify shows whether " +
                    m_p.kernel + " computes on them what the test expected of " + kernel);
-    int madeAgain = 0;
+    int madeAgain = 0, rejected = 0;
+    std::string firstRejected;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
         for (std::size_t k = 0; k < calls.size() && m_calls.size() < kMaxCases; ++k) {
             const json& c = calls[k];
@@ -175,6 +176,15 @@ void Builder::keepCalls()
                 continue;
             }
             if ((pass == 0) == member(c, "error").is_object()) continue;
+            // Arguments the kernel's annotations reject (a batch of 2 for a fixed batch of 1)
+            // fail before its body runs, in PyPTO too: no case, while other calls ran.
+            if (const json& error = member(c, "error"); !m_calls.empty() &&
+                                                        member(error, "rejected").is_boolean() &&
+                                                        member(error, "rejected").get<bool>()) {
+                if (rejected++ == 0)
+                    firstRejected = text(c, "entry") + ": " + text(error, "message");
+                continue;
+            }
             if (!m_calls.empty()) {
                 if (std::string other = otherConfiguration(c, *m_calls.front().second);
                     !other.empty()) {
@@ -184,6 +194,12 @@ void Builder::keepCalls()
             }
             m_calls.emplace_back(int(k), &c);
         }
+    if (rejected > 0)
+        fillIn("/cases", Severity::Warning, "import.rejected-calls",
+               std::to_string(rejected) +
+                   " recorded call(s) pass arguments the kernel's annotations reject and are left "
+                   "out (the first, from " +
+                   firstRejected + ")");
     if (madeAgain > 0)
         fillIn("/cases", Severity::Warning, "import.made-again",
                std::to_string(madeAgain) + " call(s) of a kernel " + text(*m_kernel, "made_by") +

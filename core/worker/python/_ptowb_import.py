@@ -450,11 +450,14 @@ class Recorder:
         in_kernel_call[0] = True
         try:
             if remembered is None:
+                _check_annotations(fn, {p: kwargs_in[p] for p in handles})
                 fn(**kwargs_in)
         except BaseException as exc:  # noqa: B902 - the kernel's failure is recorded, then the host code sees it
             if record and not isinstance(exc, _TimeUp):
                 line, col, _, _ = _driver._position(exc, self.kernel_path)
                 call["error"] = {"message": _driver._message(exc), "line": line, "col": col}
+                if isinstance(exc, _driver.KernelError) and exc.code == "kernel.bind":
+                    call["error"]["rejected"] = True  # before the body ran
             raise
         finally:
             in_kernel_call[0] = False
@@ -1184,12 +1187,13 @@ class Recorder:
             return None
         if not isinstance(value, np.ndarray):
             return None
-        # `out.cpu().numpy()` of a host tensor shares its memory: that names the output exactly.
+        # `out.cpu().numpy()` of a host tensor shares its memory: that names the output exactly,
+        # in any shape (`y_2d.reshape(shape).numpy()` of the [rows, cols] output a wrapper passed).
         # A copy is matched by value, the latest call first: two tests may expect equal values.
         candidates = []
         for oid, where in reversed(list(self.outputs.items())):
             out = self.kept(oid)
-            if out is not None and list(out.shape) == list(value.shape):
+            if out is not None and out.numel() == value.size:
                 candidates.append((out, where))
         for out, where in candidates:
             try:
@@ -1198,6 +1202,8 @@ class Recorder:
             except Exception:  # noqa: BLE001 - a tensor NumPy cannot view shares nothing
                 continue
         for out, where in candidates:
+            if list(out.shape) != list(value.shape):
+                continue
             try:
                 if np.array_equal(out.detach().cpu().float().numpy(), value.astype(np.float32)):
                     return where
@@ -1268,6 +1274,15 @@ def _is_cosine_of(result, a, b):
         return math.isfinite(cosine) and abs(float(result) - cosine) <= 1e-6
     except Exception:  # noqa: BLE001 - values NumPy cannot read are no cosine's
         return False
+
+
+def _check_annotations(fn, tensors):
+    """Raises what a run of the project raises (and PyPTO's jit, before it compiles) when a tensor
+    argument's dtype or fixed dims are not those its annotation gives; binds the dynamic dims."""
+    line, bound = fn.__code__.co_firstlineno, {}
+    for name, param in inspect.signature(fn).parameters.items():
+        if name in tensors:
+            _driver._check_tensor(name, _driver._annotation(fn, param), tensors[name], line, bound)
 
 
 def _sim_handles(bound, before):
@@ -1474,18 +1489,16 @@ def _assert_close_defaults(actual, expected):
         return None, None
 
 
-def _hook_goldens(recorder, module, only=None):
+def _hook_goldens(recorder, module, only=None, also_under=None):
     """The module's plain functions (those named in `only`, when given), its own and those it
-    imports from a module in the kernel's folder (`from _ops.rope_golden import rope_golden`): a
-    call with a kernel's input is a golden candidate."""
+    imports from a module in the kernel's folder (`from _ops.rope_golden import rope_golden`), or
+    below `also_under`: a call with a kernel's input is a golden candidate."""
     undo = []
+    below = tuple(os.path.join(f, "") for f in (recorder.folder, also_under) if f)
     for name, value in list(vars(module).items() if module is not None else ()):
         if (
             isinstance(value, types.FunctionType)
-            and (
-                value.__code__.co_filename == module.__file__
-                or value.__code__.co_filename.startswith(recorder.folder + os.sep)
-            )
+            and (value.__code__.co_filename == module.__file__ or value.__code__.co_filename.startswith(below))
             and (only is None or name in only)
             and not name.startswith("test")
             and name != "main"
@@ -1777,7 +1790,7 @@ def _run_test_file(recorder, path, source, undo):
         message = exc.msg if isinstance(exc, SyntaxError) else _driver._message(exc)
         recorder.errors.append({"file": path, "entry": name, "line": line, "col": col, "message": message})
         return None
-    undo.extend(_hook_goldens(recorder, module))
+    undo.extend(_hook_goldens(recorder, module, also_under=_files.operator_folder(recorder.folder, folder)))
     undo.extend(_hook_local_imports(recorder, tree, _code_roots(folder)))
     main = _kernel_maker.main_block(tree)
     if main.body and not _files.runs_pytest_only(main):

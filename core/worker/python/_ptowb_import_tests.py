@@ -92,13 +92,39 @@ def folders_above(path, count):
     return above
 
 
+TEST_FOLDERS = ("tests", "test")
+TEST_FOLDER_LEVELS = 2  # how far up a tests/ folder beside the kernel's own is looked for
+
+
+def test_folders(folder):
+    """Where a kernel file's tests are kept by convention: its own folder, a tests/ or test/ folder
+    in it, and one beside it or beside a folder above (`op/src/op_impl.py` is tested by
+    `op/tests/test_op.py`, which puts ../src on its path)."""
+    wheres = [folder] + [os.path.join(folder, t) for t in TEST_FOLDERS]
+    for parent in folders_above(os.path.join(folder, "_"), TEST_FOLDER_LEVELS):
+        wheres += [os.path.join(parent, t) for t in TEST_FOLDERS]
+    return wheres
+
+
+def operator_folder(kernel_folder, test_folder):
+    """The folder that holds both the kernel's folder and the tests/ folder a test sits in
+    (`op/` of `op/src/op_impl.py` and `op/tests/test_op.py`): its other modules, such as
+    `op/golden/op_golden.py`, are the operator's own. None for a test elsewhere."""
+    parent = os.path.dirname(os.path.abspath(test_folder))
+    if os.path.basename(os.path.abspath(test_folder)) not in TEST_FOLDERS:
+        return None
+    kernel_folder = os.path.abspath(kernel_folder)
+    return parent if kernel_folder.startswith(os.path.join(parent, "")) else None
+
+
 def test_candidates(folder, package, above=()):
-    """Files beside the kernel, in a tests/ or test/ folder there, and in the folders `above` (tests
+    """Files in the kernel's test folders (see test_folders), and in the folders `above` (tests
     that import it as `_ops.sum_lstm`); for a file of a package, anywhere below its folder (tests of
     a package import it by its dotted name from other folders:
     kirin/kirinx90/single_operation/test_abs.py)."""
     seen = 0
-    for where in [folder, os.path.join(folder, "tests"), os.path.join(folder, "test")] + list(above):
+    wheres = test_folders(folder) + list(above)
+    for where in sorted(set(wheres), key=wheres.index):
         try:
             names = sorted(os.listdir(where))
         except OSError:
@@ -111,7 +137,7 @@ def test_candidates(folder, package, above=()):
         dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
         if where.count(os.sep) - folder.count(os.sep) > 4:
             dirs[:] = []
-        if where == folder or os.path.relpath(where, folder) in ("tests", "test"):
+        if where == folder or os.path.relpath(where, folder) in TEST_FOLDERS:
             continue
         for name in sorted(names):
             seen += 1
@@ -138,7 +164,8 @@ def sibling_tests(path, source, kernels=()):
     if dotted != stem:  # from kirin import common_abs
         package = dotted.rpartition(".")[0]
         patterns.append(rf"from\s+{re.escape(package)}\s+import\s+[\w\s,(]*\b{re.escape(stem)}\b")
-    imports = re.compile(rf"^\s*(?:{'|'.join(patterns)})", re.M)
+    # At a line's start, or after a `;` (`from golden import g; from op_impl import wrapper`).
+    imports = re.compile(rf"(?:^|;)\s*(?:{'|'.join(patterns)})", re.M)
     conventional = {f"test_{stem}.py", f"{stem}_test.py"}
     if stem.endswith("_impl"):
         conventional.add(f"test_{stem[: -len('_impl')]}.py")
