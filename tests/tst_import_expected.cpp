@@ -19,6 +19,7 @@ private Q_SLOTS:
     void referenceFromWhatTheTestExpects();
     void outputFilledFirstInAGraphCapture();
     void numpyArraysOfAReshapedOutputAreCompared();
+    void differenceInTwoStepsIsAComparison();
     void inPlaceUpdateIsTheOnlyResult();
     void callsThatFailSayWhyNoOutputIsKnown();
     void enumFieldIsNamed();
@@ -165,6 +166,29 @@ void TestImportExpected::numpyArraysOfAReshapedOutputAreCompared()
     QCOMPARE(cases.size(), 1);
     QVERIFY2(cases[0].toObject().contains(QStringLiteral("expected")),
              QJsonDocument(cases[0].toObject()).toJson().constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportExpected::differenceInTwoStepsIsAComparison()
+{
+    // `d = (actual.float() - expected.float()).abs()`, `mx = d.max().item()`, `mx <= 0.01`: a
+    // float copy of the output in the input's shape, compared with an atol of 0.01 and no rtol.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("affine"));
+    const auto r = import(data("difference_in_two_steps.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject op = readOp(out);
+    const QJsonObject tolerance =
+        op[QStringLiteral("tolerance")][QStringLiteral("float16")].toObject();
+    QCOMPARE(tolerance[QStringLiteral("atol")].toDouble(), 0.01);
+    QCOMPARE(tolerance[QStringLiteral("rtol")].toDouble(), 0.0);
+    const QJsonArray cases = op[QStringLiteral("cases")].toArray();
+    QCOMPARE(cases.size(), 2);
+    for (const auto& c : cases)
+        QVERIFY2(c.toObject().contains(QStringLiteral("expected")),
+                 QJsonDocument(c.toObject()).toJson().constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -95,24 +95,48 @@ def _calls_method(node, names):
     return seen == set(names)
 
 
+def _named_assignments(function):
+    """The function's `name = value` statements."""
+    return [
+        n
+        for n in ast.walk(function)
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+    ]
+
+
+def _maximum_of(assignments, name):
+    """The name assigned the maximum of `name` (`mx = d.max().item()`, `float(d.max())`); None."""
+    for n in assignments:
+        for call in ast.walk(n.value):
+            if (
+                isinstance(call, ast.Call)
+                and getattr(call.func, "attr", None) == "max"
+                and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == name
+            ):
+                return n.targets[0].id
+    return None
+
+
 def difference_bound(function, line, values=None):
-    """The number a maximum absolute difference computed at `line` is asserted below:
-    `name = (a - b).abs().max()...` there, and `name < 0.1` (or `<=`, or `0.1 > name`) in the same
-    function; the bound may be a name whose value (in `values`, the frame's names now) is that
-    number (`atol = 1e-1` ... `max_diff < atol`). None when the line is no such assignment or
-    nothing bounds it."""
-    target = None
-    for n in ast.walk(function):
-        if (
-            isinstance(n, ast.Assign)
-            and n.lineno <= line <= n.end_lineno
-            and len(n.targets) == 1
-            and isinstance(n.targets[0], ast.Name)
-            and _calls_method(n.value, ("abs", "max"))
-        ):
-            target = n.targets[0].id
+    """The number a maximum absolute difference computed at `line` is held to: `name =
+    (a - b).abs().max()...` there (or `d = (a - b).abs()` there and `name = d.max()...` after), and
+    `name < 0.1` (or `<=`, or `0.1 > name`) in the same function, or the failing side of it
+    (`name > 0.1`, `(d > 0.1).sum()`: what exceeds the number fails); the bound may be a name whose
+    value (in `values`, the frame's names now) is that number (`atol = 1e-1` ... `max_diff <
+    atol`). None when the line is no such assignment or nothing bounds it."""
+    assignments = _named_assignments(function)
+    target, differences = None, set()
+    for n in assignments:
+        if n.lineno <= line <= n.end_lineno:
+            if _calls_method(n.value, ("abs", "max")):
+                target = n.targets[0].id
+            elif _calls_method(n.value, ("abs",)):
+                differences.add(n.targets[0].id)
+                target = target or _maximum_of(assignments, n.targets[0].id)
     if target is None:
         return None
+    bounded = {target} | differences
 
     def number(node):
         if isinstance(node, ast.Constant):
@@ -129,9 +153,9 @@ def difference_bound(function, line, values=None):
         if not isinstance(n, ast.Compare) or len(n.ops) != 1:
             continue
         left, op, right = n.left, n.ops[0], n.comparators[0]
-        if isinstance(left, ast.Name) and left.id == target and isinstance(op, (ast.Lt, ast.LtE)):
+        if isinstance(left, ast.Name) and left.id in bounded and isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
             bound = number(right)
-        elif isinstance(right, ast.Name) and right.id == target and isinstance(op, (ast.Gt, ast.GtE)):
+        elif isinstance(right, ast.Name) and right.id in bounded and isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)):
             bound = number(left)
         else:
             continue
