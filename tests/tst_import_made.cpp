@@ -25,6 +25,7 @@ private slots:
     void configFromASubfolderModule();
     void callsInAnotherConfigurationAreNoCases();
     void callsTheAnnotationsRejectAreNoCases();
+    void factoryTakesADataclassConfig();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByAFunctionNothingRuns();
@@ -85,6 +86,28 @@ void TestImportMade::callsTheAnnotationsRejectAreNoCases()
     QVERIFY2(!find(r, "import.kernel-failed"), qPrintable(describe(r)));
     QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 1);
     QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("return x * 2.0"));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+}
+
+// A factory that takes a dataclass config whose defaults op.json cannot spell (-inf, a torch
+// dtype), called from a test in a folder above: made_with names the class from the kernel's
+// package (the test loaded its module as _ops.block.block_common) and the changed fields.
+void TestImportMade::factoryTakesADataclassConfig()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("block"));
+    const auto r = import(data("made_with_config/_ops/block/block_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const QJsonObject kernel = readOp(out)[QStringLiteral("kernel")].toObject();
+    QCOMPARE(kernel[QStringLiteral("made_by")].toString(), QStringLiteral("get_kernel"));
+    const QJsonObject with = kernel[QStringLiteral("made_with")].toObject();
+    QCOMPARE(with[QStringLiteral("cols")].toString(), QStringLiteral("32"));
+    const QJsonObject cfg = with[QStringLiteral("cfg")].toObject();
+    QCOMPARE(cfg[QStringLiteral("class")].toString(), QStringLiteral("block_common.BlockConfig"));
+    QCOMPARE(cfg[QStringLiteral("fields")].toObject(),
+             (QJsonObject{{"rows", "4"}, {"scale", "3.0"}}));
     auto [code, output] = verify(out);
     QVERIFY2(code == 0, qPrintable(output));
 }

@@ -68,21 +68,34 @@ std::string pythonLiteral(const nlohmann::json& value)
     return out + "]";
 }
 
-// op.json's kernel.made_with as a Python dict, a dtype as the torch dtype (which the glue hands
-// PyPTO as its dtype and the kernel worker as its name, like a kernel argument's); None: none.
+// One evaluated made_with value in Python: a dtype as the torch dtype (which the glue hands PyPTO
+// as its dtype and the kernel worker as its name, like a kernel argument's), a config as
+// {'class': ..., 'fields': {...}} as the kernel arguments have it.
+std::string madeWithValuePython(const nlohmann::json& value)
+{
+    if (value.is_null()) return "None";
+    if (value.is_object() && value.contains("class")) {
+        std::string fields;
+        for (const auto& [field, v] : value.at("fields").items())
+            fields += (fields.empty() ? "" : ", ") + pythonStringLiteral(field) + ": " +
+                      madeWithValuePython(v);
+        return "{'class': " + pythonStringLiteral(value.at("class").get<std::string>()) +
+               ", 'fields': {" + fields + "}}";
+    }
+    const auto dtype =
+        value.is_object() ? dtypeFromName(value.value("dtype", std::string())) : std::nullopt;
+    return dtype ? "torch." + std::string(dtypeInfo(*dtype).torchName) : pythonLiteral(value);
+}
+
+// op.json's kernel.made_with as a Python dict; None: none.
 std::string madeWithPython(const OpSpec& spec)
 {
     if (spec.kernel.madeWithJson.empty()) return "None";
     const auto values = nlohmann::json::parse(spec.kernel.madeWithJson);
     std::string out = "{";
-    for (const auto& [name, value] : values.items()) {
-        out += (out.size() > 1 ? ", " : "") + pythonStringLiteral(name) + ": ";
-        const auto dtype =
-            value.is_object() ? dtypeFromName(value.value("dtype", std::string())) : std::nullopt;
-        out += dtype             ? "torch." + std::string(dtypeInfo(*dtype).torchName)
-               : value.is_null() ? std::string("None")
-                                 : pythonLiteral(value);
-    }
+    for (const auto& [name, value] : values.items())
+        out += (out.size() > 1 ? ", " : "") + pythonStringLiteral(name) + ": " +
+               madeWithValuePython(value);
     return out + "}";
 }
 

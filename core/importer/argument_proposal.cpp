@@ -141,14 +141,27 @@ void Builder::describeMadeWith(ojson& op)
 {
     const json& given = member(*m_kernel, "made_with");
     if (!given.is_object()) return;
+    // A constant as op.json spells it; nullopt when it has no spelling.
+    auto constant = [](const json& described) -> std::optional<ojson> {
+        if (text(described, "kind") == "literal") return ojson(member(described, "value"));
+        if (text(described, "kind") == "none") return ojson(nullptr);
+        if (auto rule = literal(described)) return ojson(*rule);
+        return std::nullopt;
+    };
     ojson with = ojson::object();
     for (const auto& [name, described] : given.items()) {
-        if (text(described, "kind") == "literal") {
-            with[name] = ojson(member(described, "value"));
-        } else if (text(described, "kind") == "none") {
-            with[name] = nullptr;
-        } else if (auto rule = literal(described)) {
-            with[name] = *rule;
+        std::optional<ojson> value;
+        if (text(described, "kind") == "config") {
+            // The fields that differ from the class's defaults; the others it gives itself.
+            ojson fields = ojson::object();
+            for (const auto& [field, d] : member(described, "fields").items())
+                if (auto v = constant(d)) fields[field] = *v;
+            value = ojson{{"class", text(described, "class")}, {"fields", fields}};
+        } else {
+            value = constant(described);
+        }
+        if (value) {
+            with[name] = *value;
         } else {
             with[name] = "";
             fillIn("/kernel/made_with/" + name, Severity::Error, "import.argument",

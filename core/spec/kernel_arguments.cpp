@@ -2,6 +2,7 @@
 
 #include "spec/inference.h"
 
+#include <regex>
 #include <set>
 #include <vector>
 
@@ -11,6 +12,16 @@ nlohmann::json kernelArgumentValueJson(const rules::Value& value)
 {
     if (value.type == rules::Type::DType) return {{"dtype", std::string(dtypeName(value.dtype))}};
     return paramValueToJson(value);
+}
+
+std::string kernelArgumentClassProblem(const std::string& name)
+{
+    static const std::regex kDotted(
+        R"(^[A-Za-z_][A-Za-z0-9_]{0,127}(\.[A-Za-z_][A-Za-z0-9_]{0,127}){0,7}$)");
+    if (std::regex_match(name, kDotted)) return {};
+    return "\"" + name +
+           "\" is not a class of the kernel file: give its name, or a dotted path such as "
+           "configs.NormConfig";
 }
 
 std::string kernelArgumentLiteralProblem(const nlohmann::json& value)

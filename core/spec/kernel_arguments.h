@@ -25,4 +25,8 @@ nlohmann::json kernelArgumentValueJson(const rules::Value& value);
 std::string kernelArgumentLiteralProblem(const nlohmann::json& value);
 inline constexpr std::size_t kMaxKernelArgumentLiteralItems = 65536;
 
+// Why a "class" of a kernel argument or a made_with value names no class (empty when it does):
+// a name, or a dotted path to one such as configs.NormConfig.
+std::string kernelArgumentClassProblem(const std::string& name);
+
 } // namespace ptowb

@@ -44,8 +44,9 @@ constexpr OpJsonWord kWords[] = {
     {"made_with", OpJsonWordKind::Key,
      "In kernel: the arguments of the factory made_by names, when it takes some "
      "(\"dtype\": \"float16\", \"name\": \"'abs_001'\", \"tiles\": [64, 64]): each a rule giving a "
-     "constant (no input or parameter: the kernel is made once, before any case) or a list given "
-     "as is."},
+     "constant (no input or parameter: the kernel is made once, before any case), a list given "
+     "as is, or {\"class\": \"BSAConfig\", \"fields\": {...}} for a config whose other fields keep "
+     "the class's defaults."},
     {"arguments", OpJsonWordKind::Key,
      "In kernel: values for kernel parameters that are none of the op's names, per case: a rule "
      "(\"NUM_ROWS\": \"x.shape[0]\"), a list given as is ([[128, 128], [64, 64]]), or "

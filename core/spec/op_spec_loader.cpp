@@ -333,13 +333,8 @@ private:
             } else if (value.is_object()) {
                 m_r.checkKeys(value, ptr, {"class", "fields"});
                 if (auto cls = m_r.string(value, ptr, "class", true)) {
-                    static const std::regex kDotted(
-                        R"(^[A-Za-z_][A-Za-z0-9_]{0,127}(\.[A-Za-z_][A-Za-z0-9_]{0,127}){0,7}$)");
-                    if (!std::regex_match(*cls, kDotted))
-                        m_r.error(ptr + "/class", "spec.bad-identifier",
-                                  "\"" + *cls +
-                                      "\" is not a class of the kernel file: give its name, or a "
-                                      "dotted path such as configs.NormConfig");
+                    if (const std::string why = kernelArgumentClassProblem(*cls); !why.empty())
+                        m_r.error(ptr + "/class", "spec.bad-identifier", why);
                     else
                         a.className = *cls;
                 }

@@ -137,7 +137,11 @@ def _made_kernel(module, name, made_by, made_with=None):
     if key not in made:
         saved = default_device()
         try:
-            arguments = {k: _argument_value(v) for k, v in made_with.items()} if made_with else None
+            arguments = (
+                {k: _argument(module, k, v, 1, f"kernel.made_with '{k}'") for k, v in made_with.items()}
+                if made_with
+                else None
+            )
             made[key] = _kernel_maker.make_kernel(module, made_by, name, [JitFunction], arguments)
         except _kernel_maker.KernelMakerError as exc:
             raise KernelError(str(exc), exc.line, 1, "kernel.made-by") from None
@@ -218,14 +222,20 @@ def _project_module(value, folder):
 def _name_start(module, spelled, folder):
     """Where a dotted "class" name starts: the kernel file's namespace when it binds the first
     part, else the project module it names that is already loaded (`m.Config` when the kernel
-    file did `from m import f`: loading `m` bound no name). Returns (namespace owner, rest)."""
+    file did `from m import f`, or `from .m import f` in a package: loading `m` bound no name).
+    Returns (namespace owner, rest)."""
     parts = spelled.split(".")
     if parts[0] in vars(module):
         return module, parts
+    # A module of the kernel file's own package is named from it (`bsa_common.BSAConfig` for the
+    # kernel's `from .bsa_common import ...`), else from the top.
+    package = getattr(module, "__package__", None)
+    prefixes = ([package + "."] if package else []) + [""]
     for cut in range(len(parts) - 1, 0, -1):
-        loaded = sys.modules.get(".".join(parts[:cut]))
-        if loaded is not None and _project_module(loaded, folder):
-            return loaded, parts[cut:]
+        for prefix in prefixes:
+            loaded = sys.modules.get(prefix + ".".join(parts[:cut]))
+            if loaded is not None and _project_module(loaded, folder):
+                return loaded, parts[cut:]
     return None, parts
 
 
@@ -249,21 +259,21 @@ def _found_class(module, start, parts, folder):
     return target if home is module or _project_module(home, folder) else None
 
 
-def _argument(module, name, value, line):
-    """One entry of op.json's kernel "arguments": a value, or an instance of a class of the
-    kernel file built from its fields (found by name lookup: nothing is evaluated)."""
+def _argument(module, name, value, line, what=None):
+    """One entry of op.json's kernel "arguments" (or of kernel.made_with, `what` naming it): a
+    value, or an instance of a class of the kernel file built from its fields (found by name
+    lookup: nothing is evaluated)."""
+    what = what or f"kernel argument '{name}'"
     if not (isinstance(value, dict) and "class" in value):
         return _argument_value(value)
     folder = os.path.dirname(os.path.abspath(module.__file__))
     start, parts = _name_start(module, value["class"], folder)
     if start is None:
-        raise KernelError(
-            f"kernel argument '{name}': the kernel file has no class '{value['class']}' (op.json names it)", line
-        )
+        raise KernelError(f"{what}: the kernel file has no class '{value['class']}' (op.json names it)", line)
     target = _found_class(module, start, parts, folder)
     if target is None:
         raise KernelError(
-            f"kernel argument '{name}': '{value['class']}' is not a class defined in the kernel file "
+            f"{what}: '{value['class']}' is not a class defined in the kernel file "
             "or in a module of the project it imports (op.json names it)",
             line,
         )
@@ -271,9 +281,7 @@ def _argument(module, name, value, line):
     try:
         return target(**fields)
     except TypeError as exc:
-        raise KernelError(
-            f"kernel argument '{name}': {value['class']}(...) does not take op.json's fields: {exc}", line
-        ) from None
+        raise KernelError(f"{what}: {value['class']}(...) does not take op.json's fields: {exc}", line) from None
 
 
 def _bind(fn, inputs, outputs, params, arguments=None, module=None):

@@ -368,14 +368,7 @@ class Recorder:
                 fields = {}
                 for f in dataclasses.fields(value):
                     described_field = _scalar(getattr(value, f.name))
-                    default = (
-                        f.default
-                        if f.default is not dataclasses.MISSING
-                        else (
-                            f.default_factory() if f.default_factory is not dataclasses.MISSING else dataclasses.MISSING
-                        )
-                    )
-                    is_default = default is not dataclasses.MISSING and _same(default, getattr(value, f.name))
+                    is_default = _is_default(f, getattr(value, f.name))
                     fields[f.name] = dict(
                         described_field or {"kind": "other", "type": type(getattr(value, f.name)).__name__},
                         default=is_default,
@@ -658,6 +651,8 @@ class Recorder:
             d = {"kind": "none"} if value is None else _scalar(value)
             if d is None and _nested_literal(value, ellipsis=True) is not None:
                 d = {"kind": "literal", "value": _nested_literal(value, ellipsis=True)}
+            if d is None and dataclasses.is_dataclass(value) and not isinstance(value, type):
+                d = _made_with_config(value, vars(self.module))
             if d is None or d["kind"] == "enum":
                 message = (
                     f"{code.co_name}() made the kernel '{name}' with {pname} = {type(value).__name__}, "
@@ -1676,6 +1671,37 @@ def _def_line(fn, source):
     return first
 
 
+def _is_default(field, value):
+    """Whether a dataclass field holds the default its class gives it."""
+    if field.default is not dataclasses.MISSING:
+        default = field.default
+    elif field.default_factory is not dataclasses.MISSING:
+        default = field.default_factory()
+    else:
+        return False
+    return _same(default, value)
+
+
+def _made_with_config(value, namespace):
+    """A factory's dataclass argument (`_get_fwd_kernel(cfg, ...)`) as kernel.made_with gives it:
+    its class and the fields that differ from the class's defaults, which op.json need not spell
+    (a torch dtype, `float('-inf')`); None when a field that differs is nothing op.json can give
+    (a torch dtype among them: op.json's dtypes reach a factory as pypto's)."""
+    fields = {}
+    for f in dataclasses.fields(value):
+        field_value = getattr(value, f.name)
+        if not f.init or _is_default(f, field_value):
+            continue
+        torch = _torch()
+        if torch is not None and isinstance(field_value, torch.dtype):
+            return None
+        d = {"kind": "none"} if field_value is None else _scalar(field_value)
+        if d is None or d["kind"] == "enum":
+            return None
+        fields[f.name] = d
+    return {"kind": "config", "class": _class_spelling(type(value), namespace), "fields": fields}
+
+
 def _class_spelling(cls, namespace):
     """How op.json names `cls` for a kernel whose module namespace is `namespace`: by the name the
     module binds it to, else through the module it was imported from (`from m import f` loads
@@ -1687,6 +1713,13 @@ def _class_spelling(cls, namespace):
     for name, value in namespace.items():
         if value is home:
             return f"{name}.{cls.__qualname__}"
+    # A module below the folder of a kernel file of a package (`from .bsa_common import helper`
+    # loads bsa_common): named from the kernel's package, whatever name a test loaded it under.
+    where, kernel_file = getattr(home, "__file__", None), namespace.get("__file__")
+    if namespace.get("__package__") and isinstance(where, str) and isinstance(kernel_file, str):
+        relative = os.path.relpath(os.path.splitext(where)[0], os.path.dirname(kernel_file)).split(os.sep)
+        if all(part.isidentifier() for part in relative):
+            return ".".join(relative + [cls.__qualname__])
     return f"{cls.__module__}.{cls.__qualname__}"
 
 

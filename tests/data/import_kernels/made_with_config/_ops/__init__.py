@@ -1,0 +1,1 @@
+"""Operators kept apart from their tests."""
