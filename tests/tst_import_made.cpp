@@ -26,6 +26,7 @@ private slots:
     void callsInAnotherConfigurationAreNoCases();
     void callsTheAnnotationsRejectAreNoCases();
     void factoryTakesADataclassConfig();
+    void uncalledFactoryKernelTakesATestCopysCalls();
     void kernelsMadeInsideFunctions();
     void kernelMadeWhereNothingBuildsIt();
     void kernelMadeByAFunctionNothingRuns();
@@ -108,6 +109,29 @@ void TestImportMade::factoryTakesADataclassConfig()
     QCOMPARE(cfg[QStringLiteral("class")].toString(), QStringLiteral("block_common.BlockConfig"));
     QCOMPARE(cfg[QStringLiteral("fields")].toObject(),
              (QJsonObject{{"rows", "4"}, {"scale", "3.0"}}));
+    auto [code, output] = verify(out);
+    QVERIFY2(code == 0, qPrintable(output));
+}
+
+// make_scale() needs no argument and makes the kernel; nothing calls what it makes, but the test
+// beside calls a copy of its own with the same parameters: that copy's calls are the cases.
+void TestImportMade::uncalledFactoryKernelTakesATestCopysCalls()
+{
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("scale"));
+    const auto r = import(data("copied_in_test/scale_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    const Diagnostic* variant = find(r, "import.variant-calls");
+    QVERIFY2(variant && variant->message.find("calls of scale_kernel_sim") != std::string::npos,
+             qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("kernel")][QStringLiteral("made_by")].toString(),
+             QStringLiteral("make_scale"));
+    QCOMPARE(op[QStringLiteral("cases")].toArray().size(), 1);
+    QVERIFY(readAll(out + QStringLiteral("/reference.py")).contains("return x * 1.5"));
+    // The copy stays in the test file: the project is the kernel file.
+    QVERIFY(!QFile::exists(out + QStringLiteral("/test_scale.py")));
     auto [code, output] = verify(out);
     QVERIFY2(code == 0, qPrintable(output));
 }

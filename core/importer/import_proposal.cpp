@@ -83,7 +83,7 @@ bool Builder::chooseKernel(const std::string& function)
     std::vector<const json*> kernels;
     std::vector<std::string> names;
     for (const auto& k : list(m_recording, "kernels"))
-        if (!text(k, "name").empty()) {
+        if (!text(k, "name").empty() && !member(k, "twin_only").is_boolean()) {
             kernels.push_back(&k);
             names.push_back(text(k, "name"));
         }
@@ -128,12 +128,17 @@ std::string Builder::calledKernel() const
             return text(c, "kernel") == name && !member(c, "error").is_object();
         });
     };
-    if (called(m_p.kernel) || !text(*m_kernel, "made_by").empty() ||
-        list(*m_kernel, "params").empty())
-        return m_p.kernel;
+    // A kernel a function made takes no twin's calls once any call of it was recorded: the
+    // calls of another kernel that function made are no calls of it.
+    const bool madeAndCalled = !text(*m_kernel, "made_by").empty() &&
+                               std::any_of(calls.begin(), calls.end(), [&](const json& c) {
+                                   return text(c, "kernel") == m_p.kernel;
+                               });
+    if (called(m_p.kernel) || madeAndCalled || list(*m_kernel, "params").empty()) return m_p.kernel;
     // A platform or size variant that a wrapper picks and the tests never reach (glm's
     // ifa_func_kernel_for_950 beside ifa_func_kernel, kimi's ..._l_max_96 beside _l_max_32): the
-    // same parameters as a kernel that was called, whose calls its annotations accept. A twin
+    // same parameters as a kernel that was called, whose calls its annotations accept; a test's
+    // copy of a kernel a factory makes (test_sum_lstm's sum_lstm_kernel_sim) too. A twin
     // with the very same signature comes first.
     const json* twin = nullptr;
     for (const auto& k : list(m_recording, "kernels"))
@@ -155,6 +160,11 @@ void Builder::keepCalls()
                    "; its cases are the calls of " + kernel +
                    ", which takes the same parameters (a variant of it): verify shows whether " +
                    m_p.kernel + " computes on them what the test expected of " + kernel);
+    // The kernel whose calls are the cases: made_by and made_with pick its calls among those of
+    // the kernels of that name.
+    const json* called = m_kernel;
+    for (const auto& k : list(m_recording, "kernels"))
+        if (kernel != m_p.kernel && text(k, "name") == kernel) called = &k;
     int madeAgain = 0, rejected = 0;
     std::string firstRejected;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
@@ -163,8 +173,8 @@ void Builder::keepCalls()
             // A kernel made inside a function: only the calls of the one made_by builds (a
             // test's other pytest cases build kernels of their own), and of the first kernel it
             // calls, which is the one made_by gives again.
-            if (text(c, "kernel") != kernel || text(c, "made_by") != text(*m_kernel, "made_by") ||
-                member(c, "made_with") != member(*m_kernel, "made_with"))
+            if (text(c, "kernel") != kernel || text(c, "made_by") != text(*called, "made_by") ||
+                member(c, "made_with") != member(*called, "made_with"))
                 continue;
             // A repeat of a call with the same shapes and values: the one its test compared
             // is kept (the recorder marks the others).

@@ -1794,6 +1794,48 @@ def _made_kernels(recorder, module, source):
     return list(found.values())
 
 
+def _made_uncalled(recorder, module, source, described):
+    """The kernels a function of the file made that nothing called (`sum_lstm(run_mode="npu")`
+    makes and returns one, which its test file never calls: the test calls a copy of its own),
+    each with that function and its arguments (op.json's made_by, made_with): a twin's calls may
+    be its cases."""
+    found = {}
+    for oid in list(recorder.factories):
+        jit = recorder.kept(oid)
+        fn = getattr(jit, "fn", None)
+        while isinstance(fn, JitFunction):
+            fn = fn.fn
+        if fn is None or fn.__name__ in described or fn.__name__ in found:
+            continue
+        made_by, made_with = recorder._factory(jit, fn.__name__)
+        if made_by is None:
+            continue
+        entry = _kernel_entry(fn.__name__, fn, source if fn.__code__.co_filename == recorder.kernel_path else None)
+        entry["made_by"] = made_by
+        if made_with:
+            entry["made_with"] = made_with
+        found[fn.__name__] = entry
+    return list(found.values())
+
+
+def _test_kernels(recorder, described):
+    """The kernels of the test files that their tests called (`sum_lstm_kernel_sim`, a test's copy
+    of the kernel file's): no kernel of the file, but a twin whose calls a kernel of the file that
+    nothing called may take."""
+    found = {}
+    for call in recorder.calls:
+        name = call["kernel"]
+        fn = recorder.made_functions.get(name)
+        if name in described or name in found or call.get("made_by") or fn is None:
+            continue
+        if fn.__code__.co_filename == recorder.kernel_path:
+            continue
+        entry = _kernel_entry(name, fn, None)
+        entry.update(defined_in=fn.__code__.co_filename, def_line=fn.__code__.co_firstlineno, twin_only=True)
+        found[name] = entry
+    return list(found.values())
+
+
 def _run_test_file(recorder, path, source, undo):
     """Loads a test file as a module of its own (the kernel module it imports is the one already
     loaded and hooked), then runs its `__main__` block and its tests. None when it fails to load;
@@ -1926,6 +1968,8 @@ def record(request):
                     _run(recorder, prefix + name, vars(host_module)[name])
         recorder.host(path, source)
         kernels += _made_kernels(recorder, module, source)
+        kernels += _made_uncalled(recorder, module, source, {k["name"] for k in kernels})
+        kernels += _test_kernels(recorder, {k["name"] for k in kernels})
         golden_sources = {}
         for name in sorted({g["function"] for g in recorder.goldens}):
             where = next(g["file"] for g in recorder.goldens if g["function"] == name)

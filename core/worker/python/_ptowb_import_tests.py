@@ -233,7 +233,9 @@ def jit_defs(tree):
 def callers_of(tree, unrecorded):
     """The file's top-level functions that need no argument and call one of the `unrecorded`
     kernels or a function that makes one, in file order: a worker script's `pack_static_add()`
-    that its argv dispatch runs, which neither a test nor the main block does."""
+    that its argv dispatch runs, which neither a test nor the main block does. Then those that
+    make one and need no argument themselves (`sum_lstm(run_mode="npu")`), which made_by can
+    name though nothing calls what they make."""
     functions = (ast.FunctionDef, ast.AsyncFunctionDef)
     top = [node for node in tree.body if isinstance(node, functions)]
     makers = set(unrecorded)
@@ -252,15 +254,17 @@ def callers_of(tree, unrecorded):
             if node.name not in reaching and names[node.name] & reaching:
                 reaching.add(node.name)
                 grown = True
-    callers = []
+    callers, own_makers = [], []
     for node in top:
         a = node.args
         required = len(a.posonlyargs) + len(a.args) - len(a.defaults) + sum(d is None for d in a.kw_defaults)
-        if required or node.name in makers or node.name.startswith("test") or isinstance(node, ast.AsyncFunctionDef):
+        if required or node.name.startswith("test") or isinstance(node, ast.AsyncFunctionDef):
             continue
-        if node.name in reaching:
+        if node.name in makers:
+            own_makers.append(node.name)
+        elif node.name in reaching:
             callers.append(node.name)
-    return callers
+    return callers + own_makers
 
 
 def imported_names(tree):
