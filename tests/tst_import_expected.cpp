@@ -20,6 +20,7 @@ private Q_SLOTS:
     void outputFilledFirstInAGraphCapture();
     void numpyArraysOfAReshapedOutputAreCompared();
     void differenceInTwoStepsIsAComparison();
+    void toleranceFinerThanTheDtypeIsSaid();
     void inPlaceUpdateIsTheOnlyResult();
     void callsThatFailSayWhyNoOutputIsKnown();
     void enumFieldIsNamed();
@@ -191,6 +192,28 @@ void TestImportExpected::differenceInTwoStepsIsAComparison()
                  QJsonDocument(c.toObject()).toJson().constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImportExpected::toleranceFinerThanTheDtypeIsSaid()
+{
+    // bf16 at rtol 3e-3, atol 3e-3: one rounding step (2^-7 of the value) fails above 0.62. The
+    // tolerance stays the file's; the warning says why a single element may fail.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("double"));
+    const auto r = import(data("bf16_fine_tolerance.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    const Diagnostic* finer = find(r, "import.tolerance-finer-than-dtype");
+    QVERIFY2(finer && finer->severity == Severity::Warning, qPrintable(describe(r)));
+    QVERIFY2(finer->message.find("(2^-7 of the value) for values above 0.62") != std::string::npos,
+             finer->message.c_str());
+    QCOMPARE(
+        readOp(out)[QStringLiteral("tolerance")][QStringLiteral("bfloat16")][QStringLiteral("rtol")]
+            .toDouble(),
+        0.003);
+    // A float32 comparison at the file's 1e-4 is no such case.
+    const auto r2 =
+        import(data("numpy_compare_of_reshape.py"), dir.filePath(QStringLiteral("halve")));
+    QVERIFY2(r2.ok && !find(r2, "import.tolerance-finer-than-dtype"), qPrintable(describe(r2)));
 }
 
 void TestImportExpected::inPlaceUpdateIsTheOnlyResult()

@@ -62,6 +62,7 @@ private:
     // plans are then made again from the calls kept).
     bool leaveOutUnruledFields();
     void leaveOut(const nlohmann::json& call, const std::string& why);
+    void warnIfFinerThanTheDtype(const std::string& dtype, double rtol, double atol);
     // The calls left out as run in another configuration, and the kept calls that failed.
     void reportKeptCalls();
     void classify();

@@ -45,6 +45,7 @@ struct DTypeInfo
     int itemSize;
     DTypeKind kind;
     std::string_view cppEnum; // ptowb::DType enumerator, for generated C++ ("Float16")
+    int significandBits;      // of a floating dtype, the implicit bit included (float16: 11); 0
 };
 
 std::span<const DTypeInfo> allDTypes();
