@@ -53,9 +53,10 @@ public:
 private:
     bool chooseKernel(const std::string& function);
     void keepCalls();
-    // The name of the kernel whose calls become the cases: this one, or, when no code called it,
-    // a kernel of the file with the same parameters that was called (see keepCalls).
-    std::string calledKernel() const;
+    // The recording's entry of the kernel whose calls become the cases: this one, or, when no
+    // code called it, a kernel of the file with the same parameters that was called (see
+    // keepCalls).
+    const nlohmann::json& calledKernel() const;
     std::string otherConfiguration(const nlohmann::json& call, const nlohmann::json& first) const;
     // Leaves out the kept calls whose config gives an int or dtype field another value than the
     // first call's where no rule over the inputs gives every call's value; true when it did (the

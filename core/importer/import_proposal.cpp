@@ -120,7 +120,7 @@ bool Builder::chooseKernel(const std::string& function)
     return false;
 }
 
-std::string Builder::calledKernel() const
+const json& Builder::calledKernel() const
 {
     const json& calls = list(m_recording, "calls");
     auto called = [&](const std::string& name) {
@@ -134,7 +134,7 @@ std::string Builder::calledKernel() const
                                std::any_of(calls.begin(), calls.end(), [&](const json& c) {
                                    return text(c, "kernel") == m_p.kernel;
                                });
-    if (called(m_p.kernel) || madeAndCalled || list(*m_kernel, "params").empty()) return m_p.kernel;
+    if (called(m_p.kernel) || madeAndCalled || list(*m_kernel, "params").empty()) return *m_kernel;
     // A platform or size variant that a wrapper picks and the tests never reach (glm's
     // ifa_func_kernel_for_950 beside ifa_func_kernel, kimi's ..._l_max_96 beside _l_max_32): the
     // same parameters as a kernel that was called, whose calls its annotations accept; a test's
@@ -144,27 +144,25 @@ std::string Builder::calledKernel() const
     for (const auto& k : list(m_recording, "kernels"))
         if (&k != m_kernel && text(k, "made_by").empty() && called(text(k, "name")) &&
             takesCallsOf(*m_kernel, k, calls)) {
-            if (member(k, "params") == member(*m_kernel, "params")) return text(k, "name");
+            if (member(k, "params") == member(*m_kernel, "params")) return k;
             if (!twin) twin = &k;
         }
-    return twin ? text(*twin, "name") : m_p.kernel;
+    return twin ? *twin : *m_kernel;
 }
 
 void Builder::keepCalls()
 {
     const json& calls = list(m_recording, "calls");
-    const std::string kernel = calledKernel();
-    if (kernel != m_p.kernel)
+    // The kernel whose calls are the cases: made_by and made_with pick its calls among those of
+    // the kernels of that name.
+    const json& called = calledKernel();
+    const std::string kernel = text(called, "name");
+    if (&called != m_kernel)
         fillIn("/cases", Severity::Warning, "import.variant-calls",
                "no code of the file or its tests called " + m_p.kernel +
                    "; its cases are the calls of " + kernel +
                    ", which takes the same parameters (a variant of it): verify shows whether " +
                    m_p.kernel + " computes on them what the test expected of " + kernel);
-    // The kernel whose calls are the cases: made_by and made_with pick its calls among those of
-    // the kernels of that name.
-    const json* called = m_kernel;
-    for (const auto& k : list(m_recording, "kernels"))
-        if (kernel != m_p.kernel && text(k, "name") == kernel) called = &k;
     int madeAgain = 0, rejected = 0;
     std::string firstRejected;
     for (int pass = 0; pass < 2; ++pass) // calls the simulator ran first, failed ones after
@@ -173,8 +171,8 @@ void Builder::keepCalls()
             // A kernel made inside a function: only the calls of the one made_by builds (a
             // test's other pytest cases build kernels of their own), and of the first kernel it
             // calls, which is the one made_by gives again.
-            if (text(c, "kernel") != kernel || text(c, "made_by") != text(*called, "made_by") ||
-                member(c, "made_with") != member(*called, "made_with"))
+            if (text(c, "kernel") != kernel || text(c, "made_by") != text(called, "made_by") ||
+                member(c, "made_with") != member(called, "made_with"))
                 continue;
             // A repeat of a call with the same shapes and values: the one its test compared
             // is kept (the recorder marks the others).

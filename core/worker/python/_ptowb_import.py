@@ -7,6 +7,7 @@ file compares with. Running the file is the user's explicit, trusted act (File â
 import ast
 import contextlib
 import dataclasses
+import collections
 import enum
 import functools
 import importlib
@@ -252,11 +253,16 @@ class Recorder:
         self.deadline = time.monotonic() + seconds
         self.folder = os.path.dirname(os.path.abspath(path))
         self.calls, self.errors, self.goldens, self.compares = [], [], [], []
+        self.golden_results = {}  # id(tensor) -> [(golden, its result entry)] that returned it
         self.entry = ""  # the entry point running now
         self.keep = {}  # id -> every host object whose id is recorded: kept alive, found by id
         self.fills = {}  # id(tensor) -> fill of a torch factory's result
         self.input_calls = {}  # id(host tensor) -> {call index: parameter}, every call it was an input of
         self.outputs = {}  # id(host tensor) -> (call index, parameter), written by the kernel
+        # How many live outputs have each element count: a subtraction in the host code (every
+        # `Tensor.__sub__` while outputs exist) asks whether an operand may be a copy of one.
+        self.output_sizes = collections.Counter()
+        self.output_size_of = {}  # id(host tensor) -> its element count, as counted above
         self.signatures = {}  # kernel -> distinct call signatures kept
         # A signature's first call, and its repeats: a test may compare the output of a later call
         # of the same shapes only (the first one's output feeds the second).
@@ -314,11 +320,30 @@ class Recorder:
         self.keep.pop(oid, None)
         self.fills.pop(oid, None)
         self.input_calls.pop(oid, None)
+        self._drop_output(oid)
+        for _, r in self.golden_results.pop(oid, ()):
+            r["id"] = None  # (the recording drops the ids once all tests ran)
+
+    def _note_output(self, host, where):
+        """`host` holds what the kernel wrote to a parameter: `where` is (call index, parameter)."""
+        oid = id(host)
+        if oid not in self.output_size_of:
+            self.output_size_of[oid] = host.numel() if _is_tensor(host) else None
+            self.output_sizes[self.output_size_of[oid]] += 1
+        self.outputs[oid] = where
+
+    def _drop_output(self, oid):
         self.outputs.pop(oid, None)
-        for golden in self.goldens:
-            for r in golden["results"]:
-                if r and r.get("id") == oid:  # (the recording drops the ids once all tests ran)
-                    r["id"] = None
+        if oid in self.output_size_of:
+            size = self.output_size_of.pop(oid)
+            self.output_sizes[size] -= 1
+            if not self.output_sizes[size]:
+                del self.output_sizes[size]
+
+    def golden_of(self, tensor):
+        """The first golden call that returned `tensor`, None if none did."""
+        found = self.golden_results.get(id(tensor))
+        return found[0][0] if found else None
 
     def host(self, path, source):
         self.path, self.source, self.tree = path, source, None
@@ -476,7 +501,7 @@ class Recorder:
             self.hold(host)
             if record:
                 if entry["written"] or entry.get("fill") == "empty":
-                    self.outputs[id(host)] = (index, entry["name"])
+                    self._note_output(host, (index, entry["name"]))
                 else:
                     self.input_calls.setdefault(id(host), {})[index] = entry["name"]
         if remembered is None:
@@ -486,7 +511,7 @@ class Recorder:
             # The same call as a recorded one: a comparison of its outputs is that call's.
             for e in described:
                 if e.get("written"):
-                    self.outputs[id(bound.arguments[e["name"]])] = (same_as, e["name"])
+                    self._note_output(bound.arguments[e["name"]], (same_as, e["name"]))
         if record and name not in self.overwrite_checked:
             self.overwrite_checked.add(name)
             self._check_overwritten(fn, bound, before, afters, described, index)
@@ -574,7 +599,7 @@ class Recorder:
                 e["written"] = True
                 host = bound.arguments[e["name"]]
                 self.input_calls.get(id(host), {}).pop(index, None)
-                self.outputs[id(host)] = (index, e["name"])
+                self._note_output(host, (index, e["name"]))
 
     @staticmethod
     def _run_poisoned(fn, bound, before, names):
@@ -749,18 +774,20 @@ class Recorder:
                 described.append({"shape": list(r.shape), "dtype": _dtype_name(r), "id": id(r)})
             else:
                 described.append(None)
-        self.goldens.append(
-            {
-                "function": fn.__name__,
-                "line": fn.__code__.co_firstlineno,
-                "file": fn.__code__.co_filename,
-                "args": mapped,
-                "results": described,
-                "tuple": isinstance(result, (tuple, list)),
-                "entry": self.entry,
-                "matches": self._matches(results),
-            }
-        )
+        golden = {
+            "function": fn.__name__,
+            "line": fn.__code__.co_firstlineno,
+            "file": fn.__code__.co_filename,
+            "args": mapped,
+            "results": described,
+            "tuple": isinstance(result, (tuple, list)),
+            "entry": self.entry,
+            "matches": self._matches(results),
+        }
+        self.goldens.append(golden)
+        for r in described:
+            if r:
+                self.golden_results.setdefault(r["id"], []).append((golden, r))
 
     def _matches(self, results):
         """Which recorded outputs each result of a golden equals closely, by value."""
@@ -846,7 +873,7 @@ class Recorder:
             self.reading = False
 
     def _read_comparison(self, function, where, other, other_index, rtol, atol, flattened, names):
-        golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(other)), None)
+        golden = self.golden_of(other)
         entry = {
             "function": function,
             "call": where[0],
@@ -908,7 +935,7 @@ class Recorder:
             where = self.outputs.get(id(bound.arguments[tensors[slot]]))
             if where is None or where[0] != call:
                 continue
-            golden = next((g for g in self.goldens for r in g["results"] if r and r["id"] == id(expected)), None)
+            golden = self.golden_of(expected)
             entry = {
                 "function": "pypto.set_verify_golden_data",
                 "call": call,
@@ -934,8 +961,7 @@ class Recorder:
         .abs().max()` against a number (`assert max_diff < 1e-1`), an atol with no rtol."""
         if not (id(a) in self.outputs or id(b) in self.outputs):
             # A copy of an output in another shape, `y.reshape(x.shape).float()`, has its size.
-            sizes = {o.numel() for o in map(self.kept, list(self.outputs)) if o is not None}
-            if not any(_is_tensor(v) and v.numel() in sizes for v in (a, b)):
+            if not any(_is_tensor(v) and v.numel() in self.output_sizes for v in (a, b)):
                 return
         found = self._test_function()
         if found is None:
