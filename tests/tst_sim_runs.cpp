@@ -267,6 +267,14 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(rank.where()),
                  QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated with 3 dims, "
                                 "but the case passes shape [4, 64]"));
+        // PyPTO takes FP4 data in a uint8 tensor: what is missing is the simulator's arithmetic.
+        auto packed = runSource("import pypto\n\ndef kernel(x: pypto.Tensor([], "
+                                "pypto.DT_FP4_E2M1), y):\n    y[:] = x\n",
+                                {{"x", at::zeros({4, 8}, at::kByte)}}, {{"y", out({4, 8})}});
+        QCOMPARE(QString::fromStdString(packed.where()),
+                 QStringLiteral("3:1 sim.unsupported kernel parameter 'x' is annotated "
+                                "pypto.DT_FP4_E2M1, whose data PyPTO takes in a uint8 tensor: not "
+                                "supported by the simulator: pypto.DT_FP4_E2M1"));
         auto unbound = runSource("import pypto\n\ndef kernel(x, y, z):\n    y[:] = x\n",
                                  {{"x", randn({2})}}, {{"y", out({2})}});
         QCOMPARE(QString::fromStdString(unbound.where()),

@@ -14,7 +14,8 @@ import weakref
 import _ptowb_kernel_maker as _kernel_maker
 import _ptowb_sim as _sim
 import pypto
-from pypto._dtypes import dtype_of
+from pypto._dtypes import PACKED_IN_UINT8, DataType, dtype_of
+from pypto._errors import not_simulated_message
 from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
 from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, in_kernel_call
 from pypto.frontend import JitFunction
@@ -164,6 +165,14 @@ def _annotation(fn, param):
 def _check_tensor(name, ann, tensor, line, bound):
     if not isinstance(ann, TensorAnnotation):
         return
+    if ann.dtype in PACKED_IN_UINT8 and tensor.dtype == DataType.DT_UINT8:
+        # PyPTO takes the bytes as they are; what the simulator lacks is the arithmetic.
+        raise KernelError(
+            f"kernel parameter '{name}' is annotated {ann.dtype!r}, whose data PyPTO takes in a uint8 tensor: "
+            + not_simulated_message(ann.dtype.name),
+            line,
+            code="sim.unsupported",
+        )
     if ann.dtype is not None and ann.dtype != tensor.dtype:
         raise KernelError(
             f"kernel parameter '{name}' is annotated {ann.dtype!r}, but the case passes {tensor.dtype!r}", line

@@ -39,6 +39,16 @@ class DataType(enum.Enum):
 
 
 _SIMULATED = {"bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"}
+
+# The dtypes torch has no type for, whose data PyPTO's jit takes in a torch.uint8 tensor (entry.py's
+# _special_dtype_dict; an FP4 tensor's last dim then counts two elements per byte).
+PACKED_IN_UINT8 = {
+    DataType.DT_HF8,
+    DataType.DT_FP4_E2M1X2,
+    DataType.DT_FP4_E1M2X2,
+    DataType.DT_FP4_E2M1,
+    DataType.DT_FP4_E1M2,
+}
 _BY_SIM_NAME = {d.value: d for d in DataType if d.value in _SIMULATED}
 
 # pypto.bytes_of: PyPTO's storage size of one element (sub-byte types count as one byte, as there).
