@@ -34,6 +34,7 @@ private Q_SLOTS:
     void goldenReadsModuleConstants();
     void testsBesideTheKernelFile();
     void testsInAFolderBesideTheKernelsFolder();
+    void testsInATreeMirroringTheSources();
     void maxDifferenceBoundIsTheTolerance();
     void droppedVerdictGivesNoTolerance();
     void maxDifferenceNamesTheReference();
@@ -335,6 +336,28 @@ void TestImport::testsInAFolderBesideTheKernelsFolder()
              1e-6);
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return x + 1.5"), reference.constData());
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::testsInATreeMirroringTheSources()
+{
+    // src/kernels/ops/tile/vector/halve/halve_impl.py is tested by tests/ops/vector/halve/
+    // test_halve.py, which imports it as vector.halve.halve_impl, its golden from beside it, and
+    // its cases from cases.json beside it by a relative path.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("src_mirror/src/kernels/ops/tile/vector/halve/halve_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(std::find(r.inferred.begin(), r.inferred.end(),
+                       "calls recorded by running test_halve.py, which imports the kernel file") !=
+                 r.inferred.end(),
+             qPrintable(describe(r)));
+    const QJsonObject op = readOp(out);
+    QCOMPARE(op[QStringLiteral("cases")].toArray().size(), 2);
+    const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
+    QVERIFY2(reference.contains("return x * 0.5"), reference.constData());
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

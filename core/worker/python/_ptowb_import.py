@@ -1514,12 +1514,12 @@ def _assert_close_defaults(actual, expected):
         return None, None
 
 
-def _hook_goldens(recorder, module, only=None, also_under=None):
+def _hook_goldens(recorder, module, only=None, also_under=()):
     """The module's plain functions (those named in `only`, when given), its own and those it
     imports from a module in the kernel's folder (`from _ops.rope_golden import rope_golden`), or
-    below `also_under`: a call with a kernel's input is a golden candidate."""
+    below one of the folders `also_under`: a call with a kernel's input is a golden candidate."""
     undo = []
-    below = tuple(os.path.join(f, "") for f in (recorder.folder, also_under) if f)
+    below = tuple(os.path.join(f, "") for f in (recorder.folder, *also_under) if f)
     for name, value in list(vars(module).items() if module is not None else ()):
         if (
             isinstance(value, types.FunctionType)
@@ -1862,6 +1862,26 @@ def _test_kernels(recorder, described):
     return list(found.values())
 
 
+def _main_block_runner(block, path, module):
+    """Runs a file's main block as `python FILE` from the file's folder would: the files it opens
+    by a relative path (a test's `--json test_cases.json` default) are those beside it."""
+    code = compile(block, path, "exec")
+
+    def run():
+        try:
+            saved = os.getcwd()
+        except OSError:
+            saved = None
+        os.chdir(os.path.dirname(os.path.abspath(path)))
+        try:
+            exec(code, module.__dict__)
+        finally:
+            if saved is not None:
+                os.chdir(saved)
+
+    return run
+
+
 def _run_test_file(recorder, path, source, undo):
     """Loads a test file as a module of its own (the kernel module it imports is the one already
     loaded and hooked), then runs its `__main__` block and its tests. None when it fails to load;
@@ -1895,12 +1915,14 @@ def _run_test_file(recorder, path, source, undo):
         message = exc.msg if isinstance(exc, SyntaxError) else _driver._message(exc)
         recorder.errors.append({"file": path, "entry": name, "line": line, "col": col, "message": message})
         return None
-    undo.extend(_hook_goldens(recorder, module, also_under=_files.operator_folder(recorder.folder, folder)))
+    # Its golden module may sit beside it (tests/ops/sigmoid/sigmoid_golden.py), or in the folder
+    # of the operator (op/golden/op_golden.py beside op/tests/).
+    also_under = (folder, _files.operator_folder(recorder.folder, folder))
+    undo.extend(_hook_goldens(recorder, module, also_under=also_under))
     undo.extend(_hook_local_imports(recorder, tree, _code_roots(folder)))
     main = _kernel_maker.main_block(tree)
     if main.body and not _files.runs_pytest_only(main):
-        main_code = compile(main, path, "exec")
-        _run(recorder, f"{name}.__main__", lambda: exec(main_code, module.__dict__))
+        _run(recorder, f"{name}.__main__", _main_block_runner(main, path, module))
     for entry, thunk in list(_entry_points(module, recorder)):
         _run(recorder, f"{name}.{entry}", thunk)
     return module
@@ -1909,7 +1931,7 @@ def _run_test_file(recorder, path, source, undo):
 def record(request):
     path = os.path.abspath(request["file"])
     source = request["source"]
-    recorder = Recorder(path, source, request["out_dir"], float(request.get("seconds", 120)))
+    recorder = Recorder(path, source, os.path.abspath(request["out_dir"]), float(request.get("seconds", 120)))
     log = _driver._Log()
     saved = sys.stdout, sys.stderr, list(sys.argv), dict(os.environ)
     sys.stdout = sys.stderr = log
@@ -1965,8 +1987,7 @@ def record(request):
             recorder.loaded_state[kernel["name"]] = _read_state(fn)
         main = _kernel_maker.main_block(tree)
         if main.body and not _files.runs_pytest_only(main):
-            main_code = compile(main, path, "exec")
-            _run(recorder, "__main__", lambda: exec(main_code, module.__dict__))
+            _run(recorder, "__main__", _main_block_runner(main, path, module))
         for name, thunk in list(_entry_points(module, recorder)):
             _run(recorder, name, thunk)
         hosts = {path: (source, module)}
@@ -1976,6 +1997,8 @@ def record(request):
         for test_path, test_source in _files.sibling_tests(path, source, wanted):
             if all(name in recorder.signatures for name in wanted):
                 break
+            for alias in _files.kernel_module_names(path, test_source):
+                sys.modules.setdefault(alias, module)
             test_module = _run_test_file(recorder, test_path, test_source, undo)
             if test_module is not None:
                 hosts[test_path] = (test_source, test_module)

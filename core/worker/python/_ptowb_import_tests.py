@@ -106,6 +106,46 @@ def test_folders(folder):
     return wheres
 
 
+MIRROR_LEVELS = 8  # how far up a tests/ tree that mirrors the source tree is looked for
+
+
+def mirrored_folders(path):
+    """The folders of a tests/ tree beside a folder above the kernel file's that are named as the
+    kernel's own folder: a repository that keeps its code in `src/pkg/ops/tile/vector/sigmoid/
+    sigmoid_impl.py` keeps its tests in `tests/ops/vector/sigmoid/test_sigmoid.py`. Those whose
+    trailing folder names match more of the kernel's come first. With the folder the tests/ tree
+    sits in, which the names a test imports the kernel by are relative to (see mirror_names)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    own = folder.split(os.sep)
+    found, seen = [], 0
+    for above in folders_above(path, MIRROR_LEVELS):
+        for tests in TEST_FOLDERS:
+            root = os.path.join(above, tests)
+            if not os.path.isdir(root) or folder.startswith(os.path.join(root, "")):
+                continue
+            for where, dirs, _ in os.walk(root):
+                dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__")))
+                seen += 1
+                if seen > MAX_TEST_SEARCH:
+                    dirs[:] = []
+                    break
+                parts = where.split(os.sep)
+                if where != root and parts[-1] == own[-1]:
+                    common = next(k for k in range(1, len(parts) + 1) if k > len(own) or parts[-k] != own[-k])
+                    found.append((-common, where, above))
+    return [(where, above) for _, where, above in sorted(found)]
+
+
+def mirror_names(path, above):
+    """The dotted names a test of a mirrored tests/ tree may import the kernel file by, once it put
+    a folder between `above` and the file on its path (`experimental.vector.sigmoid.sigmoid_impl`
+    after `sys.path.insert(0, "src/pkg/ops/tile")`): each tail of the file's path below `above`
+    of two names or more."""
+    relative = os.path.relpath(os.path.splitext(os.path.abspath(path))[0], above).split(os.sep)
+    tails = [relative[k:] for k in range(len(relative) - 1)]
+    return [".".join(t) for t in tails if all(p.isidentifier() for p in t)]
+
+
 def operator_folder(kernel_folder, test_folder):
     """The folder that holds both the kernel's folder and the tests/ folder a test sits in
     (`op/` of `op/src/op_impl.py` and `op/tests/test_op.py`): its other modules, such as
@@ -159,6 +199,9 @@ def sibling_tests(path, source, kernels=()):
     names = [stem] if dotted == stem else [stem, dotted]
     shorter = shorter_names(path)
     names += shorter
+    mirrored = mirrored_folders(path)
+    for above in dict.fromkeys(a for _, a in mirrored):
+        names += [n for n in mirror_names(path, above) if n not in names]
     module = "|".join(re.escape(n) for n in names)
     patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
     if dotted != stem:  # from kirin import common_abs
@@ -170,7 +213,8 @@ def sibling_tests(path, source, kernels=()):
     if stem.endswith("_impl"):
         conventional.add(f"test_{stem[: -len('_impl')]}.py")
     found = []
-    for candidate in test_candidates(folder, dotted != stem, folders_above(path, len(shorter))):
+    above = folders_above(path, len(shorter)) + [where for where, _ in mirrored]
+    for candidate in test_candidates(folder, dotted != stem, above):
         name = os.path.basename(candidate)
         if (
             candidate == path
@@ -196,6 +240,26 @@ def sibling_tests(path, source, kernels=()):
         )
     )
     return found[:MAX_TEST_FILES]
+
+
+def kernel_module_names(path, source):
+    """The dotted names of the kernel file that the test `source` imports it by and that Python
+    would load as a module of their own: `experimental.vector.sigmoid.sigmoid_impl` from a mirrored
+    tests/ tree (see mirror_names). The test is to get the kernel module import loaded and hooked."""
+    names = []
+    for _, above in mirrored_folders(path):
+        names += [n for n in mirror_names(path, above) if n not in names]
+    imported = set()
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            imported.add(node.module)
+        elif isinstance(node, ast.Import):
+            imported.update(a.name for a in node.names)
+    return [n for n in names if n in imported]
 
 
 def calls_one_of(source, names):
