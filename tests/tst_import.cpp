@@ -358,6 +358,14 @@ void TestImport::testsInATreeMirroringTheSources()
     QCOMPARE(op[QStringLiteral("cases")].toArray().size(), 2);
     const QByteArray reference = readAll(out + QStringLiteral("/reference.py"));
     QVERIFY2(reference.contains("return x * 0.5"), reference.constData());
+    // A test function of the test file that cannot run is said at its line in that file.
+    const auto unmade = std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [](auto& d) {
+        return d.message.find("test_on_card needs card") != std::string::npos;
+    });
+    QVERIFY2(unmade != r.diagnostics.end(), qPrintable(describe(r)));
+    QVERIFY2(QString::fromStdString(unmade->file).endsWith(QStringLiteral("halve/test_halve.py")) &&
+                 unmade->line == 31,
+             qPrintable(QString::fromStdString(unmade->file)));
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

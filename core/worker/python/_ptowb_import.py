@@ -1634,6 +1634,7 @@ def _entry_points(module, recorder):
             if unmade:
                 recorder.errors.append(
                     {
+                        "file": fn.__code__.co_filename,
                         "entry": name,
                         "line": fn.__code__.co_firstlineno,
                         "col": 1,
