@@ -1995,10 +1995,17 @@ def record(request):
         loaded_by_the_file = set(sys.modules)
         # Kernels the file's own code never called: its tests may live beside it (test_<file>.py).
         wanted = {k["name"] for k in kernels} | _files.jit_defs(tree)
+        # A test of a tests/ tree mirroring the sources imports the file by a dotted name of its
+        # own (`experimental.vector.sigmoid.sigmoid_impl`): this module too.
+        mirror_names = set(_files.mirror_module_names(path))
         for test_path, test_source in _files.sibling_tests(path, source, wanted):
             if all(name in recorder.signatures for name in wanted):
                 break
-            for alias in _files.kernel_module_names(path, test_source):
+            try:
+                imported = _files.imported_modules(ast.parse(test_source, test_path))
+            except (SyntaxError, ValueError, RecursionError):
+                imported = set()  # reported at its line when the test is run
+            for alias in sorted(imported & mirror_names):
                 sys.modules.setdefault(alias, module)
             test_module = _run_test_file(recorder, test_path, test_source, undo)
             if test_module is not None:

@@ -146,6 +146,15 @@ def mirror_names(path, above):
     return [".".join(t) for t in tails if all(p.isidentifier() for p in t)]
 
 
+def mirror_module_names(path, mirrored=None):
+    """mirror_names for every tests/ tree that mirrors the kernel's folder (mirrored_folders)."""
+    names = []
+    mirrored = mirrored_folders(path) if mirrored is None else mirrored
+    for above in dict.fromkeys(a for _, a in mirrored):
+        names += [n for n in mirror_names(path, above) if n not in names]
+    return names
+
+
 def operator_folder(kernel_folder, test_folder):
     """The folder that holds both the kernel's folder and the tests/ folder a test sits in
     (`op/` of `op/src/op_impl.py` and `op/tests/test_op.py`): its other modules, such as
@@ -200,8 +209,7 @@ def sibling_tests(path, source, kernels=()):
     shorter = shorter_names(path)
     names += shorter
     mirrored = mirrored_folders(path)
-    for above in dict.fromkeys(a for _, a in mirrored):
-        names += [n for n in mirror_names(path, above) if n not in names]
+    names += [n for n in mirror_module_names(path, mirrored) if n not in names]
     module = "|".join(re.escape(n) for n in names)
     patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
     if dotted != stem:  # from kirin import common_abs
@@ -240,26 +248,6 @@ def sibling_tests(path, source, kernels=()):
         )
     )
     return found[:MAX_TEST_FILES]
-
-
-def kernel_module_names(path, source):
-    """The dotted names of the kernel file that the test `source` imports it by and that Python
-    would load as a module of their own: `experimental.vector.sigmoid.sigmoid_impl` from a mirrored
-    tests/ tree (see mirror_names). The test is to get the kernel module import loaded and hooked."""
-    names = []
-    for _, above in mirrored_folders(path):
-        names += [n for n in mirror_names(path, above) if n not in names]
-    imported = set()
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError):
-        return []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            imported.add(node.module)
-        elif isinstance(node, ast.Import):
-            imported.update(a.name for a in node.names)
-    return [n for n in names if n in imported]
 
 
 def calls_one_of(source, names):
@@ -331,15 +319,20 @@ def callers_of(tree, unrecorded):
     return callers + own_makers
 
 
-def imported_names(tree):
-    """The top-level names of the modules a file imports."""
-    names = set()
+def imported_modules(tree):
+    """The modules a file imports by their absolute names."""
+    modules = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(a.name.split(".")[0] for a in node.names)
+            modules.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names.add(node.module.split(".")[0])
-    return names
+            modules.add(node.module)
+    return modules
+
+
+def imported_names(tree):
+    """The top-level names of the modules a file imports."""
+    return {m.split(".")[0] for m in imported_modules(tree)}
 
 
 def runs_pytest_only(block):
