@@ -35,6 +35,7 @@ private Q_SLOTS:
     void testsBesideTheKernelFile();
     void testsInAFolderBesideTheKernelsFolder();
     void testsInATreeMirroringTheSources();
+    void testImportingAWrapperOfTheKernelFile();
     void maxDifferenceBoundIsTheTolerance();
     void droppedVerdictGivesNoTolerance();
     void maxDifferenceNamesTheReference();
@@ -366,6 +367,23 @@ void TestImport::testsInATreeMirroringTheSources()
     QVERIFY2(QString::fromStdString(unmade->file).endsWith(QStringLiteral("halve/test_halve.py")) &&
                  unmade->line == 31,
              qPrintable(QString::fromStdString(unmade->file)));
+    const auto [code, text] = verify(out);
+    QVERIFY2(code == 0, qPrintable(text));
+}
+
+void TestImport::testImportingAWrapperOfTheKernelFile()
+{
+    // tests/ops/vector/twice/test_twice.py imports vector.twice.twice_wrapper, the module beside
+    // twice_impl.py that imports it by name: the test runs the kernel file.
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("twice"));
+    const auto r = import(data("src_mirror/src/kernels/ops/tile/vector/twice/twice_impl.py"), out);
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QVERIFY2(std::find(r.inferred.begin(), r.inferred.end(),
+                       "calls recorded by running test_twice.py, which imports the kernel file") !=
+                 r.inferred.end(),
+             qPrintable(describe(r)));
+    QCOMPARE(readOp(out)[QStringLiteral("cases")].toArray().size(), 2);
     const auto [code, text] = verify(out);
     QVERIFY2(code == 0, qPrintable(text));
 }

@@ -155,6 +155,59 @@ def mirror_module_names(path, mirrored=None):
     return names
 
 
+MAX_IMPORTERS = 8  # modules beside the kernel file that import it, looked at as its wrappers
+
+
+def importers_of(path):
+    """The modules in the kernel file's folder that import it: a wrapper module that puts its folder
+    on the path and imports the kernel file by its name (`liger_cross_entropy_loss.py` importing
+    `liger_cross_entropy_loss_fwd_impl`), or the package's `__init__.py` (`from .fwd_impl import
+    ...`). A test that imports one of them runs the kernel file too."""
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = re.escape(os.path.splitext(os.path.basename(path))[0])
+    imports = re.compile(
+        rf"(?:^|;)\s*(?:from\s+\.?{stem}\s+import\b|import\s+{stem}\b|from\s+\.\s+import\s+[\w\s,(]*\b{stem}\b)",
+        re.M,
+    )
+    found = []
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
+        candidate = os.path.join(folder, name)
+        if (
+            candidate == os.path.abspath(path)
+            or not name.endswith(".py")
+            or name.startswith("test_")
+            or not os.path.isfile(candidate)
+            or os.path.getsize(candidate) > (4 << 20)
+        ):
+            continue
+        try:
+            with open(candidate, encoding="utf-8") as f:
+                if imports.search(f.read()):
+                    found.append(candidate)
+        except (OSError, UnicodeDecodeError):
+            continue
+        if len(found) >= MAX_IMPORTERS:
+            break
+    return found
+
+
+def module_names(path, mirrored):
+    """The names a test may import the module at `path` by: its own, its dotted name from its
+    package root, the shorter ones a test in a folder above uses, and those of a mirrored tests/
+    tree (a package's `__init__.py` by its package's names)."""
+    if os.path.basename(path) == "__init__.py":
+        folder = os.path.dirname(os.path.abspath(path))
+        names = [os.path.basename(folder)] + mirror_module_names(folder + ".py", mirrored)
+        return [n for n in names if all(p.isidentifier() for p in n.split("."))]
+    stem = os.path.splitext(os.path.basename(path))[0]
+    names = [stem, _driver.dotted_name(path)] + shorter_names(path) + mirror_module_names(path, mirrored)
+    return list(dict.fromkeys(n for n in names if all(p.isidentifier() for p in n.split("."))))
+
+
 def operator_folder(kernel_folder, test_folder):
     """The folder that holds both the kernel's folder and the tests/ folder a test sits in
     (`op/` of `op/src/op_impl.py` and `op/tests/test_op.py`): its other modules, such as
@@ -210,6 +263,8 @@ def sibling_tests(path, source, kernels=()):
     names += shorter
     mirrored = mirrored_folders(path)
     names += [n for n in mirror_module_names(path, mirrored) if n not in names]
+    for importer in importers_of(path):
+        names += [n for n in module_names(importer, mirrored) if n not in names]
     module = "|".join(re.escape(n) for n in names)
     patterns = [rf"from\s+(?:{module})\s+import\b", rf"import\s+(?:{module})\b"]
     if dotted != stem:  # from kirin import common_abs
