@@ -1997,8 +1997,9 @@ def record(request):
         wanted = {k["name"] for k in kernels} | _files.jit_defs(tree)
         # A test of a tests/ tree mirroring the sources imports the file by a dotted name of its
         # own (`experimental.vector.sigmoid.sigmoid_impl`): this module too.
-        mirror_names = set(_files.mirror_module_names(path))
-        for test_path, test_source in _files.sibling_tests(path, source, wanted):
+        mirrored = _files.mirrored_folders(path)  # walked once: the tests/ trees above the file
+        mirror_names = set(_files.mirror_module_names(path, mirrored))
+        for test_path, test_source in _files.sibling_tests(path, source, wanted, mirrored):
             if all(name in recorder.signatures for name in wanted):
                 break
             try:

@@ -248,7 +248,7 @@ def test_candidates(folder, package, above=()):
             yield os.path.join(where, name)
 
 
-def sibling_tests(path, source, kernels=()):
+def sibling_tests(path, source, kernels=(), mirrored=None):
     """Files that import the kernel file and test it (see test_candidates): test files, and other
     files with a main block or test functions (`deepseekv32_mla_prolog_quant.py` beside
     `mla_prolog_quant_impl.py`). Those that call one of the file's `kernels` by name come first
@@ -261,7 +261,7 @@ def sibling_tests(path, source, kernels=()):
     names = [stem] if dotted == stem else [stem, dotted]
     shorter = shorter_names(path)
     names += shorter
-    mirrored = mirrored_folders(path)
+    mirrored = mirrored_folders(path) if mirrored is None else mirrored
     names += [n for n in mirror_module_names(path, mirrored) if n not in names]
     for importer in importers_of(path):
         names += [n for n in module_names(importer, mirrored) if n not in names]
