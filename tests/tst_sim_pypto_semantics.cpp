@@ -459,6 +459,71 @@ private Q_SLOTS:
                              sink.narrow(0, 0, 2) - std::get<0>((-valid * 2.0).max(1, true))));
     }
 
+    // PyPTO traces a loop's body once: a tensor made in it is one tensor for every iteration,
+    // so tiles assembled into it in earlier iterations are still there (mhc_sinkhorn moves it to
+    // the output each iteration). A Python loop in the body is unrolled by the trace, each pass
+    // making a tensor of its own; a tensor made outside any loop is made anew each time.
+    void tensorMadeInALoopBodyIsOneTensor()
+    {
+        const auto x = at::randn({8, 4});
+        auto r = runSource("import pypto\n\ndef kernel(x, y, z, w):\n"
+                           "    pypto.set_vec_tile_shapes(8, 8)\n"
+                           "    for i in pypto.loop(4):\n"
+                           "        tmp = pypto.Tensor([8, 4], pypto.DT_FP32)\n"
+                           "        tile = pypto.view(x, [2, 4], [i * 2, 0])\n"
+                           "        pypto.assemble(pypto.mul(tile, 2.0), [i * 2, 0], tmp)\n"
+                           "        y[:] = tmp\n"
+                           "    for i in pypto.loop(1):\n"
+                           "        parts = []\n"
+                           "        for k in range(2):\n"
+                           "            part = pypto.Tensor([2, 4], pypto.DT_FP32)\n"
+                           "            pypto.assemble(pypto.view(x, [2, 4], [k * 2, 0]), [0, 0], "
+                           "part)\n"
+                           "            parts.append(part)\n"
+                           "        z[:] = pypto.concat(parts, 0)\n"
+                           "    for k in range(2):\n"
+                           "        once = pypto.Tensor([1, 4], pypto.DT_FP32)\n"
+                           "        if k == 0:\n"
+                           "            pypto.assemble(pypto.view(x, [1, 4], [0, 0]), [0, 0], once)\n"
+                           "    w[:] = once\n",
+                           {{"x", x}},
+                           {{"y", {{8, 4}, at::kFloat}},
+                            {"z", {{4, 4}, at::kFloat}},
+                            {"w", {{1, 4}, at::kFloat}}});
+        REQUIRE_OK(r);
+        QVERIFY(at::equal(r.outputs["y"], x * 2.0));
+        QVERIFY(at::equal(r.outputs["z"], x.narrow(0, 0, 4)));
+        QVERIFY(at::equal(r.outputs["w"], at::zeros({1, 4})));
+    }
+
+    // A tail tile past the end of its tensor holds its valid rows; transposed and reshaped by
+    // its declared shape it keeps them, as long as the partly valid dim is not split or merged
+    // (mhc_sinkhorn's [t, 16] tile of which 8 rows exist, as [4, 4, t]).
+    void reshapeOfATailTileByItsDeclaredShape()
+    {
+        const auto x = at::rand({8, 16}) + 0.5;
+        const std::string kernel = "import pypto\n\ndef kernel(x, y):\n"
+                                   "    tile = pypto.view(x, [32, 16], [0, 0], valid_shape=[8, 16])\n"
+                                   "    t = pypto.transpose(tile, 1, 0)\n"
+                                   "    t = pypto.reshape(t, SHAPE, inplace=True)\n"
+                                   "    t = t / pypto.sum(t, 1, True)\n"
+                                   "    t = pypto.reshape(t, [16, 32], valid_shape=[16, 8], "
+                                   "inplace=True)\n"
+                                   "    y[:] = pypto.transpose(t, 1, 0)\n";
+        auto r = runSource(std::regex_replace(kernel, std::regex("SHAPE"), "[4, 4, 32]"),
+                           {{"x", x}}, {{"y", {{8, 16}, at::kFloat}}});
+        REQUIRE_OK(r);
+        const auto grouped = x.t().reshape({4, 4, 8});
+        const auto expected = (grouped / grouped.sum(1, true)).reshape({16, 8}).t();
+        QVERIFY(at::allclose(r.outputs["y"], expected));
+
+        auto merged = runSource(std::regex_replace(kernel, std::regex("SHAPE"), "[512]"),
+                                {{"x", x}}, {{"y", {{8, 16}, at::kFloat}}});
+        QVERIFY(!merged.ok());
+        QVERIFY2(merged.where().find("cannot take the shape [512]") != std::string::npos,
+                 merged.where().c_str());
+    }
+
     void packageStateAsInPypto_data()
     {
         QTest::addColumn<QString>("body");

@@ -17,7 +17,7 @@ import pypto
 from pypto._dtypes import PACKED_IN_UINT8, DataType, dtype_of
 from pypto._errors import not_simulated_message
 from pypto._symbolic import DYNAMIC, STATIC, SymbolicScalar
-from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, in_kernel_call
+from pypto._tensor import SimulatorError, TensorAnnotation, _wrap, kernel_running
 from pypto.frontend import JitFunction
 
 import _ptowb_npu_standin
@@ -384,11 +384,8 @@ def run(path, source, function, inputs, outputs, params, arguments=None, made_by
         module = _load(path, source)
         fn = _kernel_function(module, function, path, made_by, made_with)
         kwargs = _bind(fn, inputs, outputs, params, arguments, module)
-        in_kernel_call[0] = True
-        try:
+        with kernel_running():
             fn(**kwargs)
-        finally:
-            in_kernel_call[0] = False
         return {"ok": True, "log": log.getvalue()}
     except BaseException as exc:  # noqa: B902 - every failure of user code is a case error
         line, col, end_line, end_col = _position(exc, path)

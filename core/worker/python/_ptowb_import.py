@@ -46,7 +46,7 @@ from _ptowb_import_expr import (
 from _ptowb_import_source import annotated_source as _annotated_source
 import _ptowb_sim as _sim
 from pypto._dtypes import DataType
-from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call
+from pypto._tensor import TensorAnnotation, _wrap, in_kernel_call, kernel_running
 from pypto.frontend import JitFunction
 
 # NumPy dtypes that torch spells the same way.
@@ -465,11 +465,11 @@ class Recorder:
         kwargs_in = {}
         for pname, value in bound.arguments.items():
             kwargs_in[pname] = _wrap(handles[pname]) if pname in handles else value
-        in_kernel_call[0] = True
         try:
             if remembered is None:
-                _check_annotations(fn, {p: kwargs_in[p] for p in handles})
-                fn(**kwargs_in)
+                with kernel_running():
+                    _check_annotations(fn, {p: kwargs_in[p] for p in handles})
+                    fn(**kwargs_in)
         except BaseException as exc:  # noqa: B902 - the kernel's failure is recorded, then the host code sees it
             if record and not isinstance(exc, _TimeUp):
                 line, col, _, _ = _driver._position(exc, self.kernel_path)
@@ -477,8 +477,6 @@ class Recorder:
                 if isinstance(exc, _driver.KernelError) and exc.code == "kernel.bind":
                     call["error"]["rejected"] = True  # before the body ran
             raise
-        finally:
-            in_kernel_call[0] = False
         afters = {}
         for entry in described:
             if entry.get("kind") != "tensor":

@@ -6,6 +6,7 @@ import contextlib as _contextlib
 import _ptowb_sim as _sim
 
 from pypto._enums import LogLevel
+from pypto import _loop_tensors
 from pypto._errors import category, not_simulated, not_simulated_class
 from pypto._symbolic import ScalarInt as _ScalarInt
 from pypto._tensor import _index, _ints
@@ -44,11 +45,14 @@ def loop(*args, **kwargs):
     # A loop is a configuration scope in PyPTO (BeginScope/EndScope): tile shapes set inside it
     # are undone when it ends, so the next loop starts from the ones set before.
     tiles = (list(_sim.vec_tile()), list(_cube_tiles))
+    body = _loop_tensors.begin()
     try:
         for k, v in enumerate(values):
             _sim.next_iteration(run)
+            _loop_tensors.next_iteration(body)
             yield _LoopIndex(v, k == 0, k == last)
     finally:
+        _loop_tensors.end(body)
         _sim.end_loop(run)
         _sim.set_vec_tile(tiles[0])
         _cube_tiles[:] = tiles[1]

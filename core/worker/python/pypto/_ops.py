@@ -713,7 +713,45 @@ def reshape(input, shape, *, valid_shape=None, inplace=False):
         held = _math.prod(_ints(input.shape))
         if held != _math.prod(shape) and held == _math.prod(valid):
             shape = valid
+    declared = getattr(input, "_declared", None)
+    if declared and _math.prod(input.shape) != _math.prod(shape) == _math.prod(declared):
+        valid = _reshaped_valid(declared, list(input.shape), shape)
+        if valid is not None:
+            result = _wrap(_sim.reshape(_t(input, "reshape"), valid))
+            result._declared = list(shape)
+            return result
     return _wrap(_sim.reshape(_t(input, "reshape"), shape))
+
+
+def _reshaped_valid(declared, valid, shape):
+    """The valid part of `shape` when a tensor holding the `valid` part of its `declared` shape is
+    reshaped to it (a tail tile of a loop over rows, past the end of its tensor, reshaped by its
+    declared shape): known when every partly valid dim is kept as it is, the others split or
+    merged whole. None when a partly valid dim is split or merged."""
+    result, i, j = [], 0, 0
+    while i < len(declared) and j < len(shape):
+        a, b, group_i, group_j = declared[i], shape[j], [i], [j]
+        while a != b:
+            if a < b and group_i[-1] + 1 < len(declared):
+                group_i.append(group_i[-1] + 1)
+                a *= declared[group_i[-1]]
+            elif b < a and group_j[-1] + 1 < len(shape):
+                group_j.append(group_j[-1] + 1)
+                b *= shape[group_j[-1]]
+            else:
+                return None
+        partial = [k for k in group_i if valid[k] != declared[k]]
+        if not partial:
+            result += [shape[k] for k in group_j]
+        elif len(group_i) == 1 and len(group_j) == 1:
+            result.append(valid[i])
+        else:
+            return None
+        i, j = group_i[-1] + 1, group_j[-1] + 1
+    # Trailing dims of size 1 on either side.
+    if any(declared[k] != 1 or valid[k] != 1 for k in range(i, len(declared))):
+        return None
+    return result + [1] * (len(shape) - j)
 
 
 @category("data")
@@ -728,12 +766,25 @@ def unsqueeze(input, dim):
 
 @category("data")
 def permute(input_tensor, dims):
-    return _wrap(_sim.permute(_t(input_tensor, "permute"), _ints(dims)))
+    dims = _ints(dims)
+    return _permuted_declared(_wrap(_sim.permute(_t(input_tensor, "permute"), dims)), input_tensor, dims)
 
 
 @category("data")
 def transpose(input, dim0, dim1):
-    return _wrap(_sim.transpose(_t(input, "transpose"), _index(dim0), _index(dim1)))
+    dim0, dim1 = _index(dim0), _index(dim1)
+    result = _wrap(_sim.transpose(_t(input, "transpose"), dim0, dim1))
+    order = list(range(len(input.shape)))
+    order[dim0], order[dim1] = order[dim1], order[dim0]
+    return _permuted_declared(result, input, order)
+
+
+def _permuted_declared(result, input, order):
+    """A tensor that holds only the valid part of its declared shape keeps it, its dims reordered."""
+    declared = getattr(input, "_declared", None)
+    if declared and len(declared) == len(order):
+        result._declared = [declared[d] for d in order]
+    return result
 
 
 @category("data")

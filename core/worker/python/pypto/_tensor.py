@@ -1,8 +1,10 @@
 """The simulator's tensor: PyPTO's Tensor API over a handle to a libtorch tensor."""
+import contextlib
 import itertools
 
 import _ptowb_sim as _sim
 
+from pypto import _loop_tensors
 from pypto._dtypes import DataType, dtype_of, sim_dtype
 from pypto._enums import DequantScaleRoundingMode, PrecisionType, TileOpFormat
 from pypto._errors import SimulatorError, not_simulated  # noqa: F401 - SimulatorError is imported from here
@@ -94,6 +96,18 @@ def _operand(value):
 # Tensor(shape, dtype) create a tensor rather than describe an argument.
 in_kernel_call = [False]
 
+
+@contextlib.contextmanager
+def kernel_running():
+    """The scope of one run of a kernel function's body."""
+    in_kernel_call[0] = True
+    _loop_tensors.reset()
+    try:
+        yield
+    finally:
+        in_kernel_call[0] = False
+
+
 _ids = itertools.count(1)
 
 
@@ -121,7 +135,8 @@ class Tensor:
 
     def __new__(cls, shape=None, dtype=None, name="", format=None, data_ptr=None, device=None, ori_shape=None):
         if shape is not None and dtype is not None and in_kernel_call[0] and _is_concrete(shape):
-            t = _wrap(_sim.full(_ints(shape), 0.0, sim_dtype(dtype)))
+            shape = _ints(shape)
+            t = _loop_tensors.made(shape, dtype, lambda: _wrap(_sim.full(shape, 0.0, sim_dtype(dtype))))
             t._name = name
             return t
         return TensorAnnotation(
