@@ -35,6 +35,7 @@ private slots:
     void kernelOfAPackageMadeByAFactory();
     void factoryThatRebindsItsParameters();
     void testTakingPytestFixtures();
+    void testArgumentsFromTheMainBlock();
     void kernelImportingItsPackageRelatively();
 };
 
@@ -470,6 +471,27 @@ void TestImportMade::testTakingPytestFixtures()
     QVERIFY2(code != 0 && output.contains(QStringLiteral("test_scale takes device, which nothing "
                                                          "gives")),
              qPrintable(output));
+}
+
+// Test functions that take a `device` no fixture makes, as a script whose main block calls one of
+// them writes them: the others run with the value main passed (halve_kernel is launched by
+// test_halve alone), and the one main ran is not run again (one case for double_kernel).
+void TestImportMade::testArgumentsFromTheMainBlock()
+{
+    QTemporaryDir dir;
+    const QString halved = dir.filePath(QStringLiteral("halve"));
+    const auto r = import(data("tests_called_by_main.py"), halved, "halve_kernel");
+    QVERIFY2(r.ok, qPrintable(describe(r)));
+    QCOMPARE(countErrors(r.diagnostics), 0);
+    QVERIFY2(!describe(r).contains(QStringLiteral("needs device")), qPrintable(describe(r)));
+    QCOMPARE(readOp(halved).value(QStringLiteral("cases")).toArray().size(), 1);
+    auto [code, output] = verify(halved);
+    QVERIFY2(code == 0, qPrintable(output));
+
+    const QString doubled = dir.filePath(QStringLiteral("double"));
+    const auto d = import(data("tests_called_by_main.py"), doubled, "double_kernel");
+    QVERIFY2(d.ok, qPrintable(describe(d)));
+    QCOMPARE(readOp(doubled).value(QStringLiteral("cases")).toArray().size(), 1);
 }
 
 // A kernel file of a package that imports a sibling relatively (`from .factors import FACTOR`):

@@ -618,13 +618,11 @@ class Recorder:
                 poisoned[pname] = _host_bytes(held)
         handles = _sim_handles(bound, poisoned)
         arguments = {p: _wrap(handles[p]) if p in handles else v for p, v in bound.arguments.items()}
-        in_kernel_call[0] = True
         try:
-            fn(**arguments)
+            with kernel_running():
+                fn(**arguments)
         except Exception:  # noqa: BLE001 - a kernel that fails so says nothing of its outputs
             return None
-        finally:
-            in_kernel_call[0] = False
         return {name: _sim.to_bytes(handle) for name, handle in handles.items()}
 
     def jit_made(self, jit, fn):
@@ -1613,9 +1611,14 @@ def _defining_module(path):
         return None
 
 
-def _entry_points(module, recorder):
+def _entry_points(module, recorder, by_main=None):
     """The file's test functions and test methods with their arguments and the pytest fixtures
-    they take (made from the file and the conftest.py files above it, as pytest would)."""
+    they take (made from the file and the conftest.py files above it, as pytest would).
+    by_main: what the file's main block passed to its test functions (_TestsCalledByMain): a
+    parameter no fixture makes takes the value it passed there (`def test_level0(device)`, which
+    main() calls as `test_level4(_device())`), and a test it ran with nothing but such values is not
+    run again."""
+    by_main = by_main or _TestsCalledByMain()
     points = []
     for name, value in vars(module).items():
         if name.startswith("test") and isinstance(value, types.FunctionType) and value.__module__ == module.__name__:
@@ -1628,6 +1631,11 @@ def _entry_points(module, recorder):
         for case, arguments in _kernel_maker.parametrizations(fn, MAX_CALLS_PER_KERNEL):
             missing = _kernel_maker.missing_parameters(fn, arguments, 1 if owner else 0)
             fixtures = _kernel_maker.Fixtures(module)
+            passed = {m: by_main.arguments[m] for m in missing if not fixtures.can_make(m) and m in by_main.arguments}
+            if passed and name in by_main.called and not arguments and len(passed) == len(missing):
+                break
+            arguments = dict(arguments, **passed)
+            missing = [m for m in missing if m not in passed]
             unmade = [m for m in missing if not fixtures.can_make(m)]
             if unmade:
                 recorder.errors.append(
@@ -1861,9 +1869,47 @@ def _test_kernels(recorder, described):
     return list(found.values())
 
 
-def _main_block_runner(block, path, module):
+class _TestsCalledByMain:
+    """The test functions a file's main block called, and the arguments it passed them by
+    parameter name."""
+
+    def __init__(self):
+        self.called = set()
+        self.arguments = {}
+
+    def hook(self, module):
+        """Wraps the module's test functions for the main block's run; returns the undo list."""
+        undo = []
+        for name, fn in list(vars(module).items()):
+            if not (name.startswith("test") and isinstance(fn, types.FunctionType)):
+                continue
+            if fn.__module__ != module.__name__:
+                continue
+
+            undo.append((module, name, fn))
+            setattr(module, name, self._noting(name, fn))
+        return undo
+
+    def _noting(self, name, fn):
+        @functools.wraps(fn)
+        def noted(*args, **kwargs):
+            self.called.add(name)
+            try:
+                bound = inspect.signature(fn).bind_partial(*args, **kwargs)
+            except TypeError:
+                bound = None
+            if bound is not None:
+                for parameter, value in bound.arguments.items():
+                    self.arguments.setdefault(parameter, value)
+            return fn(*args, **kwargs)
+
+        return noted
+
+
+def _main_block_runner(block, path, module, by_main):
     """Runs a file's main block as `python FILE` from the file's folder would: the files it opens
-    by a relative path (a test's `--json test_cases.json` default) are those beside it."""
+    by a relative path (a test's `--json test_cases.json` default) are those beside it. by_main
+    notes the test functions it calls."""
     code = compile(block, path, "exec")
 
     def run():
@@ -1872,9 +1918,12 @@ def _main_block_runner(block, path, module):
         except OSError:
             saved = None
         os.chdir(os.path.dirname(os.path.abspath(path)))
+        undo = by_main.hook(module)
         try:
             exec(code, module.__dict__)
         finally:
+            for u in reversed(undo):
+                setattr(*u)
             if saved is not None:
                 os.chdir(saved)
 
@@ -1920,9 +1969,10 @@ def _run_test_file(recorder, path, source, undo):
     undo.extend(_hook_goldens(recorder, module, also_under=also_under))
     undo.extend(_hook_local_imports(recorder, tree, _code_roots(folder)))
     main = _kernel_maker.main_block(tree)
+    by_main = _TestsCalledByMain()
     if main.body and not _files.runs_pytest_only(main):
-        _run(recorder, f"{name}.__main__", _main_block_runner(main, path, module))
-    for entry, thunk in list(_entry_points(module, recorder)):
+        _run(recorder, f"{name}.__main__", _main_block_runner(main, path, module, by_main))
+    for entry, thunk in list(_entry_points(module, recorder, by_main)):
         _run(recorder, f"{name}.{entry}", thunk)
     return module
 
@@ -1985,9 +2035,10 @@ def record(request):
                 fn = fn.fn
             recorder.loaded_state[kernel["name"]] = _read_state(fn)
         main = _kernel_maker.main_block(tree)
+        by_main = _TestsCalledByMain()
         if main.body and not _files.runs_pytest_only(main):
-            _run(recorder, "__main__", _main_block_runner(main, path, module))
-        for name, thunk in list(_entry_points(module, recorder)):
+            _run(recorder, "__main__", _main_block_runner(main, path, module, by_main))
+        for name, thunk in list(_entry_points(module, recorder, by_main)):
             _run(recorder, name, thunk)
         hosts = {path: (source, module)}
         loaded_by_the_file = set(sys.modules)
