@@ -21,6 +21,7 @@ import ast
 import concurrent.futures
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -66,9 +67,17 @@ def first_error(text):
 
 def one_kernel(cli, python, file, kernel, scratch, timeout, first_use=0):
     """first_use: seconds more for the worker's first-use build for the interpreter, which the
-    import's own time limit does not count (minutes, once)."""
+    import's own time limit does not count (minutes, once). The project is deleted once its
+    verdict is known: a model's recorded inputs and runs take gigabytes."""
     # A folder of its own: files of the same name in two folders may hold kernels of the same name.
     out = tempfile.mkdtemp(prefix=f"{Path(file).stem}-{kernel}-", dir=scratch)
+    try:
+        return _verdict(cli, python, file, kernel, out, timeout, first_use)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def _verdict(cli, python, file, kernel, out, timeout, first_use):
     extra = ["--python", python] if python else []
     # Import answers with the calls it recorded by its own time limit, which ends before the tool's.
     limit = ["--time-limit", str(max(30, timeout - 60))]
