@@ -218,6 +218,25 @@ private slots:
         QVERIFY(std::isinf(c.worst.front().absError));
     }
 
+    // NaN where the reference has NaN counts as a mismatch, as in torch.allclose without
+    // equal_nan; the verdict says that is all that differs.
+    void nanOnBothSidesIsNamed()
+    {
+        const Tensor a = tensorOf(DType::Float16, {4}, {NAN, 1, 2, NAN});
+        const Tensor e = tensorOf(DType::Float16, {4}, {NAN, 1, 2, NAN});
+        const Comparison c = run(a, e);
+        QCOMPARE(c.metrics.nanBoth, std::int64_t(2));
+        QCOMPARE(c.metrics.mismatchCount, std::int64_t(2));
+        const Verdict v = judge(c, defaultCriteria(DType::Float16));
+        QVERIFY(!v.pass);
+        QCOMPARE(v.reason, std::string("2 of 4 elements exceed atol + rtol*|expected| (max abs "
+                                       "error 0); 2 of them NaN on both sides, which allclose "
+                                       "counts as unequal"));
+        QCOMPARE(run(tensorOf(DType::Float16, {2}, {NAN, 1}), tensorOf(DType::Float16, {2}, {0, 1}))
+                     .metrics.nanBoth,
+                 std::int64_t(0));
+    }
+
     void worstElementsWithIndices()
     {
         Tensor e(DType::Float32, {3, 4});

@@ -466,30 +466,31 @@ private Q_SLOTS:
     void tensorMadeInALoopBodyIsOneTensor()
     {
         const auto x = at::randn({8, 4});
-        auto r = runSource("import pypto\n\ndef kernel(x, y, z, w):\n"
-                           "    pypto.set_vec_tile_shapes(8, 8)\n"
-                           "    for i in pypto.loop(4):\n"
-                           "        tmp = pypto.Tensor([8, 4], pypto.DT_FP32)\n"
-                           "        tile = pypto.view(x, [2, 4], [i * 2, 0])\n"
-                           "        pypto.assemble(pypto.mul(tile, 2.0), [i * 2, 0], tmp)\n"
-                           "        y[:] = tmp\n"
-                           "    for i in pypto.loop(1):\n"
-                           "        parts = []\n"
-                           "        for k in range(2):\n"
-                           "            part = pypto.Tensor([2, 4], pypto.DT_FP32)\n"
-                           "            pypto.assemble(pypto.view(x, [2, 4], [k * 2, 0]), [0, 0], "
-                           "part)\n"
-                           "            parts.append(part)\n"
-                           "        z[:] = pypto.concat(parts, 0)\n"
-                           "    for k in range(2):\n"
-                           "        once = pypto.Tensor([1, 4], pypto.DT_FP32)\n"
-                           "        if k == 0:\n"
-                           "            pypto.assemble(pypto.view(x, [1, 4], [0, 0]), [0, 0], once)\n"
-                           "    w[:] = once\n",
-                           {{"x", x}},
-                           {{"y", {{8, 4}, at::kFloat}},
-                            {"z", {{4, 4}, at::kFloat}},
-                            {"w", {{1, 4}, at::kFloat}}});
+        auto r =
+            runSource("import pypto\n\ndef kernel(x, y, z, w):\n"
+                      "    pypto.set_vec_tile_shapes(8, 8)\n"
+                      "    for i in pypto.loop(4):\n"
+                      "        tmp = pypto.Tensor([8, 4], pypto.DT_FP32)\n"
+                      "        tile = pypto.view(x, [2, 4], [i * 2, 0])\n"
+                      "        pypto.assemble(pypto.mul(tile, 2.0), [i * 2, 0], tmp)\n"
+                      "        y[:] = tmp\n"
+                      "    for i in pypto.loop(1):\n"
+                      "        parts = []\n"
+                      "        for k in range(2):\n"
+                      "            part = pypto.Tensor([2, 4], pypto.DT_FP32)\n"
+                      "            pypto.assemble(pypto.view(x, [2, 4], [k * 2, 0]), [0, 0], "
+                      "part)\n"
+                      "            parts.append(part)\n"
+                      "        z[:] = pypto.concat(parts, 0)\n"
+                      "    for k in range(2):\n"
+                      "        once = pypto.Tensor([1, 4], pypto.DT_FP32)\n"
+                      "        if k == 0:\n"
+                      "            pypto.assemble(pypto.view(x, [1, 4], [0, 0]), [0, 0], once)\n"
+                      "    w[:] = once\n",
+                      {{"x", x}},
+                      {{"y", {{8, 4}, at::kFloat}},
+                       {"z", {{4, 4}, at::kFloat}},
+                       {"w", {{1, 4}, at::kFloat}}});
         REQUIRE_OK(r);
         QVERIFY(at::equal(r.outputs["y"], x * 2.0));
         QVERIFY(at::equal(r.outputs["z"], x.narrow(0, 0, 4)));
@@ -502,14 +503,15 @@ private Q_SLOTS:
     void reshapeOfATailTileByItsDeclaredShape()
     {
         const auto x = at::rand({8, 16}) + 0.5;
-        const std::string kernel = "import pypto\n\ndef kernel(x, y):\n"
-                                   "    tile = pypto.view(x, [32, 16], [0, 0], valid_shape=[8, 16])\n"
-                                   "    t = pypto.transpose(tile, 1, 0)\n"
-                                   "    t = pypto.reshape(t, SHAPE, inplace=True)\n"
-                                   "    t = t / pypto.sum(t, 1, True)\n"
-                                   "    t = pypto.reshape(t, [16, 32], valid_shape=[16, 8], "
-                                   "inplace=True)\n"
-                                   "    y[:] = pypto.transpose(t, 1, 0)\n";
+        const std::string kernel =
+            "import pypto\n\ndef kernel(x, y):\n"
+            "    tile = pypto.view(x, [32, 16], [0, 0], valid_shape=[8, 16])\n"
+            "    t = pypto.transpose(tile, 1, 0)\n"
+            "    t = pypto.reshape(t, SHAPE, inplace=True)\n"
+            "    t = t / pypto.sum(t, 1, True)\n"
+            "    t = pypto.reshape(t, [16, 32], valid_shape=[16, 8], "
+            "inplace=True)\n"
+            "    y[:] = pypto.transpose(t, 1, 0)\n";
         auto r = runSource(std::regex_replace(kernel, std::regex("SHAPE"), "[4, 4, 32]"),
                            {{"x", x}}, {{"y", {{8, 16}, at::kFloat}}});
         REQUIRE_OK(r);

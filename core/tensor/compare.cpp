@@ -138,6 +138,7 @@ Comparison BlockComparison::finish()
     m.nanExpected = total.nanE;
     m.infActual = total.infA;
     m.infExpected = total.infE;
+    m.nanBoth = total.nanBoth;
     c.uniformError = uniformErrorOf(total, m, options);
 
     std::sort(worst.begin(), worst.end(), [](const WorstEntry& x, const WorstEntry& y) {
@@ -249,6 +250,15 @@ Verdict named(Verdict v, const Comparison& c)
     return v;
 }
 
+// Mismatches that are NaN on both sides: a kernel that passes NaN through as its reference does
+// (a where, a select) fails only by them, with a max abs error of 0 over the other elements.
+std::string bothNaN(const ErrorMetrics& m)
+{
+    if (m.nanBoth == 0) return {};
+    return "; " + std::to_string(m.nanBoth) + " of them NaN on both sides, which allclose counts " +
+           "as unequal";
+}
+
 } // namespace
 
 std::int64_t passVerifyAllowance(const ErrorMetrics& m, const Criteria& criteria)
@@ -289,12 +299,12 @@ Verdict judge(const Comparison& c, const Criteria& criteria)
         if (name == "allclose" && m.mismatchCount > 0) {
             v.reason = std::to_string(m.mismatchCount) + " of " + std::to_string(m.elements) +
                        " elements exceed atol + rtol*|expected| (max abs error " +
-                       number(m.maxAbsError) + ")";
+                       number(m.maxAbsError) + ")" + bothNaN(m);
             return named(v, c);
         }
         if (name == "ratio" && m.mismatchRatio > criteria.maxErrorRatio) {
             v.reason = "mismatch ratio " + number(m.mismatchRatio) + " exceeds " +
-                       number(criteria.maxErrorRatio);
+                       number(criteria.maxErrorRatio) + bothNaN(m);
             return named(v, c);
         }
         if (name == "pass_verify" && !m.passVerifyCounted) {

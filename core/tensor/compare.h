@@ -41,6 +41,8 @@ struct ErrorMetrics
     bool passVerifyCounted = false;
     std::optional<double> maxUlp; // only when both tensors have the same floating or integer dtype
     std::int64_t nanActual = 0, nanExpected = 0, infActual = 0, infExpected = 0;
+    // Pairs NaN on both sides: mismatches, as torch.allclose counts them without equal_nan.
+    std::int64_t nanBoth = 0;
     std::int64_t elements = 0;
     std::int64_t finitePairs =
         0; // elements where both sides are finite; the error sums cover these

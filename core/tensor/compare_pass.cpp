@@ -155,6 +155,7 @@ struct Range
             acc.nanE += std::isnan(e);
             acc.infA += std::isinf(a);
             acc.infE += std::isinf(e);
+            acc.nanBoth += std::isnan(a) && std::isnan(e);
             const bool sameInfinity = std::isinf(a) && std::isinf(e) && (a > 0) == (e > 0);
             if (!sameInfinity) {
                 ++acc.mismatches;
@@ -541,6 +542,7 @@ void Partial::merge(const Partial& o)
     nanE += o.nanE;
     infA += o.infA;
     infE += o.infE;
+    nanBoth += o.nanBoth;
 }
 
 void accumulateRange(const Tensor& actual, const Tensor& expected, std::int64_t begin,

@@ -26,7 +26,7 @@ struct Partial
     // PyPTO's pass verification (ErrorMetrics::passVerify*): pairs beyond its tolerance, beyond
     // 128 times it, and pairs that are both zero.
     std::int64_t symmetricErrors = 0, symmetricFailures = 0, zeroPairs = 0;
-    std::int64_t nanA = 0, nanE = 0, infA = 0, infE = 0;
+    std::int64_t nanA = 0, nanE = 0, infA = 0, infE = 0, nanBoth = 0;
     std::vector<WorstEntry> worst; // a heap of the K largest errors seen (keepWorst)
 
     // Adds another range's sums and counts; the worst lists are merged by the caller.
