@@ -267,6 +267,16 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(rank.where()),
                  QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated with 3 dims, "
                                 "but the case passes shape [4, 64]"));
+        // A shape of STATIC / DYNAMIC markers (PyPTO's status shape) is the least rank, as
+        // PyPTO's jit checks it: kimi annotates its [1, 1, D] gamma [pypto.STATIC, pypto.STATIC].
+        const std::string status = "import pypto\n\ndef kernel(x: pypto.Tensor([pypto.STATIC, "
+                                   "pypto.DYNAMIC], pypto.DT_FP32), y):\n    y[:] = x\n";
+        auto more = runSource(status, {{"x", randn({1, 1, 4})}}, {{"y", out({1, 1, 4})}});
+        REQUIRE_OK(more);
+        auto fewer = runSource(status, {{"x", randn({4})}}, {{"y", out({4})}});
+        QCOMPARE(QString::fromStdString(fewer.where()),
+                 QStringLiteral("3:1 kernel.bind kernel parameter 'x' is annotated with at least 2 "
+                                "dims, but the case passes shape [4]"));
         // PyPTO takes FP4 data in a uint8 tensor: what is missing is the simulator's arithmetic.
         auto packed = runSource("import pypto\n\ndef kernel(x: pypto.Tensor([], "
                                 "pypto.DT_FP4_E2M1), y):\n    y[:] = x\n",

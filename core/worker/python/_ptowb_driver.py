@@ -162,6 +162,17 @@ def _annotation(fn, param):
     return ann
 
 
+def _is_status_shape(shape):
+    """Whether an annotation's shape is what PyPTO calls a status shape (Tensor's
+    _validate_status_shape): a list of pypto.STATIC / pypto.DYNAMIC markers and ints, not all ints.
+    Its length is the least rank a tensor may have (jit's check is `len(tensor.shape) < len(shape)`,
+    entry.py): `[pypto.STATIC, pypto.STATIC]` takes a [1, 1, 512] tensor, its ints are checked from
+    the first dim."""
+    if not isinstance(shape, list) or all(isinstance(d, int) for d in shape):
+        return False
+    return all(d is DYNAMIC or d is STATIC or (isinstance(d, int) and not isinstance(d, bool)) for d in shape)
+
+
 def _check_tensor(name, ann, tensor, line, bound):
     if not isinstance(ann, TensorAnnotation):
         return
@@ -194,9 +205,11 @@ def _check_tensor(name, ann, tensor, line, bound):
         head = ellipsis
         pairs = list(zip(dims[:head], actual[:head])) + list(zip(reversed(dims[head + 1 :]), reversed(actual)))
     else:
-        if len(dims) != len(actual):
+        status = _is_status_shape(shape)
+        if len(dims) != len(actual) and not (status and len(actual) > len(dims)):
+            least = "at least " if status else ""
             raise KernelError(
-                f"kernel parameter '{name}' is annotated with {len(dims)} dims, but the case passes shape {actual}",
+                f"kernel parameter '{name}' is annotated with {least}{len(dims)} dims, but the case passes shape {actual}",
                 line,
             )
         pairs = list(zip(dims, actual))
