@@ -262,7 +262,9 @@ private Q_SLOTS:
         QCOMPARE(d[0].message, std::string("pypto.transpose needs argument 'dim1'"));
     }
 
-    // `[pypto.DYNAMIC, ...]` is any rank from the dims it names; a list without `...` is exact.
+    // `[pypto.DYNAMIC, ...]` is any rank from the dims it names; so is a list of STATIC /
+    // DYNAMIC markers and sizes, as PyPTO's jit checks it (its status shape); a list of sizes
+    // alone, or a tuple, is exact.
     void ellipsisAnnotationIsOpenRank()
     {
         OpSpec spec = sampleSpec("scale_gelu");
@@ -274,11 +276,12 @@ private Q_SLOTS:
                    ", y: pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32), scale: float, "
                    "channels: int):\n    y[:] = x\n";
         };
-        for (const char* fine :
-             {"pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32)",
-              "pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, ...], pypto.DT_FP16)",
-              "pypto.Tensor[[pypto.STATIC, ...], pypto.DT_FP32]",
-              "pypto.Tensor((2, 4, 8, 16), pypto.DT_FP32)", "pypto.Tensor[...]"}) {
+        for (const char* fine : {"pypto.Tensor([pypto.DYNAMIC, ...], pypto.DT_FP32)",
+                                 "pypto.Tensor([pypto.DYNAMIC, pypto.STATIC, ...], pypto.DT_FP16)",
+                                 "pypto.Tensor[[pypto.STATIC, ...], pypto.DT_FP32]",
+                                 "pypto.Tensor((2, 4, 8, 16), pypto.DT_FP32)", "pypto.Tensor[...]",
+                                 "pypto.Tensor([pypto.STATIC, pypto.STATIC], pypto.DT_FP32)",
+                                 "pypto.Tensor([pypto.DYNAMIC, 256])"}) {
             const auto got = problems(kernel(fine), spec);
             QVERIFY2(got.empty(), (std::string(fine) + ": " + joined(got)).c_str());
         }
@@ -287,6 +290,13 @@ private Q_SLOTS:
             std::string("4:39 kernel.annotation the annotation gives input 'x' at least rank "
                         "5, but the op says rank 4\n"));
         QCOMPARE(joined(problems(kernel("pypto.Tensor[[2, 4], pypto.DT_FP32]"), spec)),
+                 std::string("4:39 kernel.annotation the annotation gives input 'x' rank 2, but "
+                             "the op says rank 4\n"));
+        QCOMPARE(
+            joined(problems(kernel("pypto.Tensor([pypto.DYNAMIC, 1, 2, 3, pypto.STATIC])"), spec)),
+            std::string("4:39 kernel.annotation the annotation gives input 'x' at least rank "
+                        "5, but the op says rank 4\n"));
+        QCOMPARE(joined(problems(kernel("pypto.Tensor((pypto.DYNAMIC, 256))"), spec)),
                  std::string("4:39 kernel.annotation the annotation gives input 'x' rank 2, but "
                              "the op says rank 4\n"));
     }

@@ -172,6 +172,28 @@ void Checker::bind(const FunctionDef& f, CheckedKernel& out)
                       "', which op.json's kernel arguments give a value");
 }
 
+namespace {
+
+// PyPTO's status shape (Tensor._validate_status_shape): a list of pypto.STATIC / pypto.DYNAMIC
+// markers and sizes, not all sizes. Its length is the least rank, as PyPTO's jit checks it
+// (len(tensor.shape) < len(shape)): `[pypto.STATIC, pypto.STATIC]` takes a [1, 1, D] tensor.
+bool isStatusShape(const Expr& shape)
+{
+    if (shape.kind != ExprKind::List) return false;
+    bool marker = false;
+    for (const ExprPtr& d : shape.kids) {
+        const std::string& name =
+            d->kind == ExprKind::Attribute || d->kind == ExprKind::Name ? d->text : std::string();
+        if (name == "STATIC" || name == "DYNAMIC")
+            marker = true;
+        else if (d->kind != ExprKind::Int)
+            return false;
+    }
+    return marker;
+}
+
+} // namespace
+
 void Checker::checkTensorAnnotation(const Param& p, bool input, int index, const Annotation& a)
 {
     const std::string what = std::string(input ? "input" : "output") + " '" + p.name + "'";
@@ -203,7 +225,7 @@ void Checker::checkTensorAnnotation(const Param& p, bool input, int index, const
         std::count_if(a.shape->kids.begin(), a.shape->kids.end(), [](const ExprPtr& d) {
             return d->kind != ExprKind::Ellipsis && d->kind != ExprKind::Starred;
         });
-    const bool open = fixedDims != std::ptrdiff_t(a.shape->kids.size());
+    const bool open = fixedDims != std::ptrdiff_t(a.shape->kids.size()) || isStatusShape(*a.shape);
     if (open ? fixedDims > *rank : fixedDims != *rank)
         error(named ? p.annotation->pos : a.shape->pos, "kernel.annotation",
               "the annotation gives " + what + (open ? " at least rank " : " rank ") +
