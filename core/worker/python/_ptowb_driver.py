@@ -209,7 +209,8 @@ def _check_tensor(name, ann, tensor, line, bound):
         if len(dims) != len(actual) and not (status and len(actual) > len(dims)):
             least = "at least " if status else ""
             raise KernelError(
-                f"kernel parameter '{name}' is annotated with {least}{len(dims)} dims, but the case passes shape {actual}",
+                f"kernel parameter '{name}' is annotated with {least}{len(dims)} dims, "
+                f"but the case passes shape {actual}",
                 line,
             )
         pairs = list(zip(dims, actual))
